@@ -1,0 +1,70 @@
+# shellcheck shell=bash
+# Cortex-M cross-build environment, sourced by test.sh and the firmware scripts.
+#
+# Two ways to build for thumbv7em-none-eabihf, chosen automatically:
+#   rustup: the ordinary path, `rustup target add thumbv7em-none-eabihf` done once;
+#   debian: no rustup target available (it cannot be downloaded here): Debian's rustc
+#           with its library sources, `-Z build-std=core`, linked by ld.lld-19.
+# After `cross_setup`, `cross_cargo ARGS...` runs cargo for the target either way.
+
+CROSS_TARGET=thumbv7em-none-eabihf
+CROSS_MODE=""
+CROSS_DEBIAN_PACKAGES="rustc-web cargo-web rust-web-src lld-19"
+
+cross_die() {
+    printf 'error: %s\n' "$*" >&2
+    exit 1
+}
+
+# Install Debian packages if missing, as root; otherwise say exactly what is missing.
+cross_apt_install() {
+    local missing=()
+    local pkg
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+        cross_die "missing Debian packages: ${missing[*]} (install them with: sudo apt-get install ${missing[*]}, or use rustup: rustup target add $CROSS_TARGET)"
+    fi
+    printf 'installing Debian packages: %s\n' "${missing[*]}"
+    if [ -z "${CROSS_APT_UPDATED:-}" ]; then
+        apt-get update -qq || cross_die "apt-get update failed"
+        CROSS_APT_UPDATED=1
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null \
+        || cross_die "apt-get install ${missing[*]} failed"
+}
+
+cross_setup() {
+    [ -n "$CROSS_MODE" ] && return 0
+    if command -v rustup >/dev/null 2>&1 \
+        && rustup target list --installed 2>/dev/null | grep -qx "$CROSS_TARGET"; then
+        CROSS_MODE=rustup
+        printf 'cross build: rustup target %s\n' "$CROSS_TARGET"
+        return 0
+    fi
+    command -v rustup >/dev/null 2>&1 || cross_die "rustup not found; it is needed to select the cross toolchain"
+    printf 'cross build: rustup target %s not installed; using Debian rustc with -Z build-std=core\n' "$CROSS_TARGET"
+    cross_apt_install $CROSS_DEBIAN_PACKAGES
+    [ -d /usr/lib/rustlib/src/rust/library ] || cross_die "no library sources at /usr/lib/rustlib/src/rust/library (package rust-web-src)"
+    command -v ld.lld-19 >/dev/null 2>&1 || cross_die "ld.lld-19 not found (package lld-19)"
+    if ! rustup toolchain list | grep -q '^debian'; then
+        rustup toolchain link debian /usr || cross_die "rustup toolchain link debian /usr failed"
+    fi
+    CROSS_MODE=debian
+}
+
+# cross_cargo SUBCOMMAND ARGS...: cargo for the Cortex-M target, in whichever mode was set up.
+cross_cargo() {
+    cross_setup
+    local sub=$1
+    shift
+    if [ "$CROSS_MODE" = rustup ]; then
+        cargo "$sub" --target "$CROSS_TARGET" "$@"
+    else
+        RUSTC_BOOTSTRAP=1 \
+            CARGO_TARGET_THUMBV7EM_NONE_EABIHF_LINKER=ld.lld-19 \
+            cargo +debian "$sub" --target "$CROSS_TARGET" -Z build-std=core "$@"
+    fi
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs every test of the project: formatting, lints, the feature matrix, host unit,
+# integration and doc tests, and the no_std cross build for Cortex-M4F.
+# Installs what it needs when it can (Debian packages, as root); otherwise stops and
+# names what is missing. It never skips a part silently.
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$PWD
+
+step() { printf '\n==> %s\n' "$*"; }
+
+command -v cargo >/dev/null 2>&1 || { echo "error: cargo not found: install Rust from https://rustup.rs" >&2; exit 1; }
+
+step "formatting (cargo fmt --check)"
+cargo fmt --all --check
+
+step "lints (clippy, warnings are errors)"
+cargo clippy --workspace --all-targets --features backoff-core/embedded-hal -- -D warnings
+
+step "backoff-core feature matrix"
+for features in "" defmt embedded-hal defmt,embedded-hal; do
+    echo "features: ${features:-(none)}"
+    cargo check -q -p backoff-core --no-default-features ${features:+--features "$features"}
+done
+
+step "host tests (unit, integration, doc)"
+cargo test --workspace --features backoff-core/embedded-hal
+
+step "documentation builds without warnings"
+RUSTDOCFLAGS="-D warnings" cargo doc -q --workspace --no-deps --features backoff-core/embedded-hal
+
+step "no_std: backoff-core for thumbv7em-none-eabihf (no hidden std)"
+# shellcheck source=scripts/cross-env.sh
+source "$ROOT/scripts/cross-env.sh"
+CARGO_TARGET_DIR="$ROOT/target/thumb" cross_cargo build -q -p backoff-core --release --features defmt,embedded-hal
+
+printf '\nall tests passed\n'
