@@ -40,7 +40,11 @@ impl<const N: usize> RetryBreaker<N> {
     /// A breaker that refuses retries while more than `threshold` of the calls in the
     /// last `window_ns` failed, once at least `min_calls` calls were seen. The window is
     /// split in `N` buckets; `N = 0` or a window shorter than `N` ns is rejected.
-    pub const fn new(threshold: Ratio, min_calls: u32, window_ns: u64) -> Result<Self, ConfigError> {
+    pub const fn new(
+        threshold: Ratio,
+        min_calls: u32,
+        window_ns: u64,
+    ) -> Result<Self, ConfigError> {
         match OutcomeWindow::new(window_ns) {
             Ok(window) => Ok(Self {
                 threshold,

@@ -76,7 +76,12 @@ impl Deadline {
 
     /// The timeout to give an attempt that starts after waiting `delay_ns`: what is
     /// left of the deadline then, at most `per_attempt_ns`. `None` if nothing is left.
-    pub const fn attempt_timeout(&self, now_ns: u64, delay_ns: u64, per_attempt_ns: u64) -> Option<u64> {
+    pub const fn attempt_timeout(
+        &self,
+        now_ns: u64,
+        delay_ns: u64,
+        per_attempt_ns: u64,
+    ) -> Option<u64> {
         let left = self.remaining(now_ns.saturating_add(delay_ns));
         if left == 0 {
             None

@@ -90,9 +90,17 @@ impl Schedule {
 
     /// [`Schedule::exponential_nanos`] without the error case: an `initial` above `max`
     /// is lowered to `max`.
-    pub const fn exponential_clamped_nanos(initial_ns: u64, multiplier: Ratio, max_ns: u64) -> Self {
+    pub const fn exponential_clamped_nanos(
+        initial_ns: u64,
+        multiplier: Ratio,
+        max_ns: u64,
+    ) -> Self {
         Self {
-            initial_ns: if initial_ns > max_ns { max_ns } else { initial_ns },
+            initial_ns: if initial_ns > max_ns {
+                max_ns
+            } else {
+                initial_ns
+            },
             multiplier,
             max_ns,
         }
@@ -225,7 +233,15 @@ mod tests {
             Ratio::from_thousandths(999),
             Ratio::new(7, 3).unwrap_or(Ratio::ONE),
         ];
-        let xs = [1u64, 3, 1_000, 500_000_000, 123_456_789_012, 1 << 40, u64::MAX];
+        let xs = [
+            1u64,
+            3,
+            1_000,
+            500_000_000,
+            123_456_789_012,
+            1 << 40,
+            u64::MAX,
+        ];
         let mut checked = 0u32;
         for m in ratios {
             for x in xs {

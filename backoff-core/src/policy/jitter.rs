@@ -105,9 +105,7 @@ impl Jitter {
                 let spread = f.mul_floor(d).min(d);
                 uniform_inclusive_u64(rng, d.saturating_sub(spread), d.saturating_add(spread))
             }
-            Jitter::Additive { max_ns } => {
-                d.saturating_add(uniform_inclusive_u64(rng, 0, max_ns))
-            }
+            Jitter::Additive { max_ns } => d.saturating_add(uniform_inclusive_u64(rng, 0, max_ns)),
             Jitter::Normal(j) => {
                 let sd = j.mul_floor(d);
                 let delta = normal_scaled(rng, sd);

@@ -16,11 +16,11 @@
 
 use core::time::Duration;
 
+use super::Policy;
 use super::exponential::Schedule;
 use super::jitter::Jitter;
 use super::ratio::Ratio;
 use super::stop::Stop;
-use super::Policy;
 use crate::error::{ConfigError, ConfigErrorKind};
 
 const SECOND: u64 = 1_000_000_000;
@@ -120,13 +120,17 @@ pub const fn celery(
     // Celery computes min(maximum, factor * 2**retries): a factor above the maximum is
     // capped from the first retry on.
     let initial = if initial > max { max } else { initial };
-    Policy::new(Schedule::exponential_clamped_nanos(initial, Ratio::TWO, max))
-        .with_jitter(if retry_jitter {
-            Jitter::Full
-        } else {
-            Jitter::None
-        })
-        .with_stop(Stop::NEVER.with_max_retries(max_retries))
+    Policy::new(Schedule::exponential_clamped_nanos(
+        initial,
+        Ratio::TWO,
+        max,
+    ))
+    .with_jitter(if retry_jitter {
+        Jitter::Full
+    } else {
+        Jitter::None
+    })
+    .with_stop(Stop::NEVER.with_max_retries(max_retries))
 }
 
 /// `connect_retry` of *Advanced Programming in the UNIX Environment* (figure 16.10):
@@ -160,10 +164,7 @@ pub const fn aws_equal_jitter(base: Duration, cap: Duration) -> Result<Policy, C
 
 /// AWS "decorrelated jitter": `sleep = min(cap, U(base, 3 · sleep))`, starting from
 /// `sleep = base`.
-pub const fn aws_decorrelated_jitter(
-    base: Duration,
-    cap: Duration,
-) -> Result<Policy, ConfigError> {
+pub const fn aws_decorrelated_jitter(base: Duration, cap: Duration) -> Result<Policy, ConfigError> {
     match Schedule::exponential(base, Ratio::ONE, cap) {
         Ok(s) => Ok(Policy::new(s).with_jitter(Jitter::Decorrelated)),
         Err(e) => Err(e),
@@ -177,9 +178,13 @@ pub const fn aws_decorrelated_jitter(
 pub const fn google_cloud(maximum_backoff: Duration) -> Policy {
     let max = super::time::duration_to_nanos(maximum_backoff);
     let initial = if max < SECOND { max } else { SECOND };
-    Policy::new(Schedule::exponential_clamped_nanos(initial, Ratio::TWO, max))
-        .with_jitter(Jitter::Additive {
-            max_ns: 1_000_000_000,
-        })
-        .with_ceiling_nanos(max)
+    Policy::new(Schedule::exponential_clamped_nanos(
+        initial,
+        Ratio::TWO,
+        max,
+    ))
+    .with_jitter(Jitter::Additive {
+        max_ns: 1_000_000_000,
+    })
+    .with_ceiling_nanos(max)
 }
