@@ -80,7 +80,7 @@ impl RetryDecision {
 }
 
 /// A complete retry policy: schedule, jitter, an optional ceiling applied after jitter,
-/// and stopping rules. 64 bytes, `Copy`, shared by every request that uses it.
+/// and stopping rules. 72 bytes, `Copy`, shared by every request that uses it.
 ///
 /// The delay before the retry that follows the `a`-th failed attempt (`a >= 1`) is
 /// `min(ceiling, jitter(min(initial · multiplier^(a-1), max)))`.
