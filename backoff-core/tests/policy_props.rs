@@ -110,6 +110,20 @@ proptest! {
     }
 
     #[test]
+    fn ratio_powers_are_the_floor_of_the_exact_value(
+        x in nanos(), num in 0u32..1_000, den in 1u32..1_000, n in 0u32..12
+    ) {
+        // Wherever x · num^n and den^n fit 128 bits the result is floor(x · (num/den)^n).
+        let m = Ratio::new(num, den).unwrap();
+        let s = Schedule::exponential_nanos(x, m, u64::MAX).unwrap();
+        let (np, dp) = (u128::from(m.numer()).pow(n), u128::from(m.denom()).pow(n));
+        if let Some(prod) = u128::from(x).checked_mul(np) {
+            let exact = (prod / dp).min(u128::from(u64::MAX));
+            prop_assert_eq!(u128::from(s.base_nanos(n)), exact);
+        }
+    }
+
+    #[test]
     fn decide_never_panics_and_respects_the_rules(
         p in policy(), a in attempts(), prev in nanos(), elapsed in nanos(), seed in any::<u64>()
     ) {

@@ -153,6 +153,19 @@ pub(crate) fn scaled_power(x: u64, m: Ratio, n: u32) -> u64 {
 /// 128 bits.
 #[inline]
 fn scaled_power_exact(x: u64, m: Ratio, n: u32) -> Option<u64> {
+    // The common case in 64 bits: no 128-bit multiply, a shift for dyadic ratios.
+    if let (Some(np), Some(dp)) = (
+        u64::from(m.numer()).checked_pow(n),
+        u64::from(m.denom()).checked_pow(n),
+    ) {
+        if let Some(prod) = x.checked_mul(np) {
+            return Some(if dp.is_power_of_two() {
+                prod.checked_shr(dp.trailing_zeros()).unwrap_or(0)
+            } else {
+                prod.checked_div(dp).unwrap_or(u64::MAX)
+            });
+        }
+    }
     let np = u128::from(m.numer()).checked_pow(n)?;
     let dp = u128::from(m.denom()).checked_pow(n)?;
     let prod = u128::from(x).checked_mul(np)?;
