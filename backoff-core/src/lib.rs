@@ -52,13 +52,13 @@
 //! | system | in this crate | behaviour |
 //! |---|---|---|
 //! | IEEE 802.3 Ethernet CSMA/CD | [`BebConfig::IEEE_802_3`] | `U{0, …, 2^min(n,10) − 1}` slots, discard after 16 attempts |
-//! | Go `cenkalti/backoff` defaults | [`presets::cenkalti`](policy::presets::cenkalti) | `0.5 s · 1.5^n` ≤ 60 s, `× U(0.5, 1.5)`, stop at 15 min |
-//! | gRPC `retryPolicy` (gRFC A6) | [`presets::grpc_retry`](policy::presets::grpc_retry) | `min(initial · mult^n, max) × U(0.8, 1.2)`, ≤ 5 attempts |
+//! | Go `cenkalti/backoff` defaults | [`presets::cenkalti`] | `0.5 s · 1.5^n` ≤ 60 s, `× U(0.5, 1.5)`, stop at 15 min |
+//! | gRPC `retryPolicy` (gRFC A6) | [`presets::grpc_retry`] | `min(initial · mult^n, max) × U(0.8, 1.2)`, ≤ 5 attempts |
 //! | gRPC `retryThrottling` | [`TokenBudget`] | −1 token per failure, +ratio per success, retry while > max/2 |
-//! | Celery `retry_backoff` | [`presets::celery`](policy::presets::celery) | `U(0, min(factor · 2^n, 600 s))`, 3 retries |
-//! | APUE `connect_retry` | [`presets::apue_connect_retry`](policy::presets::apue_connect_retry) | 1, 2, 4, …, 64 s, 8 attempts |
-//! | AWS Architecture Blog, "Exponential Backoff And Jitter" | [`presets::aws_full_jitter`](policy::presets::aws_full_jitter), [`aws_equal_jitter`](policy::presets::aws_equal_jitter), [`aws_decorrelated_jitter`](policy::presets::aws_decorrelated_jitter) | full, equal, decorrelated jitter |
-//! | Google Cloud truncated exponential backoff | [`presets::google_cloud`](policy::presets::google_cloud) | `min(2^n s + U(0, 1000 ms), 32 or 64 s)` |
+//! | Celery `retry_backoff` | [`presets::celery`] | `U(0, min(factor · 2^n, 600 s))`, 3 retries |
+//! | APUE `connect_retry` | [`presets::apue_connect_retry`] | 1, 2, 4, …, 64 s, 8 attempts |
+//! | AWS Architecture Blog, "Exponential Backoff And Jitter" | [`presets::aws_full_jitter`], [`aws_equal_jitter`](policy::presets::aws_equal_jitter), [`aws_decorrelated_jitter`](policy::presets::aws_decorrelated_jitter) | full, equal, decorrelated jitter |
+//! | Google Cloud truncated exponential backoff | [`presets::google_cloud`] | `min(2^n s + U(0, 1000 ms), 32 or 64 s)` |
 //! | Finagle / Envoy retry budget | [`RatioBudget`] | retries ≤ X % of requests + a minimum per second |
 //! | "retry circuit breaker" (seed articles) | [`RetryBreaker`] | no retries while errors > 10 % |
 //! | resilience4j circuit breaker | [`CircuitBreaker`], [`BreakerConfig::RESILIENCE4J`] | 50 %, min calls, open period, half-open probes |

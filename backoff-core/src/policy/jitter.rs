@@ -1,24 +1,4 @@
-//! Jitter: how a delay is randomized so that clients that failed together do not retry
-//! together.
-//!
-//! Every kind is a pure function of the un-jittered delay `d` (from the [`Schedule`]),
-//! the previous delay (for decorrelated jitter) and an injected RNG. Draws are exact and
-//! unbiased ([`crate::uniform`]), ranges are inclusive, and nothing overflows: sums
-//! saturate at `u64::MAX` nanoseconds.
-//!
-//! | kind | delay | range | mean |
-//! |---|---|---|---|
-//! | [`Jitter::None`] | `d` | `d` | `d` |
-//! | [`Jitter::Full`] | `U(0, d)` | `[0, d]` | `d/2` |
-//! | [`Jitter::Equal`] | `⌈d/2⌉ + U(0, ⌊d/2⌋)` | `[⌈d/2⌉, d]` | `3d/4` |
-//! | [`Jitter::Decorrelated`] | `min(max, U(initial, 3·prev))` | `[initial, max]` | — |
-//! | [`Jitter::Proportional`]`(f)` | `U(d − ⌊fd⌋, d + ⌊fd⌋)` | `[d(1−f), d(1+f)]` | `d` |
-//! | [`Jitter::Additive`]`{a}` | `d + U(0, a)` | `[d, d + a]` | `d + a/2` |
-//! | [`Jitter::Normal`]`(j)` | `max(0, d + N(0, (jd)²))` | `[d − 6jd, d + 6jd]`, `≥ 0` | `d` if `j ≤ 1/6` |
-//!
-//! `Normal` draws its variate as the sum of twelve 32-bit uniforms minus their mean
-//! (the Irwin–Hall approximation): mean and variance are exact, the tails stop at
-//! `±6σ`, and it costs six 64-bit RNG steps, no floating point.
+//! Jitter kinds: how a delay is randomized.
 
 use rand_core::Rng;
 
@@ -27,7 +7,27 @@ use super::ratio::Ratio;
 use crate::error::{ConfigError, ConfigErrorKind};
 use crate::uniform::uniform_inclusive_u64;
 
-/// A named way to randomize a delay `d`. See the [module](self) table for each range.
+/// A named way to randomize a delay, so that clients that failed together do not
+/// retry together.
+///
+/// Every kind is a pure function of the un-jittered delay `d` (from the [`Schedule`]),
+/// the previous delay (for decorrelated jitter) and an injected RNG. Draws are exact and
+/// unbiased ([`crate::uniform`]), ranges are inclusive, and nothing overflows: sums
+/// saturate at `u64::MAX` nanoseconds.
+///
+/// | kind | delay | range | mean |
+/// |---|---|---|---|
+/// | [`Jitter::None`] | `d` | `d` | `d` |
+/// | [`Jitter::Full`] | `U(0, d)` | `[0, d]` | `d/2` |
+/// | [`Jitter::Equal`] | `⌈d/2⌉ + U(0, ⌊d/2⌋)` | `[⌈d/2⌉, d]` | `3d/4` |
+/// | [`Jitter::Decorrelated`] | `min(max, U(initial, 3·prev))` | `[initial, max]` | — |
+/// | [`Jitter::Proportional`]`(f)` | `U(d − ⌊fd⌋, d + ⌊fd⌋)` | `[d(1−f), d(1+f)]` | `d` |
+/// | [`Jitter::Additive`]`{a}` | `d + U(0, a)` | `[d, d + a]` | `d + a/2` |
+/// | [`Jitter::Normal`]`(j)` | `max(0, d + N(0, (jd)²))` | `[d − 6jd, d + 6jd]`, `≥ 0` | `d` if `j ≤ 1/6` |
+///
+/// `Normal` draws its variate as the sum of twelve 32-bit uniforms minus their mean
+/// (the Irwin–Hall approximation): mean and variance are exact, the tails stop at
+/// `±6σ`, and it costs six 64-bit RNG steps, no floating point.
 ///
 /// ```
 /// use backoff_core::{Jitter, Ratio, Schedule};

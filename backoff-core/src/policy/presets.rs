@@ -137,6 +137,18 @@ pub const fn celery(
 /// `for (numsec = 1; numsec <= MAXSLEEP; numsec <<= 1)` with `MAXSLEEP = 128`, sleeping
 /// `numsec` after a failure while `numsec <= MAXSLEEP / 2`: delays 1, 2, 4, ..., 64 s
 /// (127 s in all), eight attempts, then give up.
+///
+/// ```
+/// use backoff_core::{RetryState, policy::presets};
+/// use rand_core::SeedableRng;
+/// let p = presets::apue_connect_retry();
+/// let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(0);
+/// let mut st = RetryState::new();
+/// let secs: Vec<u64> = core::iter::from_fn(|| st.on_failure(&p, 0, &mut rng).delay_nanos())
+///     .map(|ns| ns / 1_000_000_000)
+///     .collect();
+/// assert_eq!(secs, [1, 2, 4, 8, 16, 32, 64]);
+/// ```
 pub const fn apue_connect_retry() -> Policy {
     Policy::new(Schedule::exponential_clamped_nanos(
         SECOND,
@@ -147,6 +159,23 @@ pub const fn apue_connect_retry() -> Policy {
 }
 
 /// AWS "full jitter": `U(0, min(cap, base · 2^n))`.
+///
+/// ```
+/// use backoff_core::policy::presets;
+/// use core::time::Duration;
+/// use rand_core::SeedableRng;
+/// let (base, cap) = (Duration::from_millis(10), Duration::from_secs(1));
+/// let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(0);
+/// let full = presets::aws_full_jitter(base, cap).unwrap();
+/// let equal = presets::aws_equal_jitter(base, cap).unwrap();
+/// let deco = presets::aws_decorrelated_jitter(base, cap).unwrap();
+/// // After the third failure: t = min(1 s, 10 ms · 2^2) = 40 ms.
+/// assert!(full.decide(3, 0, 0, &mut rng).delay_nanos().unwrap() <= 40_000_000);
+/// assert!(equal.decide(3, 0, 0, &mut rng).delay_nanos().unwrap() >= 20_000_000);
+/// // Decorrelated: from a previous sleep of 50 ms, U(10 ms, 150 ms).
+/// let d = deco.decide(3, 50_000_000, 0, &mut rng).delay_nanos().unwrap();
+/// assert!((10_000_000..=150_000_000).contains(&d));
+/// ```
 pub const fn aws_full_jitter(base: Duration, cap: Duration) -> Result<Policy, ConfigError> {
     match Schedule::exponential(base, Ratio::TWO, cap) {
         Ok(s) => Ok(Policy::new(s).with_jitter(Jitter::Full)),
@@ -175,6 +204,17 @@ pub const fn aws_decorrelated_jitter(base: Duration, cap: Duration) -> Result<Po
 /// `min(2^n s + random_number_milliseconds, maximum_backoff)` with the random part
 /// uniform up to 1000 ms and `maximum_backoff` typically 32 or 64 s. No attempt limit:
 /// add one with [`Policy::with_stop`].
+///
+/// ```
+/// use backoff_core::policy::presets;
+/// use core::time::Duration;
+/// use rand_core::SeedableRng;
+/// let p = presets::google_cloud(Duration::from_secs(32));
+/// let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(0);
+/// let d = p.decide(3, 0, 0, &mut rng).delay_nanos().unwrap(); // 4 s + up to 1 s
+/// assert!((4_000_000_000..=5_000_000_000).contains(&d));
+/// assert_eq!(p.decide(9, 0, 0, &mut rng).delay_nanos(), Some(32_000_000_000));
+/// ```
 pub const fn google_cloud(maximum_backoff: Duration) -> Policy {
     let max = super::time::duration_to_nanos(maximum_backoff);
     let initial = if max < SECOND { max } else { SECOND };
