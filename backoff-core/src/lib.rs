@@ -144,7 +144,6 @@
 //! * `std`: `retry::retry_std`, the retry loop on `std::time::Instant` and
 //!   `std::thread::sleep`.
 #![no_std]
-#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![deny(
