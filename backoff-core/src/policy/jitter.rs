@@ -1,0 +1,139 @@
+//! Jitter kinds: how a delay is randomized.
+
+use rand_core::Rng;
+
+use super::exponential::Schedule;
+use super::ratio::Ratio;
+use crate::error::{ConfigError, ConfigErrorKind};
+use crate::uniform::uniform_inclusive_u64;
+
+/// A named way to randomize a delay, so that clients that failed together do not
+/// retry together.
+///
+/// Every kind is a pure function of the un-jittered delay `d` (from the [`Schedule`]),
+/// the previous delay (for decorrelated jitter) and an injected RNG. Draws are exact and
+/// unbiased ([`crate::uniform`]), ranges are inclusive, and nothing overflows: sums
+/// saturate at `u64::MAX` nanoseconds.
+///
+/// | kind | delay | range | mean |
+/// |---|---|---|---|
+/// | [`Jitter::None`] | `d` | `d` | `d` |
+/// | [`Jitter::Full`] | `U(0, d)` | `[0, d]` | `d/2` |
+/// | [`Jitter::Equal`] | `⌈d/2⌉ + U(0, ⌊d/2⌋)` | `[⌈d/2⌉, d]` | `3d/4` |
+/// | [`Jitter::Decorrelated`] | `min(max, U(initial, 3·prev))` | `[initial, max]` | — |
+/// | [`Jitter::Proportional`]`(f)` | `U(d − ⌊fd⌋, d + ⌊fd⌋)` | `[d(1−f), d(1+f)]` | `d` |
+/// | [`Jitter::Additive`]`{a}` | `d + U(0, a)` | `[d, d + a]` | `d + a/2` |
+/// | [`Jitter::Normal`]`(j)` | `max(0, d + N(0, (jd)²))` | `[d − 6jd, d + 6jd]`, `≥ 0` | `d` if `j ≤ 1/6` |
+///
+/// `Normal` draws its variate as the sum of twelve 32-bit uniforms minus their mean
+/// (the Irwin–Hall approximation): mean and variance are exact, the tails stop at
+/// `±6σ`, and it costs six 64-bit RNG steps, no floating point.
+///
+/// ```
+/// use backoff_core::{Jitter, Ratio, Schedule};
+/// use rand_core::SeedableRng;
+/// let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(3);
+/// let s = Schedule::constant_nanos(1_000);
+/// let d = Jitter::Proportional(Ratio::HALF).apply(1_000, 0, &s, &mut rng);
+/// assert!((500..=1_500).contains(&d));
+/// let d = Jitter::Additive { max_ns: 1_000_000_000 }.apply(2_000_000_000, 0, &s, &mut rng);
+/// assert!((2_000_000_000..=3_000_000_000).contains(&d));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Jitter {
+    /// No randomness: exactly `d`.
+    None,
+    /// "Full jitter": `U(0, d)`.
+    Full,
+    /// "Equal jitter": `⌈d/2⌉ + U(0, ⌊d/2⌋)`, never below half of `d`.
+    Equal,
+    /// "Decorrelated jitter": `min(max, U(initial, 3 · previous))`, where `initial` and
+    /// `max` are the schedule's and `previous` is the last delay (the schedule's initial
+    /// delay before the first retry). The schedule's multiplier is not used.
+    Decorrelated,
+    /// `d · U(1 − f, 1 + f)`: Go's cenkalti/backoff randomization factor (`f = 1/2`),
+    /// gRPC's `U(0.8, 1.2)` (`f = 1/5`). A factor above one is treated as one (the
+    /// lower end clamps at zero); [`Jitter::proportional`] rejects it instead.
+    Proportional(Ratio),
+    /// `d + U(0, max_ns)`: "2^n seconds plus up to 1000 random milliseconds".
+    Additive {
+        /// The largest amount added, in nanoseconds.
+        max_ns: u64,
+    },
+    /// `d + N(0, (j·d)²)` clamped at zero: the normal variate of the seed articles'
+    /// pseudo-code, with standard deviation `j · d`.
+    Normal(Ratio),
+}
+
+impl Jitter {
+    /// [`Jitter::Proportional`], rejecting a factor above one with
+    /// [`ConfigErrorKind::OutOfRange`].
+    pub const fn proportional(factor: Ratio) -> Result<Self, ConfigError> {
+        if factor.is_at_most_one() {
+            Ok(Self::Proportional(factor))
+        } else {
+            Err(ConfigError::new(ConfigErrorKind::OutOfRange))
+        }
+    }
+
+    /// Randomize the un-jittered delay `base_ns` (from `schedule`); `prev_ns` is the
+    /// previous delay returned (0 if none), used only by [`Jitter::Decorrelated`].
+    #[inline]
+    pub fn apply<R: Rng + ?Sized>(
+        &self,
+        base_ns: u64,
+        prev_ns: u64,
+        schedule: &Schedule,
+        rng: &mut R,
+    ) -> u64 {
+        let d = base_ns;
+        match *self {
+            Jitter::None => d,
+            Jitter::Full => uniform_inclusive_u64(rng, 0, d),
+            Jitter::Equal => {
+                let half = d / 2;
+                d.saturating_sub(half)
+                    .saturating_add(uniform_inclusive_u64(rng, 0, half))
+            }
+            Jitter::Decorrelated => {
+                let lo = schedule.initial_nanos();
+                let hi = prev_ns.max(lo).saturating_mul(3);
+                uniform_inclusive_u64(rng, lo, hi).min(schedule.max_nanos())
+            }
+            Jitter::Proportional(f) => {
+                let spread = f.mul_floor(d).min(d);
+                uniform_inclusive_u64(rng, d.saturating_sub(spread), d.saturating_add(spread))
+            }
+            Jitter::Additive { max_ns } => d.saturating_add(uniform_inclusive_u64(rng, 0, max_ns)),
+            Jitter::Normal(j) => {
+                let sd = j.mul_floor(d);
+                let delta = normal_scaled(rng, sd);
+                let v = i128::from(d).saturating_add(delta);
+                u64::try_from(v.max(0)).unwrap_or(u64::MAX)
+            }
+        }
+    }
+}
+
+/// `sd · Z` with `Z` approximately standard normal (Irwin–Hall of order 12), rounded
+/// toward zero.
+#[inline]
+fn normal_scaled<R: Rng + ?Sized>(rng: &mut R, sd: u64) -> i128 {
+    // Twelve uniforms on {0, ..., 2^32 - 1}: mean 6 (2^32 - 1), variance 2^64 - 1, so
+    // (sum - mean) / 2^32 has mean 0 and variance (2^64 - 1) / 2^64.
+    let mut sum: i64 = 0;
+    for _ in 0..6 {
+        let w = rng.next_u64();
+        sum = sum
+            .saturating_add(i64::from(w as u32))
+            .saturating_add(i64::from((w >> 32) as u32));
+    }
+    const MEAN: i64 = 6 * u32::MAX as i64;
+    let centred = sum.saturating_sub(MEAN); // |centred| < 6 · 2^32
+    // |sd · centred| < 2^64 · 6 · 2^32 < 2^99: no overflow in i128.
+    i128::from(sd)
+        .saturating_mul(i128::from(centred))
+        .checked_div(1 << 32)
+        .unwrap_or(0)
+}

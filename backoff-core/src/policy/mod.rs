@@ -1,0 +1,233 @@
+//! Retry policies for services and drivers: a [`Schedule`] (constant or exponential,
+//! capped), a [`Jitter`] kind and [`Stop`] rules, combined in a small `Copy` value,
+//! [`Policy`], with the per-request state kept apart in [`RetryState`].
+//!
+//! Time is always passed in by the caller, in integer nanoseconds (or
+//! [`core::time::Duration`]): there is no clock in here, so a discrete-event simulator
+//! can drive thousands of clients on simulated time, and firmware can use its tick
+//! counter. Randomness is injected through [`rand_core::Rng`].
+//!
+//! ```
+//! use backoff_core::{Jitter, Policy, Ratio, RetryDecision, RetryState, Schedule, Stop};
+//! use core::time::Duration;
+//! use rand_core::SeedableRng;
+//!
+//! // 100 ms, 200 ms, 400 ms, ... capped at 10 s, full jitter, 5 attempts in all.
+//! let policy = Policy::new(
+//!     Schedule::exponential(Duration::from_millis(100), Ratio::TWO, Duration::from_secs(10)).unwrap(),
+//! )
+//! .with_jitter(Jitter::Full)
+//! .with_stop(Stop::NEVER.with_max_attempts(5).unwrap());
+//!
+//! let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(7);
+//! let mut state = RetryState::new();
+//! let mut elapsed_ns = 0u64; // from the caller's clock, real or simulated
+//! let mut retries = 0;
+//! while let RetryDecision::Retry { delay_ns } = state.on_failure(&policy, elapsed_ns, &mut rng) {
+//!     assert!(delay_ns <= 100_000_000 << retries);
+//!     elapsed_ns += delay_ns;
+//!     retries += 1;
+//! }
+//! assert_eq!(retries, 4); // five attempts, four retries
+//! ```
+
+mod exponential;
+mod jitter;
+pub mod presets;
+mod ratio;
+mod stop;
+mod time;
+
+pub use exponential::Schedule;
+pub use jitter::Jitter;
+pub use ratio::Ratio;
+pub use stop::{Stop, StopReason};
+pub use time::{duration_to_nanos, nanos_to_duration};
+
+use core::time::Duration;
+
+use rand_core::Rng;
+
+/// What to do after a failed attempt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum RetryDecision {
+    /// Wait this long, then try again.
+    Retry {
+        /// The delay in nanoseconds.
+        delay_ns: u64,
+    },
+    /// Give up, for this reason.
+    GiveUp(StopReason),
+}
+
+impl RetryDecision {
+    /// The delay in nanoseconds, or `None` when giving up.
+    pub const fn delay_nanos(self) -> Option<u64> {
+        match self {
+            RetryDecision::Retry { delay_ns } => Some(delay_ns),
+            RetryDecision::GiveUp(_) => None,
+        }
+    }
+
+    /// The delay as a [`Duration`], or `None` when giving up.
+    pub const fn delay(self) -> Option<Duration> {
+        match self {
+            RetryDecision::Retry { delay_ns } => Some(Duration::from_nanos(delay_ns)),
+            RetryDecision::GiveUp(_) => None,
+        }
+    }
+}
+
+/// A complete retry policy: schedule, jitter, an optional ceiling applied after jitter,
+/// and stopping rules. 72 bytes, `Copy`, shared by every request that uses it.
+///
+/// The delay before the retry that follows the `a`-th failed attempt (`a >= 1`) is
+/// `min(ceiling, jitter(min(initial · multiplier^(a-1), max)))`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Policy {
+    schedule: Schedule,
+    jitter: Jitter,
+    stop: Stop,
+    ceiling_ns: u64,
+}
+
+impl Policy {
+    /// The schedule alone: no jitter, no ceiling, never stops.
+    pub const fn new(schedule: Schedule) -> Self {
+        Self {
+            schedule,
+            jitter: Jitter::None,
+            stop: Stop::NEVER,
+            ceiling_ns: u64::MAX,
+        }
+    }
+
+    /// The same policy with this jitter.
+    pub const fn with_jitter(mut self, jitter: Jitter) -> Self {
+        self.jitter = jitter;
+        self
+    }
+
+    /// The same policy with these stopping rules.
+    pub const fn with_stop(mut self, stop: Stop) -> Self {
+        self.stop = stop;
+        self
+    }
+
+    /// The same policy with a ceiling applied *after* jitter (Google Cloud's
+    /// `min(2^n + random_ms, maximum_backoff)`). The schedule's own `max` applies before
+    /// jitter.
+    pub const fn with_ceiling(self, ceiling: Duration) -> Self {
+        self.with_ceiling_nanos(duration_to_nanos(ceiling))
+    }
+
+    /// [`Policy::with_ceiling`] in nanoseconds.
+    pub const fn with_ceiling_nanos(mut self, ceiling_ns: u64) -> Self {
+        self.ceiling_ns = ceiling_ns;
+        self
+    }
+
+    /// The schedule.
+    pub const fn schedule(&self) -> Schedule {
+        self.schedule
+    }
+
+    /// The jitter kind.
+    pub const fn jitter(&self) -> Jitter {
+        self.jitter
+    }
+
+    /// The stopping rules.
+    pub const fn stop(&self) -> Stop {
+        self.stop
+    }
+
+    /// The ceiling after jitter, in nanoseconds (`u64::MAX` when none).
+    pub const fn ceiling_nanos(&self) -> u64 {
+        self.ceiling_ns
+    }
+
+    /// The pure rule: after `attempts` failed attempts (`0` is treated as `1`), with
+    /// `prev_delay_ns` the previous delay (0 if none) and `elapsed_ns` the time since
+    /// the first attempt began, retry after how long, or give up?
+    ///
+    /// The attempt limit is checked before anything is drawn, so a policy that gives up
+    /// on attempts does not step the RNG.
+    #[inline]
+    pub fn decide<R: Rng + ?Sized>(
+        &self,
+        attempts: u32,
+        prev_delay_ns: u64,
+        elapsed_ns: u64,
+        rng: &mut R,
+    ) -> RetryDecision {
+        let attempts = attempts.max(1);
+        if self.stop.attempts_exhausted(attempts) {
+            return RetryDecision::GiveUp(StopReason::MaxAttempts);
+        }
+        let base = self.schedule.base_nanos(attempts.saturating_sub(1));
+        let delay = self
+            .jitter
+            .apply(base, prev_delay_ns, &self.schedule, rng)
+            .min(self.ceiling_ns);
+        match self.stop.check(attempts, delay, elapsed_ns) {
+            Some(reason) => RetryDecision::GiveUp(reason),
+            None => RetryDecision::Retry { delay_ns: delay },
+        }
+    }
+}
+
+/// The per-request state of a [`Policy`]: attempts made so far and the last delay.
+/// 16 bytes, `Copy`; keep one per request (or per simulated client) and share the
+/// policy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct RetryState {
+    attempts: u32,
+    prev_delay_ns: u64,
+}
+
+impl RetryState {
+    /// A request before its first attempt.
+    pub const fn new() -> Self {
+        Self {
+            attempts: 0,
+            prev_delay_ns: 0,
+        }
+    }
+
+    /// Attempts made (and failed) so far.
+    pub const fn attempts(&self) -> u32 {
+        self.attempts
+    }
+
+    /// The last delay returned, in nanoseconds (0 before the first retry).
+    pub const fn prev_delay_nanos(&self) -> u64 {
+        self.prev_delay_ns
+    }
+
+    /// The attempt that just finished failed: count it and ask the policy. `elapsed_ns`
+    /// is the time since the first attempt began, on the caller's clock.
+    #[inline]
+    pub fn on_failure<R: Rng + ?Sized>(
+        &mut self,
+        policy: &Policy,
+        elapsed_ns: u64,
+        rng: &mut R,
+    ) -> RetryDecision {
+        self.attempts = self.attempts.saturating_add(1);
+        let d = policy.decide(self.attempts, self.prev_delay_ns, elapsed_ns, rng);
+        if let RetryDecision::Retry { delay_ns } = d {
+            self.prev_delay_ns = delay_ns;
+        }
+        d
+    }
+
+    /// The request succeeded or was abandoned: start the next one from zero.
+    #[inline]
+    pub fn reset(&mut self) {
+        *self = Self::new();
+    }
+}

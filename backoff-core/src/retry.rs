@@ -1,0 +1,287 @@
+//! Run an operation under a [`Policy`]: call it, and on a transient failure wait the
+//! policy's delay and call it again, until it succeeds, fails permanently, or the
+//! policy gives up.
+//!
+//! [`retry`] is the one loop, generic over a [`Timer`] that tells elapsed time and
+//! waits, so it runs on any clock, real or simulated. Two timers come with the crate:
+//! [`StdTimer`] (feature `std`: `std::time::Instant` and `std::thread::sleep`, used by
+//! [`retry_std`]) and [`DelayTimer`] (feature `embedded-hal`: waits through
+//! `embedded_hal::delay::DelayNs`, used by [`retry_delay`]).
+//!
+//! The operation decides, through its error, between [`Failure::Transient`] (retry)
+//! and [`Failure::Permanent`] (stop now). A notify hook sees each error with the delay
+//! chosen after it (`None` when the loop stops there).
+//!
+//! ```
+//! use backoff_core::{Policy, Schedule, Stop};
+//! use backoff_core::retry::{retry, Failure, GiveUpReason, Timer};
+//! use rand_core::SeedableRng;
+//!
+//! /// Simulated time: sleeping just advances the clock.
+//! struct SimClock(u64);
+//! impl Timer for SimClock {
+//!     fn elapsed_ns(&mut self) -> u64 { self.0 }
+//!     fn sleep_ns(&mut self, ns: u64) { self.0 += ns; }
+//! }
+//!
+//! let policy = Policy::new(Schedule::constant_nanos(1_000))
+//!     .with_stop(Stop::NEVER.with_max_attempts(4).unwrap());
+//! let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(1);
+//! let mut clock = SimClock(0);
+//! let mut seen = Vec::new();
+//! let r = retry(&policy, &mut rng, &mut clock,
+//!     |attempt| if attempt < 3 { Err(Failure::Transient(attempt)) } else { Ok("done") },
+//!     |err, delay| seen.push((*err, delay)));
+//! assert_eq!(r, Ok("done"));
+//! assert_eq!(seen, [(1, Some(1_000)), (2, Some(1_000))]);
+//! assert_eq!(clock.0, 2_000);
+//!
+//! let r: Result<(), _> = retry(&policy, &mut rng, &mut clock,
+//!     |_| Err(Failure::Permanent("bad request")), |_, _| {});
+//! assert_eq!(r.unwrap_err().reason, GiveUpReason::Permanent);
+//! ```
+
+use rand_core::Rng;
+
+use crate::policy::{Policy, RetryDecision, RetryState, StopReason};
+
+/// How an attempt failed: the operation's error decides whether to retry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Failure<E> {
+    /// Worth retrying (a timeout, a busy server, a collision).
+    Transient(E),
+    /// Retrying cannot help (bad request, authentication): stop now.
+    Permanent(E),
+}
+
+impl<E> Failure<E> {
+    /// The error inside.
+    pub fn into_inner(self) -> E {
+        match self {
+            Failure::Transient(e) | Failure::Permanent(e) => e,
+        }
+    }
+}
+
+/// Why [`retry`] stopped without a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum GiveUpReason {
+    /// The operation reported a [`Failure::Permanent`] error.
+    Permanent,
+    /// The policy's stopping rules ended it.
+    Policy(StopReason),
+}
+
+/// The last error, the attempts made, and why the loop stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct GaveUp<E> {
+    /// The error of the last attempt.
+    pub error: E,
+    /// Attempts made, the first one included.
+    pub attempts: u32,
+    /// Why the loop stopped.
+    pub reason: GiveUpReason,
+}
+
+/// A clock and a way to wait, in nanoseconds.
+pub trait Timer {
+    /// Time since the retry loop started (any monotonic origin works, as long as it is
+    /// the same for the whole loop; [`retry`] only uses it for the elapsed-time limit).
+    fn elapsed_ns(&mut self) -> u64;
+    /// Block (or, in a simulation, advance time) for `ns` nanoseconds.
+    fn sleep_ns(&mut self, ns: u64);
+}
+
+/// Call `op(attempt)` (attempt 1, 2, ...) until it returns `Ok`, a
+/// [`Failure::Permanent`], or the policy gives up; between attempts wait the policy's
+/// delay on `timer`. `notify(error, delay)` sees every error, with the delay about to be
+/// waited or `None` when the loop stops.
+pub fn retry<T, E, R, Tm, Op, N>(
+    policy: &Policy,
+    rng: &mut R,
+    timer: &mut Tm,
+    mut op: Op,
+    mut notify: N,
+) -> Result<T, GaveUp<E>>
+where
+    R: Rng + ?Sized,
+    Tm: Timer + ?Sized,
+    Op: FnMut(u32) -> Result<T, Failure<E>>,
+    N: FnMut(&E, Option<u64>),
+{
+    let mut state = RetryState::new();
+    loop {
+        let attempt = state.attempts().saturating_add(1);
+        let error = match op(attempt) {
+            Ok(v) => return Ok(v),
+            Err(Failure::Permanent(error)) => {
+                notify(&error, None);
+                return Err(GaveUp {
+                    error,
+                    attempts: attempt,
+                    reason: GiveUpReason::Permanent,
+                });
+            }
+            Err(Failure::Transient(error)) => error,
+        };
+        let elapsed = timer.elapsed_ns();
+        match state.on_failure(policy, elapsed, rng) {
+            RetryDecision::Retry { delay_ns } => {
+                notify(&error, Some(delay_ns));
+                timer.sleep_ns(delay_ns);
+            }
+            RetryDecision::GiveUp(reason) => {
+                notify(&error, None);
+                return Err(GaveUp {
+                    error,
+                    attempts: state.attempts(),
+                    reason: GiveUpReason::Policy(reason),
+                });
+            }
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+mod std_timer {
+    use super::{Failure, GaveUp, Policy, Rng, Timer, retry};
+    use crate::policy::duration_to_nanos;
+    use std::time::{Duration, Instant};
+
+    /// Real time for [`retry`]: `Instant` for elapsed time, `thread::sleep` to wait
+    /// (feature `std`).
+    #[derive(Clone, Copy, Debug)]
+    pub struct StdTimer {
+        start: Instant,
+    }
+
+    impl StdTimer {
+        /// A timer whose elapsed time starts now.
+        pub fn start() -> Self {
+            Self {
+                start: Instant::now(),
+            }
+        }
+    }
+
+    impl Timer for StdTimer {
+        fn elapsed_ns(&mut self) -> u64 {
+            duration_to_nanos(self.start.elapsed())
+        }
+        fn sleep_ns(&mut self, ns: u64) {
+            std::thread::sleep(Duration::from_nanos(ns));
+        }
+    }
+
+    /// [`retry`] on real time, blocking the thread between attempts (feature `std`).
+    ///
+    /// ```
+    /// use backoff_core::{Policy, Schedule, Stop};
+    /// use backoff_core::retry::{retry_std, Failure};
+    /// use core::time::Duration;
+    /// use rand_core::SeedableRng;
+    /// let policy = Policy::new(Schedule::constant(Duration::from_micros(50)))
+    ///     .with_stop(Stop::NEVER.with_max_attempts(3).unwrap());
+    /// let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(1);
+    /// let r = retry_std(&policy, &mut rng, |n| if n < 2 { Err(Failure::Transient(n)) } else { Ok(n) },
+    ///     |e, d| eprintln!("attempt {e} failed, retrying in {d:?} ns"));
+    /// assert_eq!(r, Ok(2));
+    /// ```
+    pub fn retry_std<T, E, R, Op, N>(
+        policy: &Policy,
+        rng: &mut R,
+        op: Op,
+        notify: N,
+    ) -> Result<T, GaveUp<E>>
+    where
+        R: Rng + ?Sized,
+        Op: FnMut(u32) -> Result<T, Failure<E>>,
+        N: FnMut(&E, Option<u64>),
+    {
+        retry(policy, rng, &mut StdTimer::start(), op, notify)
+    }
+}
+#[cfg(feature = "std")]
+pub use std_timer::{StdTimer, retry_std};
+
+#[cfg(feature = "embedded-hal")]
+mod delay_timer {
+    use super::{Failure, GaveUp, Policy, Rng, Timer, retry};
+    use embedded_hal::delay::DelayNs;
+
+    /// Waits through `embedded_hal::delay::DelayNs` (feature `embedded-hal`). Without a
+    /// clock, elapsed time is the sum of the waits so far (the attempts' own durations
+    /// are not counted); implement [`Timer`] over a real clock when that matters.
+    #[derive(Debug)]
+    pub struct DelayTimer<'a, D: DelayNs + ?Sized> {
+        delay: &'a mut D,
+        waited_ns: u64,
+    }
+
+    impl<'a, D: DelayNs + ?Sized> DelayTimer<'a, D> {
+        /// A timer over `delay`, with nothing waited yet.
+        pub fn new(delay: &'a mut D) -> Self {
+            Self {
+                delay,
+                waited_ns: 0,
+            }
+        }
+    }
+
+    impl<D: DelayNs + ?Sized> Timer for DelayTimer<'_, D> {
+        fn elapsed_ns(&mut self) -> u64 {
+            self.waited_ns
+        }
+        fn sleep_ns(&mut self, ns: u64) {
+            // DelayNs takes u32 nanoseconds (4.29 s): pay long waits out in pieces.
+            let mut left = ns;
+            while left > 0 {
+                let piece = u32::try_from(left).unwrap_or(u32::MAX);
+                self.delay.delay_ns(piece);
+                left = left.saturating_sub(u64::from(piece));
+            }
+            self.waited_ns = self.waited_ns.saturating_add(ns);
+        }
+    }
+
+    /// [`retry`] for firmware: waits through `DelayNs` (feature `embedded-hal`).
+    ///
+    /// ```
+    /// use backoff_core::{Policy, Schedule, Stop};
+    /// use backoff_core::retry::{retry_delay, Failure, GiveUpReason};
+    /// use backoff_core::StopReason;
+    /// use rand_core::SeedableRng;
+    /// struct Count(u64);
+    /// impl embedded_hal::delay::DelayNs for Count {
+    ///     fn delay_ns(&mut self, ns: u32) { self.0 += u64::from(ns); }
+    /// }
+    /// let policy = Policy::new(Schedule::constant_nanos(5_000_000_000)) // 5 s > u32 ns
+    ///     .with_stop(Stop::NEVER.with_max_attempts(2).unwrap());
+    /// let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(1);
+    /// let mut delay = Count(0);
+    /// let r: Result<(), _> = retry_delay(&policy, &mut rng, &mut delay,
+    ///     |_| Err(Failure::Transient("nak")), |_, _| {});
+    /// assert_eq!(r.unwrap_err().reason, GiveUpReason::Policy(StopReason::MaxAttempts));
+    /// assert_eq!(delay.0, 5_000_000_000);
+    /// ```
+    pub fn retry_delay<T, E, R, D, Op, N>(
+        policy: &Policy,
+        rng: &mut R,
+        delay: &mut D,
+        op: Op,
+        notify: N,
+    ) -> Result<T, GaveUp<E>>
+    where
+        R: Rng + ?Sized,
+        D: DelayNs + ?Sized,
+        Op: FnMut(u32) -> Result<T, Failure<E>>,
+        N: FnMut(&E, Option<u64>),
+    {
+        retry(policy, rng, &mut DelayTimer::new(delay), op, notify)
+    }
+}
+#[cfg(feature = "embedded-hal")]
+pub use delay_timer::{DelayTimer, retry_delay};
