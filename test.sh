@@ -15,19 +15,19 @@ step "formatting (cargo fmt --check)"
 cargo fmt --all --check
 
 step "lints (clippy, warnings are errors)"
-cargo clippy --workspace --all-targets --features backoff-core/embedded-hal -- -D warnings
+cargo clippy --workspace --all-targets --features backoff-core/std,backoff-core/embedded-hal -- -D warnings
 
 step "backoff-core feature matrix"
-for features in "" defmt embedded-hal defmt,embedded-hal; do
+for features in "" std defmt embedded-hal defmt,embedded-hal std,defmt,embedded-hal; do
     echo "features: ${features:-(none)}"
     cargo check -q -p backoff-core --no-default-features ${features:+--features "$features"}
 done
 
 step "host tests (unit, integration, doc)"
-cargo test --workspace --features backoff-core/embedded-hal
+cargo test --workspace --features backoff-core/std,backoff-core/embedded-hal
 
 step "documentation builds without warnings"
-RUSTDOCFLAGS="-D warnings" cargo doc -q --workspace --no-deps --features backoff-core/embedded-hal
+RUSTDOCFLAGS="-D warnings" cargo doc -q --workspace --no-deps --features backoff-core/std,backoff-core/embedded-hal
 
 step "no_std: backoff-core for thumbv7em-none-eabihf (no hidden std)"
 # shellcheck source=scripts/cross-env.sh
