@@ -64,7 +64,6 @@ impl embedded_io::Write for ClockedLine {
     }
 }
 
-
 fn driver(
     line: Line,
     seed: u64,

@@ -35,7 +35,11 @@ pub struct SysTickClock {
 impl SysTickClock {
     /// A clock for a core running at `core_hz` (a whole number of nanoseconds per tick).
     pub fn new(core_hz: u32) -> Self {
-        Self { ns_per_tick: 1_000_000_000 / core_hz.max(1), last: SYST::get_current(), ticks: 0 }
+        Self {
+            ns_per_tick: 1_000_000_000 / core_hz.max(1),
+            last: SYST::get_current(),
+            ticks: 0,
+        }
     }
 }
 
@@ -56,7 +60,9 @@ pub struct SysTickDelay {
 impl SysTickDelay {
     /// A delay for a core running at `core_hz`.
     pub fn new(core_hz: u32) -> Self {
-        Self { ns_per_tick: 1_000_000_000 / core_hz.max(1) }
+        Self {
+            ns_per_tick: 1_000_000_000 / core_hz.max(1),
+        }
     }
 }
 

@@ -48,9 +48,15 @@ const RX_TIMEOUT_NS: u64 = 10_000_000_000;
 /// (2 ms) and the echo timeout to 2000 (174 ms). The slot, jam and backoff rule are
 /// the defaults.
 const CONFIG: MacConfig = {
-    let Ok(config) = MacConfig::new(STATION, BAUD) else { panic!("bad baud rate") };
-    let Ok(config) = config.with_interframe_gap(24) else { panic!("bad gap") };
-    let Ok(config) = config.with_echo_timeout(2_000) else { panic!("bad echo timeout") };
+    let Ok(config) = MacConfig::new(STATION, BAUD) else {
+        panic!("bad baud rate")
+    };
+    let Ok(config) = config.with_interframe_gap(24) else {
+        panic!("bad gap")
+    };
+    let Ok(config) = config.with_echo_timeout(2_000) else {
+        panic!("bad echo timeout")
+    };
     config
 };
 
@@ -58,7 +64,9 @@ type BusMac = Mac<CmsdkUart, SysTickClock, SysTickDelay, XorShiftRng, CAPACITY, 
 
 #[entry]
 fn main() -> ! {
-    let Some(cp) = cortex_m::Peripherals::take() else { fail() };
+    let Some(cp) = cortex_m::Peripherals::take() else {
+        fail()
+    };
     clock::start(cp.SYST);
     // SAFETY: UART0 is used by nothing else in this program.
     let uart = unsafe { CmsdkUart::new(uart::UART0_BASE, CLOCK_HZ, BAUD) };
@@ -112,7 +120,10 @@ fn main() -> ! {
 /// Send one frame, logging its progress and outcome.
 fn send(mac: &mut BusMac, n: u8, dst: Address, payload: &[u8]) {
     match mac.send_with(dst, payload, |e| log_event(n, e)) {
-        Ok(delivery) => info!("tx delivered frame={=u8} attempts={=u32}", n, delivery.attempts),
+        Ok(delivery) => info!(
+            "tx delivered frame={=u8} attempts={=u32}",
+            n, delivery.attempts
+        ),
         Err(SendError::Dropped(reason)) => warn!("tx dropped frame={=u8} reason={}", n, reason),
         Err(e) => warn!("tx refused frame={=u8} error={}", n, e),
     }
@@ -120,12 +131,20 @@ fn send(mac: &mut BusMac, n: u8, dst: Address, payload: &[u8]) {
 
 fn log_event(n: u8, event: Event) {
     match event {
-        Event::AttemptStarted { attempt } => info!("tx attempt frame={=u8} attempt={=u32}", n, attempt),
+        Event::AttemptStarted { attempt } => {
+            info!("tx attempt frame={=u8} attempt={=u32}", n, attempt)
+        }
         Event::Collision { attempt, byte } => {
-            info!("tx collision frame={=u8} attempt={=u32} byte={=u16}", n, attempt, byte)
+            info!(
+                "tx collision frame={=u8} attempt={=u32} byte={=u16}",
+                n, attempt, byte
+            )
         }
         Event::Backoff { attempt, slots } => {
-            info!("tx backoff frame={=u8} attempt={=u32} slots={=u32}", n, attempt, slots)
+            info!(
+                "tx backoff frame={=u8} attempt={=u32} slots={=u32}",
+                n, attempt, slots
+            )
         }
         Event::Received { src, len } => info!("rx queued src={=u8} len={=u8}", src.0, len),
         Event::RxDiscarded { kind } => warn!("rx discarded {}", kind),

@@ -85,7 +85,9 @@ impl embedded_io::ReadReady for CmsdkUart {
 
 impl embedded_io::Read for CmsdkUart {
     fn read(&mut self, buf: &mut [u8]) -> Result<usize, Overrun> {
-        let Some(first) = buf.first_mut() else { return Ok(0) };
+        let Some(first) = buf.first_mut() else {
+            return Ok(0);
+        };
         loop {
             let state = self.read_reg(STATE);
             if state & STATE_RX_OVERRUN != 0 {
@@ -103,7 +105,9 @@ impl embedded_io::Read for CmsdkUart {
 
 impl embedded_io::Write for CmsdkUart {
     fn write(&mut self, buf: &[u8]) -> Result<usize, Overrun> {
-        let Some(&byte) = buf.first() else { return Ok(0) };
+        let Some(&byte) = buf.first() else {
+            return Ok(0);
+        };
         while self.read_reg(STATE) & STATE_TX_FULL != 0 {}
         self.write_reg(DATA, u32::from(byte));
         Ok(1)
