@@ -109,6 +109,7 @@ pub struct MacConfig {
     jam_len: u8,
     jam_byte: u8,
     echo_timeout: u32,
+    rx_timeout: u32,
     defer_limit: u32,
     beb: BebConfig,
 }
@@ -148,17 +149,32 @@ impl MacConfig {
             jam_len: DEFAULT_JAM_LEN,
             jam_byte: DEFAULT_JAM_BYTE,
             echo_timeout: DEFAULT_ECHO_TIMEOUT,
+            rx_timeout: DEFAULT_INTERFRAME_GAP,
             defer_limit: DEFAULT_DEFER_LIMIT,
             beb: BebConfig::IEEE_802_3,
         })
     }
 
-    /// The interframe gap, in byte times (at least 1).
+    /// The interframe gap, in byte times (at least 1). Also sets the receive
+    /// timeout to the same value; call [`with_rx_timeout`](Self::with_rx_timeout)
+    /// afterwards to set it apart.
     pub const fn with_interframe_gap(mut self, byte_times: u32) -> Result<Self, ConfigError> {
         if byte_times == 0 {
             return Err(ConfigError::new(ConfigErrorKind::ZeroInterval));
         }
         self.interframe_gap = byte_times;
+        self.rx_timeout = byte_times;
+        Ok(self)
+    }
+
+    /// The silence, in byte times (at least 1), that ends a frame in progress at the
+    /// receiver as truncated (default: the interframe gap). A link that can stall
+    /// inside a frame (a USB bridge, an emulator) needs it longer than the gap.
+    pub const fn with_rx_timeout(mut self, byte_times: u32) -> Result<Self, ConfigError> {
+        if byte_times == 0 {
+            return Err(ConfigError::new(ConfigErrorKind::ZeroInterval));
+        }
+        self.rx_timeout = byte_times;
         Ok(self)
     }
 
@@ -243,6 +259,11 @@ impl MacConfig {
     /// The echo timeout, in byte times.
     pub const fn echo_timeout(&self) -> u32 {
         self.echo_timeout
+    }
+
+    /// The receive timeout, in byte times.
+    pub const fn rx_timeout(&self) -> u32 {
+        self.rx_timeout
     }
 
     /// The deferral limit, in byte times (0: none).

@@ -247,8 +247,8 @@ impl<R: Rng, const N: usize, const Q: usize> MacCore<R, N, Q> {
     }
 
     fn on_timers(&mut self, now_ns: u64) -> Option<Event> {
-        let gap_ns = self.config.byte_times_ns(self.config.interframe_gap());
-        if self.decoder.in_frame() && self.idle_ns(now_ns) >= gap_ns {
+        let rx_timeout_ns = self.config.byte_times_ns(self.config.rx_timeout());
+        if self.decoder.in_frame() && self.idle_ns(now_ns) >= rx_timeout_ns {
             if let Some(e) = self.decoder.idle_gap() {
                 self.counters.count_rx_error(e.kind());
                 return Some(Event::RxDiscarded { kind: e.kind() });

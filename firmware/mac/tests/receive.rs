@@ -246,3 +246,29 @@ fn parse_round_trips_and_rejects_every_truncation_and_single_bit_error() {
     assert!(Frame::<8>::new(PEER, ME, &[0; 9]).is_err());
     assert!(Frame::<8>::new(PEER, Address::BROADCAST, b"").is_err());
 }
+
+#[test]
+fn the_receive_timeout_can_outlast_the_interframe_gap() {
+    // A link that stalls inside frames: a 10-byte-time stall is tolerated with a
+    // receive timeout of 20, a 25-byte-time stall truncates the frame.
+    let config = config().with_rx_timeout(20).unwrap();
+    assert_eq!((config.interframe_gap(), config.rx_timeout()), (3, 20));
+    let mut mac = mac_with(config, 6);
+    let mut line = Line::echo();
+    let good = encode(ME, PEER, b"stalled");
+    let mut events = feed(&mut mac, &mut line, &good[..4], 10);
+    events.extend(feed(&mut mac, &mut line, &good[4..], 30));
+    events.extend(feed(&mut mac, &mut line, &good[..4], 25));
+    assert_eq!(
+        events,
+        vec![
+            Event::Received { src: PEER, len: 7 },
+            Event::RxDiscarded {
+                kind: RxErrorKind::Truncated
+            }
+        ]
+    );
+    // The gap setter resets the receive timeout to the gap.
+    assert_eq!(config.with_interframe_gap(5).unwrap().rx_timeout(), 5);
+    assert!(config.with_rx_timeout(0).is_err());
+}

@@ -1,15 +1,22 @@
 //! Time from SysTick, the Cortex-M core timer, which QEMU models in real time (its
 //! UART has no baud-rate timing, so byte times are measured here).
 //!
-//! SysTick is a 24-bit down-counter at the core clock; [`SysTickClock`] extends it to
-//! 64 bits by noting how far it moved since the last reading. That needs a reading
-//! at least once per counter period (2^24 cycles: 0.67 s at 25 MHz), which the MAC's
-//! polling loop gives many thousand times over. No interrupt is used.
+//! SysTick is a down-counter at the core clock; [`SysTickClock`] extends it to 64
+//! bits by noting how far it moved since the last reading. That needs a reading at
+//! least once per counter period, which the MAC's polling loop gives many times over
+//! (a missed period would make the clock slow, never fast: waits only get longer).
+//! No interrupt is used.
+//!
+//! The period is 2^16 cycles (2.6 ms), not the 2^24 the counter allows, for QEMU's
+//! sake: its main loop, which moves the socket's bytes into the emulated UART, may
+//! sleep until its next timer event once the UART's one-byte buffer has been full,
+//! and SysTick's reload is such an event. With 2^24 cycles a received frame could
+//! stall for 0.67 s between two bytes; with 2^16 the stall is at most 2.6 ms.
 
 use cortex_m::peripheral::SYST;
 use cortex_m::peripheral::syst::SystClkSource;
 
-const PERIOD_MASK: u32 = 0x00FF_FFFF;
+const PERIOD_MASK: u32 = 0x0000_FFFF;
 
 /// Start SysTick free-running at the core clock.
 pub fn start(mut syst: SYST) {

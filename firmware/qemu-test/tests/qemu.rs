@@ -26,8 +26,9 @@ const COLLIDE_AT: usize = 5;
 /// Longest wait for one byte: a backoff is at most 1023 slots (0.71 s) plus an
 /// interframe gap; the rest is margin for a loaded machine.
 const BYTE_TIMEOUT: Duration = Duration::from_secs(15);
-/// Pause between frames the test sends (the firmware's interframe gap is 2 ms).
-const PAUSE: Duration = Duration::from_millis(50);
+/// Pause after each frame the test sends: longer than the firmware's receive
+/// timeout (300 ms), so that a truncated frame is over before the next one starts.
+const PAUSE: Duration = Duration::from_millis(450);
 
 fn env(name: &str) -> String {
     std::env::var(name).unwrap_or_else(|_| {
@@ -68,67 +69,69 @@ struct Bus {
 }
 
 impl Bus {
-    fn read_byte(&mut self, timeout: Duration) -> Option<u8> {
+    fn read_byte(&mut self, timeout: Duration) -> Result<Option<u8>, String> {
         let deadline = Instant::now() + timeout;
         let mut b = [0u8];
         loop {
             match self.stream.read(&mut b) {
-                Ok(1) => return Some(b[0]),
-                Ok(_) => panic!("the firmware closed the line"),
+                Ok(1) => return Ok(Some(b[0])),
+                Ok(_) => return Err("the firmware closed the line (QEMU exited)".into()),
                 Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
                     if Instant::now() >= deadline {
-                        return None;
+                        return Ok(None);
                     }
                 }
-                Err(e) => panic!("socket: {e}"),
+                Err(e) => return Err(format!("socket: {e}")),
             }
         }
     }
 
-    fn expect_byte(&mut self, what: &str) -> u8 {
-        self.read_byte(BYTE_TIMEOUT)
-            .unwrap_or_else(|| panic!("no byte from the firmware for {BYTE_TIMEOUT:?} ({what})"))
+    fn expect_byte(&mut self, what: &str) -> Result<u8, String> {
+        self.read_byte(BYTE_TIMEOUT)?
+            .ok_or_else(|| format!("no byte from the firmware for {BYTE_TIMEOUT:?} ({what})"))
     }
 
-    fn send(&mut self, bytes: &[u8]) {
-        self.stream.write_all(bytes).expect("write to QEMU");
-        self.stream.flush().expect("flush to QEMU");
+    fn send(&mut self, bytes: &[u8]) -> Result<(), String> {
+        self.stream
+            .write_all(bytes)
+            .and_then(|()| self.stream.flush())
+            .map_err(|e| format!("write to QEMU: {e}"))
     }
 
     /// Play the line for one frame: echo every byte, except that the first
     /// `collisions` attempts get a corrupted echo at byte `COLLIDE_AT`, after which
     /// the jam is expected and echoed. Stops when an attempt is echoed in full or
     /// after 16 attempts.
-    fn serve_frame(&mut self, collisions: usize) -> Vec<Attempt> {
+    fn serve_frame(&mut self, collisions: usize) -> Result<Vec<Attempt>, String> {
         let mut attempts = Vec::new();
         while attempts.len() < 16 {
-            let b = self.expect_byte("start of an attempt");
+            let b = self.expect_byte("start of an attempt")?;
             let start = Instant::now();
-            assert_eq!(
-                b,
-                START,
-                "attempt {} must begin with the start delimiter",
-                attempts.len() + 1
-            );
+            if b != START {
+                return Err(format!(
+                    "attempt {} began with {b:#04x}, not the start delimiter",
+                    attempts.len() + 1
+                ));
+            }
             let collide = attempts.len() < collisions;
             let mut bytes = vec![b];
-            self.send(&[b]);
+            self.send(&[b])?;
             let mut len = usize::MAX;
             loop {
-                let b = self.expect_byte("frame byte");
+                let b = self.expect_byte("frame byte")?;
                 let p = bytes.len();
                 bytes.push(b);
                 if collide && p == COLLIDE_AT {
-                    self.send(&[b ^ 0xFF]);
+                    self.send(&[b ^ 0xFF])?;
                     for _ in 0..JAM_LEN {
-                        let j = self.expect_byte("jam");
-                        assert_eq!(
-                            j,
-                            JAM_BYTE,
-                            "jam byte after collision on attempt {}",
-                            attempts.len() + 1
-                        );
-                        self.send(&[j]);
+                        let j = self.expect_byte("jam")?;
+                        if j != JAM_BYTE {
+                            return Err(format!(
+                                "{j:#04x} instead of a jam byte after collision {}",
+                                attempts.len() + 1
+                            ));
+                        }
+                        self.send(&[j])?;
                     }
                     attempts.push(Attempt {
                         start,
@@ -137,7 +140,7 @@ impl Bus {
                     });
                     break;
                 }
-                self.send(&[b]);
+                self.send(&[b])?;
                 if p == 3 {
                     len = usize::from(b) + serial_mac::frame::OVERHEAD;
                 }
@@ -147,11 +150,11 @@ impl Bus {
                         bytes,
                         jam_end: None,
                     });
-                    return attempts;
+                    return Ok(attempts);
                 }
             }
         }
-        attempts
+        Ok(attempts)
     }
 }
 
@@ -187,6 +190,45 @@ fn fields(line: &str) -> BTreeMap<String, String> {
 
 fn lines_with<'a>(log: &'a [String], prefix: &str) -> Vec<&'a String> {
     log.iter().filter(|l| l.starts_with(prefix)).collect()
+}
+
+type Served = (Vec<Attempt>, Vec<Attempt>, Vec<Attempt>, Vec<Attempt>);
+
+/// The script: three frames from the firmware (clean, 3 collisions, collisions
+/// until dropped), then frames as other stations, good and bad, a ping answered by
+/// a pong, and `bye`.
+fn play(bus: &mut Bus) -> Result<Served, String> {
+    let f1 = bus.serve_frame(0)?;
+    let f2 = bus.serve_frame(3)?;
+    let f3 = bus.serve_frame(usize::MAX)?;
+    // After the 16th collision the frame is dropped: no 17th attempt.
+    if let Some(b) = bus.read_byte(Duration::from_millis(500))? {
+        return Err(format!("a byte ({b:#04x}) after the 16th attempt"));
+    }
+
+    let send_frame = |bus: &mut Bus, bytes: &[u8]| -> Result<(), String> {
+        bus.send(bytes)?;
+        thread::sleep(PAUSE);
+        Ok(())
+    };
+    send_frame(bus, &encode(STATION, PEER, b"hello"))?;
+    send_frame(bus, &encode(Address::BROADCAST, THIRD, b"to all"))?;
+    send_frame(bus, &encode(Address(5), PEER, b"not yours"))?;
+    let mut bad_crc = encode(STATION, PEER, b"bad crc");
+    *bad_crc.last_mut().unwrap() ^= 1;
+    send_frame(bus, &bad_crc)?;
+    send_frame(bus, &encode(STATION, PEER, b"cut short")[..7])?;
+    let mut oversized = vec![START, STATION.0, PEER.0, 200];
+    oversized.extend([0x55; 202]);
+    send_frame(bus, &oversized)?;
+    let mut garbage = vec![0x13, 0x37, 0x00];
+    garbage.extend(encode(STATION, PEER, b"after garbage"));
+    send_frame(bus, &garbage)?;
+    send_frame(bus, &encode(STATION, PEER, b"ping"))?;
+    let pong = bus.serve_frame(0)?;
+    thread::sleep(PAUSE);
+    send_frame(bus, &encode(STATION, PEER, b"bye"))?;
+    Ok((f1, f2, f3, pong))
 }
 
 #[test]
@@ -255,58 +297,39 @@ fn the_mac_runs_on_a_cortex_m4_under_qemu() {
         .unwrap();
     let mut bus = Bus { stream };
 
-    // Phase 1: the firmware sends three frames to PEER.
-    let f1 = bus.serve_frame(0);
-    let f2 = bus.serve_frame(3);
-    let f3 = bus.serve_frame(usize::MAX);
-    // After the 16th collision the frame is dropped: no 17th attempt.
-    assert_eq!(
-        bus.read_byte(Duration::from_millis(500)),
-        None,
-        "a 17th attempt was made"
-    );
-
-    // Phase 2: frames from other stations, good and bad.
-    let send_frame = |bus: &mut Bus, bytes: &[u8]| {
-        bus.send(bytes);
-        thread::sleep(PAUSE);
-    };
-    send_frame(&mut bus, &encode(STATION, PEER, b"hello"));
-    send_frame(&mut bus, &encode(Address::BROADCAST, THIRD, b"to all"));
-    send_frame(&mut bus, &encode(Address(5), PEER, b"not yours"));
-    let mut bad_crc = encode(STATION, PEER, b"bad crc");
-    *bad_crc.last_mut().unwrap() ^= 1;
-    send_frame(&mut bus, &bad_crc);
-    send_frame(&mut bus, &encode(STATION, PEER, b"cut short")[..7]);
-    let mut oversized = vec![START, STATION.0, PEER.0, 200];
-    oversized.extend([0x55; 202]);
-    send_frame(&mut bus, &oversized);
-    let mut garbage = vec![0x13, 0x37, 0x00];
-    garbage.extend(encode(STATION, PEER, b"after garbage"));
-    send_frame(&mut bus, &garbage);
-    send_frame(&mut bus, &encode(STATION, PEER, b"ping"));
-    let pong = bus.serve_frame(0);
-    thread::sleep(PAUSE);
-    send_frame(&mut bus, &encode(STATION, PEER, b"bye"));
-
-    // The firmware exits by itself.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        if let Some(status) = qemu.0.try_wait().unwrap() {
-            break status;
+    // Play the bus; on any failure, stop QEMU and show its log with the error.
+    let played = play(&mut bus);
+    let status = match &played {
+        Ok(_) => {
+            // The firmware exits by itself.
+            let deadline = Instant::now() + Duration::from_secs(30);
+            loop {
+                if let Some(status) = qemu.0.try_wait().unwrap() {
+                    break Some(status);
+                }
+                if Instant::now() >= deadline {
+                    break None;
+                }
+                thread::sleep(Duration::from_millis(20));
+            }
         }
-        assert!(
-            Instant::now() < deadline,
-            "the firmware did not exit within 30 s"
-        );
-        thread::sleep(Duration::from_millis(20));
+        Err(_) => None,
     };
+    let _ = qemu.0.kill();
+    let _ = qemu.0.wait();
     drop(bus);
     let raw = log_reader.join().unwrap();
     let qemu_err = err_reader.join().unwrap();
     let log = decode(&defmt_print, &elf, &raw);
     let shown = log.join("\n");
     println!("--- firmware log ---\n{shown}\n--- end ---");
+    let (f1, f2, f3, pong) = match played {
+        Ok(frames) => frames,
+        Err(e) => panic!("{e}\nQEMU stderr: {qemu_err}\nfirmware log:\n{shown}"),
+    };
+    let Some(status) = status else {
+        panic!("the firmware did not exit within 30 s; log:\n{shown}")
+    };
     assert!(
         status.success(),
         "QEMU exit status {status}; stderr: {qemu_err}\nlog:\n{shown}"
