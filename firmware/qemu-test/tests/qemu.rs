@@ -224,7 +224,8 @@ fn play(bus: &mut Bus) -> Result<Served, String> {
     let mut garbage = vec![0x13, 0x37, 0x00];
     garbage.extend(encode(STATION, PEER, b"after garbage"));
     send_frame(bus, &garbage)?;
-    send_frame(bus, &encode(STATION, PEER, b"ping"))?;
+    // The pong follows the ping after an interframe gap: serve it at once.
+    bus.send(&encode(STATION, PEER, b"ping"))?;
     let pong = bus.serve_frame(0)?;
     thread::sleep(PAUSE);
     send_frame(bus, &encode(STATION, PEER, b"bye"))?;
