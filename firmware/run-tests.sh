@@ -60,6 +60,14 @@ step "firmware: Cortex-M4F builds"
 DEFMT_LOG=info cross_cargo build -q --release -p qemu-app -p size-probe
 DEFMT_LOG=info cross_cargo build -q --release -p board-app
 
+step "firmware: lints for the Cortex-M crates"
+if [ "$CROSS_MODE" = rustup ]; then
+    DEFMT_LOG=info cross_cargo clippy -q --release -p qemu-app -p size-probe -- -D warnings
+    DEFMT_LOG=info cross_cargo clippy -q --release -p board-app -- -D warnings
+else
+    echo "not run: Debian's toolchain has no clippy (with 'rustup target add $CROSS_TARGET' they run here)"
+fi
+
 step "firmware: the MAC on a Cortex-M4 under QEMU"
 QEMU_APP_ELF="$RELEASE/qemu-app" DEFMT_PRINT="$DEFMT_PRINT" cargo test -q -p qemu-test
 
