@@ -303,3 +303,30 @@ fn every_frame_ends_delivered_or_dropped_on_a_randomly_hostile_line() {
     assert_eq!(delivered + dropped, 200);
     assert!(delivered > 100, "{delivered} delivered");
 }
+
+#[test]
+fn without_a_jam_the_backoff_follows_the_collision_at_once() {
+    let config = config().with_jam(0, 0);
+    let mut mac = mac_with(config, 11);
+    let mut script = CollideFirst::new(1, 3, Reply::Garble);
+    let mut line = Line::new(move |b| script.answer(b));
+    mac.enqueue(PEER, PAYLOAD).unwrap();
+    let events = run(&mut mac, &mut line, 10_000, is_final);
+    assert_eq!(outcome(&events), Some(Event::Delivered { attempts: 2 }));
+    let collision = events
+        .iter()
+        .find(|(_, e)| matches!(e, Event::Collision { .. }))
+        .unwrap()
+        .0;
+    let backoff = events
+        .iter()
+        .find(|(_, e)| matches!(e, Event::Backoff { .. }))
+        .unwrap()
+        .0;
+    assert_eq!(
+        collision, backoff,
+        "no jam: the backoff is drawn in the same byte time"
+    );
+    // The first attempt's 4 bytes, then the whole frame: nothing in between.
+    assert_eq!(line.written.len(), 4 + wire().len());
+}
