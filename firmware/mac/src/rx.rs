@@ -1,0 +1,219 @@
+//! The receive path: a byte-at-a-time frame decoder that never panics and never
+//! overflows.
+//!
+//! The decoder hunts for the start delimiter, reads the header, refuses a length
+//! above the capacity at once (before any payload byte is stored), collects the
+//! payload into a `heapless::Vec` and checks the CRC. Whatever goes wrong, it goes
+//! back to hunting. The MAC also tells it about line errors (framing, noise) and idle
+//! gaps, which end a frame in progress as malformed or truncated.
+
+use heapless::Vec;
+
+use crate::address::Address;
+use crate::crc;
+use crate::frame::{Frame, START};
+
+/// Why a received frame was discarded (see [`RxError::kind`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum RxErrorKind {
+    /// The CRC did not match.
+    BadCrc,
+    /// The line went idle before the frame was complete.
+    Truncated,
+    /// The length field exceeds the payload capacity.
+    Oversized,
+    /// A line error inside the frame, a broadcast source address, or bytes around a
+    /// frame where exactly one was expected.
+    Malformed,
+}
+
+/// A frame was discarded by the receiver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct RxError {
+    kind: RxErrorKind,
+}
+
+impl RxError {
+    pub(crate) const fn new(kind: RxErrorKind) -> Self {
+        Self { kind }
+    }
+
+    /// Why.
+    pub const fn kind(&self) -> RxErrorKind {
+        self.kind
+    }
+}
+
+impl core::fmt::Display for RxError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self.kind {
+            RxErrorKind::BadCrc => "CRC mismatch",
+            RxErrorKind::Truncated => "frame truncated",
+            RxErrorKind::Oversized => "length above the frame capacity",
+            RxErrorKind::Malformed => "malformed frame",
+        })
+    }
+}
+
+impl core::error::Error for RxError {}
+
+/// What one byte did to the decoder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step<const N: usize> {
+    /// Not in a frame: the byte was not a start delimiter and was discarded.
+    Hunting,
+    /// The byte was taken into the frame in progress.
+    InFrame,
+    /// The byte completed a frame whose CRC is good.
+    Frame(Frame<N>),
+    /// The byte showed the frame in progress to be bad; the decoder is hunting again.
+    Error(RxError),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Hunt,
+    Dst,
+    Src,
+    Len,
+    Payload,
+    CrcHi,
+    CrcLo,
+}
+
+/// The frame decoder for payloads of up to `N` bytes.
+#[derive(Clone, Debug)]
+pub struct Decoder<const N: usize> {
+    state: State,
+    dst: u8,
+    src: u8,
+    len: u8,
+    crc: u16,
+    crc_hi: u8,
+    payload: Vec<u8, N>,
+}
+
+impl<const N: usize> Default for Decoder<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize> Decoder<N> {
+    /// A decoder hunting for a start delimiter.
+    pub const fn new() -> Self {
+        let () = Frame::<N>::CAPACITY_OK;
+        Self {
+            state: State::Hunt,
+            dst: 0,
+            src: 0,
+            len: 0,
+            crc: crc::INIT,
+            crc_hi: 0,
+            payload: Vec::new(),
+        }
+    }
+
+    /// Whether a frame is in progress.
+    pub fn in_frame(&self) -> bool {
+        self.state != State::Hunt
+    }
+
+    /// Forget any frame in progress.
+    pub fn reset(&mut self) {
+        self.state = State::Hunt;
+    }
+
+    /// Take one byte from the line.
+    pub fn push(&mut self, byte: u8) -> Step<N> {
+        match self.state {
+            State::Hunt => {
+                if byte != START {
+                    return Step::Hunting;
+                }
+                self.payload.clear();
+                self.crc = crc::INIT;
+                self.state = State::Dst;
+            }
+            State::Dst => {
+                self.dst = byte;
+                self.take_header_byte(byte, State::Src);
+            }
+            State::Src => {
+                self.src = byte;
+                self.take_header_byte(byte, State::Len);
+            }
+            State::Len => {
+                if usize::from(byte) > N {
+                    return self.fail(RxErrorKind::Oversized);
+                }
+                self.len = byte;
+                let next = if byte == 0 {
+                    State::CrcHi
+                } else {
+                    State::Payload
+                };
+                self.take_header_byte(byte, next);
+            }
+            State::Payload => {
+                if self.payload.push(byte).is_err() {
+                    // Not reached: the length was checked against N.
+                    return self.fail(RxErrorKind::Oversized);
+                }
+                self.crc = crc::update(self.crc, byte);
+                if self.payload.len() == usize::from(self.len) {
+                    self.state = State::CrcHi;
+                }
+            }
+            State::CrcHi => {
+                self.crc_hi = byte;
+                self.state = State::CrcLo;
+            }
+            State::CrcLo => {
+                self.state = State::Hunt;
+                if u16::from_be_bytes([self.crc_hi, byte]) != self.crc {
+                    return Step::Error(RxError::new(RxErrorKind::BadCrc));
+                }
+                let src = Address(self.src);
+                if src.is_broadcast() {
+                    return Step::Error(RxError::new(RxErrorKind::Malformed));
+                }
+                let payload = core::mem::take(&mut self.payload);
+                return Step::Frame(Frame::from_parts(Address(self.dst), src, payload));
+            }
+        }
+        Step::InFrame
+    }
+
+    /// A framing or noise error on the line: a frame in progress is malformed.
+    pub fn line_error(&mut self) -> Option<RxError> {
+        self.end_with(RxErrorKind::Malformed)
+    }
+
+    /// The line has been idle for an interframe gap: a frame in progress is truncated.
+    pub fn idle_gap(&mut self) -> Option<RxError> {
+        self.end_with(RxErrorKind::Truncated)
+    }
+
+    fn end_with(&mut self, kind: RxErrorKind) -> Option<RxError> {
+        if self.in_frame() {
+            self.state = State::Hunt;
+            Some(RxError::new(kind))
+        } else {
+            None
+        }
+    }
+
+    fn take_header_byte(&mut self, byte: u8, next: State) {
+        self.crc = crc::update(self.crc, byte);
+        self.state = next;
+    }
+
+    fn fail(&mut self, kind: RxErrorKind) -> Step<N> {
+        self.state = State::Hunt;
+        Step::Error(RxError::new(kind))
+    }
+}

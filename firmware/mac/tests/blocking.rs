@@ -1,0 +1,143 @@
+//! The blocking driver: `send` returns the frame's fate, `receive` times out.
+
+mod common;
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use common::*;
+use serial_mac::{Address, DropReason, Event, Frame, Mac, SendError, TimeSource};
+
+/// A clock that only moves when the driver waits: the delay advances it, and each
+/// advance past a byte boundary moves the scripted line on by one byte time.
+#[derive(Clone)]
+struct SimClock(Rc<Cell<u64>>);
+
+impl TimeSource for SimClock {
+    fn now_ns(&mut self) -> u64 {
+        self.0.get()
+    }
+}
+
+impl embedded_hal::delay::DelayNs for SimClock {
+    fn delay_ns(&mut self, ns: u32) {
+        self.0.set(self.0.get() + u64::from(ns));
+    }
+}
+
+/// The scripted line, stepped by the shared clock.
+struct ClockedLine {
+    line: Line,
+    clock: Rc<Cell<u64>>,
+}
+
+impl ClockedLine {
+    fn sync(&mut self) {
+        while self.line.now() + u64::from(BYTE_NS) <= self.clock.get() {
+            self.line.end_step();
+        }
+    }
+}
+
+impl embedded_io::ErrorType for ClockedLine {
+    type Error = Garbled;
+}
+impl embedded_io::ReadReady for ClockedLine {
+    fn read_ready(&mut self) -> Result<bool, Garbled> {
+        self.sync();
+        self.line.read_ready()
+    }
+}
+impl embedded_io::Read for ClockedLine {
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize, Garbled> {
+        self.sync();
+        self.line.read(buf)
+    }
+}
+impl embedded_io::Write for ClockedLine {
+    fn write(&mut self, buf: &[u8]) -> Result<usize, Garbled> {
+        self.sync();
+        self.line.write(buf)
+    }
+    fn flush(&mut self) -> Result<(), Garbled> {
+        Ok(())
+    }
+}
+
+fn driver(
+    line: Line,
+    seed: u64,
+) -> Mac<ClockedLine, SimClock, SimClock, rand_xorshift::XorShiftRng, N, Q> {
+    let clock = Rc::new(Cell::new(0));
+    let io = ClockedLine {
+        line,
+        clock: clock.clone(),
+    };
+    Mac::new(
+        io,
+        SimClock(clock.clone()),
+        SimClock(clock),
+        mac_with(config(), seed),
+    )
+}
+
+#[test]
+fn send_returns_delivery_and_reports_events() {
+    let mut mac = driver(Line::echo(), 1);
+    let mut events = Vec::new();
+    let delivery = mac
+        .send_with(PEER, b"blocking", |e| events.push(e))
+        .unwrap();
+    assert_eq!(delivery.attempts, 1);
+    assert_eq!(
+        events,
+        vec![
+            Event::AttemptStarted { attempt: 1 },
+            Event::Delivered { attempts: 1 }
+        ]
+    );
+    let (io, ..) = mac.release();
+    let sent: Vec<u8> = io.line.written.iter().map(|&(_, b)| b).collect();
+    let mut expected = [0u8; 64];
+    let n = Frame::<N>::new(PEER, ME, b"blocking")
+        .unwrap()
+        .emit(&mut expected)
+        .unwrap();
+    assert_eq!(sent, expected[..n]);
+}
+
+#[test]
+fn send_returns_the_drop_reason() {
+    let mut script = CollideFirst::new(u32::MAX, 1, Reply::Garble);
+    let mut mac = driver(Line::new(move |b| script.answer(b)), 2);
+    assert_eq!(
+        mac.send(PEER, b"doomed"),
+        Err(SendError::Dropped(DropReason::ExcessiveCollisions))
+    );
+    assert_eq!(mac.counters().collisions, 16);
+    let mut mac = driver(Line::new(|_| Reply::Silence), 3);
+    assert_eq!(
+        mac.send(PEER, b"unheard"),
+        Err(SendError::Dropped(DropReason::NoEcho))
+    );
+    assert_eq!(mac.send(PEER, &[0; N + 1]), Err(SendError::PayloadTooLong));
+}
+
+#[test]
+fn receive_gets_a_frame_or_times_out() {
+    let mut mac = driver(Line::echo(), 4);
+    assert!(mac.receive(1_000_000).is_none());
+    let mut wire = [0u8; 64];
+    let n = Frame::<N>::new(ME, Address(9), b"hi")
+        .unwrap()
+        .emit(&mut wire)
+        .unwrap();
+    let (mut io, time, delay, core) = mac.release();
+    for &b in &wire[..n] {
+        io.line.inject(Ok(b));
+        io.line.end_step();
+    }
+    let mut mac = Mac::new(io, time, delay, core);
+    let frame = mac.receive(1_000_000).unwrap();
+    assert_eq!((frame.src(), frame.payload()), (Address(9), &b"hi"[..]));
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The firmware's tests: serial-mac on the host (scripted line, shared bus of 2..16
+# stations), the three Cortex-M4F builds (QEMU app, board app, size probes), the
+# QEMU test (the MAC on an emulated Cortex-M4, the test playing the bus), and the
+# size report with its budgets.
+#
+# Installs what it needs when it can (Debian packages as root, defmt-print with
+# cargo into target/tools); otherwise stops and names what is missing.
+set -euo pipefail
+cd "$(dirname "$0")"
+FW=$PWD
+ROOT=$(cd .. && pwd)
+# shellcheck source=../scripts/cross-env.sh
+source "$ROOT/scripts/cross-env.sh"
+# One target directory and one release profile for every build: `core` (built from
+# source when no rustup target is installed) is compiled once.
+export CARGO_TARGET_DIR="$FW/target"
+RELEASE="$CARGO_TARGET_DIR/$CROSS_TARGET/release"
+DEFMT_PRINT_VERSION=1.2.0
+# Budgets from the project's goals.
+QEMU_APP_FLASH_BUDGET=16384
+BACKOFF_CORE_FLASH_BUDGET=1024
+
+step() { printf '\n==> %s\n' "$*"; }
+
+# defmt-print: on PATH, or in target/tools, or installed there now.
+find_defmt_print() {
+    local local_bin="$FW/target/tools/bin/defmt-print"
+    if [ -x "$local_bin" ]; then
+        DEFMT_PRINT=$local_bin
+    elif command -v defmt-print >/dev/null 2>&1; then
+        DEFMT_PRINT=$(command -v defmt-print)
+    else
+        echo "installing defmt-print $DEFMT_PRINT_VERSION into target/tools (a few minutes, once)"
+        cargo install -q defmt-print --version "$DEFMT_PRINT_VERSION" --locked --root "$FW/target/tools" \
+            || cross_die "cargo install defmt-print failed; install it yourself: cargo install defmt-print --locked"
+        DEFMT_PRINT=$local_bin
+    fi
+}
+
+flash_bytes() { arm-none-eabi-size -A "$1" | awk '$1 ~ /^\.(vector_table|text|rodata|data)$/ { s += $2 } END { print s }'; }
+
+step "firmware: formatting and lints (host crates)"
+cargo fmt --all --check
+cargo clippy -q -p serial-mac -p qemu-test --all-targets --features serial-mac/sim-bus -- -D warnings
+
+step "firmware: serial-mac host tests (scripted line, shared bus N = 2..16, doc tests)"
+cargo test -q -p serial-mac
+RUSTDOCFLAGS="-D warnings" cargo doc -q -p serial-mac --no-deps --features defmt,sim-bus
+
+step "firmware: tools (QEMU, binutils, defmt-print)"
+cross_apt_install qemu-system-arm binutils-arm-none-eabi
+command -v qemu-system-arm >/dev/null 2>&1 || cross_die "qemu-system-arm not found (package qemu-system-arm)"
+command -v arm-none-eabi-size >/dev/null 2>&1 || cross_die "arm-none-eabi-size not found (package binutils-arm-none-eabi)"
+find_defmt_print
+
+step "firmware: Cortex-M4F builds"
+# The board's HAL turns on cortex-m-rt's `device` feature, which the QEMU app and
+# the size probes must not have: two invocations, same target directory and profile.
+DEFMT_LOG=info cross_cargo build -q --release -p qemu-app -p size-probe
+DEFMT_LOG=info cross_cargo build -q --release -p board-app
+
+step "firmware: lints for the Cortex-M crates"
+if [ "$CROSS_MODE" = rustup ]; then
+    DEFMT_LOG=info cross_cargo clippy -q --release -p qemu-app -p size-probe -- -D warnings
+    DEFMT_LOG=info cross_cargo clippy -q --release -p board-app -- -D warnings
+else
+    echo "not run: Debian's toolchain has no clippy (with 'rustup target add $CROSS_TARGET' they run here)"
+fi
+
+step "firmware: the MAC on a Cortex-M4 under QEMU"
+QEMU_APP_ELF="$RELEASE/qemu-app" DEFMT_PRINT="$DEFMT_PRINT" cargo test -q -p qemu-test
+
+step "firmware: sizes (arm-none-eabi-size)"
+arm-none-eabi-size "$RELEASE/qemu-app" "$RELEASE/board-app" "$RELEASE/without-backoff" "$RELEASE/with-backoff"
+qemu_flash=$(flash_bytes "$RELEASE/qemu-app")
+delta=$(( $(flash_bytes "$RELEASE/with-backoff") - $(flash_bytes "$RELEASE/without-backoff") ))
+printf 'qemu-app flash: %d bytes (budget %d)\n' "$qemu_flash" "$QEMU_APP_FLASH_BUDGET"
+printf 'backoff-core flash cost (with-backoff - without-backoff): %d bytes (budget %d)\n' "$delta" "$BACKOFF_CORE_FLASH_BUDGET"
+[ "$qemu_flash" -lt "$QEMU_APP_FLASH_BUDGET" ] || cross_die "qemu-app flash $qemu_flash bytes exceeds $QEMU_APP_FLASH_BUDGET"
+[ "$delta" -lt "$BACKOFF_CORE_FLASH_BUDGET" ] || cross_die "backoff-core adds $delta bytes of flash, over $BACKOFF_CORE_FLASH_BUDGET"
+
+printf '\nfirmware tests passed\n'
