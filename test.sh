@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the project: formatting, lints, the feature matrix, host unit,
-# integration and doc tests, and the no_std cross build for Cortex-M4F.
+# integration and doc tests, and the firmware: the no_std cross build for Cortex-M4F,
+# the MAC under QEMU, and the size budgets.
 # Installs what it needs when it can (Debian packages, as root); otherwise stops and
 # names what is missing. It never skips a part silently.
 set -euo pipefail
@@ -29,9 +30,9 @@ cargo test --workspace --features backoff-core/std,backoff-core/embedded-hal
 step "documentation builds without warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc -q --workspace --no-deps --features backoff-core/std,backoff-core/embedded-hal
 
-step "no_std: backoff-core for thumbv7em-none-eabihf (no hidden std)"
-# shellcheck source=scripts/cross-env.sh
-source "$ROOT/scripts/cross-env.sh"
-CARGO_TARGET_DIR="$ROOT/target/thumb" cross_cargo build -q -p backoff-core --release --features defmt,embedded-hal
+step "firmware: serial-mac host tests, Cortex-M4F builds (backoff-core no_std with defmt and embedded-hal), QEMU test, sizes"
+# The firmware builds compile backoff-core for thumbv7em-none-eabihf with no std: that
+# is the no_std proof, made once with the firmware's profile so `core` is built once.
+"$ROOT/firmware/run-tests.sh"
 
 printf '\nall tests passed\n'
