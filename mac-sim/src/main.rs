@@ -57,10 +57,16 @@ struct RunArgs {
     frame_bytes: String,
     /// Poisson traffic at this total offered load, as a fraction of the bit rate
     /// (e.g. 0.7). Without it every station is saturated (always has a frame).
-    #[arg(short = 'l', long, value_name = "G")]
+    #[arg(short = 'l', long, value_name = "G", allow_negative_numbers = true)]
     load: Option<String>,
     /// Simulated time, with unit: s, ms, us or ns.
-    #[arg(short = 'd', long, default_value = "10s", value_name = "TIME")]
+    #[arg(
+        short = 'd',
+        long,
+        default_value = "10s",
+        value_name = "TIME",
+        allow_hyphen_values = true
+    )]
     duration: String,
     /// Seed of every random choice; the same seed gives the same output.
     #[arg(short = 's', long, default_value_t = 1)]
@@ -69,13 +75,23 @@ struct RunArgs {
     #[arg(short = 'p', long, default_value = "even", value_name = "WHERE")]
     placement: String,
     /// Bus length in metres (the 10 Mb/s collision domain is 2500 m).
-    #[arg(long, default_value_t = 2500.0, value_name = "METRES")]
+    #[arg(
+        long,
+        default_value_t = 2500.0,
+        value_name = "METRES",
+        allow_negative_numbers = true
+    )]
     length_m: f64,
     /// Bit rate in bits per second (suffix k, M or G).
     #[arg(long, default_value = "10M", value_name = "RATE")]
     bit_rate: String,
     /// Signal speed along the cable, metres per second.
-    #[arg(long, default_value_t = 2e8, value_name = "M_PER_S")]
+    #[arg(
+        long,
+        default_value_t = 2e8,
+        value_name = "M_PER_S",
+        allow_negative_numbers = true
+    )]
     velocity: f64,
     /// Slot time (backoff unit), bit times.
     #[arg(long, default_value_t = 512, value_name = "BITS")]

@@ -21,7 +21,7 @@
 //! assert_eq!(theory::mb_acquisition(1), 1.0);
 //! assert_eq!(theory::mb_acquisition(2), 0.5);
 //! let e = theory::mb_efficiency(32, 1518.0 * 8.0, 512.0);
-//! assert!((e - 0.9279).abs() < 1e-3);
+//! assert!((e - 0.9340).abs() < 1e-4);
 //! assert_eq!(theory::beb_expected_backoff(&backoff_core::BebConfig::IEEE_802_3, 3), 3.5);
 //! ```
 

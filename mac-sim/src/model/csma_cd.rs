@@ -179,7 +179,31 @@ fn positions(cfg: &RunConfig, max_prop: Time) -> Vec<i64> {
 
 impl CsmaCd {
     /// Build the model and its initial events. Fails on invalid parameters.
+    ///
+    /// Saturated stations all have their first frame ready at time 0.
     pub fn new(cfg: &RunConfig) -> Result<(Self, EventQueue<Event>), ConfigError> {
+        Self::build(cfg, None)
+    }
+
+    /// Like [`new`](Self::new) for saturated traffic, but station `i` (in order of
+    /// position) gets its first frame at `starts[i]` picoseconds. Used to stage exact
+    /// scenarios, e.g. two stations starting a known time apart.
+    pub fn new_with_start_times(
+        cfg: &RunConfig,
+        starts: &[Time],
+    ) -> Result<(Self, EventQueue<Event>), ConfigError> {
+        if starts.len() != cfg.stations as usize || cfg.traffic != Traffic::Saturated {
+            return Err(ConfigError::Timing(
+                "start times need saturated traffic and one time per station".into(),
+            ));
+        }
+        Self::build(cfg, Some(starts))
+    }
+
+    fn build(
+        cfg: &RunConfig,
+        starts: Option<&[Time]>,
+    ) -> Result<(Self, EventQueue<Event>), ConfigError> {
         let t = cfg.validate()?;
         let beb = cfg.beb()?;
         let n = cfg.stations as usize;
@@ -246,11 +270,14 @@ impl CsmaCd {
         match m.arrivals {
             None => {
                 for k in 0..n {
+                    let at = starts.and_then(|s| s.get(k).copied()).unwrap_or(0);
                     let st = &mut m.stations[k];
                     st.frame_bits = m.sizer.draw(&mut st.rng);
                     st.state = State::Waiting;
+                    st.hol_since = at;
+                    st.arrival = at;
                     m.c.generated += 1;
-                    q.schedule(0, Event::Attempt(k as u32));
+                    q.schedule(at, Event::Attempt(k as u32));
                 }
             }
             Some(a) => {

@@ -164,7 +164,7 @@ mod tests {
                 mid.abs_diff(v) as f64 <= v as f64 / 128.0 + 1.0,
                 "{v} {mid}"
             );
-            v = v * 5 / 4 + 1;
+            v = v + v / 4 + 1;
         }
         assert!(bucket(u64::MAX) < BUCKETS);
     }
