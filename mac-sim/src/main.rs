@@ -8,6 +8,8 @@ use mac_sim::config::{BackoffAlgorithm, Phy, Placement, RunConfig, Traffic};
 use mac_sim::model::{csma_cd, slotted};
 use mac_sim::{ConfigError, bench, output, parse};
 
+mod sweep_cli;
+
 /// CSMA/CD shared-medium simulator: N stations contending for one IEEE 802.3
 /// half-duplex bus with binary exponential backoff, validated against Metcalfe & Boggs.
 ///
@@ -32,6 +34,9 @@ enum Cmd {
     Theory(TheoryArgs),
     /// Measure speed and memory for N = 2 .. 1 000 000 stations against a slot-by-slot loop.
     Bench(BenchArgs),
+    /// Sweep stations, offered load, frame size and backoff algorithm with replications
+    /// on all cores; write results.csv, results.json and charts with 95% intervals.
+    Sweep(sweep_cli::SweepArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -133,6 +138,10 @@ struct RunArgs {
     /// Print CSV (header + one row) instead of the report.
     #[arg(long)]
     csv: bool,
+    /// Also draw the run's charts (attempts histogram, per-station throughput, backoff
+    /// versus E(c)) as PNG and SVG into this directory.
+    #[arg(long, value_name = "DIR")]
+    plot: Option<std::path::PathBuf>,
 }
 
 impl RunArgs {
@@ -264,9 +273,23 @@ fn run(args: &RunArgs) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(e),
     };
-    let r = match csma_cd::run(&cfg) {
-        Ok(r) => r,
-        Err(e) => return fail(e),
+    let r = match &args.plot {
+        None => match csma_cd::run(&cfg) {
+            Ok(r) => r,
+            Err(e) => return fail(e),
+        },
+        Some(dir) => {
+            if let Err(e) = sweep_cli::check_plot_dir(dir) {
+                return fail(e);
+            }
+            match sweep_cli::run_with_plots(&cfg, dir) {
+                Ok(r) => r,
+                Err((code, e)) => {
+                    eprintln!("mac-sim: error: {e}");
+                    return ExitCode::from(code);
+                }
+            }
+        }
     };
     if args.json {
         emit(&output::json::to_string(&r))
@@ -384,5 +407,6 @@ fn main() -> ExitCode {
         Some(Cmd::Slotted(a)) => slotted_cmd(a),
         Some(Cmd::Theory(a)) => theory_cmd(a),
         Some(Cmd::Bench(a)) => bench_cmd(a),
+        Some(Cmd::Sweep(a)) => sweep_cli::sweep_cmd(a),
     }
 }
