@@ -234,6 +234,14 @@ struct BenchArgs {
     /// Wall-clock budget per measurement, milliseconds.
     #[arg(long, default_value_t = 1000, value_name = "MS")]
     budget_ms: u64,
+    /// Offered load of the Poisson rows, fraction of the bit rate.
+    #[arg(
+        long,
+        default_value_t = 0.5,
+        value_name = "G",
+        allow_negative_numbers = true
+    )]
+    load: f64,
     /// Seed.
     #[arg(short = 's', long, default_value_t = 1)]
     seed: u64,
@@ -338,16 +346,16 @@ fn bench_cmd(a: &BenchArgs) -> ExitCode {
     if a.budget_ms == 0 || a.budget_ms > 600_000 {
         return fail("budget must be between 1 and 600000 ms");
     }
+    if !(a.load.is_finite() && a.load > 0.0) {
+        return fail(ConfigError::Load(a.load.to_string()));
+    }
     let mut rows = Vec::new();
-    for &n in &a.stations {
-        match bench::bench_one(n, a.budget_ms as f64 / 1000.0, a.seed) {
-            Ok(r) => {
-                if !a.json {
-                    eprintln!("  measured N = {n}");
-                }
-                rows.push(r);
+    for load in [None, Some(a.load)] {
+        for &n in &a.stations {
+            match bench::bench_one(n, load, a.budget_ms as f64 / 1000.0, a.seed) {
+                Ok(r) => rows.push(r),
+                Err(e) => return fail(e),
             }
-            Err(e) => return fail(e),
         }
     }
     if a.json {

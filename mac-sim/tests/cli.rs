@@ -80,7 +80,7 @@ fn json_output_parses_and_balances() {
     assert_eq!(g, sum);
     assert_eq!(v["config"]["stations"], 8);
     assert!(v["throughput_mbps"].as_f64().unwrap() > 5.0);
-    assert_eq!(v["backoff"].as_array().unwrap().len(), 15);
+    assert_eq!(v["backoff"].as_array().unwrap().len(), 16);
 }
 
 #[test]

@@ -612,7 +612,9 @@ impl CsmaCd {
         let rate = self.cfg.phy.bit_rate as f64;
         let per_station: Vec<u64> = self.stations.iter().map(|s| s.delivered_bits).collect();
         let beb = self.backoff.beb();
-        let upto = beb.attempt_limit().saturating_sub(1).clamp(1, 16);
+        // c = 1..=16 as in the standard's table; with attemptLimit = 16 the 16th
+        // collision discards the frame, so its row has no draws.
+        let upto = beb.attempt_limit().clamp(1, 16);
         let delivered_attempts: u64 = self
             .attempts_hist
             .iter()
