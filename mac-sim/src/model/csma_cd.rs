@@ -357,10 +357,28 @@ impl CsmaCd {
             }
             return Some(last);
         }
-        let mut j = self.fronts.pred_incl(k);
+        // Walk outwards on each side: the nearest front arrives first (see the
+        // module docs), so stop at the first one that has not arrived.
+        let left = self.walk(p, now, self.fronts.pred_incl(k), |j| self.fronts.pred(j));
+        let right = self.walk(p, now, self.fronts.succ(k), |j| self.fronts.succ(j));
+        Some(last.max(left?).max(right?))
+    }
+
+    /// Over front-set members from `first` on (next by `step`): `None` if one's
+    /// signal is present at position `p` at `now`, else the latest tail that passed.
+    #[inline]
+    fn walk(
+        &self,
+        p: i64,
+        now: i64,
+        first: Option<usize>,
+        step: impl Fn(usize) -> Option<usize>,
+    ) -> Option<i64> {
+        let mut last = NEG;
+        let mut j = first;
         while let Some(jj) = j {
             let s = &self.stations[jj];
-            let d = p - s.pos;
+            let d = (p - s.pos).abs();
             if s.tx_start as i64 + d >= now {
                 break;
             }
@@ -369,21 +387,7 @@ impl CsmaCd {
                 return None;
             }
             last = last.max(tail);
-            j = self.fronts.pred(jj);
-        }
-        let mut j = self.fronts.succ(k);
-        while let Some(jj) = j {
-            let s = &self.stations[jj];
-            let d = s.pos - p;
-            if s.tx_start as i64 + d >= now {
-                break;
-            }
-            let tail = s.tx_end as i64 + d;
-            if tail > now {
-                return None;
-            }
-            last = last.max(tail);
-            j = self.fronts.succ(jj);
+            j = step(jj);
         }
         Some(last)
     }

@@ -105,6 +105,9 @@ impl Slotted {
         if cfg.stations == 0 {
             return Err(ConfigError::NoStations);
         }
+        if cfg.stations > crate::config::MAX_STATIONS {
+            return Err(ConfigError::TooManyStations(cfg.stations.into()));
+        }
         if cfg.frame_bits == 0 || cfg.slot_bits == 0 {
             return Err(ConfigError::Timing(
                 "frame and slot must be at least 1 bit time".into(),
