@@ -100,7 +100,7 @@ pub fn run_report(r: &RunResult) -> String {
     );
     let _ = writeln!(
         s,
-        "  Metcalfe-Boggs  {:>10.4}  (predicted, Q = {}, P = {:.0} bits, C = {} bits)",
+        "  Metcalfe-Boggs  {:>10.4}  (predicted for Q = {} saturated stations, P = {:.0} bits, C = {} bits)",
         r.metcalfe_boggs_efficiency,
         c.stations,
         c.frames.mean_bits(),
