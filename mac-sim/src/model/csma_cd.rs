@@ -132,6 +132,7 @@ pub struct CsmaCd {
     queues: Vec<VecDeque<(Time, u32)>>,
     fronts: LevelBitSet,
     tree: Option<FrontTree>,
+    brute_force: bool,
     front_fifo: VecDeque<(Time, u32)>,
     old_transmitting: u32,
     active: u32,
@@ -250,6 +251,7 @@ impl CsmaCd {
             },
             fronts: LevelBitSet::new(n),
             tree: (cfg.stations >= INDEXED_SENSE_FROM).then(|| FrontTree::new(n)),
+            brute_force: false,
             front_fifo: VecDeque::new(),
             old_transmitting: 0,
             active: 0,
@@ -332,6 +334,22 @@ impl CsmaCd {
         let mut last = Self::off(self.u_old, self.v_old, p);
         if last > now {
             return None;
+        }
+        if self.brute_force {
+            // Reference method: every signal whose front is still on the cable.
+            for &(_, j) in &self.front_fifo {
+                let s = &self.stations[j as usize];
+                let d = (p - s.pos).abs();
+                if s.tx_start as i64 + d >= now {
+                    continue;
+                }
+                let tail = s.tx_end as i64 + d;
+                if tail > now {
+                    return None;
+                }
+                last = last.max(tail);
+            }
+            return Some(last);
         }
         if let Some(t) = &self.tree {
             // Left: members up to k whose front has arrived form a run ending at k.
@@ -443,9 +461,24 @@ impl CsmaCd {
     fn start_tx(&mut self, now: Time, k: usize, q: &mut EventQueue<Event>) {
         debug_assert!(!self.fronts.contains(k));
         let p = self.stations[k].pos;
-        let left = self.fronts.pred(k);
-        let right = self.fronts.succ(k);
         let mut det = NONE;
+        if self.brute_force {
+            // Reference method: every front still on the cable, every transmitter.
+            for i in 0..self.front_fifo.len() {
+                let j = self.front_fifo[i].1 as usize;
+                let s = &self.stations[j];
+                let arrival = s.tx_start + p.abs_diff(s.pos);
+                if arrival >= now {
+                    det = det.min(arrival);
+                }
+                self.hit(now, k, j, q);
+            }
+        }
+        let (left, right) = if self.brute_force {
+            (None, None)
+        } else {
+            (self.fronts.pred(k), self.fronts.succ(k))
+        };
         for nb in [left, right].into_iter().flatten() {
             let s = &self.stations[nb];
             let arrival = s.tx_start + p.abs_diff(s.pos);
@@ -675,6 +708,16 @@ impl CsmaCd {
     /// identical results; call before running.
     pub fn with_indexed_sense(mut self, on: bool) -> Self {
         self.tree = on.then(|| FrontTree::new(self.stations.len()));
+        self
+    }
+
+    /// Use the reference method instead: every carrier-sense and collision-detection
+    /// question is answered by a scan over every signal still on the cable, without
+    /// the nearest-neighbour argument the fast methods rest on. `O(signals)` per event;
+    /// for tests.
+    pub fn with_brute_force_reference(mut self) -> Self {
+        self.tree = None;
+        self.brute_force = true;
         self
     }
 
