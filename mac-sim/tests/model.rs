@@ -302,7 +302,7 @@ fn indexed_and_walked_carrier_sense_agree() {
             let m = match method {
                 0 => m.with_indexed_sense(false),
                 1 => m.with_indexed_sense(true),
-                _ => m.with_brute_force_reference(),
+                _ => m.with_sense_method(mac_sim::model::csma_cd::medium::SenseMethod::BruteForce),
             };
             let mut e = Engine::with_queue(m, q);
             e.run_until(c.duration_ps);
