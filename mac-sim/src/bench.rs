@@ -9,7 +9,7 @@
 
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::config::{RunConfig, Traffic};
 use crate::engine::Engine;
@@ -19,10 +19,10 @@ use crate::model::textbook::Textbook;
 use crate::time::{PS_PER_SEC, Time};
 
 /// One row of the benchmark.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BenchRow {
     /// `saturated`, or `poisson` at the offered load `load`.
-    pub traffic: &'static str,
+    pub traffic: String,
     /// Offered load (Poisson), fraction of the bit rate; 0 when saturated.
     pub load: f64,
     /// Stations.
@@ -51,7 +51,8 @@ pub struct BenchRow {
     pub textbook_visits_per_s: f64,
     /// `sim_s_per_s / textbook_sim_s_per_s`.
     pub speedup: f64,
-    /// Peak resident memory of the process so far (VmHWM), MiB; 0 if unknown.
+    /// Peak resident memory (VmHWM) of the process that measured this N, MiB; 0 if
+    /// unknown.
     pub peak_rss_mib: f64,
 }
 
@@ -121,7 +122,8 @@ pub fn bench_one(
             "poisson"
         } else {
             "saturated"
-        },
+        }
+        .to_string(),
         load: load.unwrap_or(0.0),
         stations,
         setup_s,
@@ -168,7 +170,7 @@ pub fn report(rows: &[BenchRow]) -> String {
         let traffic = if r.traffic == "poisson" {
             format!("poisson {}", r.load)
         } else {
-            r.traffic.to_string()
+            r.traffic.clone()
         };
         let _ = writeln!(
             s,
@@ -197,7 +199,7 @@ pub fn report(rows: &[BenchRow]) -> String {
     );
     let _ = writeln!(
         s,
-        "peak MiB: the process's peak resident memory so far (VmHWM), so each row includes the rows above it."
+        "peak MiB: peak resident memory (VmHWM) of the process that ran both rows of this N (one process per N)."
     );
     s
 }

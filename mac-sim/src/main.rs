@@ -248,6 +248,10 @@ struct BenchArgs {
     /// Print JSON instead of the table.
     #[arg(long)]
     json: bool,
+    /// Measure every N in this process (by default each N runs in its own process so
+    /// that its peak memory is its own).
+    #[arg(long, hide = true)]
+    in_process: bool,
 }
 
 fn fail(msg: impl std::fmt::Display) -> ExitCode {
@@ -339,6 +343,32 @@ fn theory_cmd(a: &TheoryArgs) -> ExitCode {
     }
 }
 
+/// Measure N in a child process; `None` if that cannot be done (the caller then
+/// measures in this process).
+fn bench_child(a: &BenchArgs, n: u32) -> Option<Vec<bench::BenchRow>> {
+    let exe = std::env::current_exe().ok()?;
+    let out = std::process::Command::new(exe)
+        .args([
+            "bench",
+            "--in-process",
+            "--json",
+            "--stations",
+            &n.to_string(),
+            "--budget-ms",
+            &a.budget_ms.to_string(),
+            "--load",
+            &a.load.to_string(),
+            "--seed",
+            &a.seed.to_string(),
+        ])
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    serde_json::from_slice(&out.stdout).ok()
+}
+
 fn bench_cmd(a: &BenchArgs) -> ExitCode {
     if a.stations.is_empty() || a.stations.contains(&0) {
         return fail(ConfigError::NoStations);
@@ -350,14 +380,26 @@ fn bench_cmd(a: &BenchArgs) -> ExitCode {
         return fail(ConfigError::Load(a.load.to_string()));
     }
     let mut rows = Vec::new();
-    for load in [None, Some(a.load)] {
-        for &n in &a.stations {
-            match bench::bench_one(n, load, a.budget_ms as f64 / 1000.0, a.seed) {
-                Ok(r) => rows.push(r),
-                Err(e) => return fail(e),
+    for &n in &a.stations {
+        // One process per N, so that each N's peak memory is its own.
+        let measured = if a.in_process {
+            None
+        } else {
+            bench_child(a, n)
+        };
+        match measured {
+            Some(mut r) => rows.append(&mut r),
+            None => {
+                for load in [None, Some(a.load)] {
+                    match bench::bench_one(n, load, a.budget_ms as f64 / 1000.0, a.seed) {
+                        Ok(r) => rows.push(r),
+                        Err(e) => return fail(e),
+                    }
+                }
             }
         }
     }
+    rows.sort_by_key(|r| (r.traffic != "saturated", r.stations));
     if a.json {
         emit(&output::json::to_string(&rows))
     } else {
