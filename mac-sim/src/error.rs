@@ -48,7 +48,7 @@ impl fmt::Display for ConfigError {
         use ConfigError::*;
         match self {
             NoStations => write!(f, "the number of stations must be at least 1"),
-            TooManyStations(n) => write!(f, "{n} stations: at most 16777216 are supported"),
+            TooManyStations(n) => write!(f, "{n} stations: at most 4194304 are supported"),
             FrameSize(b) => write!(
                 f,
                 "frame size {b} bytes is out of range: an IEEE 802.3 frame is 64..=1518 bytes"
@@ -59,7 +59,7 @@ impl fmt::Display for ConfigError {
             ),
             Load(s) => write!(
                 f,
-                "offered load '{s}' must be a positive finite fraction of the bit rate (e.g. 0.7)"
+                "offered load '{s}' must be a fraction of the bit rate above 0 and at most 100 (e.g. 0.7)"
             ),
             Duration(s) => write!(
                 f,

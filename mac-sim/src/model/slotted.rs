@@ -4,7 +4,7 @@
 //! stations transmits with probability p (1/Q by default): no transmitter is an idle
 //! slot, two or more a collision slot (both cost C), exactly one an acquisition, after
 //! which the frame takes P bit times. Efficiency is delivered frame time over elapsed
-//! time and should reproduce [`theory::mb_efficiency`](crate::theory::mb_efficiency).
+//! time and should reproduce [`crate::theory::mb_efficiency`].
 //!
 //! The transmitters of a slot are found by geometric skipping (the gap to the next
 //! station that transmits is geometric), so a slot costs O(1) expected work instead of
@@ -97,6 +97,7 @@ pub struct Slotted {
     idle: u64,
     collisions: u64,
     per_station: Vec<u64>,
+    elapsed: u64,
 }
 
 impl Slotted {
@@ -104,6 +105,9 @@ impl Slotted {
     pub fn new(cfg: &SlottedConfig) -> Result<Self, ConfigError> {
         if cfg.stations == 0 {
             return Err(ConfigError::NoStations);
+        }
+        if cfg.stations > crate::config::MAX_STATIONS {
+            return Err(ConfigError::TooManyStations(cfg.stations.into()));
         }
         if cfg.frame_bits == 0 || cfg.slot_bits == 0 {
             return Err(ConfigError::Timing(
@@ -129,6 +133,7 @@ impl Slotted {
             idle: 0,
             collisions: 0,
             per_station: vec![0; cfg.stations as usize],
+            elapsed: 0,
         })
     }
 
@@ -177,9 +182,10 @@ impl Model for Slotted {
                 now + self.cfg.slot_bits
             }
         };
-        // Always schedule: after the last acquisition the pending event marks the end
-        // of its frame, i.e. the elapsed time.
-        q.schedule(next, ());
+        self.elapsed = next;
+        if self.successes < self.cfg.successes {
+            q.schedule(next, ());
+        }
         true
     }
 }
@@ -189,14 +195,10 @@ impl Model for Slotted {
 pub fn run_slotted(cfg: &SlottedConfig) -> Result<SlottedResult, ConfigError> {
     let model = Slotted::new(cfg)?;
     let mut engine = Engine::new(model);
-    engine.queue_mut().schedule(0, ());
-    // One slot at a time until the target is reached.
-    while engine.model().successes < cfg.successes {
-        let Some(t) = engine.queue().peek_time() else {
-            break;
-        };
-        engine.run_until(t);
+    if cfg.successes > 0 {
+        engine.queue_mut().schedule(0, ());
     }
-    let elapsed = engine.queue().peek_time().unwrap_or(engine.now());
+    engine.run_until(u64::MAX);
+    let elapsed = engine.model().elapsed;
     Ok(engine.model().result(elapsed, engine.events()))
 }
