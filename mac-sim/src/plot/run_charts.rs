@@ -44,7 +44,7 @@ pub fn attempts_histogram(r: &RunResult) -> BarChart {
     .bars(bars)
     .log_values()
     .note(&format!(
-        "{}: {} frames delivered, {:.3} attempts each on average, {} dropped after {} attempts",
+        "{}\n{} frames delivered, {:.3} attempts each on average, {} dropped after {} attempts",
         describe(r),
         r.conservation.delivered,
         r.mean_attempts,
@@ -71,7 +71,7 @@ pub fn per_station_throughput(r: &RunResult, delivered_bits: &[u64]) -> BarChart
     .bar_label("delivered")
     .reference(fair, "fair share (total / N)")
     .note(&format!(
-        "{}: Jain's index {:.4}; longest run by one station {} frames; one station took {:.0}% of a {}-frame window",
+        "{}\nJain's index {:.4}; longest run by one station {} frames; one station took {:.0}% of a {}-frame window",
         describe(r),
         r.jain_index,
         r.capture.longest_run,
@@ -116,6 +116,7 @@ pub fn backoff_vs_expected(r: &RunResult) -> LineChart {
             },
             r.backoff
                 .iter()
+                .filter(|b| b.collisions < r.config.attempt_limit)
                 .map(|b| (f64::from(b.collisions), b.expected_slots))
                 .collect(),
         )

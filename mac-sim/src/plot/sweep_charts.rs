@@ -135,6 +135,15 @@ fn by_stations(points: &[PointSummary]) -> Groups<'_> {
     })
 }
 
+/// "simulated" with the curve's label, and the 95 % interval named.
+fn sim_label(label: &str) -> String {
+    if label == "simulated" {
+        "simulated (95% CI)".into()
+    } else {
+        format!("{label} simulated (95% CI)")
+    }
+}
+
 /// Utilisation versus stations with CI bars and Metcalfe-Boggs beside it.
 pub fn throughput_vs_stations(points: &[PointSummary]) -> Option<LineChart> {
     if distinct(points, |p| p.config.stations) < 2 {
@@ -164,9 +173,12 @@ pub fn throughput_vs_stations(points: &[PointSummary]) -> Option<LineChart> {
             })
             .collect();
         chart = chart.series(
-            Series::new(&label, est.iter().map(|(x, e)| (*x, e.mean)).collect())
-                .error_bars(est.iter().map(|(_, e)| (e.lo(), e.hi())).collect())
-                .colour(i),
+            Series::new(
+                &sim_label(&label),
+                est.iter().map(|(x, e)| (*x, e.mean)).collect(),
+            )
+            .error_bars(est.iter().map(|(_, e)| (e.lo(), e.hi())).collect())
+            .colour(i),
         );
         let f = &m[0].config.frames;
         if m[0].config.traffic == Traffic::Saturated && !mb_done.contains(f) {
@@ -174,7 +186,7 @@ pub fn throughput_vs_stations(points: &[PointSummary]) -> Option<LineChart> {
             let name = if label == "simulated" {
                 "Metcalfe-Boggs".to_string()
             } else {
-                format!("{label}: Metcalfe-Boggs")
+                format!("{label} Metcalfe-Boggs")
             };
             chart = chart.series(
                 Series::new(
