@@ -12,6 +12,12 @@ fn mac_sim(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// A tiny sweep into `out`.
+fn tiny_sweep(out: &Path) -> Output {
+    let o = out.to_str().unwrap();
+    mac_sim(&["sweep", "-n", "1,2", "-d", "1ms", "-o", o])
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -174,19 +180,8 @@ fn output_directory_that_is_a_file_or_unwritable_is_refused_before_running() {
     let file = d.path().join("plain-file");
     std::fs::write(&file, "x").unwrap();
     let f = file.to_str().unwrap();
-    let o = mac_sim(&["sweep", "-n", "1,2", "-d", "1ms", "-o", f]);
-    assert_usage_error(&o, "is not a directory");
-    let below = file.join("sub");
-    let o = mac_sim(&[
-        "sweep",
-        "-n",
-        "1,2",
-        "-d",
-        "1ms",
-        "-o",
-        below.to_str().unwrap(),
-    ]);
-    assert_usage_error(&o, "is not a directory");
+    assert_usage_error(&tiny_sweep(&file), "is not a directory");
+    assert_usage_error(&tiny_sweep(&file.join("sub")), "is not a directory");
     let o = mac_sim(&["run", "-d", "1ms", "--plot", f]);
     assert_usage_error(&o, "is not a directory");
 
@@ -211,19 +206,11 @@ fn output_directory_that_is_a_file_or_unwritable_is_refused_before_running() {
     };
     match target {
         Some(t) => {
-            let o = mac_sim(&["sweep", "-n", "1,2", "-d", "1ms", "-o", t.to_str().unwrap()]);
-            assert_usage_error(&o, "is not writable");
-            let sub = t.join("mac-sim-out");
-            let o = mac_sim(&[
-                "sweep",
-                "-n",
-                "1,2",
-                "-d",
-                "1ms",
-                "-o",
-                sub.to_str().unwrap(),
-            ]);
-            assert_usage_error(&o, "cannot create output directory");
+            assert_usage_error(&tiny_sweep(&t), "is not writable");
+            assert_usage_error(
+                &tiny_sweep(&t.join("mac-sim-out")),
+                "cannot create output directory",
+            );
         }
         None => eprintln!("no unwritable directory available here; case not exercised"),
     }

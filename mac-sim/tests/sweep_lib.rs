@@ -21,7 +21,10 @@ fn spec() -> SweepSpec {
             Traffic::Poisson { load: 0.9 },
             Traffic::Saturated,
         ],
-        backoffs: vec![BackoffAlgorithm::Beb, BackoffAlgorithm::Polynomial { degree: 1 }],
+        backoffs: vec![
+            BackoffAlgorithm::Beb,
+            BackoffAlgorithm::Polynomial { degree: 1 },
+        ],
         replications: 3,
         seed: 42,
         ..SweepSpec::default()
@@ -31,7 +34,10 @@ fn spec() -> SweepSpec {
 }
 
 fn pool(n: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap()
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .unwrap()
 }
 
 #[test]
@@ -64,7 +70,10 @@ fn results_are_byte_identical_on_one_and_two_threads() {
         plots: false,
     };
     run_sweep(&other, &opts, &Quiet, &stop).unwrap();
-    assert_ne!(std::fs::read(dir.path().join("results.csv")).unwrap(), outputs[0].0);
+    assert_ne!(
+        std::fs::read(dir.path().join("results.csv")).unwrap(),
+        outputs[0].0
+    );
 }
 
 /// Raises the cancel flag once `after` jobs have finished, as Ctrl-C would.
@@ -93,12 +102,16 @@ fn an_interrupted_sweep_writes_no_results() {
             plots: true,
         };
         let flag = AtomicBool::new(pre_raised);
-        let r = pool(2).install(|| run_sweep(&s, &opts, &InterruptAfter { flag: &flag, after }, &flag));
+        let r =
+            pool(2).install(|| run_sweep(&s, &opts, &InterruptAfter { flag: &flag, after }, &flag));
         match r {
             Err(e @ SweepError::Interrupted { .. }) => {
                 assert_eq!(e.exit_code(), 130);
                 let msg = e.to_string();
-                assert!(msg.contains("of 36 points; no results were written"), "{msg}");
+                assert!(
+                    msg.contains("of 36 points; no results were written"),
+                    "{msg}"
+                );
             }
             other => panic!("expected an interruption, got {other:?}"),
         }
@@ -131,13 +144,21 @@ fn every_chart_of_a_sweep_and_of_a_run_is_a_real_image() {
     let names: Vec<&str> = charts.iter().map(|c| c.0).collect();
     assert_eq!(
         names,
-        ["utilisation_vs_stations", "delay_vs_load", "backoff_vs_expected", "fairness_vs_stations"]
+        [
+            "utilisation_vs_stations",
+            "delay_vs_load",
+            "backoff_vs_expected",
+            "fairness_vs_stations"
+        ]
     );
     for (name, chart) in &charts {
         assert_real_image(name, chart);
         // Every curve has points; titles and axes say what they show with units.
         assert!(chart.series.iter().all(|s| !s.points.is_empty()), "{name}");
-        assert!(chart.y.label.contains('(') && !chart.x.label.is_empty(), "{name}");
+        assert!(
+            chart.y.label.contains('(') && !chart.x.label.is_empty(),
+            "{name}"
+        );
         assert!(dir.path().join(format!("{name}.png")).is_file());
     }
     let delay = &charts[1].1;

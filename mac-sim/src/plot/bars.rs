@@ -255,14 +255,7 @@ where
             });
     }
     if !c.bar_label.is_empty() || c.reference.is_some() {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(style::legend())
-            .background_style(WHITE.mix(0.88))
-            .border_style(RGBColor(160, 160, 160))
-            .margin(12)
-            .draw()?;
+        style::draw_legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     }
     Ok(())
 }

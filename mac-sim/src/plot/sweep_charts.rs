@@ -12,7 +12,7 @@
 //! A chart is made only when its x parameter takes at least two values.
 
 use crate::config::{BackoffAlgorithm, FrameSizes, Traffic};
-use crate::plot::line::{Axis, LegendAt, LineChart, Series};
+use crate::plot::line::{Axis, LegendAt, LineChart, Series, Spread};
 use crate::sweep::summary::{PointSummary, frames_label};
 
 /// A legend/label name for a backoff algorithm.
@@ -135,6 +135,22 @@ fn by_stations(points: &[PointSummary]) -> Groups<'_> {
     })
 }
 
+/// A curve of the mean of `metric` with 95 % CI bars, over the points of `m` that
+/// have an x value.
+fn ci_series(
+    label: &str,
+    m: &[&PointSummary],
+    metric: &str,
+    x: impl Fn(&PointSummary) -> Option<f64>,
+) -> Series {
+    let est: Vec<_> = m
+        .iter()
+        .filter_map(|p| Some((x(p)?, p.metric(metric)?)))
+        .collect();
+    Series::new(label, est.iter().map(|(x, e)| (*x, e.mean)).collect())
+        .error_bars(est.iter().map(|(_, e)| (e.lo(), e.hi())).collect())
+}
+
 /// "simulated" with the curve's label, and the 95 % interval named.
 fn sim_label(label: &str) -> String {
     if label == "simulated" {
@@ -163,21 +179,10 @@ pub fn throughput_vs_stations(points: &[PointSummary]) -> Option<LineChart> {
     let mut mb_done: Vec<FrameSizes> = Vec::new();
     for (i, m) in g.members.iter().enumerate() {
         let label = curve_label(points, m[0], "stations");
-        let est: Vec<_> = m
-            .iter()
-            .filter_map(|p| {
-                Some((
-                    f64::from(p.config.stations),
-                    p.metric("utilisation_fraction")?,
-                ))
-            })
-            .collect();
         chart = chart.series(
-            Series::new(
-                &sim_label(&label),
-                est.iter().map(|(x, e)| (*x, e.mean)).collect(),
-            )
-            .error_bars(est.iter().map(|(_, e)| (e.lo(), e.hi())).collect())
+            ci_series(&sim_label(&label), m, "utilisation_fraction", |p| {
+                Some(f64::from(p.config.stations))
+            })
             .colour(i),
         );
         let f = &m[0].config.frames;
@@ -219,21 +224,11 @@ pub fn fairness_vs_stations(points: &[PointSummary]) -> Option<LineChart> {
     )
     .legend_at(LegendAt::LowerLeft);
     for (i, m) in by_stations(points).members.iter().enumerate() {
-        let est: Vec<_> = m
-            .iter()
-            .filter_map(|p| {
-                Some((
-                    f64::from(p.config.stations),
-                    p.metric("jain_fairness_index")?,
-                ))
-            })
-            .collect();
+        let label = curve_label(points, m[0], "stations");
         chart = chart.series(
-            Series::new(
-                &curve_label(points, m[0], "stations"),
-                est.iter().map(|(x, e)| (*x, e.mean)).collect(),
-            )
-            .error_bars(est.iter().map(|(_, e)| (e.lo(), e.hi())).collect())
+            ci_series(&label, m, "jain_fairness_index", |p| {
+                Some(f64::from(p.config.stations))
+            })
             .colour(i),
         );
     }
@@ -276,18 +271,13 @@ pub fn delay_vs_load(points: &[PointSummary]) -> Option<LineChart> {
             ("access_delay_mean_us", "mean"),
             ("access_delay_p99_us", "p99"),
         ] {
-            let est: Vec<_> = m
-                .iter()
-                .filter_map(|p| Some((p.load()?, p.metric(metric)?)))
-                .collect();
-            let s = Series::new(
-                &format!("{label} {kind}"),
-                est.iter().map(|(x, e)| (*x, e.mean)).collect(),
-            )
-            .error_bars(est.iter().map(|(_, e)| (e.lo(), e.hi())).collect())
-            .colour(i);
+            let s = ci_series(&format!("{label} {kind}"), m, metric, |p| p.load()).colour(i);
+            // The p99 of a few replications is too noisy for bars: a dashed line.
             chart = chart.series(if kind == "p99" {
-                s.dashed().error_bars(Vec::new())
+                Series {
+                    spread: Spread::None,
+                    ..s.dashed()
+                }
             } else {
                 s
             });
