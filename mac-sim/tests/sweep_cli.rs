@@ -182,6 +182,7 @@ fn output_directory_that_is_a_file_or_unwritable_is_refused_before_running() {
     let f = file.to_str().unwrap();
     assert_usage_error(&tiny_sweep(&file), "is not a directory");
     assert_usage_error(&tiny_sweep(&file.join("sub")), "is not a directory");
+    assert_usage_error(&tiny_sweep(Path::new("")), "a value is required for '--out");
     let o = mac_sim(&["run", "-d", "1ms", "--plot", f]);
     assert_usage_error(&o, "is not a directory");
 
@@ -275,8 +276,9 @@ fn sigint_stops_the_sweep_with_status_130_and_no_results() {
         String::from_utf8_lossy(&first)
     );
     std::thread::sleep(std::time::Duration::from_millis(300));
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+    // The shell's own `kill`, so no procps is needed.
+    let killed = Command::new("sh")
+        .args(["-c", &format!("kill -INT {}", child.id())])
         .status()
         .unwrap();
     assert!(killed.success());

@@ -174,8 +174,25 @@ fn every_chart_of_a_sweep_and_of_a_run_is_a_real_image() {
     assert_real_image("attempts", &run_charts::attempts_histogram(&r));
     let ps = run_charts::per_station_throughput(&r, &per_station);
     assert_eq!(ps.bars.len(), 6);
+    assert_eq!(ps.y_label, "throughput (Mb/s)");
     let total: f64 = ps.bars.iter().map(|b| b.1).sum();
     assert!((total - r.throughput_mbps).abs() < 1e-9 * r.throughput_mbps.max(1.0));
     assert_real_image("per-station", &ps);
     assert_real_image("backoff", &run_charts::backoff_vs_expected(&r));
+
+    // Thousands of stations are grouped into at most 512 bars of the mean per station.
+    let many = RunConfig {
+        stations: 2000,
+        duration_ps: 20_000_000_000,
+        ..RunConfig::default()
+    };
+    let (r, per_station) = mac_sim::sweep::job::run_with_stations(&many).unwrap();
+    let ps = run_charts::per_station_throughput(&r, &per_station);
+    assert_eq!(ps.bars.len(), 500); // groups of 4
+    // 2000 stations share 10 Mb/s: a few kb/s each.
+    assert_eq!(ps.y_label, "throughput (kb/s)");
+    let total: f64 = ps.bars.iter().map(|b| b.1 * 4.0 / 1e3).sum();
+    assert!((total - r.throughput_mbps).abs() < 1e-9 * r.throughput_mbps.max(1.0));
+    assert!(ps.x_label.contains("group of 4"));
+    assert_real_image("per-station grouped", &ps);
 }

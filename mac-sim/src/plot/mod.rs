@@ -6,7 +6,7 @@
 //! * [`style`]: size, palette, text sizes and tick formatting;
 //! * [`save`]: the [`save::Figure`] trait, PNG + SVG writing with atomic rename, and
 //!   in-memory rendering for tests;
-//! * [`line`]: a generic line chart (linear or log axes, error bars or bands, shaded
+//! * [`line`](mod@line): a generic line chart (linear or log axes, error bars or bands, shaded
 //!   x-intervals, legend);
 //! * [`bars`]: a generic bar chart (histograms, per-item values) with a reference line.
 //!

@@ -53,25 +53,50 @@ pub fn attempts_histogram(r: &RunResult) -> BarChart {
     ))
 }
 
-/// Throughput of each station (in order along the bus) and the fair share.
+/// The most bars the per-station chart draws; more stations are grouped.
+pub const MAX_STATION_BARS: usize = 512;
+
+/// Throughput of each station (in order along the bus) and the fair share. Above
+/// [`MAX_STATION_BARS`] stations, consecutive stations are grouped and each bar is the
+/// mean throughput per station of its group.
 pub fn per_station_throughput(r: &RunResult, delivered_bits: &[u64]) -> BarChart {
     let secs = r.simulated_s.max(f64::MIN_POSITIVE);
+    let k = delivered_bits.len().div_ceil(MAX_STATION_BARS).max(1);
     let bars: Vec<(f64, f64)> = delivered_bits
-        .iter()
+        .chunks(k)
         .enumerate()
-        .map(|(i, &b)| (i as f64 + 1.0, b as f64 / secs / 1e6))
+        .map(|(i, g)| {
+            let mean = g.iter().sum::<u64>() as f64 / g.len() as f64;
+            (i as f64 + 1.0, mean / secs)
+        })
         .collect();
-    let fair = r.throughput_mbps / delivered_bits.len().max(1) as f64;
+    let fair = r.throughput_mbps * 1e6 / delivered_bits.len().max(1) as f64;
+    // Bits per second in the unit that keeps the numbers readable.
+    let top = bars.iter().map(|b| b.1).fold(fair, f64::max);
+    let (scale, unit) = if top >= 1e6 {
+        (1e6, "Mb/s")
+    } else if top >= 1e3 {
+        (1e3, "kb/s")
+    } else {
+        (1.0, "b/s")
+    };
+    let bars: Vec<(f64, f64)> = bars.into_iter().map(|(x, v)| (x, v / scale)).collect();
+    let fair = fair / scale;
+    let x_label = if k == 1 {
+        "station (numbered along the bus)".to_string()
+    } else {
+        format!("group of {k} neighbouring stations along the bus (mean per station)")
+    };
     BarChart::new(
         "Throughput of each station",
-        "station (numbered along the bus)",
-        "throughput (Mb/s)",
+        &x_label,
+        &format!("throughput ({unit})"),
     )
     .bars(bars)
     .bar_label("delivered")
     .reference(fair, "fair share (total / N)")
     .note(&format!(
-        "{}\nJain's index {:.4}; longest run by one station {} frames; one station took {:.0}% of a {}-frame window",
+        "{}\nJain's index {:.4}; longest run of successes by one station {}; one station took {:.0}% of a {}-frame window",
         describe(r),
         r.jain_index,
         r.capture.longest_run,

@@ -3,7 +3,7 @@
 //!
 //! Running to `t₁`, then to `t₂`, ... handles exactly the events that one run to the
 //! end would, in the same order, so a sliced run's results are identical to
-//! [`csma_cd::run`]'s.
+//! [`crate::model::csma_cd::run`]'s.
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
