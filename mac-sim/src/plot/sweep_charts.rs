@@ -341,15 +341,24 @@ pub fn backoff_vs_expected(points: &[PointSummary]) -> Option<LineChart> {
     any.then_some(chart)
 }
 
-/// Every applicable sweep chart with its file stem.
+/// The file stems of every sweep chart, applicable or not.
+pub const STEMS: [&str; 4] = [
+    "utilisation_vs_stations",
+    "delay_vs_load",
+    "backoff_vs_expected",
+    "fairness_vs_stations",
+];
+
+/// Every applicable sweep chart with its file stem (one of [`STEMS`]).
 pub fn all(points: &[PointSummary]) -> Vec<(&'static str, LineChart)> {
-    [
-        ("utilisation_vs_stations", throughput_vs_stations(points)),
-        ("delay_vs_load", delay_vs_load(points)),
-        ("backoff_vs_expected", backoff_vs_expected(points)),
-        ("fairness_vs_stations", fairness_vs_stations(points)),
-    ]
-    .into_iter()
-    .filter_map(|(n, c)| c.map(|c| (n, c)))
-    .collect()
+    STEMS
+        .into_iter()
+        .zip([
+            throughput_vs_stations(points),
+            delay_vs_load(points),
+            backoff_vs_expected(points),
+            fairness_vs_stations(points),
+        ])
+        .filter_map(|(n, c)| c.map(|c| (n, c)))
+        .collect()
 }

@@ -180,7 +180,8 @@ pub fn run_sweep(
     })
 }
 
-/// Write the charts, then `results.json`, then `results.csv`, each atomically.
+/// Write the charts (removing this directory's sweep charts that no longer apply), then
+/// `results.json`, then `results.csv`, each atomically.
 pub fn write_outputs(
     points: &[PointSummary],
     seed: u64,
@@ -189,8 +190,18 @@ pub fn write_outputs(
     let dir = &opts.out_dir;
     let mut files = Vec::new();
     if opts.plots {
-        for (stem, chart) in sweep_charts::all(points) {
-            files.extend(save(&chart, dir, stem).map_err(SweepError::Write)?);
+        let charts = sweep_charts::all(points);
+        for (stem, chart) in &charts {
+            files.extend(save(chart, dir, stem).map_err(SweepError::Write)?);
+        }
+        // A chart an earlier sweep drew in this directory but this one does not apply
+        // would be mistaken for this sweep's: remove it.
+        for stem in sweep_charts::STEMS {
+            if !charts.iter().any(|(s, _)| *s == stem) {
+                for ext in ["png", "svg"] {
+                    let _ = std::fs::remove_file(dir.join(format!("{stem}.{ext}")));
+                }
+            }
         }
     }
     let json = dir.join("results.json");
