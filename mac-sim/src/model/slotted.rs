@@ -137,7 +137,7 @@ impl Slotted {
         let q = f64::from(cfg.stations);
         let acquire = q * p * crate::mathx::powu(1.0 - p, u64::from(cfg.stations) - 1);
         let slots = cfg.successes as f64 / acquire;
-        if !(slots <= MAX_EXPECTED_SLOTS) {
+        if slots.is_nan() || slots > MAX_EXPECTED_SLOTS {
             return Err(ConfigError::Endless(format!(
                 "with p = {p} and Q = {} the {} frames need about {slots:.1e} slots (at most 1e10)",
                 cfg.stations, cfg.successes
