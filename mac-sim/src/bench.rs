@@ -90,7 +90,9 @@ pub fn bench_one(
     let mut engine = Engine::with_queue(model, queue);
     let setup_s = t0.elapsed().as_secs_f64();
     let start = Instant::now();
-    let step: Time = PS_PER_SEC / 1000; // 1 ms of simulated time per step
+    // Steps of simulated time short enough that one step never overshoots the
+    // budget by much: 1 ms for up to 1000 stations, proportionally less above.
+    let step: Time = (PS_PER_SEC / u64::from(stations.max(1000))).max(1_000_000);
     let mut sim: Time = 0;
     while start.elapsed().as_secs_f64() < budget_s && sim < cfg.duration_ps {
         sim += step;
