@@ -90,11 +90,21 @@ pub fn bench_one(
     let mut engine = Engine::with_queue(model, queue);
     let setup_s = t0.elapsed().as_secs_f64();
     let start = Instant::now();
-    let step: Time = PS_PER_SEC / 1000; // 1 ms of simulated time per step
+    // Run in steps of simulated time, adapted so that each step takes between
+    // 1/200 and 1/20 of the budget: short enough not to overshoot it, long enough
+    // that the clock reading between steps costs nothing.
+    let mut step: Time = 1_000_000; // 1 µs
     let mut sim: Time = 0;
     while start.elapsed().as_secs_f64() < budget_s && sim < cfg.duration_ps {
-        sim += step;
+        let t0 = Instant::now();
+        sim = (sim + step).min(cfg.duration_ps);
         engine.run_until(sim);
+        let dt = t0.elapsed().as_secs_f64();
+        if dt < budget_s / 200.0 {
+            step = step.saturating_mul(2);
+        } else if dt > budget_s / 20.0 {
+            step = (step / 2).max(1_000_000);
+        }
     }
     let wall_s = start.elapsed().as_secs_f64();
     let m = engine.model();

@@ -41,6 +41,8 @@ pub enum ConfigError {
     CaptureWindow,
     /// The run would overflow the 64-bit picosecond clock.
     TooLong(String),
+    /// The run could not finish in any reasonable time.
+    Endless(String),
 }
 
 impl fmt::Display for ConfigError {
@@ -85,6 +87,7 @@ impl fmt::Display for ConfigError {
             ),
             CaptureWindow => write!(f, "the capture window must be at least 1 success"),
             TooLong(s) => write!(f, "run too long for the 64-bit picosecond clock: {s}"),
+            Endless(s) => write!(f, "this run would practically never finish: {s}"),
         }
     }
 }

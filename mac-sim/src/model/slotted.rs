@@ -26,6 +26,9 @@ use crate::mathx::{geometric, ln, split_seed};
 use crate::stats::jain_index;
 use crate::theory;
 
+/// The longest slotted run accepted, in expected contention slots.
+pub const MAX_EXPECTED_SLOTS: f64 = 1e10;
+
 /// Parameters of a slotted run.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct SlottedConfig {
@@ -125,6 +128,21 @@ impl Slotted {
         } else {
             ln(1.0 - p)
         };
+        if ln_q == 0.0 {
+            return Err(ConfigError::Backoff(format!(
+                "transmission probability {p} is too small to draw from"
+            )));
+        }
+        // Refuse runs that could not finish: expected slots = successes / P(one sender).
+        let q = f64::from(cfg.stations);
+        let acquire = q * p * crate::mathx::powu(1.0 - p, u64::from(cfg.stations) - 1);
+        let slots = cfg.successes as f64 / acquire;
+        if slots.is_nan() || slots > MAX_EXPECTED_SLOTS {
+            return Err(ConfigError::Endless(format!(
+                "with p = {p} and Q = {} the {} frames need about {slots:.1e} slots (at most 1e10)",
+                cfg.stations, cfg.successes
+            )));
+        }
         Ok(Self {
             cfg: *cfg,
             ln_q,
