@@ -34,8 +34,8 @@ pub trait Figure {
     /// Draw on `area`, which has been filled with the background.
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), PlotError>;
     /// How many times larger the PNG is drawn before averaging down (1: not at all).
-    /// A figure that measures every length with [`style::px`](super::style::px)
-    /// can return [`SUPERSAMPLE`](super::style::SUPERSAMPLE).
+    /// A figure that measures every length with [`style::px`]
+    /// can return [`style::SUPERSAMPLE`].
     fn supersample(&self) -> u32 {
         1
     }
