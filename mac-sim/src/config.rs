@@ -279,10 +279,10 @@ impl RunConfig {
         }
         self.frames.validate()?;
         let beb = self.beb()?;
-        if let Traffic::Poisson { load } = self.traffic
-            && !(load.is_finite() && load > 0.0 && load <= MAX_LOAD)
-        {
-            return Err(ConfigError::Load(load.to_string()));
+        if let Traffic::Poisson { load } = self.traffic {
+            if !(load.is_finite() && load > 0.0 && load <= MAX_LOAD) {
+                return Err(ConfigError::Load(load.to_string()));
+            }
         }
         match self.backoff {
             BackoffAlgorithm::Beb => {}
