@@ -1,0 +1,388 @@
+//! `mac-sim`: the command-line front end. All the work is in the `mac_sim` library.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use mac_sim::config::{BackoffAlgorithm, Phy, Placement, RunConfig, Traffic};
+use mac_sim::model::{csma_cd, slotted};
+use mac_sim::{ConfigError, bench, output, parse};
+
+/// CSMA/CD shared-medium simulator: N stations contending for one IEEE 802.3
+/// half-duplex bus with binary exponential backoff, validated against Metcalfe & Boggs.
+///
+/// With no subcommand it runs the exact model (default: 32 saturated stations, 1518-byte
+/// frames, 10 Mb/s, 2500 m bus, 10 simulated seconds) and prints a report.
+#[derive(Parser, Debug)]
+#[command(name = "mac-sim", version, args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Option<Cmd>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Run the exact CSMA/CD model (the default).
+    Run(RunArgs),
+    /// Run the idealised Metcalfe & Boggs slotted model.
+    Slotted(SlottedArgs),
+    /// Print the analytic tables: Metcalfe & Boggs efficiency and E(c).
+    Theory(TheoryArgs),
+    /// Measure speed and memory for N = 2 .. 1 000 000 stations against a slot-by-slot loop.
+    Bench(BenchArgs),
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Algo {
+    /// Truncated binary exponential backoff (IEEE 802.3), from backoff-core.
+    Beb,
+    /// A fixed window (--window slots).
+    Fixed,
+    /// Linear: window c + 1 slots after c collisions.
+    Linear,
+    /// Polynomial: window c^degree + 1 slots (--degree, default 2).
+    Poly,
+}
+
+#[derive(Args, Debug, Clone)]
+struct RunArgs {
+    /// Number of stations on the bus.
+    #[arg(short = 'n', long, default_value_t = 32, value_name = "N")]
+    stations: u32,
+    /// Frame size in bytes (64..=1518, address to FCS): BYTES, MIN-MAX (uniform) or
+    /// BYTES:WEIGHT,... (mix, e.g. 64:7,594:4,1518:1).
+    #[arg(short = 'f', long, default_value = "1518", value_name = "SPEC")]
+    frame_bytes: String,
+    /// Poisson traffic at this total offered load, as a fraction of the bit rate
+    /// (e.g. 0.7). Without it every station is saturated (always has a frame).
+    #[arg(short = 'l', long, value_name = "G", allow_negative_numbers = true)]
+    load: Option<String>,
+    /// Simulated time, with unit: s, ms, us or ns.
+    #[arg(
+        short = 'd',
+        long,
+        default_value = "10s",
+        value_name = "TIME",
+        allow_hyphen_values = true
+    )]
+    duration: String,
+    /// Seed of every random choice; the same seed gives the same output.
+    #[arg(short = 's', long, default_value_t = 1)]
+    seed: u64,
+    /// Station placement along the bus: point, even or random.
+    #[arg(short = 'p', long, default_value = "even", value_name = "WHERE")]
+    placement: String,
+    /// Bus length in metres (the 10 Mb/s collision domain is 2500 m).
+    #[arg(
+        long,
+        default_value_t = 2500.0,
+        value_name = "METRES",
+        allow_negative_numbers = true
+    )]
+    length_m: f64,
+    /// Bit rate in bits per second (suffix k, M or G).
+    #[arg(long, default_value = "10M", value_name = "RATE")]
+    bit_rate: String,
+    /// Signal speed along the cable, metres per second.
+    #[arg(
+        long,
+        default_value_t = 2e8,
+        value_name = "M_PER_S",
+        allow_negative_numbers = true
+    )]
+    velocity: f64,
+    /// Slot time (backoff unit), bit times.
+    #[arg(long, default_value_t = 512, value_name = "BITS")]
+    slot_bits: u32,
+    /// Preamble + start frame delimiter, bit times.
+    #[arg(long, default_value_t = 64, value_name = "BITS")]
+    preamble_bits: u32,
+    /// Interframe gap, bit times.
+    #[arg(long, default_value_t = 96, value_name = "BITS")]
+    ifg_bits: u32,
+    /// Jam after a collision, bit times.
+    #[arg(long, default_value_t = 32, value_name = "BITS")]
+    jam_bits: u32,
+    /// Backoff algorithm.
+    #[arg(short = 'b', long, value_enum, default_value_t = Algo::Beb)]
+    backoff: Algo,
+    /// backoffLimit: the BEB window stops doubling after this many collisions (0..=32);
+    /// caps the polynomial window at 2^limit slots.
+    #[arg(long, default_value_t = 10, value_name = "K")]
+    backoff_limit: u32,
+    /// attemptLimit: a frame is dropped after this many attempts all collided (1..=1024).
+    #[arg(long, default_value_t = 16, value_name = "N")]
+    attempt_limit: u32,
+    /// Window of the fixed-window algorithm, slots.
+    #[arg(long, default_value_t = 32, value_name = "SLOTS")]
+    window: u32,
+    /// Degree of the polynomial algorithm.
+    #[arg(long, default_value_t = 2)]
+    degree: u32,
+    /// Frames a station can hold, the one being sent included (Poisson traffic).
+    #[arg(long, default_value_t = 100, value_name = "FRAMES")]
+    queue_limit: u32,
+    /// Successes per window for the capture-effect share.
+    #[arg(long, default_value_t = 100, value_name = "SUCCESSES")]
+    capture_window: u32,
+    /// Print JSON instead of the report.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// Print CSV (header + one row) instead of the report.
+    #[arg(long)]
+    csv: bool,
+}
+
+impl RunArgs {
+    fn config(&self) -> Result<RunConfig, ConfigError> {
+        let placement: Placement = self.placement.parse()?;
+        let backoff = match self.backoff {
+            Algo::Beb => BackoffAlgorithm::Beb,
+            Algo::Fixed => BackoffAlgorithm::Fixed {
+                window: self.window,
+            },
+            Algo::Linear => BackoffAlgorithm::Polynomial { degree: 1 },
+            Algo::Poly => BackoffAlgorithm::Polynomial {
+                degree: self.degree,
+            },
+        };
+        let traffic = match &self.load {
+            None => Traffic::Saturated,
+            Some(g) => Traffic::Poisson {
+                load: parse::load(g)?,
+            },
+        };
+        let cfg = RunConfig {
+            stations: self.stations,
+            placement,
+            bus_length_m: self.length_m,
+            phy: Phy {
+                bit_rate: parse::bit_rate(&self.bit_rate)?,
+                preamble_bits: self.preamble_bits,
+                ifg_bits: self.ifg_bits,
+                jam_bits: self.jam_bits,
+                slot_bits: self.slot_bits,
+                velocity_m_per_s: self.velocity,
+            },
+            frames: parse::frame_sizes(&self.frame_bytes)?,
+            traffic,
+            backoff,
+            backoff_limit: self.backoff_limit,
+            attempt_limit: self.attempt_limit,
+            queue_limit: self.queue_limit,
+            duration_ps: parse::duration_ps(&self.duration)?,
+            seed: self.seed,
+            capture_window: self.capture_window,
+        };
+        cfg.validate()?;
+        Ok(cfg)
+    }
+}
+
+#[derive(Args, Debug)]
+struct SlottedArgs {
+    /// Q, saturated stations.
+    #[arg(short = 'n', long, default_value_t = 32, value_name = "Q")]
+    stations: u32,
+    /// Frame size in bytes (64..=1518): P = 8 x bytes bit times.
+    #[arg(short = 'f', long, default_value_t = 1518, value_name = "BYTES")]
+    frame_bytes: u32,
+    /// Contention slot C, bit times.
+    #[arg(long, default_value_t = 512, value_name = "BITS")]
+    slot_bits: u32,
+    /// Stop after this many delivered frames.
+    #[arg(long, default_value_t = 1_000_000)]
+    successes: u64,
+    /// Per-slot transmission probability (default 1/Q).
+    #[arg(long)]
+    probability: Option<f64>,
+    /// Seed.
+    #[arg(short = 's', long, default_value_t = 1)]
+    seed: u64,
+    /// Print JSON instead of the report.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// Print CSV (header + one row) instead of the report.
+    #[arg(long)]
+    csv: bool,
+}
+
+#[derive(Args, Debug)]
+struct TheoryArgs {
+    /// Contention slot C, bit times.
+    #[arg(long, default_value_t = 512, value_name = "BITS")]
+    slot_bits: u32,
+    /// backoffLimit for the E(c) table (0..=32).
+    #[arg(long, default_value_t = 10, value_name = "K")]
+    backoff_limit: u32,
+    /// attemptLimit for the E(c) table (1..=1024).
+    #[arg(long, default_value_t = 16, value_name = "N")]
+    attempt_limit: u32,
+}
+
+#[derive(Args, Debug)]
+struct BenchArgs {
+    /// Station counts to measure, comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "2,32,1000,100000,1000000"
+    )]
+    stations: Vec<u32>,
+    /// Wall-clock budget per measurement, milliseconds.
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    budget_ms: u64,
+    /// Seed.
+    #[arg(short = 's', long, default_value_t = 1)]
+    seed: u64,
+    /// Print JSON instead of the table.
+    #[arg(long)]
+    json: bool,
+}
+
+fn fail(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("mac-sim: error: {msg}");
+    ExitCode::from(2)
+}
+
+fn emit(text: &str) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mac-sim: error: writing output: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(args: &RunArgs) -> ExitCode {
+    let cfg = match args.config() {
+        Ok(c) => c,
+        Err(e) => return fail(e),
+    };
+    let r = match csma_cd::run(&cfg) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    if args.json {
+        emit(&output::json::to_string(&r))
+    } else if args.csv {
+        emit(&format!(
+            "{}\n{}\n",
+            output::csv::RUN_HEADER,
+            output::csv::run_row(&r)
+        ))
+    } else {
+        emit(&output::text::run_report(&r))
+    }
+}
+
+fn slotted_cmd(a: &SlottedArgs) -> ExitCode {
+    if !(64..=1518).contains(&a.frame_bytes) {
+        return fail(ConfigError::FrameSize(a.frame_bytes));
+    }
+    if a.slot_bits == 0 {
+        return fail("slot must be at least 1 bit time");
+    }
+    if a.successes == 0 || a.successes > 1_000_000_000 {
+        return fail("successes must be between 1 and 1000000000");
+    }
+    let mut cfg = slotted::SlottedConfig::new(
+        a.stations,
+        u64::from(a.frame_bytes) * 8,
+        u64::from(a.slot_bits),
+        a.successes,
+        a.seed,
+    );
+    cfg.probability = a.probability;
+    let r = match slotted::run_slotted(&cfg) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    if a.json {
+        emit(&output::json::to_string(&r))
+    } else if a.csv {
+        emit(&format!(
+            "{}\n{}\n",
+            output::csv::SLOTTED_HEADER,
+            output::csv::slotted_row(&r)
+        ))
+    } else {
+        emit(&output::text::slotted_report(&r))
+    }
+}
+
+fn theory_cmd(a: &TheoryArgs) -> ExitCode {
+    if a.slot_bits == 0 {
+        return fail("slot must be at least 1 bit time");
+    }
+    let cfg = RunConfig {
+        backoff_limit: a.backoff_limit,
+        attempt_limit: a.attempt_limit,
+        ..RunConfig::default()
+    };
+    match cfg.beb() {
+        Ok(beb) => emit(&output::text::theory_report(a.slot_bits, &beb)),
+        Err(e) => fail(e),
+    }
+}
+
+fn bench_cmd(a: &BenchArgs) -> ExitCode {
+    if a.stations.is_empty() || a.stations.contains(&0) {
+        return fail(ConfigError::NoStations);
+    }
+    if a.budget_ms == 0 || a.budget_ms > 600_000 {
+        return fail("budget must be between 1 and 600000 ms");
+    }
+    let mut rows = Vec::new();
+    for &n in &a.stations {
+        match bench::bench_one(n, a.budget_ms as f64 / 1000.0, a.seed) {
+            Ok(r) => {
+                if !a.json {
+                    eprintln!("  measured N = {n}");
+                }
+                rows.push(r);
+            }
+            Err(e) => return fail(e),
+        }
+    }
+    if a.json {
+        emit(&output::json::to_string(&rows))
+    } else {
+        emit(&bench::report(&rows))
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind::*;
+            return match e.kind() {
+                DisplayHelp | DisplayVersion | DisplayHelpOnMissingArgumentOrSubcommand => {
+                    emit(&e.render().to_string())
+                }
+                _ => {
+                    let text = e.render().to_string();
+                    let line = text
+                        .lines()
+                        .find(|l| !l.trim().is_empty())
+                        .unwrap_or("invalid arguments")
+                        .trim_start_matches("error: ");
+                    fail(format!("{line} (see mac-sim --help)"))
+                }
+            };
+        }
+    };
+    match &cli.cmd {
+        None => run(&cli.run),
+        Some(Cmd::Run(a)) => run(a),
+        Some(Cmd::Slotted(a)) => slotted_cmd(a),
+        Some(Cmd::Theory(a)) => theory_cmd(a),
+        Some(Cmd::Bench(a)) => bench_cmd(a),
+    }
+}

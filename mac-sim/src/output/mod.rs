@@ -1,0 +1,5 @@
+//! Reports: a text table for people, CSV and JSON for programs.
+
+pub mod csv;
+pub mod json;
+pub mod text;

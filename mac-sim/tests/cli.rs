@@ -1,0 +1,211 @@
+//! End-to-end tests of the `mac-sim` binary: output, determinism and every bad input.
+
+use std::process::{Command, Output};
+
+fn mac_sim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mac-sim"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
+}
+
+#[test]
+fn default_run_prints_a_readable_report() {
+    let o = mac_sim(&["--duration", "2s"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = stdout(&o);
+    for needle in [
+        "mac-sim: CSMA/CD on a shared 10 Mb/s bus",
+        "32 placed evenly over 2500 m",
+        "1518 bytes",
+        "throughput",
+        "Mb/s",
+        "Metcalfe-Boggs",
+        "conservation    holds",
+        "Attempts per delivered frame",
+        "p99",
+        "Backoff after c collisions (slots)",
+        "Jain's index",
+        "capture",
+    ] {
+        assert!(s.contains(needle), "missing {needle:?} in\n{s}");
+    }
+    assert!(o.stderr.is_empty());
+}
+
+#[test]
+fn no_arguments_runs_the_default() {
+    let o = mac_sim(&[]);
+    assert!(o.status.success());
+    let s = stdout(&o);
+    assert!(s.contains("simulated       10 s, seed 1"), "{s}");
+}
+
+#[test]
+fn same_seed_is_byte_identical_other_seed_differs() {
+    let args = [
+        "run", "-n", "16", "--load", "0.8", "-f", "64-1518", "-p", "random", "-d", "1s", "--seed",
+        "7",
+    ];
+    let a = mac_sim(&args);
+    let b = mac_sim(&args);
+    assert!(a.status.success());
+    assert_eq!(a.stdout, b.stdout);
+    let mut other = args;
+    other[args.len() - 1] = "8";
+    assert_ne!(mac_sim(&other).stdout, a.stdout);
+}
+
+#[test]
+fn json_output_parses_and_balances() {
+    let o = mac_sim(&["run", "-n", "8", "-d", "500ms", "--json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    let k = &v["conservation"];
+    assert_eq!(k["holds"], true);
+    let g = k["generated"].as_u64().unwrap();
+    let sum: u64 = [
+        "delivered",
+        "dropped_excessive",
+        "dropped_overflow",
+        "in_system",
+    ]
+    .iter()
+    .map(|f| k[f].as_u64().unwrap())
+    .sum();
+    assert_eq!(g, sum);
+    assert_eq!(v["config"]["stations"], 8);
+    assert!(v["throughput_mbps"].as_f64().unwrap() > 5.0);
+    assert_eq!(v["backoff"].as_array().unwrap().len(), 15);
+}
+
+#[test]
+fn csv_output_has_matching_header_and_row() {
+    let o = mac_sim(&["run", "-n", "4", "-d", "200ms", "--csv"]);
+    assert!(o.status.success());
+    let s = stdout(&o);
+    let lines: Vec<&str> = s.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0].split(',').count(), lines[1].split(',').count());
+    assert!(lines[0].starts_with("stations,"));
+    assert!(lines[1].starts_with("4,even,2500,10000000,"));
+}
+
+#[test]
+fn slotted_and_theory_subcommands() {
+    let o = mac_sim(&["slotted", "-n", "10", "-f", "64", "--successes", "20000"]);
+    assert!(o.status.success());
+    let s = stdout(&o);
+    assert!(
+        s.contains("efficiency") && s.contains("acquisition A"),
+        "{s}"
+    );
+    let o = mac_sim(&["slotted", "-n", "10", "--successes", "1000", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["successes"], 1000);
+    let o = mac_sim(&["slotted", "--successes", "1000", "--csv"]);
+    assert_eq!(stdout(&o).lines().count(), 2);
+    let o = mac_sim(&["theory"]);
+    assert!(o.status.success());
+    let s = stdout(&o);
+    // Q = 2: A = 0.5, W = 1.
+    assert!(s.contains("       2  0.50000  1.00000"), "{s}");
+    assert!(s.contains("511.5"));
+    assert!(s.contains("7151 slots"));
+}
+
+#[test]
+fn help_is_shown_with_units_and_exit_zero() {
+    let o = mac_sim(&["run", "--help"]);
+    assert!(o.status.success());
+    let s = stdout(&o);
+    for unit in [
+        "bit times",
+        "metres",
+        "bytes",
+        "fraction of the bit rate",
+        "s, ms, us or ns",
+    ] {
+        assert!(s.contains(unit), "help lacks {unit:?}");
+    }
+}
+
+/// Every bad input: exit status 2, nothing on stdout, exactly one line on stderr.
+#[test]
+fn every_bad_input_is_one_line_and_exit_status_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["--stations", "0"], "at least 1"),
+        (&["--stations", "abc"], "stations"),
+        (&["--stations", "-3"], "error"),
+        (&["--stations", "99999999"], "16777216"),
+        (&["--frame-bytes", "63"], "63 bytes"),
+        (&["--frame-bytes", "1519"], "1519 bytes"),
+        (&["--frame-bytes", "100-64"], "not understood"),
+        (&["--frame-bytes", "big"], "not understood"),
+        (&["--frame-bytes", "64:0"], "not understood"),
+        (&["--load", "-0.5"], "offered load"),
+        (&["--load", "NaN"], "offered load"),
+        (&["--load", "0"], "offered load"),
+        (&["--load", "inf"], "offered load"),
+        (&["--duration", "0s"], "duration"),
+        (&["--duration", "10"], "duration"),
+        (&["--duration", "-1s"], "duration"),
+        (&["--backoff-limit", "33"], "backoff limit 33"),
+        (&["--backoff-limit", "300"], "backoff limit"),
+        (
+            &[
+                "--backoff-limit",
+                "32",
+                "--slot-bits",
+                "1000000",
+                "--duration",
+                "100000s",
+            ],
+            "too long",
+        ),
+        (&["--attempt-limit", "0"], "attempt limit 0"),
+        (&["--attempt-limit", "5000"], "attempt limit"),
+        (&["--placement", "ring"], "unknown placement 'ring'"),
+        (&["--length-m", "-1"], "bus length"),
+        (&["--length-m", "NaN"], "bus length"),
+        (&["--length-m", "6000"], "late collisions"),
+        (
+            &["--length-m", "4000", "--slot-bits", "4096"],
+            "one-way delay",
+        ),
+        (&["--bit-rate", "0"], "bit rate"),
+        (&["--bit-rate", "fast"], "bit rate"),
+        (&["--velocity", "0"], "signal speed"),
+        (&["--slot-bits", "0"], "slot"),
+        (&["--jam-bits", "0"], "jam"),
+        (&["--queue-limit", "0"], "queue limit"),
+        (&["--capture-window", "0"], "capture window"),
+        (&["--backoff", "fixed", "--window", "0"], "fixed window"),
+        (&["--backoff", "poly", "--degree", "0"], "degree"),
+        (&["--backoff", "random"], "random"),
+        (&["--no-such-flag"], "no-such-flag"),
+        (&["run", "--json", "--csv"], "cannot be used"),
+        (&["slotted", "--stations", "0"], "at least 1"),
+        (&["slotted", "--frame-bytes", "10"], "10 bytes"),
+        (&["slotted", "--probability", "2"], "probability"),
+        (&["slotted", "--successes", "0"], "successes"),
+        (&["theory", "--backoff-limit", "99"], "backoff limit 99"),
+        (&["theory", "--attempt-limit", "0"], "attempt limit 0"),
+        (&["bench", "--stations", "0"], "at least 1"),
+        (&["bench", "--budget-ms", "0"], "budget"),
+        (&["frobnicate"], "frobnicate"),
+    ];
+    for (args, needle) in cases {
+        let o = mac_sim(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?} printed to stdout");
+        assert_eq!(err.lines().count(), 1, "{args:?}: not one line: {err}");
+        assert!(err.starts_with("mac-sim: error: "), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+    }
+}
