@@ -66,6 +66,7 @@ pub mod model;
 pub mod output;
 pub mod parse;
 pub mod results;
+pub mod segtree;
 pub mod stats;
 pub mod theory;
 pub mod time;
