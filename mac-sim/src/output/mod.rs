@@ -2,4 +2,5 @@
 
 pub mod csv;
 pub mod json;
+pub mod storm;
 pub mod text;

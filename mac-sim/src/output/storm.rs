@@ -1,0 +1,193 @@
+//! Reports of `mac-sim storm`: a text summary, the time series as CSV, and (through
+//! [`super::json`]) everything as JSON.
+
+use std::fmt::Write as _;
+
+use crate::model::storm::ScenarioResult;
+use crate::model::storm::contention::ContentionRow;
+
+fn f(x: f64, prec: usize) -> String {
+    if x.is_finite() {
+        format!("{x:.prec$}")
+    } else {
+        "-".into()
+    }
+}
+
+/// The text summary of a scenario: one line per strategy, then the verdicts.
+pub fn report(r: &ScenarioResult) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "mac-sim storm: {} — {}", r.name, r.title);
+    let _ = writeln!(s, "expected: {}", r.expectation);
+    if let Some(first) = r.runs.first() {
+        let c = &first.config;
+        let _ = writeln!(
+            s,
+            "seed {}, horizon {} s, bins of {} ms",
+            c.seed,
+            c.horizon_ps / crate::time::PS_PER_SEC,
+            c.bin_ps / 1_000_000_000
+        );
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>7} | {:>7} {:>7} | {:>9} {:>8}",
+        "strategy",
+        "succ<",
+        "conc<",
+        "amp~",
+        "amp^",
+        "succ~",
+        "amp>",
+        "succ>",
+        "recover s",
+        "events"
+    );
+    for run in &r.runs {
+        let m = &run.summary;
+        let _ = writeln!(
+            s,
+            "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>7} | {:>7} {:>7} | {:>9} {:>8}",
+            run.strategy,
+            f(m.before.success_ratio, 3),
+            f(m.before.concurrency, 1),
+            f(m.during.mean_amplification, 2),
+            f(m.during.peak_amplification, 2),
+            f(m.during.success_ratio, 3),
+            f(m.after.mean_amplification, 2),
+            f(m.after.success_ratio, 3),
+            m.recovery.seconds().map_or("never".into(), |x| f(x, 1)),
+            run.events
+        );
+    }
+    let _ = writeln!(s);
+    for run in &r.runs {
+        let _ = writeln!(s, "{:<32} {}", run.strategy, run.summary.verdict);
+    }
+    let _ = writeln!(
+        s,
+        "\n<: before the trigger, ~: during it, >: after it; amp = attempts / new requests (~ mean, ^ peak bin), succ = client success ratio, conc = server concurrency."
+    );
+    let _ = writeln!(
+        s,
+        "Recovered: the first time after the trigger ends from which, for 5 s, every bin has success >= 95 % of the baseline and concurrency <= 2 x baseline + 5."
+    );
+    s
+}
+
+/// The header of [`series_csv`].
+pub const SERIES_HEADER: &str = "scenario,strategy,seed,t_s,offered_per_s,attempts_per_s,retries_per_s,amplification,success_ratio,completed,concurrency,concurrency_max,queue,latency_p50_ms,latency_p99_ms";
+
+/// Every run's time series as CSV (header included), one line per bin and strategy.
+pub fn series_csv(r: &ScenarioResult) -> String {
+    let mut s = String::from(SERIES_HEADER);
+    s.push('\n');
+    let g = |x: f64| {
+        if x.is_finite() {
+            format!("{x:.6}")
+        } else {
+            String::new()
+        }
+    };
+    for run in &r.runs {
+        for b in &run.series {
+            let _ = writeln!(
+                s,
+                "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                r.name,
+                run.strategy,
+                run.config.seed,
+                g(b.t_s),
+                g(b.offered_per_s),
+                g(b.attempts_per_s),
+                g(b.retries_per_s),
+                g(b.amplification),
+                g(b.success_ratio),
+                b.completed,
+                g(b.concurrency),
+                b.concurrency_max,
+                g(b.queue),
+                g(b.latency_p50_ms),
+                g(b.latency_p99_ms)
+            );
+        }
+    }
+    s
+}
+
+/// The header of [`summary_csv`].
+pub const SUMMARY_HEADER: &str = "scenario,strategy,seed,events,offered,attempts,succeeded,before_success,before_concurrency,during_mean_amp,during_peak_amp,during_success,during_attempts_cv,after_mean_amp,after_peak_amp,after_success,recover_s,verdict";
+
+/// One summary line per strategy, header included.
+pub fn summary_csv(r: &ScenarioResult) -> String {
+    let mut s = String::from(SUMMARY_HEADER);
+    s.push('\n');
+    let g = |x: f64| {
+        if x.is_finite() {
+            format!("{x:.6}")
+        } else {
+            String::new()
+        }
+    };
+    for run in &r.runs {
+        let m = &run.summary;
+        let c = &run.counts;
+        let _ = writeln!(
+            s,
+            "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"",
+            r.name,
+            run.strategy,
+            run.config.seed,
+            run.events,
+            c.offered,
+            c.attempts,
+            c.succeeded,
+            g(m.before.success_ratio),
+            g(m.before.concurrency),
+            g(m.during.mean_amplification),
+            g(m.during.peak_amplification),
+            g(m.during.success_ratio),
+            g(m.during.attempts_cv),
+            g(m.after.mean_amplification),
+            g(m.after.peak_amplification),
+            g(m.after.success_ratio),
+            m.recovery.seconds().map_or(String::new(), g),
+            m.verdict
+        );
+    }
+    s
+}
+
+/// The contention table as text.
+pub fn contention_report(rows: &[ContentionRow]) -> String {
+    let mut s = String::from(
+        "mac-sim storm: contention — N clients update one record under optimistic concurrency, retrying on conflict\n\n",
+    );
+    let _ = writeln!(
+        s,
+        "{:<14} {:>8} {:>10} {:>12} {:>14}",
+        "jitter", "clients", "calls", "calls/client", "completion ms"
+    );
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{:<14} {:>8} {:>10} {:>12.2} {:>14.1}",
+            r.jitter, r.clients, r.calls, r.calls_per_client, r.completion_ms
+        );
+    }
+    s
+}
+
+/// The contention table as CSV, header included.
+pub fn contention_csv(rows: &[ContentionRow]) -> String {
+    let mut s = String::from("jitter,clients,calls,calls_per_client,completion_ms\n");
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{},{},{},{:.6},{:.6}",
+            r.jitter, r.clients, r.calls, r.calls_per_client, r.completion_ms
+        );
+    }
+    s
+}
