@@ -4,9 +4,11 @@
 //! * [`histogram`]: a log-linear histogram of delays with exact mean and maximum and
 //!   percentiles to within 0.4 %;
 //! * [`backoff`]: the mean backoff after the c-th collision with its standard error;
-//! * [`fairness`]: Jain's fairness index and the capture effect.
+//! * [`fairness`]: Jain's fairness index and the capture effect;
+//! * [`ci`]: means with 95 % Student-t confidence intervals over replications.
 
 pub mod backoff;
+pub mod ci;
 pub mod fairness;
 pub mod histogram;
 

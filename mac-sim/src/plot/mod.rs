@@ -1,0 +1,17 @@
+//! Charts with `plotters`, written as PNG and SVG.
+//!
+//! The shared part knows nothing about CSMA/CD:
+//!
+//! * [`font`]: the bundled font (text renders without system fonts);
+//! * [`style`]: size, palette, text sizes and tick formatting;
+//! * [`save`]: the [`save::Figure`] trait, PNG + SVG writing with atomic rename, and
+//!   in-memory rendering for tests;
+//! * [`line`]: a generic line chart (linear or log axes, error bars or bands, shaded
+//!   x-intervals, legend);
+//! * [`bars`]: a generic bar chart (histograms, per-item values) with a reference line.
+
+pub mod bars;
+pub mod font;
+pub mod line;
+pub mod save;
+pub mod style;

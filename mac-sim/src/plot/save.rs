@@ -1,0 +1,88 @@
+//! Writing a chart as PNG and SVG, each atomically (temporary name, then rename).
+
+use std::path::{Path, PathBuf};
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::font;
+use super::style::BACKGROUND;
+use crate::output::atomic::{OutputError, write_atomic, write_atomic_with};
+
+/// Why a chart could not be drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlotError(pub String);
+
+impl std::fmt::Display for PlotError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PlotError {}
+
+impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for PlotError {
+    fn from(e: DrawingAreaErrorKind<E>) -> Self {
+        Self(e.to_string())
+    }
+}
+
+/// Something that can draw itself on any plotters drawing area.
+pub trait Figure {
+    /// Size in pixels (the SVG uses the same units).
+    fn size(&self) -> (u32, u32);
+    /// Draw on `area`, which has been filled with the background.
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), PlotError>;
+}
+
+/// Draw `fig` into an SVG document.
+pub fn to_svg(fig: &impl Figure) -> Result<String, PlotError> {
+    font::ensure_registered();
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, fig.size()).into_drawing_area();
+        root.fill(&BACKGROUND)?;
+        fig.draw(&root)?;
+        root.present()?;
+    }
+    Ok(svg)
+}
+
+/// Draw `fig` into an RGB pixel buffer (`width × height × 3` bytes).
+pub fn to_rgb(fig: &impl Figure) -> Result<Vec<u8>, PlotError> {
+    font::ensure_registered();
+    let (w, h) = fig.size();
+    let mut buf = vec![0u8; w as usize * h as usize * 3];
+    {
+        let root = BitMapBackend::with_buffer(&mut buf, (w, h)).into_drawing_area();
+        root.fill(&BACKGROUND)?;
+        fig.draw(&root)?;
+        root.present()?;
+    }
+    Ok(buf)
+}
+
+/// Write `fig` as `dir/stem.png` and `dir/stem.svg`, each atomically. Returns the two
+/// paths.
+pub fn save(fig: &impl Figure, dir: &Path, stem: &str) -> Result<[PathBuf; 2], OutputError> {
+    font::ensure_registered();
+    let png = dir.join(format!("{stem}.png"));
+    let svg_path = dir.join(format!("{stem}.svg"));
+    fn render(p: &Path) -> impl FnOnce(PlotError) -> OutputError + '_ {
+        move |e| OutputError::Render(p.to_path_buf(), e.0)
+    }
+    write_atomic_with(
+        &png,
+        |tmp| -> Result<(), PlotError> {
+            let root = BitMapBackend::new(tmp, fig.size()).into_drawing_area();
+            root.fill(&BACKGROUND)?;
+            fig.draw(&root)?;
+            root.present()?;
+            Ok(())
+        },
+        render(&png),
+    )?;
+    let svg = to_svg(fig).map_err(render(&svg_path))?;
+    write_atomic(&svg_path, svg.as_bytes())?;
+    Ok([png, svg_path])
+}
