@@ -32,6 +32,45 @@ enum Cmd {
     Theory(TheoryArgs),
     /// Measure speed and memory for N = 2 .. 1 000 000 stations against a slot-by-slot loop.
     Bench(BenchArgs),
+    /// Retry storms: many clients, one server, an outage; every client decision from
+    /// backoff-core (--list shows the scenarios).
+    Storm(StormArgs),
+}
+
+#[derive(Args, Debug)]
+struct StormArgs {
+    /// The scenario preset (see --list), or `contention`.
+    #[arg(long, value_name = "NAME", required_unless_present = "list")]
+    scenario: Option<String>,
+    /// List the scenarios and what each is expected to show.
+    #[arg(long)]
+    list: bool,
+    /// Seed; the same seed gives the same output.
+    #[arg(short = 's', long, default_value_t = 1)]
+    seed: u64,
+    /// Clients (closed loop) or client processes (open loop, the rate scales with
+    /// them); the server's capacity scales too.
+    #[arg(short = 'n', long, value_name = "N")]
+    clients: Option<u32>,
+    /// Simulated time, with unit (e.g. 120s); the trigger must end within it.
+    #[arg(short = 'd', long, value_name = "TIME", allow_hyphen_values = true)]
+    horizon: Option<String>,
+    /// Replace the preset's strategies (repeat for several), e.g. exp-full+retries=3+budget=10.
+    #[arg(long, value_name = "SPEC")]
+    strategy: Vec<String>,
+    /// Print JSON (summaries and time series) instead of the report.
+    #[arg(long, conflicts_with_all = ["csv", "series"])]
+    json: bool,
+    /// Print the summary as CSV.
+    #[arg(long, conflicts_with = "series")]
+    csv: bool,
+    /// Print the time series as CSV.
+    #[arg(long)]
+    series: bool,
+    /// Also write NAME.json, NAME-summary.csv, NAME-series.csv and the chart
+    /// (NAME.png, NAME.svg) into this directory.
+    #[arg(long, value_name = "DIR")]
+    out: Option<std::path::PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -357,6 +396,84 @@ fn bench_cmd(a: &BenchArgs) -> ExitCode {
     }
 }
 
+fn storm_cmd(a: &StormArgs) -> ExitCode {
+    use mac_sim::model::storm::{contention, presets, run_scenario, strategy::Strategy};
+    use mac_sim::output::storm as out;
+    if a.list {
+        return emit(&out::list());
+    }
+    let name = a.scenario.as_deref().unwrap_or_default();
+    if let Some(dir) = &a.out {
+        if let Err(e) = output::atomic::prepare_dir(dir) {
+            return fail(e);
+        }
+    }
+    if name == contention::NAME {
+        if a.clients.is_some() || a.horizon.is_some() || !a.strategy.is_empty() {
+            return fail("contention takes only --seed, --json, --csv and --out");
+        }
+        let cfg = contention::ContentionConfig {
+            seed: a.seed,
+            ..Default::default()
+        };
+        let rows = match contention::run_contention(&cfg) {
+            Ok(r) => r,
+            Err(e) => return fail(e),
+        };
+        if let Some(dir) = &a.out {
+            if let Err(e) = out::write_contention(dir, &rows) {
+                return fail(e);
+            }
+        }
+        return if a.json {
+            emit(&output::json::to_string(&rows))
+        } else if a.csv || a.series {
+            emit(&out::contention_csv(&rows))
+        } else {
+            emit(&out::contention_report(&rows))
+        };
+    }
+    let mut opts = presets::Options {
+        seed: Some(a.seed),
+        clients: a.clients,
+        ..Default::default()
+    };
+    if let Some(h) = &a.horizon {
+        match parse::duration_ps(h) {
+            Ok(ps) => opts.horizon_ps = Some(ps),
+            Err(e) => return fail(e),
+        }
+    }
+    if !a.strategy.is_empty() {
+        match a.strategy.iter().map(|s| Strategy::parse(s)).collect() {
+            Ok(v) => opts.strategies = Some(v),
+            Err(e) => return fail(e),
+        }
+    }
+    let sc = match presets::scenario(name, &opts) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let r = match run_scenario(&sc) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    if let Some(dir) = &a.out {
+        if let Err(e) = out::write_scenario(dir, &r) {
+            return fail(e);
+        }
+    }
+    if a.json {
+        emit(&output::json::to_string(&r))
+    } else if a.csv {
+        emit(&out::summary_csv(&r))
+    } else if a.series {
+        emit(&out::series_csv(&r))
+    } else {
+        emit(&out::report(&r))
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -384,5 +501,6 @@ fn main() -> ExitCode {
         Some(Cmd::Slotted(a)) => slotted_cmd(a),
         Some(Cmd::Theory(a)) => theory_cmd(a),
         Some(Cmd::Bench(a)) => bench_cmd(a),
+        Some(Cmd::Storm(a)) => storm_cmd(a),
     }
 }

@@ -3,8 +3,69 @@
 
 use std::fmt::Write as _;
 
-use crate::model::storm::ScenarioResult;
-use crate::model::storm::contention::ContentionRow;
+use std::path::Path;
+
+use super::atomic::{OutputError, write_atomic};
+use crate::model::storm::contention::{self, ContentionRow};
+use crate::model::storm::{ScenarioResult, presets};
+use crate::plot::save::save;
+use crate::plot::storm::{contention_chart, scenario_chart};
+
+/// The scenarios with their one-line descriptions and expected outcomes.
+pub fn list() -> String {
+    let mut s = String::from("mac-sim storm scenarios (--scenario NAME):\n");
+    for name in presets::NAMES {
+        if let Ok(sc) = presets::scenario(name, &presets::Options::default()) {
+            let _ = writeln!(
+                s,
+                "\n  {name}\n    {}\n    expected: {}",
+                sc.title, sc.expectation
+            );
+            let names: Vec<&str> = sc.runs.iter().map(|r| r.strategy.name.as_str()).collect();
+            let _ = writeln!(s, "    strategies: {}", names.join("; "));
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\n  {}\n    N clients update one record under optimistic concurrency; calls and completion time per jitter kind",
+        contention::NAME
+    );
+    s
+}
+
+/// Write `NAME.json`, `NAME-summary.csv`, `NAME-series.csv`, `NAME.png` and
+/// `NAME.svg` (prefixed `storm-`) into `dir`, each atomically.
+pub fn write_scenario(dir: &Path, r: &ScenarioResult) -> Result<(), OutputError> {
+    let stem = format!("storm-{}", r.name);
+    write_atomic(
+        &dir.join(format!("{stem}.json")),
+        super::json::to_string(r).as_bytes(),
+    )?;
+    write_atomic(
+        &dir.join(format!("{stem}-summary.csv")),
+        summary_csv(r).as_bytes(),
+    )?;
+    write_atomic(
+        &dir.join(format!("{stem}-series.csv")),
+        series_csv(r).as_bytes(),
+    )?;
+    save(&scenario_chart(r), dir, &stem)?;
+    Ok(())
+}
+
+/// Write the contention results (`storm-contention.json`, `.csv`, `.png`, `.svg`).
+pub fn write_contention(dir: &Path, rows: &[ContentionRow]) -> Result<(), OutputError> {
+    write_atomic(
+        &dir.join("storm-contention.json"),
+        super::json::to_string(&rows).as_bytes(),
+    )?;
+    write_atomic(
+        &dir.join("storm-contention.csv"),
+        contention_csv(rows).as_bytes(),
+    )?;
+    save(&contention_chart(rows), dir, "storm-contention")?;
+    Ok(())
+}
 
 fn f(x: f64, prec: usize) -> String {
     if x.is_finite() {
@@ -77,7 +138,7 @@ pub fn report(r: &ScenarioResult) -> String {
 }
 
 /// The header of [`series_csv`].
-pub const SERIES_HEADER: &str = "scenario,strategy,seed,t_s,offered_per_s,attempts_per_s,retries_per_s,amplification,success_ratio,completed,concurrency,concurrency_max,queue,latency_p50_ms,latency_p99_ms";
+pub const SERIES_HEADER: &str = "scenario,strategy,seed,t_s,offered_per_s,attempts_per_s,retries_per_s,amplification,success_ratio,completed,attempt_success_ratio,concurrency,concurrency_max,queue,latency_p50_ms,latency_p99_ms";
 
 /// Every run's time series as CSV (header included), one line per bin and strategy.
 pub fn series_csv(r: &ScenarioResult) -> String {
@@ -94,7 +155,7 @@ pub fn series_csv(r: &ScenarioResult) -> String {
         for b in &run.series {
             let _ = writeln!(
                 s,
-                "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.name,
                 run.strategy,
                 run.config.seed,
@@ -105,6 +166,7 @@ pub fn series_csv(r: &ScenarioResult) -> String {
                 g(b.amplification),
                 g(b.success_ratio),
                 b.completed,
+                g(b.attempt_success_ratio),
                 g(b.concurrency),
                 b.concurrency_max,
                 g(b.queue),

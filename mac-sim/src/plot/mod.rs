@@ -9,9 +9,11 @@
 //! * [`line`]: a generic line chart (linear or log axes, error bars or bands, shaded
 //!   x-intervals, legend);
 //! * [`bars`]: a generic bar chart (histograms, per-item values) with a reference line.
+//! * [`storm`]: the storm time-series panels and the contention chart.
 
 pub mod bars;
 pub mod font;
 pub mod line;
 pub mod save;
+pub mod storm;
 pub mod style;

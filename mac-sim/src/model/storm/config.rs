@@ -209,8 +209,9 @@ impl fmt::Display for StormError {
         match self {
             StormError::UnknownScenario(s) => write!(
                 f,
-                "unknown scenario '{s}': use one of {} (or --list)",
-                super::presets::NAMES.join(", ")
+                "unknown scenario '{s}': use one of {}, {} (or --list)",
+                super::presets::NAMES.join(", "),
+                super::contention::NAME
             ),
             StormError::Strategy(s) => write!(f, "strategy: {s}"),
             StormError::Param(s) => write!(f, "{s}"),

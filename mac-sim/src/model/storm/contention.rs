@@ -16,6 +16,9 @@ use crate::engine::{Engine, EventQueue, Model};
 use crate::mathx::split_seed;
 use crate::time::Time;
 
+/// The name under which `mac-sim storm --scenario` runs this experiment.
+pub const NAME: &str = "contention";
+
 /// The parameters of the contention experiment.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ContentionConfig {

@@ -11,6 +11,8 @@ struct Acc {
     retries: u64,
     successes: u64,
     failures: u64,
+    attempts_ok: u64,
+    attempts_failed: u64,
     conc_area: u128,
     conc_max: u32,
     queue_area: u128,
@@ -46,6 +48,9 @@ pub struct BinRow {
     pub success_ratio: f64,
     /// Logical requests that ended in the bin.
     pub completed: u64,
+    /// Attempts answered with success / all attempts that ended (answered, failed or
+    /// timed out) in the bin: what the client's calls see.
+    pub attempt_success_ratio: f64,
     /// Mean number of requests in the server (queued + in service), time-weighted.
     pub concurrency: f64,
     /// Most requests in the server at once.
@@ -115,6 +120,18 @@ impl Series {
         }
     }
 
+    /// An attempt ended at `t` (answered, or timed out at the client).
+    #[inline]
+    pub fn attempt_ended(&mut self, t: Time, success: bool) {
+        if let Some(b) = self.bin(t) {
+            if success {
+                b.attempts_ok += 1;
+            } else {
+                b.attempts_failed += 1;
+            }
+        }
+    }
+
     /// A logical request ended at `t`, after `latency` picoseconds.
     #[inline]
     pub fn completed(&mut self, t: Time, success: bool, latency: Time) {
@@ -178,6 +195,7 @@ impl Series {
                     amplification: ratio(b.attempts, b.offered),
                     success_ratio: ratio(b.successes, done),
                     completed: done,
+                    attempt_success_ratio: ratio(b.attempts_ok, b.attempts_ok + b.attempts_failed),
                     concurrency: b.conc_area as f64 / width as f64,
                     concurrency_max: b.conc_max,
                     queue: b.queue_area as f64 / width as f64,

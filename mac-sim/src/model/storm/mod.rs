@@ -86,22 +86,27 @@ pub struct ScenarioResult {
     pub runs: Vec<StormResult>,
 }
 
-/// Run every strategy of `sc`, one thread per run (the results do not depend on it).
+/// Run every strategy of `sc` on the shared parallel runner ([`crate::sweep::runner`]);
+/// the results come back in the scenario's order and do not depend on the number of
+/// threads.
 pub fn run_scenario(sc: &presets::Scenario) -> Result<ScenarioResult, StormError> {
-    let results: Vec<Result<StormResult, StormError>> = std::thread::scope(|s| {
-        let handles: Vec<_> = sc.runs.iter().map(|c| s.spawn(move || run(c))).collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(StormError::Param("a run panicked".into())))
-            })
-            .collect()
-    });
+    use crate::sweep::progress::Quiet;
+    use crate::sweep::runner::{Done, RunError, run_grid};
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let grid = run_grid(&sc.runs, 1, &stop, &Quiet, |cfg, _| {
+        run(cfg).map(|r| Done {
+            work: r.events,
+            value: r,
+        })
+    })
+    .map_err(|e| match e {
+        RunError::Job { error, .. } => error,
+        other => StormError::Param(other.to_string()),
+    })?;
     Ok(ScenarioResult {
         name: sc.name.to_string(),
         title: sc.title.to_string(),
         expectation: sc.expectation.to_string(),
-        runs: results.into_iter().collect::<Result<_, _>>()?,
+        runs: grid.into_iter().flatten().collect(),
     })
 }

@@ -280,6 +280,7 @@ impl Model for Storm {
                 }
                 r.outstanding = false;
                 self.counts.timeouts += 1;
+                self.series.attempt_ended(now, false);
                 self.failed_attempt(now, req, q);
             }
             Event::Done { job, outcome } => {
@@ -288,6 +289,7 @@ impl Model for Storm {
                 if r.attempt == j.attempt && r.outstanding {
                     r.outstanding = false;
                     let client = r.client;
+                    self.series.attempt_ended(now, outcome == Outcome::Success);
                     if outcome == Outcome::Success {
                         self.pop.guards(client).on_outcome(ns(now), true);
                         self.finish(now, j.req, true, q);
