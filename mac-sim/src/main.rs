@@ -40,7 +40,7 @@ enum Cmd {
 #[derive(Args, Debug)]
 struct StormArgs {
     /// The scenario preset (see --list), or `contention`.
-    #[arg(long, value_name = "NAME", required_unless_present = "list")]
+    #[arg(long, value_name = "NAME")]
     scenario: Option<String>,
     /// List the scenarios and what each is expected to show.
     #[arg(long)]
@@ -402,7 +402,9 @@ fn storm_cmd(a: &StormArgs) -> ExitCode {
     if a.list {
         return emit(&out::list());
     }
-    let name = a.scenario.as_deref().unwrap_or_default();
+    let Some(name) = a.scenario.as_deref() else {
+        return fail("storm needs --scenario NAME (see mac-sim storm --list)");
+    };
     if let Some(dir) = &a.out {
         if let Err(e) = output::atomic::prepare_dir(dir) {
             return fail(e);

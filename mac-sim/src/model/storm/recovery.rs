@@ -199,3 +199,91 @@ pub fn summarise(
         recovery,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::storm::config::TriggerKind;
+
+    fn row(t: usize, ok: f64, conc: f64) -> BinRow {
+        BinRow {
+            t_s: t as f64,
+            offered_per_s: 10.0,
+            attempts_per_s: 10.0,
+            retries_per_s: 0.0,
+            amplification: 1.0,
+            success_ratio: ok,
+            completed: 10,
+            attempt_success_ratio: ok,
+            concurrency: conc,
+            concurrency_max: conc as u32,
+            queue: 0.0,
+            latency_p50_ms: 1.0,
+            latency_p99_ms: 1.0,
+        }
+    }
+
+    const S: Time = PS_PER_SEC;
+
+    fn trigger() -> Option<Trigger> {
+        Some(Trigger {
+            start_ps: 10 * S,
+            end_ps: 20 * S,
+            kind: TriggerKind::Outage,
+        })
+    }
+
+    /// Baseline 1.0 / 4.0: healthy means success >= 0.95 and concurrency <= 13.
+    fn rows(after: &[(f64, f64)]) -> Vec<BinRow> {
+        let mut v: Vec<BinRow> = (0..10).map(|t| row(t, 1.0, 4.0)).collect();
+        v.extend((10..20).map(|t| row(t, 0.0, 50.0)));
+        v.extend(
+            after
+                .iter()
+                .enumerate()
+                .map(|(i, &(ok, c))| row(20 + i, ok, c)),
+        );
+        v
+    }
+
+    #[test]
+    fn recovery_is_the_start_of_the_first_sustained_healthy_run() {
+        let rule = RecoveryRule::default(); // 5 s sustained
+        // Healthy from 23 s, but 25 s dips below 95 %; healthy again from 26 s on.
+        let mut after = vec![(0.5, 40.0); 3];
+        after.extend([(0.96, 13.0), (1.0, 5.0), (0.9, 5.0)]);
+        after.extend(vec![(1.0, 4.0); 5]);
+        let s = summarise(&rows(&after), S, 0, trigger(), &rule);
+        assert_eq!(s.success_threshold, 0.95);
+        assert_eq!(s.concurrency_threshold, 13.0);
+        assert_eq!(s.recovery, Recovery::Recovered { after_s: 6.0 });
+        // Four healthy bins at the end are not enough: metastable.
+        after.truncate(10);
+        let s = summarise(&rows(&after), S, 0, trigger(), &rule);
+        assert_eq!(s.recovery, Recovery::Metastable);
+        assert_eq!(s.verdict, "did not recover within horizon (metastable)");
+        // Concurrency above 2 · 4 + 5 is not healthy, even at full success.
+        let s = summarise(&rows(&[(1.0, 13.5); 8]), S, 0, trigger(), &rule);
+        assert_eq!(s.recovery, Recovery::Metastable);
+        // A bin where nothing ended is not healthy.
+        let mut empty = vec![(1.0, 4.0); 8];
+        let mut r = rows(&empty);
+        r[21].completed = 0;
+        let s = summarise(&r, S, 0, trigger(), &rule);
+        assert_eq!(s.recovery, Recovery::Recovered { after_s: 2.0 });
+        empty.clear();
+        let s = summarise(&rows(&empty), S, 0, None, &rule);
+        assert_eq!(s.recovery, Recovery::NotApplicable);
+    }
+
+    #[test]
+    fn windows_use_ratios_of_sums() {
+        let r = rows(&[(1.0, 4.0); 5]);
+        let s = summarise(&r, S, 2 * S, trigger(), &RecoveryRule::default());
+        assert_eq!(s.before.mean_amplification, 1.0);
+        assert_eq!(s.before.success_ratio, 1.0);
+        assert_eq!(s.during.success_ratio, 0.0);
+        assert_eq!(s.during.concurrency, 50.0);
+        assert_eq!(s.before.attempts_cv, 0.0);
+    }
+}

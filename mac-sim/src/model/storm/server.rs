@@ -242,8 +242,11 @@ fn exp(x: f64) -> f64 {
     if x < -700.0 {
         return 0.0;
     }
+    // Cody-Waite: ln 2 split so that k · LN2_HI is exact (fdlibm's constants).
+    const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
+    const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
     let k = (x / std::f64::consts::LN_2).round();
-    let r = x - k * std::f64::consts::LN_2; // |r| <= 0.35
+    let r = (x - k * LN2_HI) - k * LN2_LO; // |r| <= 0.35
     let (mut term, mut sum) = (1.0, 1.0);
     for i in 1..=22 {
         term *= r / f64::from(i);

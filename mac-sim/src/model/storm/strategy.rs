@@ -403,3 +403,80 @@ impl Guards {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use backoff_core::StopReason;
+    use rand_core::SeedableRng;
+
+    #[test]
+    fn parts_build_backoff_core_values() {
+        let s = Strategy::parse("exp-equal+base=10ms+cap=1s+retries=2").unwrap();
+        let p = s.policy.unwrap();
+        assert_eq!(p.jitter(), Jitter::Equal);
+        assert_eq!(p.schedule().initial_nanos(), 10_000_000);
+        assert_eq!(p.schedule().max_nanos(), 1_000_000_000);
+        assert_eq!(p.stop().max_attempts(), 3);
+        let imm = Strategy::parse("immediate").unwrap().policy.unwrap();
+        let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(1);
+        assert_eq!(imm.decide(1, 0, 0, &mut rng).delay_nanos(), Some(0));
+        assert_eq!(
+            imm.decide(4, 0, 0, &mut rng),
+            backoff_core::RetryDecision::GiveUp(StopReason::MaxAttempts)
+        );
+        let f = Strategy::parse("fixed=250ms").unwrap().policy.unwrap();
+        assert_eq!(f.decide(9, 0, 0, &mut rng).delay_nanos(), Some(250_000_000));
+        let all =
+            Strategy::parse("exp-full+budget=10%+retry-breaker=10+breaker=50+deadline=2s").unwrap();
+        assert!(all.budget.is_some() && all.retry_breaker.is_some() && all.breaker.is_some());
+        assert!(all.propagate);
+        assert_eq!(all.request_deadline_ns, Some(2_000_000_000));
+        assert!(Strategy::parse("none").unwrap().policy.is_none());
+        assert!(
+            Strategy::parse("deadline")
+                .unwrap()
+                .request_deadline_ns
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn bad_parts_are_rejected() {
+        for bad in [
+            "",
+            "x",
+            "exp+",
+            "fixed",
+            "fixed=abc",
+            "retries=-1",
+            "budget=101",
+            "budget=x",
+            "tokens=10",
+            "tokens=a/b",
+            "tokens=10/-1",
+            "breaker",
+            "exp=3",
+            "deadline=0s",
+            "exp+fixed=1s",
+            "exp+base=2s+cap=1s",
+        ] {
+            assert!(Strategy::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn guards_refuse_in_order_and_charge_the_budget_last() {
+        let s = Strategy::parse("exp+budget=50+retry-breaker=10").unwrap();
+        let mut g = Guards::new(&s).unwrap();
+        // 1 retry/s minimum starts the balance at one token.
+        g.on_request(0);
+        assert_eq!(g.permit_retry(0, true), Ok(()));
+        assert_eq!(g.permit_retry(0, true), Err(Refusal::Budget));
+        for _ in 0..10 {
+            g.on_outcome(0, false);
+        }
+        assert_eq!(g.permit_retry(0, true), Err(Refusal::RetryBreaker));
+        assert!(g.acquire(0)); // no circuit breaker
+    }
+}
