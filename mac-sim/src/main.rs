@@ -58,6 +58,14 @@ struct StormArgs {
     /// Replace the preset's strategies (repeat for several), e.g. exp-full+retries=3+budget=10.
     #[arg(long, value_name = "SPEC")]
     strategy: Vec<String>,
+    /// Per-attempt client timeouts, one drawn per request (e.g. 100ms,200ms,300ms).
+    #[arg(
+        long,
+        value_name = "TIMES",
+        value_delimiter = ',',
+        allow_hyphen_values = true
+    )]
+    timeouts: Vec<String>,
     /// Print JSON (summaries and time series) instead of the report.
     #[arg(long, conflicts_with_all = ["csv", "series"])]
     json: bool,
@@ -411,7 +419,11 @@ fn storm_cmd(a: &StormArgs) -> ExitCode {
         }
     }
     if name == contention::NAME {
-        if a.clients.is_some() || a.horizon.is_some() || !a.strategy.is_empty() {
+        if a.clients.is_some()
+            || a.horizon.is_some()
+            || !a.strategy.is_empty()
+            || !a.timeouts.is_empty()
+        {
             return fail("contention takes only --seed, --json, --csv and --out");
         }
         let cfg = contention::ContentionConfig {
@@ -443,6 +455,12 @@ fn storm_cmd(a: &StormArgs) -> ExitCode {
     if let Some(h) = &a.horizon {
         match parse::duration_ps(h) {
             Ok(ps) => opts.horizon_ps = Some(ps),
+            Err(e) => return fail(e),
+        }
+    }
+    if !a.timeouts.is_empty() {
+        match a.timeouts.iter().map(|t| parse::duration_ps(t)).collect() {
+            Ok(v) => opts.timeouts_ps = Some(v),
             Err(e) => return fail(e),
         }
     }

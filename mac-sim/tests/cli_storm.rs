@@ -68,6 +68,8 @@ fn strategies_clients_and_horizon_can_be_changed() {
         "200",
         "--horizon",
         "60s",
+        "--timeouts",
+        "100ms,200ms,300ms",
         "--strategy",
         "none",
         "--strategy",
@@ -152,6 +154,14 @@ fn bad_input_gets_one_line_and_status_2() {
             "trigger must end within",
         ),
         (vec!["storm", "--scenario", "pause", "--seed", "-1"], "'-1'"),
+        (
+            vec!["storm", "--scenario", "pause", "--timeouts", "1s,0s"],
+            "duration '0s'",
+        ),
+        (
+            vec!["storm", "--scenario", "pause", "--timeouts", "1s,,2s"],
+            "duration ''",
+        ),
         (
             vec!["storm", "--scenario", "pause", "--strategy", "bogus"],
             "unknown part 'bogus'",

@@ -233,3 +233,65 @@ fn same_seed_same_result_other_seed_differs() {
     assert_eq!(json(&a), json(&b));
     assert_ne!(json(&a), json(&c));
 }
+
+/// Every preset, every strategy: logical requests are conserved, and the series adds
+/// up to the counters.
+#[test]
+fn requests_are_conserved_in_every_preset() {
+    for name in presets::NAMES {
+        let r = scenario(name, 4);
+        for run in &r.runs {
+            let c = &run.counts;
+            assert!(c.balanced(), "{name} / {}: {c:?}", run.strategy);
+            let bin_s = run.config.bin_ps as f64 / 1e12;
+            let offered: f64 = run.series.iter().map(|b| b.offered_per_s * bin_s).sum();
+            let attempts: f64 = run.series.iter().map(|b| b.attempts_per_s * bin_s).sum();
+            assert!(
+                (offered - c.offered as f64).abs() < 0.5,
+                "{name}: {offered} vs {c:?}"
+            );
+            assert!(
+                (attempts - c.attempts as f64).abs() < 0.5,
+                "{name}: {attempts}"
+            );
+            let ended: u64 = run.series.iter().map(|b| b.completed).sum();
+            assert_eq!(ended, c.succeeded + c.failed(), "{name} / {}", run.strategy);
+        }
+    }
+}
+
+/// The load and timeout variants no preset uses: a cap on active clients turns
+/// arrivals away while the server is paused, timeouts drawn from a list all occur,
+/// and a total request deadline ends requests early.
+#[test]
+fn capped_clients_timeout_lists_and_request_deadlines() {
+    use mac_sim::model::storm::config::{Load, PS_PER_MS};
+    use mac_sim::model::storm::run;
+    use mac_sim::model::storm::strategy::Strategy;
+    let sc = presets::scenario("budget", &presets::Options::default()).unwrap();
+    let mut cfg = sc.runs[0].clone();
+    cfg.load = Load::Capped {
+        rate_per_s: 100.0,
+        max_active: 50,
+    };
+    cfg.timeouts_ps = vec![100 * PS_PER_MS, 200 * PS_PER_MS, 300 * PS_PER_MS];
+    cfg.strategy = Strategy::parse("fixed=50ms+deadline=1s").unwrap();
+    let r = run(&cfg).unwrap();
+    let c = r.counts;
+    assert!(c.balanced(), "{c:?}");
+    // During the 10 s pause each of the 50 clients is busy for its 1 s deadline, so
+    // they take about 50 of the 100 arrivals per second: about 500 are turned away
+    // (seed 1: 529).
+    assert!(c.turned_away > 300 && c.turned_away < 800, "{c:?}");
+    // Every failed request ran into its 1 s deadline (fixed retries never give up).
+    assert!(c.deadline > 0 && c.gave_up == 0, "{c:?}");
+    // Pause-time latencies of successful requests stay below the deadline.
+    assert!(
+        r.series
+            .iter()
+            .all(|b| b.latency_p99_ms.is_nan() || b.latency_p99_ms <= 1000.0)
+    );
+    // Outside the pause, service times (exponential, mean 100 ms) exceed a 100 ms
+    // timeout about a third of the time: attempts time out, are retried, and succeed.
+    assert!(c.timeouts > 0 && c.succeeded > 10_000, "{c:?}");
+}

@@ -46,6 +46,8 @@ pub struct Options {
     pub horizon_ps: Option<Time>,
     /// Replace the preset's strategies.
     pub strategies: Option<Vec<Strategy>>,
+    /// Replace the per-attempt timeouts (one is drawn per logical request).
+    pub timeouts_ps: Option<Vec<Time>>,
 }
 
 fn s(spec: &str, name: &str) -> Strategy {
@@ -273,6 +275,9 @@ fn apply(mut c: StormConfig, o: &Options) -> Result<StormConfig, StormError> {
     }
     if let Some(h) = o.horizon_ps {
         c.horizon_ps = h;
+    }
+    if let Some(t) = &o.timeouts_ps {
+        c.timeouts_ps = t.clone();
     }
     if let Some(n) = o.clients {
         if n == 0 || n > super::config::MAX_CLIENTS {

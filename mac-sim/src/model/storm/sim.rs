@@ -88,6 +88,24 @@ pub struct Counts {
     pub expired: u64,
 }
 
+impl Counts {
+    /// Logical requests that failed, for any reason.
+    pub fn failed(&self) -> u64 {
+        self.gave_up
+            + self.deadline
+            + self.budget
+            + self.retry_breaker
+            + self.breaker_open
+            + self.turned_away
+    }
+
+    /// Conservation of logical requests: every one issued has succeeded, failed for
+    /// one counted reason, or is still in flight at the horizon.
+    pub fn balanced(&self) -> bool {
+        self.offered == self.succeeded + self.failed() + self.in_flight
+    }
+}
+
 /// The result of one storm run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StormResult {

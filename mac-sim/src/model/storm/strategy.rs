@@ -11,7 +11,7 @@
 //! | `none` | no retries |
 //! | `immediate` | retry at once (3 retries unless `retries=N`) |
 //! | `fixed=DUR` | retry after a constant delay |
-//! | `exp`, `exp-full`, `exp-equal`, `exp-decorrelated`, `exp-proportional` | exponential backoff ×2 from `base` to `cap`, with that jitter |
+//! | `exp`, `exp-full`, `exp-equal`, `exp-decorrelated`, `exp-proportional`, `exp-additive`, `exp-normal` | exponential backoff ×2 from `base` to `cap`, with that [`Jitter`] (proportional ±50 %, additive up to `base`, normal with σ = d/6) |
 //! | `base=DUR`, `cap=DUR` | exponential base (100ms) and cap (10s) |
 //! | `retries=N` | at most N retries (N + 1 attempts) |
 //! | `budget=PCT` | retry budget: retries ≤ PCT % of requests + 1 per second, 10 banked |
@@ -143,7 +143,7 @@ impl Strategy {
             let need = || value.ok_or_else(|| err(format!("'{key}' needs a value ({key}=...)")));
             match key {
                 "none" | "immediate" | "exp" | "exp-full" | "exp-equal" | "exp-decorrelated"
-                | "exp-proportional" => {
+                | "exp-proportional" | "exp-additive" | "exp-normal" => {
                     if value.is_some() {
                         return Err(err(format!("'{key}' takes no value")));
                     }
@@ -218,6 +218,8 @@ impl Strategy {
             "exp-equal" => Jitter::Equal,
             "exp-decorrelated" => Jitter::Decorrelated,
             "exp-proportional" => Jitter::Proportional(Ratio::HALF),
+            "exp-additive" => Jitter::Additive { max_ns: base },
+            "exp-normal" => Jitter::Normal(Ratio::new(1, 6).unwrap_or(Ratio::ZERO)),
             _ => Jitter::None,
         };
         let (k, fixed) = kind.unwrap_or(("none", 0));
@@ -433,6 +435,21 @@ mod tests {
         assert!(all.propagate);
         assert_eq!(all.request_deadline_ns, Some(2_000_000_000));
         assert!(Strategy::parse("none").unwrap().policy.is_none());
+        for (spec, j) in [
+            ("exp", Jitter::None),
+            ("exp-full", Jitter::Full),
+            ("exp-decorrelated", Jitter::Decorrelated),
+            ("exp-proportional", Jitter::Proportional(Ratio::HALF)),
+            (
+                "exp-additive+base=1s+cap=8s",
+                Jitter::Additive {
+                    max_ns: 1_000_000_000,
+                },
+            ),
+            ("exp-normal", Jitter::Normal(Ratio::new(1, 6).unwrap())),
+        ] {
+            assert_eq!(Strategy::parse(spec).unwrap().policy.unwrap().jitter(), j);
+        }
         assert!(
             Strategy::parse("deadline")
                 .unwrap()
