@@ -9,18 +9,22 @@
 
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::config::RunConfig;
+use crate::config::{RunConfig, Traffic};
 use crate::engine::Engine;
 use crate::error::ConfigError;
 use crate::model::csma_cd::CsmaCd;
-use crate::model::textbook::run_textbook;
+use crate::model::textbook::Textbook;
 use crate::time::{PS_PER_SEC, Time};
 
 /// One row of the benchmark.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BenchRow {
+    /// `saturated`, or `poisson` at the offered load `load`.
+    pub traffic: String,
+    /// Offered load (Poisson), fraction of the bit rate; 0 when saturated.
+    pub load: f64,
     /// Stations.
     pub stations: u32,
     /// Wall time to build the model (allocate and seed N stations), seconds.
@@ -47,7 +51,8 @@ pub struct BenchRow {
     pub textbook_visits_per_s: f64,
     /// `sim_s_per_s / textbook_sim_s_per_s`.
     pub speedup: f64,
-    /// Peak resident memory of the process so far (VmHWM), MiB; 0 if unknown.
+    /// Peak resident memory (VmHWM) of the process that measured this N, MiB; 0 if
+    /// unknown.
     pub peak_rss_mib: f64,
 }
 
@@ -64,13 +69,20 @@ pub fn peak_rss_mib() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
-/// Measure N saturated stations (the default run's other parameters) for about
-/// `budget_s` wall seconds each for the event model and the textbook loop.
-pub fn bench_one(stations: u32, budget_s: f64, seed: u64) -> Result<BenchRow, ConfigError> {
+/// Measure N stations (the default run's other parameters; saturated, or Poisson at
+/// total offered load `load`) for about `budget_s` wall seconds each for the event
+/// model and the textbook loop.
+pub fn bench_one(
+    stations: u32,
+    load: Option<f64>,
+    budget_s: f64,
+    seed: u64,
+) -> Result<BenchRow, ConfigError> {
     let cfg = RunConfig {
         stations,
         seed,
-        duration_ps: 1000 * PS_PER_SEC,
+        traffic: load.map_or(Traffic::Saturated, |load| Traffic::Poisson { load }),
+        duration_ps: 100_000 * PS_PER_SEC,
         ..RunConfig::default()
     };
     let t0 = Instant::now();
@@ -78,11 +90,21 @@ pub fn bench_one(stations: u32, budget_s: f64, seed: u64) -> Result<BenchRow, Co
     let mut engine = Engine::with_queue(model, queue);
     let setup_s = t0.elapsed().as_secs_f64();
     let start = Instant::now();
-    let step: Time = PS_PER_SEC / 1000; // 1 ms of simulated time per step
+    // Run in steps of simulated time, adapted so that each step takes between
+    // 1/200 and 1/20 of the budget: short enough not to overshoot it, long enough
+    // that the clock reading between steps costs nothing.
+    let mut step: Time = 1_000_000; // 1 µs
     let mut sim: Time = 0;
     while start.elapsed().as_secs_f64() < budget_s && sim < cfg.duration_ps {
-        sim += step;
+        let t0 = Instant::now();
+        sim = (sim + step).min(cfg.duration_ps);
         engine.run_until(sim);
+        let dt = t0.elapsed().as_secs_f64();
+        if dt < budget_s / 200.0 {
+            step = step.saturating_mul(2);
+        } else if dt > budget_s / 20.0 {
+            step = (step / 2).max(1_000_000);
+        }
     }
     let wall_s = start.elapsed().as_secs_f64();
     let m = engine.model();
@@ -92,23 +114,27 @@ pub fn bench_one(stations: u32, budget_s: f64, seed: u64) -> Result<BenchRow, Co
     let events = engine.events();
     drop(engine);
 
-    // The textbook loop, same N, frames and seed, in chunks of slots.
+    // The textbook loop, same N, frames, traffic and seed, in pieces of slots.
     let start = Instant::now();
+    let mut tb = Textbook::new(stations, 1518, load, seed);
     let chunk = (10_000_000 / u64::from(stations)).max(1);
-    let (mut slots, mut tb_delivered, mut visits) = (0u64, 0u64, 0u64);
-    let mut round = 0;
     while start.elapsed().as_secs_f64() < budget_s {
-        let r = run_textbook(stations, 1518, chunk, seed.wrapping_add(round));
-        slots += r.slots;
-        tb_delivered += r.delivered;
-        visits += r.station_visits;
-        round += 1;
+        tb.run(chunk);
     }
+    let tbr = tb.result();
+    let (slots, tb_delivered, visits) = (tbr.slots, tbr.delivered, tbr.station_visits);
     let tb_wall = start.elapsed().as_secs_f64();
     let slot_s = 512.0 / cfg.phy.bit_rate as f64;
     let tb_sim_per_s = slots as f64 * slot_s / tb_wall;
     let sim_s_per_s = simulated_s / wall_s;
     Ok(BenchRow {
+        traffic: if load.is_some() {
+            "poisson"
+        } else {
+            "saturated"
+        }
+        .to_string(),
+        load: load.unwrap_or(0.0),
         stations,
         setup_s,
         wall_s,
@@ -132,11 +158,12 @@ pub fn report(rows: &[BenchRow]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "mac-sim bench: saturated stations, 1518-byte frames, 10 Mb/s, 2500 m bus, BEB (one core)"
+        "mac-sim bench: 1518-byte frames, 10 Mb/s, 2500 m bus, BEB, one core"
     );
     let _ = writeln!(
         s,
-        "{:>9} {:>8} {:>12} {:>12} {:>11} {:>10} {:>6} | {:>11} {:>11} {:>9} | {:>9}",
+        "{:>12} {:>9} {:>8} {:>12} {:>10} {:>10} {:>10} {:>6} | {:>10} {:>10} {:>9} | {:>8}",
+        "traffic",
         "stations",
         "setup s",
         "events",
@@ -144,15 +171,21 @@ pub fn report(rows: &[BenchRow]) -> String {
         "frames/s",
         "sim s/s",
         "util",
-        "slot-loop",
+        "loop s/s",
         "frames/s",
         "speedup",
         "peak MiB"
     );
     for r in rows {
+        let traffic = if r.traffic == "poisson" {
+            format!("poisson {}", r.load)
+        } else {
+            r.traffic.clone()
+        };
         let _ = writeln!(
             s,
-            "{:>9} {:>8.3} {:>12} {:>12.3e} {:>11.0} {:>10.3} {:>6.3} | {:>11.4} {:>11.0} {:>9.1} | {:>9.1}",
+            "{:>12} {:>9} {:>8.3} {:>12} {:>10.3e} {:>10.3e} {:>10.3e} {:>6.3} | {:>10.3e} {:>10.3e} {:>9.3} | {:>8.1}",
+            traffic,
             r.stations,
             r.setup_s,
             r.events,
@@ -168,11 +201,15 @@ pub fn report(rows: &[BenchRow]) -> String {
     }
     let _ = writeln!(
         s,
-        "events/s: attempts, transmission ends and arrivals handled per wall second; sim s/s: simulated seconds per wall second;"
+        "events/s: attempts, transmission ends and arrivals handled per wall second. sim s/s: simulated seconds per wall second."
     );
     let _ = writeln!(
         s,
-        "slot-loop: the textbook loop over all stations in every 51.2 us slot (simulated seconds per wall second); speedup = sim s/s ratio."
+        "loop: the textbook slot-by-slot loop over every station (51.2 us slots); speedup = event model sim s/s / loop sim s/s."
+    );
+    let _ = writeln!(
+        s,
+        "peak MiB: peak resident memory (VmHWM) of the process that ran both rows of this N (one process per N)."
     );
     s
 }

@@ -217,7 +217,10 @@ impl Default for RunConfig {
 }
 
 /// The most stations a run may have.
-pub const MAX_STATIONS: u32 = 1 << 24;
+pub const MAX_STATIONS: u32 = 1 << 22;
+/// The largest offered load accepted (100 times the bit rate): beyond it a run would
+/// spend all its time refusing frames at full queues.
+pub const MAX_LOAD: f64 = 100.0;
 /// The largest attempt limit accepted.
 pub const MAX_ATTEMPT_LIMIT: u32 = 1024;
 
@@ -267,7 +270,7 @@ impl RunConfig {
         self.frames.validate()?;
         let beb = self.beb()?;
         if let Traffic::Poisson { load } = self.traffic
-            && !(load.is_finite() && load > 0.0)
+            && !(load.is_finite() && load > 0.0 && load <= MAX_LOAD)
         {
             return Err(ConfigError::Load(load.to_string()));
         }

@@ -41,6 +41,8 @@ pub enum ConfigError {
     CaptureWindow,
     /// The run would overflow the 64-bit picosecond clock.
     TooLong(String),
+    /// The run could not finish in any reasonable time.
+    Endless(String),
 }
 
 impl fmt::Display for ConfigError {
@@ -48,7 +50,7 @@ impl fmt::Display for ConfigError {
         use ConfigError::*;
         match self {
             NoStations => write!(f, "the number of stations must be at least 1"),
-            TooManyStations(n) => write!(f, "{n} stations: at most 16777216 are supported"),
+            TooManyStations(n) => write!(f, "{n} stations: at most 4194304 are supported"),
             FrameSize(b) => write!(
                 f,
                 "frame size {b} bytes is out of range: an IEEE 802.3 frame is 64..=1518 bytes"
@@ -59,7 +61,7 @@ impl fmt::Display for ConfigError {
             ),
             Load(s) => write!(
                 f,
-                "offered load '{s}' must be a positive finite fraction of the bit rate (e.g. 0.7)"
+                "offered load '{s}' must be a fraction of the bit rate above 0 and at most 100 (e.g. 0.7)"
             ),
             Duration(s) => write!(
                 f,
@@ -85,6 +87,7 @@ impl fmt::Display for ConfigError {
             ),
             CaptureWindow => write!(f, "the capture window must be at least 1 success"),
             TooLong(s) => write!(f, "run too long for the 64-bit picosecond clock: {s}"),
+            Endless(s) => write!(f, "this run would practically never finish: {s}"),
         }
     }
 }

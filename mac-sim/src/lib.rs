@@ -25,7 +25,7 @@
 //! * [`stats`], [`results`]: streaming statistics and the serialisable results.
 //! * [`theory`]: Metcalfe & Boggs formulas and `E(c)`.
 //! * [`output`]: the text report, CSV and JSON.
-//! * [`bench`]: the performance measurement behind `mac-sim bench`.
+//! * [`bench`](mod@bench): the performance measurement behind `mac-sim bench`.
 //!
 //! ## Time, determinism
 //!
@@ -55,6 +55,11 @@
 //! assert!(r.conservation.holds);
 //! assert!(r.utilisation > 0.9 && r.utilisation < 1.0);
 //! assert!(theory::mb_efficiency(2, 12144.0, 512.0) > 0.95);
+//!
+//! // The slotted model, e.g. to compare another MAC's throughput and collision rate.
+//! let s = mac_sim::run_slotted(&mac_sim::SlottedConfig::new(10, 64 * 8, 512, 20_000, 1)).unwrap();
+//! assert!((s.efficiency / s.predicted_efficiency - 1.0).abs() < 0.02);
+//! assert!(s.collision_rate > 0.2 && s.collision_rate < 0.3);
 //! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

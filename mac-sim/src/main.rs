@@ -281,12 +281,24 @@ struct BenchArgs {
     /// Wall-clock budget per measurement, milliseconds.
     #[arg(long, default_value_t = 1000, value_name = "MS")]
     budget_ms: u64,
+    /// Offered load of the Poisson rows, fraction of the bit rate.
+    #[arg(
+        long,
+        default_value_t = 0.5,
+        value_name = "G",
+        allow_negative_numbers = true
+    )]
+    load: f64,
     /// Seed.
     #[arg(short = 's', long, default_value_t = 1)]
     seed: u64,
     /// Print JSON instead of the table.
     #[arg(long)]
     json: bool,
+    /// Measure every N in this process (by default each N runs in its own process so
+    /// that its peak memory is its own).
+    #[arg(long, hide = true)]
+    in_process: bool,
 }
 
 fn fail(msg: impl std::fmt::Display) -> ExitCode {
@@ -378,6 +390,32 @@ fn theory_cmd(a: &TheoryArgs) -> ExitCode {
     }
 }
 
+/// Measure N in a child process; `None` if that cannot be done (the caller then
+/// measures in this process).
+fn bench_child(a: &BenchArgs, n: u32) -> Option<Vec<bench::BenchRow>> {
+    let exe = std::env::current_exe().ok()?;
+    let out = std::process::Command::new(exe)
+        .args([
+            "bench",
+            "--in-process",
+            "--json",
+            "--stations",
+            &n.to_string(),
+            "--budget-ms",
+            &a.budget_ms.to_string(),
+            "--load",
+            &a.load.to_string(),
+            "--seed",
+            &a.seed.to_string(),
+        ])
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    serde_json::from_slice(&out.stdout).ok()
+}
+
 fn bench_cmd(a: &BenchArgs) -> ExitCode {
     if a.stations.is_empty() || a.stations.contains(&0) {
         return fail(ConfigError::NoStations);
@@ -385,18 +423,30 @@ fn bench_cmd(a: &BenchArgs) -> ExitCode {
     if a.budget_ms == 0 || a.budget_ms > 600_000 {
         return fail("budget must be between 1 and 600000 ms");
     }
+    if !(a.load.is_finite() && a.load > 0.0) {
+        return fail(ConfigError::Load(a.load.to_string()));
+    }
     let mut rows = Vec::new();
     for &n in &a.stations {
-        match bench::bench_one(n, a.budget_ms as f64 / 1000.0, a.seed) {
-            Ok(r) => {
-                if !a.json {
-                    eprintln!("  measured N = {n}");
+        // One process per N, so that each N's peak memory is its own.
+        let measured = if a.in_process {
+            None
+        } else {
+            bench_child(a, n)
+        };
+        match measured {
+            Some(mut r) => rows.append(&mut r),
+            None => {
+                for load in [None, Some(a.load)] {
+                    match bench::bench_one(n, load, a.budget_ms as f64 / 1000.0, a.seed) {
+                        Ok(r) => rows.push(r),
+                        Err(e) => return fail(e),
+                    }
                 }
-                rows.push(r);
             }
-            Err(e) => return fail(e),
         }
     }
+    rows.sort_by_key(|r| (r.traffic != "saturated", r.stations));
     if a.json {
         emit(&output::json::to_string(&rows))
     } else {

@@ -66,7 +66,7 @@ pub fn load(s: &str) -> Result<f64, ConfigError> {
         .trim()
         .parse()
         .map_err(|_| ConfigError::Load(s.to_string()))?;
-    if v.is_finite() && v > 0.0 {
+    if v.is_finite() && v > 0.0 && v <= crate::config::MAX_LOAD {
         Ok(v)
     } else {
         Err(ConfigError::Load(s.to_string()))

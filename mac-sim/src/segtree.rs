@@ -55,12 +55,16 @@ impl FrontTree {
         while n > 1 {
             n /= 2;
             let (l, r) = (self.nodes[2 * n], self.nodes[2 * n + 1]);
-            self.nodes[n] = [
+            let m = [
                 l[0].max(r[0]),
                 l[1].max(r[1]),
                 l[2].max(r[2]),
                 l[3].max(r[3]),
             ];
+            if self.nodes[n] == m {
+                break; // nothing above changes either
+            }
+            self.nodes[n] = m;
         }
     }
 

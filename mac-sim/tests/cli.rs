@@ -80,7 +80,7 @@ fn json_output_parses_and_balances() {
     assert_eq!(g, sum);
     assert_eq!(v["config"]["stations"], 8);
     assert!(v["throughput_mbps"].as_f64().unwrap() > 5.0);
-    assert_eq!(v["backoff"].as_array().unwrap().len(), 15);
+    assert_eq!(v["backoff"].as_array().unwrap().len(), 16);
 }
 
 #[test]
@@ -118,6 +118,24 @@ fn slotted_and_theory_subcommands() {
     assert!(s.contains("7151 slots"));
 }
 
+/// The bench command's plumbing (one child process per N, JSON rows back); its
+/// figures are not checked here, only that they are there and sane.
+#[test]
+fn bench_runs_small_and_reports_rows() {
+    let o = mac_sim(&["bench", "--stations", "2,8", "--budget-ms", "20", "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    assert_eq!(rows[0]["traffic"], "saturated");
+    assert_eq!(rows[3]["traffic"], "poisson");
+    assert_eq!(rows[3]["stations"], 8);
+    for r in rows {
+        assert!(r["events"].as_u64().unwrap() > 0);
+        assert!(r["textbook_sim_s_per_s"].as_f64().unwrap() > 0.0);
+    }
+}
+
 #[test]
 fn help_is_shown_with_units_and_exit_zero() {
     let o = mac_sim(&["run", "--help"]);
@@ -141,7 +159,9 @@ fn every_bad_input_is_one_line_and_exit_status_2() {
         (&["--stations", "0"], "at least 1"),
         (&["--stations", "abc"], "stations"),
         (&["--stations", "-3"], "error"),
-        (&["--stations", "99999999"], "16777216"),
+        (&["--stations", "99999999"], "4194304"),
+        (&["slotted", "--stations", "99999999"], "4194304"),
+        (&["--load", "1000"], "offered load"),
         (&["--frame-bytes", "63"], "63 bytes"),
         (&["--frame-bytes", "1519"], "1519 bytes"),
         (&["--frame-bytes", "100-64"], "not understood"),
@@ -193,6 +213,9 @@ fn every_bad_input_is_one_line_and_exit_status_2() {
         (&["slotted", "--frame-bytes", "10"], "10 bytes"),
         (&["slotted", "--probability", "2"], "probability"),
         (&["slotted", "--successes", "0"], "successes"),
+        (&["slotted", "--probability", "1"], "slots"),
+        (&["slotted", "--probability", "1e-300"], "too small"),
+        (&["slotted", "--probability", "1e-9"], "slots"),
         (&["theory", "--backoff-limit", "99"], "backoff limit 99"),
         (&["theory", "--attempt-limit", "0"], "attempt limit 0"),
         (&["bench", "--stations", "0"], "at least 1"),

@@ -267,9 +267,10 @@ fn light_poisson_load_is_carried() {
     assert!(r.total_delay.mean_us >= r.access_delay.mean_us);
 }
 
-/// The two carrier-sense methods (neighbour walk, segment tree) are two ways of
-/// computing the same thing: whole runs with bursts of simultaneous starts must agree
-/// to the last counter.
+/// The carrier-sense and collision-detection methods (neighbour walk, segment tree,
+/// and a brute-force scan over every signal on the cable that does not rely on the
+/// nearest-neighbour argument) compute the same thing: whole runs with bursts of
+/// simultaneous starts must agree to the last counter.
 #[test]
 fn indexed_and_walked_carrier_sense_agree() {
     let cases = [
@@ -287,17 +288,35 @@ fn indexed_and_walked_carrier_sense_agree() {
             frames: FrameSizes::Uniform { min: 64, max: 300 },
             ..cfg(100, 500)
         },
+        RunConfig {
+            placement: Placement::Random,
+            frames: FrameSizes::Fixed(64),
+            bus_length_m: 3800.0,
+            seed: 5,
+            ..cfg(400, 200)
+        },
     ];
     for c in cases {
-        let run = |indexed: bool| {
+        let run = |method: u8| {
             let (m, q) = CsmaCd::new(&c).unwrap();
-            let mut e = Engine::with_queue(m.with_indexed_sense(indexed), q);
+            let m = match method {
+                0 => m.with_indexed_sense(false),
+                1 => m.with_indexed_sense(true),
+                _ => m.with_sense_method(mac_sim::model::csma_cd::medium::SenseMethod::BruteForce),
+            };
+            let mut e = Engine::with_queue(m, q);
             e.run_until(c.duration_ps);
             let r = e
                 .model()
                 .result(c.duration_ps, e.events(), e.stale_events());
             mac_sim::output::json::to_string(&r)
         };
-        assert_eq!(run(true), run(false));
+        let walk = run(0);
+        assert_eq!(walk, run(1), "segment tree differs from the walk");
+        assert_eq!(
+            walk,
+            run(2),
+            "the walk differs from the brute-force reference"
+        );
     }
 }

@@ -4,7 +4,7 @@
 //! stations transmits with probability p (1/Q by default): no transmitter is an idle
 //! slot, two or more a collision slot (both cost C), exactly one an acquisition, after
 //! which the frame takes P bit times. Efficiency is delivered frame time over elapsed
-//! time and should reproduce [`theory::mb_efficiency`](crate::theory::mb_efficiency).
+//! time and should reproduce [`crate::theory::mb_efficiency`].
 //!
 //! The transmitters of a slot are found by geometric skipping (the gap to the next
 //! station that transmits is geometric), so a slot costs O(1) expected work instead of
@@ -25,6 +25,9 @@ use crate::error::ConfigError;
 use crate::mathx::{geometric, ln, split_seed};
 use crate::stats::jain_index;
 use crate::theory;
+
+/// The longest slotted run accepted, in expected contention slots.
+pub const MAX_EXPECTED_SLOTS: f64 = 1e10;
 
 /// Parameters of a slotted run.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -97,6 +100,7 @@ pub struct Slotted {
     idle: u64,
     collisions: u64,
     per_station: Vec<u64>,
+    elapsed: u64,
 }
 
 impl Slotted {
@@ -104,6 +108,9 @@ impl Slotted {
     pub fn new(cfg: &SlottedConfig) -> Result<Self, ConfigError> {
         if cfg.stations == 0 {
             return Err(ConfigError::NoStations);
+        }
+        if cfg.stations > crate::config::MAX_STATIONS {
+            return Err(ConfigError::TooManyStations(cfg.stations.into()));
         }
         if cfg.frame_bits == 0 || cfg.slot_bits == 0 {
             return Err(ConfigError::Timing(
@@ -121,6 +128,21 @@ impl Slotted {
         } else {
             ln(1.0 - p)
         };
+        if ln_q == 0.0 {
+            return Err(ConfigError::Backoff(format!(
+                "transmission probability {p} is too small to draw from"
+            )));
+        }
+        // Refuse runs that could not finish: expected slots = successes / P(one sender).
+        let q = f64::from(cfg.stations);
+        let acquire = q * p * crate::mathx::powu(1.0 - p, u64::from(cfg.stations) - 1);
+        let slots = cfg.successes as f64 / acquire;
+        if slots.is_nan() || slots > MAX_EXPECTED_SLOTS {
+            return Err(ConfigError::Endless(format!(
+                "with p = {p} and Q = {} the {} frames need about {slots:.1e} slots (at most 1e10)",
+                cfg.stations, cfg.successes
+            )));
+        }
         Ok(Self {
             cfg: *cfg,
             ln_q,
@@ -129,6 +151,7 @@ impl Slotted {
             idle: 0,
             collisions: 0,
             per_station: vec![0; cfg.stations as usize],
+            elapsed: 0,
         })
     }
 
@@ -177,9 +200,10 @@ impl Model for Slotted {
                 now + self.cfg.slot_bits
             }
         };
-        // Always schedule: after the last acquisition the pending event marks the end
-        // of its frame, i.e. the elapsed time.
-        q.schedule(next, ());
+        self.elapsed = next;
+        if self.successes < self.cfg.successes {
+            q.schedule(next, ());
+        }
         true
     }
 }
@@ -189,14 +213,10 @@ impl Model for Slotted {
 pub fn run_slotted(cfg: &SlottedConfig) -> Result<SlottedResult, ConfigError> {
     let model = Slotted::new(cfg)?;
     let mut engine = Engine::new(model);
-    engine.queue_mut().schedule(0, ());
-    // One slot at a time until the target is reached.
-    while engine.model().successes < cfg.successes {
-        let Some(t) = engine.queue().peek_time() else {
-            break;
-        };
-        engine.run_until(t);
+    if cfg.successes > 0 {
+        engine.queue_mut().schedule(0, ());
     }
-    let elapsed = engine.queue().peek_time().unwrap_or(engine.now());
+    engine.run_until(u64::MAX);
+    let elapsed = engine.model().elapsed;
     Ok(engine.model().result(elapsed, engine.events()))
 }

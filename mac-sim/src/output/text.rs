@@ -100,7 +100,7 @@ pub fn run_report(r: &RunResult) -> String {
     );
     let _ = writeln!(
         s,
-        "  Metcalfe-Boggs  {:>10.4}  (predicted, Q = {}, P = {:.0} bits, C = {} bits)",
+        "  Metcalfe-Boggs  {:>10.4}  (predicted for Q = {} saturated stations, P = {:.0} bits, C = {} bits)",
         r.metcalfe_boggs_efficiency,
         c.stations,
         c.frames.mean_bits(),
@@ -184,6 +184,19 @@ pub fn run_report(r: &RunResult) -> String {
     let _ = writeln!(s, "Backoff after c collisions (slots)");
     let _ = writeln!(s, "     c       draws    measured   std.err    expected");
     for row in &r.backoff {
+        if row.draws == 0 {
+            let why = if row.collisions >= c.attempt_limit {
+                "(frame dropped: no backoff)"
+            } else {
+                "(no draws)"
+            };
+            let _ = writeln!(
+                s,
+                "  {:>4}  {:>10}  {:>10}  {:>8}  {:>10.1}  {}",
+                row.collisions, 0, "-", "-", row.expected_slots, why
+            );
+            continue;
+        }
         let _ = writeln!(
             s,
             "  {:>4}  {:>10}  {:>10.3}  {:>8.3}  {:>10.1}",

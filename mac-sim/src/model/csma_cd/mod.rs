@@ -21,23 +21,22 @@
 //!   `attemptLimit` attempts. The counter restarts with each frame.
 //! * After a success (or drop) the next frame is attempted one interframe gap later.
 //!
-//! # How it stays fast for a million stations
+//! # Layout
 //!
-//! Nothing is ever done for every station. The stations whose signal front is still
-//! travelling along the cable are kept in a [`LevelBitSet`] indexed by station number
-//! (stations are numbered in order of position). Within the model's validity range
-//! (one-way delay below preamble + jam + gap, round trip within the slot), the first
-//! foreign signal to reach a station comes from its *nearest* such neighbour on each
-//! side, so starting a transmission, detecting collisions and sensing the carrier each
-//! look at a few neighbours: `O(log₆₄ N)`. Signals whose front has covered the whole
-//! bus are folded into two running maxima from which the moment the carrier drops at
-//! any position follows in `O(1)`. A deferring station is not polled: it is woken when
-//! the busy period ends, at the instant the carrier drops at its position.
+//! * [`medium`]: the cable: signals, carrier sense and collision detection, in
+//!   `O(log N)` per question (see its docs for why looking at the nearest signals in
+//!   flight is enough).
+//! * [`placement`]: station positions.
+//! * this module: the stations' MAC (deferral, transmission, backoff, drops), the
+//!   traffic and the measurements.
 //!
-//! One simplification is documented rather than hidden: a deferring station waits for
-//! the end of the whole busy period as seen at its position, so a momentary gap in the
-//! carrier inside a busy period (possible only with collisions between far-apart
-//! stations) does not release it early.
+//! A deferring station is not polled: it is woken when the busy period ends, at the
+//! instant the carrier drops at its position. This is the one simplification, stated
+//! rather than hidden: a momentary gap in the carrier inside a busy period (possible
+//! only with collisions between far-apart stations) does not release it early.
+
+pub mod medium;
+pub mod placement;
 
 use std::collections::VecDeque;
 
@@ -47,17 +46,17 @@ use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
 
 use crate::backoff::Backoff;
-use crate::bitset::LevelBitSet;
-use crate::config::{Placement, RunConfig, Timing, Traffic};
+use crate::config::{RunConfig, Timing, Traffic};
 use crate::engine::{Engine, EventQueue, Model};
 use crate::error::ConfigError;
 use crate::mathx::split_seed;
 use crate::results::{Conservation, RunResult};
-use crate::segtree::FrontTree;
 use crate::stats::{BackoffStats, Capture, Histogram, jain_index};
 use crate::theory;
 use crate::time::{PS_PER_SEC, Time};
 use crate::traffic::{FrameSizer, PoissonArrivals};
+
+use medium::{Medium, SenseMethod};
 
 /// An event of the exact model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,19 +84,12 @@ enum State {
     Transmitting,
 }
 
-const NONE: Time = Time::MAX;
-
-/// From this many stations on, carrier sense uses the [`FrontTree`] instead of a walk
-/// over neighbours (same answers, bounded cost in bursts of simultaneous starts).
+/// From this many stations on, carrier sense uses [`SenseMethod::Indexed`] instead of
+/// [`SenseMethod::Walk`] (same answers, bounded cost in bursts of simultaneous starts).
 pub const INDEXED_SENSE_FROM: u32 = 2048;
-const NEG: i64 = i64::MIN / 4;
 
 #[derive(Clone, Debug)]
 struct Station {
-    pos: i64,
-    tx_start: Time,
-    tx_end: Time,
-    det: Time,
     hol_since: Time,
     arrival: Time,
     delivered_bits: u64,
@@ -105,7 +97,6 @@ struct Station {
     collisions: u32,
     frame_bits: u32,
     state: State,
-    tx_done: bool,
 }
 
 /// Counters of the run.
@@ -129,16 +120,8 @@ pub struct CsmaCd {
     backoff: Backoff,
     sizer: FrameSizer,
     stations: Vec<Station>,
+    medium: Medium,
     queues: Vec<VecDeque<(Time, u32)>>,
-    fronts: LevelBitSet,
-    tree: Option<FrontTree>,
-    front_fifo: VecDeque<(Time, u32)>,
-    old_transmitting: u32,
-    active: u32,
-    u_old: i64,
-    v_old: i64,
-    u_all: i64,
-    v_all: i64,
     deferred: Vec<u32>,
     busy_collided: bool,
     traffic_rng: XorShiftRng,
@@ -149,34 +132,6 @@ pub struct CsmaCd {
     access: Histogram,
     total: Histogram,
     capture: Capture,
-}
-
-/// Propagation positions (ps from the cable's start), ascending.
-fn positions(cfg: &RunConfig, max_prop: Time) -> Vec<i64> {
-    let n = cfg.stations as usize;
-    let mut pos: Vec<i64> = match cfg.placement {
-        Placement::Point => vec![0; n],
-        Placement::Even => (0..n)
-            .map(|i| {
-                if n == 1 {
-                    0
-                } else {
-                    (u128::from(max_prop) * i as u128 / (n as u128 - 1)) as i64
-                }
-            })
-            .collect(),
-        Placement::Random => {
-            let mut rng = XorShiftRng::seed_from_u64(split_seed(cfg.seed, 1));
-            (0..n)
-                .map(|_| {
-                    use rand_core::Rng;
-                    ((u128::from(rng.next_u64()) * (u128::from(max_prop) + 1)) >> 64) as i64
-                })
-                .collect()
-        }
-    };
-    pos.sort_unstable();
-    pos
 }
 
 impl CsmaCd {
@@ -210,15 +165,14 @@ impl CsmaCd {
         let beb = cfg.beb()?;
         let n = cfg.stations as usize;
         let sizer = FrameSizer::new(&cfg.frames);
-        let pos = positions(cfg, t.max_prop);
-        let stations: Vec<Station> = pos
-            .iter()
-            .enumerate()
-            .map(|(i, &p)| Station {
-                pos: p,
-                tx_start: 0,
-                tx_end: 0,
-                det: NONE,
+        let pos = placement::positions(cfg, t.max_prop);
+        let method = if cfg.stations >= INDEXED_SENSE_FROM {
+            SenseMethod::Indexed
+        } else {
+            SenseMethod::Walk
+        };
+        let stations: Vec<Station> = (0..n)
+            .map(|i| Station {
                 hol_since: 0,
                 arrival: 0,
                 delivered_bits: 0,
@@ -226,7 +180,6 @@ impl CsmaCd {
                 collisions: 0,
                 frame_bits: 0,
                 state: State::Idle,
-                tx_done: true,
             })
             .collect();
         let arrivals = match cfg.traffic {
@@ -243,20 +196,12 @@ impl CsmaCd {
             backoff: Backoff::new(cfg.backoff, beb),
             sizer,
             stations,
+            medium: Medium::new(t, &pos, method),
             queues: if arrivals.is_some() {
                 vec![VecDeque::new(); n]
             } else {
                 Vec::new()
             },
-            fronts: LevelBitSet::new(n),
-            tree: (cfg.stations >= INDEXED_SENSE_FROM).then(|| FrontTree::new(n)),
-            front_fifo: VecDeque::new(),
-            old_transmitting: 0,
-            active: 0,
-            u_old: NEG,
-            v_old: NEG,
-            u_all: NEG,
-            v_all: NEG,
             deferred: Vec::new(),
             busy_collided: false,
             traffic_rng: XorShiftRng::seed_from_u64(split_seed(cfg.seed, 0)),
@@ -290,111 +235,13 @@ impl CsmaCd {
         Ok((m, q))
     }
 
-    #[inline]
-    fn off(u: i64, v: i64, p: i64) -> i64 {
-        (u + p).max(v - p)
-    }
-
-    /// Fold signal fronts that have covered the whole bus out of the front set.
-    #[inline]
-    fn purge(&mut self, now: Time) {
-        while let Some(&(s, k)) = self.front_fifo.front() {
-            if s + self.t.max_prop >= now {
-                break;
-            }
-            self.front_fifo.pop_front();
-            let k = k as usize;
-            self.fronts.remove(k);
-            if let Some(t) = &mut self.tree {
-                t.clear(k);
-            }
-            let st = &self.stations[k];
-            debug_assert_eq!(st.tx_start, s);
-            if st.tx_done {
-                let e = st.tx_end as i64;
-                self.u_old = self.u_old.max(e - st.pos);
-                self.v_old = self.v_old.max(e + st.pos);
-            } else {
-                self.old_transmitting += 1;
-            }
-        }
-    }
-
-    /// `None` if station `k` senses carrier at `now`, else the last time the carrier
-    /// dropped at its position (very negative if never).
-    #[inline]
-    fn sense(&self, k: usize, now: Time) -> Option<i64> {
-        if self.old_transmitting > 0 {
-            return None;
-        }
-        let now = now as i64;
-        let p = self.stations[k].pos;
-        let mut last = Self::off(self.u_old, self.v_old, p);
-        if last > now {
-            return None;
-        }
-        if let Some(t) = &self.tree {
-            // Left: members up to k whose front has arrived form a run ending at k.
-            let tau = now - p;
-            let from = t.rightmost_a_at_least(k, tau).map_or(0, |i| i + 1);
-            if from <= k {
-                let tail = t.max_tail_left(from, k);
-                if tail > tau {
-                    return None;
-                }
-                last = last.max(tail + p);
-            }
-            let sigma = now + p;
-            let to = t
-                .leftmost_b_at_least(k + 1, sigma)
-                .unwrap_or(self.stations.len());
-            if k + 1 < to {
-                let tail = t.max_tail_right(k + 1, to - 1);
-                if tail > sigma {
-                    return None;
-                }
-                last = last.max(tail - p);
-            }
-            return Some(last);
-        }
-        let mut j = self.fronts.pred_incl(k);
-        while let Some(jj) = j {
-            let s = &self.stations[jj];
-            let d = p - s.pos;
-            if s.tx_start as i64 + d >= now {
-                break;
-            }
-            let tail = s.tx_end as i64 + d;
-            if tail > now {
-                return None;
-            }
-            last = last.max(tail);
-            j = self.fronts.pred(jj);
-        }
-        let mut j = self.fronts.succ(k);
-        while let Some(jj) = j {
-            let s = &self.stations[jj];
-            let d = s.pos - p;
-            if s.tx_start as i64 + d >= now {
-                break;
-            }
-            let tail = s.tx_end as i64 + d;
-            if tail > now {
-                return None;
-            }
-            last = last.max(tail);
-            j = self.fronts.succ(jj);
-        }
-        Some(last)
-    }
-
     fn attempt(&mut self, now: Time, k: usize, q: &mut EventQueue<Event>) {
-        self.purge(now);
-        match self.sense(k, now) {
+        self.medium.purge(now);
+        match self.medium.sense(k, now) {
             None => {
-                if self.active == 0 {
-                    let off = Self::off(self.u_all, self.v_all, self.stations[k].pos);
-                    let at = (off.max(0) as Time + self.t.ifg).max(now);
+                if self.medium.active() == 0 {
+                    // Only tails still travelling: the end of the carrier here is known.
+                    let at = self.medium.quiet_at(k).max(now);
                     q.schedule(at, Event::Attempt(k as u32));
                 } else {
                     self.stations[k].state = State::Deferred;
@@ -412,99 +259,26 @@ impl CsmaCd {
         }
     }
 
-    /// A signal from `k` started at `now` reaches neighbour `nb`: collision detection.
-    #[inline]
-    fn hit(&mut self, now: Time, k: usize, nb: usize, q: &mut EventQueue<Event>) {
-        let pk = self.stations[k].pos;
-        let (pre, jam) = (self.t.preamble, self.t.jam);
-        let st = &mut self.stations[nb];
-        if st.state != State::Transmitting {
-            return;
-        }
-        let arrival = now + pk.abs_diff(st.pos);
-        if arrival < st.tx_end && arrival < st.det {
-            st.det = arrival;
-            let end = arrival.max(st.tx_start + pre) + jam;
-            if end < st.tx_end {
-                st.tx_end = end;
-                if let Some(t) = &mut self.tree {
-                    let (s, e, p) = (st.tx_start as i64, end as i64, st.pos);
-                    t.set(nb, [s - p, e - p, s + p, e + p]);
-                }
-                q.schedule(end, Event::TxEnd(nb as u32));
-            }
-        }
-    }
-
     fn start_tx(&mut self, now: Time, k: usize, q: &mut EventQueue<Event>) {
-        debug_assert!(!self.fronts.contains(k));
-        let p = self.stations[k].pos;
-        let left = self.fronts.pred(k);
-        let right = self.fronts.succ(k);
-        let mut det = NONE;
-        for nb in [left, right].into_iter().flatten() {
-            let s = &self.stations[nb];
-            let arrival = s.tx_start + p.abs_diff(s.pos);
-            debug_assert!(arrival >= now);
-            if arrival >= now {
-                det = det.min(arrival);
-            }
-        }
-        for nb in [left, right].into_iter().flatten() {
-            self.hit(now, k, nb, q);
-        }
-        let (pre, jam, bit) = (self.t.preamble, self.t.jam, self.t.bit);
-        let st = &mut self.stations[k];
-        let full = now + pre + bit * u64::from(st.frame_bits);
-        st.tx_start = now;
-        st.det = det;
-        st.tx_end = if det == NONE {
-            full
-        } else {
-            (det.max(now + pre) + jam).min(full)
-        };
-        st.state = State::Transmitting;
-        st.tx_done = false;
-        q.schedule(st.tx_end, Event::TxEnd(k as u32));
-        if let Some(t) = &mut self.tree {
-            let (s, e) = (now as i64, st.tx_end as i64);
-            t.set(k, [s - p, e - p, s + p, e + p]);
-        }
-        self.fronts.insert(k);
-        self.front_fifo.push_back((now, k as u32));
-        if self.active == 0 {
+        if self.medium.active() == 0 {
             self.busy_collided = false;
         }
-        self.active += 1;
+        let st = &mut self.stations[k];
+        st.state = State::Transmitting;
+        let length = self.t.preamble + self.t.bit * u64::from(st.frame_bits);
+        self.medium.start(now, k, length, |at, j| {
+            q.schedule(at, Event::TxEnd(j as u32))
+        });
         self.c.attempts += 1;
     }
 
     fn tx_end(&mut self, now: Time, k: usize, q: &mut EventQueue<Event>) -> bool {
-        {
-            // Stale unless this is the end of the station's current transmission. (A
-            // superseded end that happens to coincide with the end of a later
-            // transmission of the same station describes the same instant and is
-            // handled in its place; the genuine one then finds the station idle.)
-            let st = &self.stations[k];
-            if st.state != State::Transmitting || st.tx_end != now {
-                return false;
-            }
-        }
-        self.purge(now);
-        self.active -= 1;
-        let e = now as i64;
-        let in_fronts = self.fronts.contains(k);
+        let Some(collided) = self.medium.end(now, k) else {
+            return false;
+        };
         let slot = self.t.slot;
         let st = &mut self.stations[k];
-        st.tx_done = true;
-        self.u_all = self.u_all.max(e - st.pos);
-        self.v_all = self.v_all.max(e + st.pos);
-        if !in_fronts {
-            self.u_old = self.u_old.max(e - st.pos);
-            self.v_old = self.v_old.max(e + st.pos);
-            self.old_transmitting -= 1;
-        }
-        if st.det != NONE {
+        if collided {
             self.c.collided_attempts += 1;
             self.busy_collided = true;
             st.collisions += 1;
@@ -534,15 +308,15 @@ impl CsmaCd {
             self.capture.success(k as u32);
             self.next_frame(now, k, q);
         }
-        if self.active == 0 {
+        if self.medium.active() == 0 {
+            // The busy period is over: wake every deferring station when the carrier
+            // has gone from its position, plus the gap.
             if self.busy_collided {
                 self.c.collision_events += 1;
             }
-            let (u, v, ifg) = (self.u_all, self.v_all, self.t.ifg);
             for d in self.deferred.drain(..) {
-                let st = &mut self.stations[d as usize];
-                st.state = State::Waiting;
-                let at = (Self::off(u, v, st.pos).max(0) as Time + ifg).max(now);
+                self.stations[d as usize].state = State::Waiting;
+                let at = self.medium.quiet_at(d as usize).max(now);
                 q.schedule(at, Event::Attempt(d));
             }
         }
@@ -612,7 +386,9 @@ impl CsmaCd {
         let rate = self.cfg.phy.bit_rate as f64;
         let per_station: Vec<u64> = self.stations.iter().map(|s| s.delivered_bits).collect();
         let beb = self.backoff.beb();
-        let upto = beb.attempt_limit().saturating_sub(1).clamp(1, 16);
+        // c = 1..=16 as in the standard's table; with attemptLimit = 16 the 16th
+        // collision discards the frame, so its row has no draws.
+        let upto = beb.attempt_limit().clamp(1, 16);
         let delivered_attempts: u64 = self
             .attempts_hist
             .iter()
@@ -667,8 +443,20 @@ impl CsmaCd {
     /// Choose the carrier-sense method: `true` for the indexed one (the default from
     /// [`INDEXED_SENSE_FROM`] stations), `false` for the neighbour walk. Both give
     /// identical results; call before running.
-    pub fn with_indexed_sense(mut self, on: bool) -> Self {
-        self.tree = on.then(|| FrontTree::new(self.stations.len()));
+    pub fn with_indexed_sense(self, on: bool) -> Self {
+        self.with_sense_method(if on {
+            SenseMethod::Indexed
+        } else {
+            SenseMethod::Walk
+        })
+    }
+
+    /// Choose the carrier-sense method, including the brute-force reference that
+    /// scans every signal on the cable without the nearest-neighbour argument the
+    /// fast methods rest on (`O(signals)` per event; for tests). Call before running.
+    pub fn with_sense_method(mut self, method: SenseMethod) -> Self {
+        let pos = self.positions_ps();
+        self.medium = Medium::new(self.t, &pos, method);
         self
     }
 
@@ -689,7 +477,9 @@ impl CsmaCd {
 
     /// Each station's position, picoseconds of propagation from the cable's start.
     pub fn positions_ps(&self) -> Vec<i64> {
-        self.stations.iter().map(|s| s.pos).collect()
+        (0..self.stations.len())
+            .map(|k| self.medium.pos(k))
+            .collect()
     }
 }
 
