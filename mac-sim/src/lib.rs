@@ -26,6 +26,16 @@
 //! * [`theory`]: Metcalfe & Boggs formulas and `E(c)`.
 //! * [`output`]: the text report, CSV and JSON.
 //! * [`bench`](mod@bench): the performance measurement behind `mac-sim bench`.
+//! * [`sweep`]: parameter sweeps — a generic parallel, deterministic runner over
+//!   points × replications with progress and Ctrl-C ([`sweep::runner`],
+//!   [`sweep::progress`], [`sweep::range`]) and the CSMA/CD sweep on top of it
+//!   ([`sweep::spec`], [`sweep::job`], [`sweep::summary`], [`sweep::execute`]).
+//! * [`stats::ci`]: means with Student-t 95 % confidence intervals.
+//! * [`plot`]: charts as PNG and SVG with a bundled font — generic line and bar charts
+//!   ([`plot::line`], [`plot::bars`], [`plot::style`], [`plot::save`]) and the sweep
+//!   and single-run charts ([`plot::sweep_charts`], [`plot::run_charts`]).
+//! * [`output::atomic`]: files written under a temporary name and renamed when
+//!   complete.
 //!
 //! ## Time, determinism
 //!

@@ -8,6 +8,9 @@ use mac_sim::config::{BackoffAlgorithm, Phy, Placement, RunConfig, Traffic};
 use mac_sim::model::{csma_cd, slotted};
 use mac_sim::{ConfigError, bench, output, parse};
 
+mod storm_cli;
+mod sweep_cli;
+
 /// CSMA/CD shared-medium simulator: N stations contending for one IEEE 802.3
 /// half-duplex bus with binary exponential backoff, validated against Metcalfe & Boggs.
 ///
@@ -34,51 +37,10 @@ enum Cmd {
     Bench(BenchArgs),
     /// Retry storms: many clients, one server, an outage; every client decision from
     /// backoff-core (--list shows the scenarios).
-    Storm(StormArgs),
-}
-
-#[derive(Args, Debug)]
-struct StormArgs {
-    /// The scenario preset (see --list), or `contention`.
-    #[arg(long, value_name = "NAME")]
-    scenario: Option<String>,
-    /// List the scenarios and what each is expected to show.
-    #[arg(long)]
-    list: bool,
-    /// Seed; the same seed gives the same output.
-    #[arg(short = 's', long, default_value_t = 1)]
-    seed: u64,
-    /// Clients (closed loop) or client processes (open loop, the rate scales with
-    /// them); the server's capacity scales too.
-    #[arg(short = 'n', long, value_name = "N")]
-    clients: Option<u32>,
-    /// Simulated time, with unit (e.g. 120s); the trigger must end within it.
-    #[arg(short = 'd', long, value_name = "TIME", allow_hyphen_values = true)]
-    horizon: Option<String>,
-    /// Replace the preset's strategies (repeat for several), e.g. exp-full+retries=3+budget=10.
-    #[arg(long, value_name = "SPEC")]
-    strategy: Vec<String>,
-    /// Per-attempt client timeouts, one drawn per request (e.g. 100ms,200ms,300ms).
-    #[arg(
-        long,
-        value_name = "TIMES",
-        value_delimiter = ',',
-        allow_hyphen_values = true
-    )]
-    timeouts: Vec<String>,
-    /// Print JSON (summaries and time series) instead of the report.
-    #[arg(long, conflicts_with_all = ["csv", "series"])]
-    json: bool,
-    /// Print the summary as CSV.
-    #[arg(long, conflicts_with = "series")]
-    csv: bool,
-    /// Print the time series as CSV.
-    #[arg(long)]
-    series: bool,
-    /// Also write NAME.json, NAME-summary.csv, NAME-series.csv and the chart
-    /// (NAME.png, NAME.svg) into this directory.
-    #[arg(long, value_name = "DIR")]
-    out: Option<std::path::PathBuf>,
+    Storm(storm_cli::StormArgs),
+    /// Sweep stations, offered load, frame size and backoff algorithm with replications
+    /// on all cores; write results.csv, results.json and charts with 95% intervals.
+    Sweep(sweep_cli::SweepArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -180,6 +142,10 @@ struct RunArgs {
     /// Print CSV (header + one row) instead of the report.
     #[arg(long)]
     csv: bool,
+    /// Also draw the run's charts (attempts histogram, per-station throughput, backoff
+    /// versus E(c)) as PNG and SVG into this directory.
+    #[arg(long, value_name = "DIR")]
+    plot: Option<std::path::PathBuf>,
 }
 
 impl RunArgs {
@@ -323,9 +289,23 @@ fn run(args: &RunArgs) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(e),
     };
-    let r = match csma_cd::run(&cfg) {
-        Ok(r) => r,
-        Err(e) => return fail(e),
+    let r = match &args.plot {
+        None => match csma_cd::run(&cfg) {
+            Ok(r) => r,
+            Err(e) => return fail(e),
+        },
+        Some(dir) => {
+            if let Err(e) = sweep_cli::check_plot_dir(dir) {
+                return fail(e);
+            }
+            match sweep_cli::run_with_plots(&cfg, dir) {
+                Ok(r) => r,
+                Err((code, e)) => {
+                    eprintln!("mac-sim: error: {e}");
+                    return ExitCode::from(code);
+                }
+            }
+        }
     };
     if args.json {
         emit(&output::json::to_string(&r))
@@ -454,96 +434,6 @@ fn bench_cmd(a: &BenchArgs) -> ExitCode {
     }
 }
 
-fn storm_cmd(a: &StormArgs) -> ExitCode {
-    use mac_sim::model::storm::{contention, presets, run_scenario, strategy::Strategy};
-    use mac_sim::output::storm as out;
-    if a.list {
-        return emit(&out::list());
-    }
-    let Some(name) = a.scenario.as_deref() else {
-        return fail("storm needs --scenario NAME (see mac-sim storm --list)");
-    };
-    if let Some(dir) = &a.out {
-        if let Err(e) = output::atomic::prepare_dir(dir) {
-            return fail(e);
-        }
-    }
-    if name == contention::NAME {
-        if a.clients.is_some()
-            || a.horizon.is_some()
-            || !a.strategy.is_empty()
-            || !a.timeouts.is_empty()
-        {
-            return fail("contention takes only --seed, --json, --csv and --out");
-        }
-        let cfg = contention::ContentionConfig {
-            seed: a.seed,
-            ..Default::default()
-        };
-        let rows = match contention::run_contention(&cfg) {
-            Ok(r) => r,
-            Err(e) => return fail(e),
-        };
-        if let Some(dir) = &a.out {
-            if let Err(e) = out::write_contention(dir, &rows) {
-                return fail(e);
-            }
-        }
-        return if a.json {
-            emit(&output::json::to_string(&rows))
-        } else if a.csv || a.series {
-            emit(&out::contention_csv(&rows))
-        } else {
-            emit(&out::contention_report(&rows))
-        };
-    }
-    let mut opts = presets::Options {
-        seed: Some(a.seed),
-        clients: a.clients,
-        ..Default::default()
-    };
-    if let Some(h) = &a.horizon {
-        match parse::duration_ps(h) {
-            Ok(ps) => opts.horizon_ps = Some(ps),
-            Err(e) => return fail(e),
-        }
-    }
-    if !a.timeouts.is_empty() {
-        match a.timeouts.iter().map(|t| parse::duration_ps(t)).collect() {
-            Ok(v) => opts.timeouts_ps = Some(v),
-            Err(e) => return fail(e),
-        }
-    }
-    if !a.strategy.is_empty() {
-        match a.strategy.iter().map(|s| Strategy::parse(s)).collect() {
-            Ok(v) => opts.strategies = Some(v),
-            Err(e) => return fail(e),
-        }
-    }
-    let sc = match presets::scenario(name, &opts) {
-        Ok(s) => s,
-        Err(e) => return fail(e),
-    };
-    let r = match run_scenario(&sc) {
-        Ok(r) => r,
-        Err(e) => return fail(e),
-    };
-    if let Some(dir) = &a.out {
-        if let Err(e) = out::write_scenario(dir, &r) {
-            return fail(e);
-        }
-    }
-    if a.json {
-        emit(&output::json::to_string(&r))
-    } else if a.csv {
-        emit(&out::summary_csv(&r))
-    } else if a.series {
-        emit(&out::series_csv(&r))
-    } else {
-        emit(&out::report(&r))
-    }
-}
-
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -571,6 +461,7 @@ fn main() -> ExitCode {
         Some(Cmd::Slotted(a)) => slotted_cmd(a),
         Some(Cmd::Theory(a)) => theory_cmd(a),
         Some(Cmd::Bench(a)) => bench_cmd(a),
-        Some(Cmd::Storm(a)) => storm_cmd(a),
+        Some(Cmd::Storm(a)) => storm_cli::storm_cmd(a),
+        Some(Cmd::Sweep(a)) => sweep_cli::sweep_cmd(a),
     }
 }

@@ -63,6 +63,12 @@ impl std::error::Error for OutputError {}
 /// its parents) if missing, fail if it is a file, and probe it with a temporary file.
 /// Call this before a long computation so that a bad output path fails at once.
 pub fn prepare_dir(dir: &Path) -> Result<(), OutputError> {
+    if dir.as_os_str().is_empty() {
+        return Err(OutputError::CreateDir(
+            dir.to_path_buf(),
+            io::Error::new(io::ErrorKind::InvalidInput, "the path is empty"),
+        ));
+    }
     match fs::metadata(dir) {
         Ok(m) if !m.is_dir() => return Err(OutputError::NotADirectory(dir.to_path_buf())),
         Ok(_) => {}
@@ -178,6 +184,10 @@ mod tests {
         assert!(matches!(
             prepare_dir(&file.join("sub")),
             Err(OutputError::NotADirectory(_))
+        ));
+        assert!(matches!(
+            prepare_dir(Path::new("")),
+            Err(OutputError::CreateDir(..))
         ));
         let sub = dir.path().join("a/b");
         prepare_dir(&sub).unwrap();

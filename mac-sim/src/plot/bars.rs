@@ -24,7 +24,7 @@ use super::style::{self, SIZE};
 pub struct BarChart {
     /// Title.
     pub title: String,
-    /// A line of text under the title (e.g. a summary statistic).
+    /// Lines of text under the title (e.g. summary statistics), separated by `\n`.
     pub note: Option<String>,
     /// Label of the item axis, with unit.
     pub x_label: String,
@@ -136,13 +136,16 @@ impl Figure for BarChart {
         let (y0, y1) = self.y_range();
         let area = match &self.note {
             Some(note) => {
-                let (top, rest) = area.split_vertically(74);
+                let lines: Vec<&str> = note.lines().collect();
+                let (top, rest) = area.split_vertically(52 + 24 * lines.len() as u32);
                 top.draw(&Text::new(self.title.as_str(), (20, 12), style::title()))?;
-                top.draw(&Text::new(
-                    note.as_str(),
-                    (20, 46),
-                    style::axis_label().color(&RGBColor(80, 80, 80)),
-                ))?;
+                for (i, line) in lines.iter().enumerate() {
+                    top.draw(&Text::new(
+                        *line,
+                        (20, 46 + 24 * i as i32),
+                        style::axis_label().color(&RGBColor(80, 80, 80)),
+                    ))?;
+                }
                 rest
             }
             None => area.clone(),
@@ -245,21 +248,14 @@ where
             ))?
             .label(label.as_str())
             .legend(move |(px, py)| {
-                PathElement::new(
-                    vec![(px, py), (px + 21, py)],
-                    rc.stroke_width(style::LINE_WIDTH),
-                )
+                let st = rc.stroke_width(style::LINE_WIDTH);
+                EmptyElement::at((px, py))
+                    + PathElement::new(vec![(0, 0), (8, 0)], st)
+                    + PathElement::new(vec![(13, 0), (21, 0)], st)
             });
     }
     if !c.bar_label.is_empty() || c.reference.is_some() {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(style::legend())
-            .background_style(WHITE.mix(0.88))
-            .border_style(RGBColor(160, 160, 160))
-            .margin(12)
-            .draw()?;
+        style::draw_legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     }
     Ok(())
 }

@@ -501,14 +501,7 @@ where
         }
     }
     if !c.series.is_empty() || !c.shades.is_empty() {
-        chart
-            .configure_series_labels()
-            .position(legend_pos(c.legend))
-            .label_font(style::legend())
-            .background_style(WHITE.mix(0.88))
-            .border_style(RGBColor(160, 160, 160))
-            .margin(12)
-            .draw()?;
+        style::draw_legend(&mut chart, legend_pos(c.legend))?;
     }
     Ok(())
 }

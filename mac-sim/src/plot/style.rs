@@ -1,7 +1,12 @@
 //! The look shared by every chart: size, palette, line widths and text sizes, chosen
 //! to stay legible when a 1024 × 640 PNG is shown at its natural size.
 
+use plotters::chart::{ChartContext, SeriesLabelPosition};
+use plotters::coord::CoordTranslate;
+use plotters::prelude::{DrawingBackend, WHITE};
 use plotters::style::{Color, FontDesc, IntoFont, RGBColor, ShapeStyle, TextStyle};
+
+use super::save::PlotError;
 
 use super::font::FAMILY;
 
@@ -54,6 +59,22 @@ pub fn tick_label() -> FontDesc<'static> {
 /// Legend entries.
 pub fn legend() -> TextStyle<'static> {
     (FAMILY, 16).into_font().into()
+}
+
+/// Draw the legend of every labelled series at `pos`, on a translucent white box.
+pub fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    pos: SeriesLabelPosition,
+) -> Result<(), PlotError> {
+    chart
+        .configure_series_labels()
+        .position(pos)
+        .label_font(legend())
+        .background_style(WHITE.mix(0.88))
+        .border_style(RGBColor(160, 160, 160))
+        .margin(12)
+        .draw()?;
+    Ok(())
 }
 
 /// A number for a tick label: integers without a decimal point, others with up to

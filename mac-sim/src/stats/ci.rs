@@ -114,6 +114,14 @@ pub fn mean_ci95(xs: &[f64]) -> Estimate {
         };
     }
     let nf = n as f64;
+    // Identical values: their mean exactly, with no rounding noise in the spread.
+    if xs.iter().all(|&x| x == xs[0]) {
+        return Estimate {
+            mean: xs[0],
+            half_width: 0.0,
+            n: n as u32,
+        };
+    }
     let mean = xs.iter().sum::<f64>() / nf;
     let half_width = if n < 2 {
         0.0
@@ -153,8 +161,8 @@ mod tests {
 
     #[test]
     fn constant_values_have_no_spread() {
-        let e = mean_ci95(&[0.5; 7]);
-        assert_eq!((e.mean, e.half_width, e.n), (0.5, 0.0, 7));
+        let e = mean_ci95(&[0.1; 7]);
+        assert_eq!((e.mean, e.half_width, e.n), (0.1, 0.0, 7));
         assert_eq!(mean_ci95(&[2.0]).half_width, 0.0);
         assert!(mean_ci95(&[]).mean.is_nan());
     }

@@ -475,6 +475,11 @@ impl CsmaCd {
         self.c.collided_attempts
     }
 
+    /// Frame bits each station has delivered so far, in order of position.
+    pub fn delivered_bits_per_station(&self) -> Vec<u64> {
+        self.stations.iter().map(|s| s.delivered_bits).collect()
+    }
+
     /// Each station's position, picoseconds of propagation from the cable's start.
     pub fn positions_ps(&self) -> Vec<i64> {
         (0..self.stations.len())

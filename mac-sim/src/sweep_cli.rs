@@ -1,0 +1,218 @@
+//! `mac-sim sweep` and `mac-sim run --plot`: argument parsing and printing only; the
+//! work is in `mac_sim::sweep` and `mac_sim::plot`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use clap::Args;
+use mac_sim::config::{Placement, RunConfig};
+use mac_sim::output::atomic::prepare_dir;
+use mac_sim::plot::{run_charts, save::save};
+use mac_sim::sweep::execute::{SweepOptions, run_sweep, table};
+use mac_sim::sweep::progress;
+use mac_sim::sweep::spec::{self, SweepSpec};
+use mac_sim::{parse, sweep};
+
+/// Raised by Ctrl-C; the sweep runner and every running job check it.
+static CANCEL: AtomicBool = AtomicBool::new(false);
+
+#[derive(Args, Debug)]
+pub struct SweepArgs {
+    /// Station counts: a list and/or ranges, e.g. 1,2,4 or 1..=1024:x2 (doubling) or
+    /// 10..=100:10.
+    #[arg(short = 'n', long, default_value = "1..=256:x2", value_name = "LIST")]
+    stations: String,
+    /// Frame sizes in bytes (64..=1518): a list and/or ranges, or MIN-MAX for a
+    /// uniform mix, e.g. 64,512,1518.
+    #[arg(short = 'f', long, default_value = "1518", value_name = "LIST")]
+    frame_bytes: String,
+    /// Offered loads (fractions of the bit rate, Poisson arrivals) and/or `saturated`,
+    /// e.g. 0.1..=1.0:0.1,saturated.
+    #[arg(short = 'l', long, default_value = "saturated", value_name = "LIST")]
+    load: String,
+    /// Backoff algorithms: beb, linear, poly[:DEGREE], fixed[:SLOTS], e.g. beb,linear.
+    #[arg(short = 'b', long, default_value = "beb", value_name = "LIST")]
+    backoff: String,
+    /// Replications per point, each with its own seed derived from --seed.
+    #[arg(short = 'r', long, default_value_t = 5, value_name = "R")]
+    replications: u32,
+    /// Sweep seed: replication r of every point uses a seed derived from it and r.
+    #[arg(short = 's', long, default_value_t = 1)]
+    seed: u64,
+    /// Simulated time of each replication, with unit: s, ms, us or ns.
+    #[arg(
+        short = 'd',
+        long,
+        default_value = "10s",
+        value_name = "TIME",
+        allow_hyphen_values = true
+    )]
+    duration: String,
+    /// Output directory for results.csv, results.json and the charts (created if
+    /// missing; existing files of the same names are replaced).
+    #[arg(short = 'o', long, default_value = "sweep-results", value_name = "DIR")]
+    out: PathBuf,
+    /// Skip the charts.
+    #[arg(long)]
+    no_plots: bool,
+    /// Worker threads (default: one per core).
+    #[arg(short = 'j', long, value_name = "N")]
+    threads: Option<usize>,
+    /// No progress output.
+    #[arg(short = 'q', long)]
+    quiet: bool,
+    /// Station placement along the bus: point, even or random.
+    #[arg(short = 'p', long, default_value = "even", value_name = "WHERE")]
+    placement: String,
+    /// Bus length in metres.
+    #[arg(
+        long,
+        default_value_t = 2500.0,
+        value_name = "METRES",
+        allow_negative_numbers = true
+    )]
+    length_m: f64,
+    /// Bit rate in bits per second (suffix k, M or G).
+    #[arg(long, default_value = "10M", value_name = "RATE")]
+    bit_rate: String,
+    /// backoffLimit (0..=32).
+    #[arg(long, default_value_t = 10, value_name = "K")]
+    backoff_limit: u32,
+    /// attemptLimit (1..=1024).
+    #[arg(long, default_value_t = 16, value_name = "N")]
+    attempt_limit: u32,
+    /// Frames a station can hold, the one being sent included (Poisson traffic).
+    #[arg(long, default_value_t = 100, value_name = "FRAMES")]
+    queue_limit: u32,
+}
+
+impl SweepArgs {
+    fn spec(&self) -> Result<SweepSpec, String> {
+        let placement: Placement = self.placement.parse().map_err(|e| format!("{e}"))?;
+        let mut base = RunConfig {
+            placement,
+            bus_length_m: self.length_m,
+            backoff_limit: self.backoff_limit,
+            attempt_limit: self.attempt_limit,
+            queue_limit: self.queue_limit,
+            duration_ps: parse::duration_ps(&self.duration).map_err(|e| e.to_string())?,
+            ..RunConfig::default()
+        };
+        base.phy.bit_rate = parse::bit_rate(&self.bit_rate).map_err(|e| e.to_string())?;
+        Ok(SweepSpec {
+            base,
+            stations: spec::parse_stations(&self.stations).map_err(|e| e.to_string())?,
+            loads: spec::parse_loads(&self.load).map_err(|e| e.to_string())?,
+            frames: spec::parse_frames(&self.frame_bytes).map_err(|e| e.to_string())?,
+            backoffs: spec::parse_backoffs(&self.backoff).map_err(|e| e.to_string())?,
+            replications: self.replications,
+            seed: self.seed,
+        })
+    }
+}
+
+fn fail(code: u8, msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("mac-sim: error: {msg}");
+    ExitCode::from(code)
+}
+
+/// `mac-sim sweep`.
+pub fn sweep_cmd(a: &SweepArgs) -> ExitCode {
+    let spec = match a.spec() {
+        Ok(s) => s,
+        Err(e) => return fail(2, e),
+    };
+    if a.threads == Some(0) {
+        return fail(2, "--threads must be at least 1");
+    }
+    let handler = ctrlc::set_handler(|| {
+        if CANCEL.swap(true, Ordering::SeqCst) {
+            // A second Ctrl-C: stop at once (no result file is being presented).
+            std::process::exit(130);
+        }
+        eprintln!(
+            "\nmac-sim: interrupted: stopping the running replications (Ctrl-C again to quit at once)"
+        );
+    });
+    if let Err(e) = handler {
+        eprintln!("mac-sim: warning: Ctrl-C will not stop the sweep cleanly: {e}");
+    }
+    let opts = SweepOptions {
+        out_dir: a.out.clone(),
+        plots: !a.no_plots,
+    };
+    let progress = progress::for_stderr(a.quiet, "sweep", "events");
+    let go = || run_sweep(&spec, &opts, progress.as_ref(), &CANCEL);
+    let result = match a.threads {
+        None => go(),
+        Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
+            Ok(pool) => pool.install(go),
+            Err(e) => return fail(1, format!("cannot start {n} threads: {e}")),
+        },
+    };
+    match result {
+        Ok(out) => {
+            print!("{}", table(&out.points));
+            if !a.quiet {
+                eprintln!(
+                    "mac-sim: {} points x {} replications: {:.1} M events in {:.1} s; wrote {} files to {}",
+                    out.points.len(),
+                    spec.replications,
+                    out.events as f64 / 1e6,
+                    out.wall.as_secs_f64(),
+                    out.files.len(),
+                    a.out.display()
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e.exit_code(), e),
+    }
+}
+
+/// The charts of `mac-sim run --plot DIR`; `dir` has been checked with
+/// [`check_plot_dir`].
+pub fn run_with_plots(
+    cfg: &RunConfig,
+    dir: &std::path::Path,
+) -> Result<mac_sim::RunResult, (u8, String)> {
+    let (r, per_station) = sweep::job::run_with_stations(cfg).map_err(|e| (2, e.to_string()))?;
+    let mut files = Vec::new();
+    let w = |e: mac_sim::output::atomic::OutputError| (1, e.to_string());
+    files.extend(
+        save(
+            &run_charts::attempts_histogram(&r),
+            dir,
+            "attempts_histogram",
+        )
+        .map_err(w)?,
+    );
+    files.extend(
+        save(
+            &run_charts::per_station_throughput(&r, &per_station),
+            dir,
+            "per_station_throughput",
+        )
+        .map_err(w)?,
+    );
+    files.extend(
+        save(
+            &run_charts::backoff_vs_expected(&r),
+            dir,
+            "backoff_vs_expected",
+        )
+        .map_err(w)?,
+    );
+    eprintln!(
+        "mac-sim: wrote {} chart files to {}",
+        files.len(),
+        dir.display()
+    );
+    Ok(r)
+}
+
+/// Check a `--plot` directory before the run.
+pub fn check_plot_dir(dir: &std::path::Path) -> Result<(), String> {
+    prepare_dir(dir).map_err(|e| e.to_string())
+}

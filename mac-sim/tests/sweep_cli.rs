@@ -1,0 +1,303 @@
+//! End-to-end tests of `mac-sim sweep` and `mac-sim run --plot`: the files they write,
+//! byte-identical results on 1 and 2 threads, every bad input (exit status 2 and one
+//! line), and a real Ctrl-C (SIGINT) that leaves no results file behind.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn mac_sim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mac-sim"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// A tiny sweep into `out`.
+fn tiny_sweep(out: &Path) -> Output {
+    let o = out.to_str().unwrap();
+    mac_sim(&["sweep", "-n", "1,2", "-d", "1ms", "-o", o])
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Exit status 2 and exactly one line on stderr, an error naming `needle`.
+fn assert_usage_error(o: &Output, needle: &str) {
+    let e = stderr(o);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "status {:?}, stderr {e}",
+        o.status
+    );
+    assert_eq!(e.lines().count(), 1, "not one line: {e}");
+    assert!(e.starts_with("mac-sim: error: "), "{e}");
+    assert!(e.contains(needle), "{needle:?} not in {e}");
+    assert!(o.stdout.is_empty());
+}
+
+fn no_results(dir: &Path) {
+    for name in ["results.csv", "results.json"] {
+        assert!(!dir.join(name).exists(), "{name} written");
+    }
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd {
+            let n = e.unwrap().file_name().to_string_lossy().into_owned();
+            assert!(!n.contains("results"), "left behind: {n}");
+        }
+    }
+}
+
+const SMALL: [&str; 10] = [
+    "sweep", "-n", "1,4,16", "-f", "64,1518", "-r", "3", "-d", "50ms", "-q",
+];
+
+#[test]
+fn sweep_writes_results_and_charts_identically_on_one_and_two_threads() {
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    let run = |dir: &Path, threads: &str| {
+        let mut args = SMALL.to_vec();
+        let d = dir.to_str().unwrap();
+        args.extend(["-o", d, "-j", threads]);
+        let o = mac_sim(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(o.stderr.is_empty(), "--quiet printed {}", stderr(&o));
+        o
+    };
+    let oa = run(a.path(), "1");
+    let ob = run(b.path(), "2");
+    assert_eq!(oa.stdout, ob.stdout);
+    for f in ["results.csv", "results.json"] {
+        let x = std::fs::read(a.path().join(f)).unwrap();
+        let y = std::fs::read(b.path().join(f)).unwrap();
+        assert_eq!(x, y, "{f} differs between 1 and 2 threads");
+    }
+    let csv = std::fs::read_to_string(a.path().join("results.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 1 + 6, "header + 6 points");
+    let header = lines[0];
+    for col in [
+        "stations",
+        "frame_bytes",
+        "offered_load_fraction",
+        "throughput_mbps",
+        "throughput_mbps_ci95",
+        "access_delay_mean_us",
+        "access_delay_p99_us_ci95",
+        "collision_rate_per_attempt",
+        "drop_rate_per_frame",
+        "jain_fairness_index",
+        "mb_efficiency_fraction",
+    ] {
+        assert!(header.split(',').any(|c| c == col), "no column {col}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(a.path().join("results.json")).unwrap()).unwrap();
+    assert_eq!(json.as_array().unwrap().len(), 6);
+    assert_eq!(json[0]["stations"], 1);
+    for stem in [
+        "utilisation_vs_stations",
+        "backoff_vs_expected",
+        "fairness_vs_stations",
+    ] {
+        for ext in ["png", "svg"] {
+            let p = a.path().join(format!("{stem}.{ext}"));
+            let len = std::fs::metadata(&p).map(|m| m.len()).unwrap_or(0);
+            assert!(len > 8_000, "{} is {len} bytes", p.display());
+        }
+    }
+    // Only a load sweep has a delay-versus-load chart; one left by an earlier sweep in
+    // the same directory is removed rather than passed off as this sweep's.
+    assert!(!a.path().join("delay_vs_load.png").exists());
+    std::fs::write(a.path().join("delay_vs_load.png"), "stale").unwrap();
+    run(a.path(), "2");
+    assert!(!a.path().join("delay_vs_load.png").exists());
+}
+
+#[test]
+fn load_sweep_with_two_algorithms_draws_the_hockey_stick() {
+    let d = tempfile::tempdir().unwrap();
+    let o = mac_sim(&[
+        "sweep",
+        "-n",
+        "16",
+        "-l",
+        "0.2..=0.8:0.3,saturated",
+        "-b",
+        "beb,linear",
+        "-r",
+        "2",
+        "-d",
+        "50ms",
+        "-q",
+        "--no-plots",
+        "-o",
+        d.path().to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = std::fs::read_to_string(d.path().join("results.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 8);
+    assert!(csv.contains(",poisson,0.500000,linear,"), "{csv}");
+    assert!(csv.contains(",saturated,,beb,"));
+    assert!(
+        !d.path().join("delay_vs_load.png").exists(),
+        "--no-plots drew"
+    );
+}
+
+#[test]
+fn bad_sweep_arguments_fail_with_one_line_and_status_2() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("out");
+    let o = out.to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["-n", "8..=4"], "range '8..=4' is empty"),
+        (&["-n", "4..4"], "is empty"),
+        (&["-n", ""], "empty list"),
+        (&["-n", "1..=8:y2"], "not a number or a range"),
+        (&["-n", "1..=8:x1"], "factor"),
+        (&["-n", "0,1"], "whole number of stations"),
+        (&["-r", "0"], "--replications must be at least 1"),
+        (&["-r", "-1"], "-1"),
+        (&["-f", "63"], "frame size"),
+        (&["-l", "0"], "above 0"),
+        (&["-l", "0.5..=0.1"], "is empty"),
+        (&["-b", "exponential"], "not a backoff algorithm"),
+        (&["-d", "0s"], "duration"),
+        (&["-j", "0"], "--threads must be at least 1"),
+        (&["-n", "1..=100000", "-r", "100"], "more than"),
+        (&["--attempt-limit", "0"], "attempt limit"),
+    ];
+    for (extra, needle) in cases {
+        let mut args = vec!["sweep", "-q", "-o", o];
+        args.extend_from_slice(extra);
+        assert_usage_error(&mac_sim(&args), needle);
+        no_results(&out);
+    }
+}
+
+#[test]
+fn output_directory_that_is_a_file_or_unwritable_is_refused_before_running() {
+    let d = tempfile::tempdir().unwrap();
+    let file = d.path().join("plain-file");
+    std::fs::write(&file, "x").unwrap();
+    let f = file.to_str().unwrap();
+    assert_usage_error(&tiny_sweep(&file), "is not a directory");
+    assert_usage_error(&tiny_sweep(&file.join("sub")), "is not a directory");
+    assert_usage_error(&tiny_sweep(Path::new("")), "a value is required for '--out");
+    let o = mac_sim(&["run", "-d", "1ms", "--plot", f]);
+    assert_usage_error(&o, "is not a directory");
+
+    // An unwritable directory: a read-only one, unless we are root (who may write
+    // anyway), then /sys, which not even root can create files in.
+    let ro = d.path().join("read-only");
+    std::fs::create_dir(&ro).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let writable = |p: &Path| {
+        let probe = p.join(".probe");
+        let ok = std::fs::write(&probe, "x").is_ok();
+        let _ = std::fs::remove_file(&probe);
+        ok
+    };
+    let target = if !writable(&ro) {
+        Some(ro.clone())
+    } else if Path::new("/sys").is_dir() && !writable(Path::new("/sys")) {
+        Some(Path::new("/sys").to_path_buf())
+    } else {
+        None
+    };
+    match target {
+        Some(t) => {
+            assert_usage_error(&tiny_sweep(&t), "is not writable");
+            assert_usage_error(
+                &tiny_sweep(&t.join("mac-sim-out")),
+                "cannot create output directory",
+            );
+        }
+        None => eprintln!("no unwritable directory available here; case not exercised"),
+    }
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn run_plot_draws_three_charts_and_still_prints_the_report() {
+    let d = tempfile::tempdir().unwrap();
+    let o = mac_sim(&[
+        "run",
+        "-n",
+        "8",
+        "-d",
+        "200ms",
+        "--plot",
+        d.path().to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Metcalfe-Boggs"));
+    assert!(stderr(&o).contains("wrote 6 chart files"));
+    for stem in [
+        "attempts_histogram",
+        "per_station_throughput",
+        "backoff_vs_expected",
+    ] {
+        for ext in ["png", "svg"] {
+            let len = std::fs::metadata(d.path().join(format!("{stem}.{ext}")))
+                .map(|m| m.len())
+                .unwrap_or(0);
+            let min = if ext == "png" { 20_000 } else { 3_000 };
+            assert!(len > min, "{stem}.{ext}: {len} bytes");
+        }
+    }
+}
+
+#[test]
+fn sigint_stops_the_sweep_with_status_130_and_no_results() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("out");
+    // Far more work than can finish before the signal: 2000 runs of 100 simulated s.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mac-sim"))
+        .args(["sweep", "-n", "1..=1000", "-r", "2", "-d", "100s", "-o"])
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first progress line means the handler is installed and runs are under way.
+    let mut err = child.stderr.take().unwrap();
+    let mut first = Vec::new();
+    {
+        use std::io::Read;
+        let mut byte = [0u8; 1];
+        while err.read(&mut byte).unwrap_or(0) == 1 && byte[0] != b'\n' {
+            first.push(byte[0]);
+        }
+    }
+    assert!(
+        String::from_utf8_lossy(&first).contains("points"),
+        "{}",
+        String::from_utf8_lossy(&first)
+    );
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // The shell's own `kill`, so no procps is needed.
+    let killed = Command::new("sh")
+        .args(["-c", &format!("kill -INT {}", child.id())])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    let mut rest = String::new();
+    {
+        use std::io::Read;
+        err.read_to_string(&mut rest).unwrap();
+    }
+    assert_eq!(status.code(), Some(130), "stderr: {rest}");
+    let last = rest.lines().last().unwrap_or("");
+    assert!(
+        last.starts_with("mac-sim: error: sweep interrupted after ")
+            && last.ends_with("no results were written"),
+        "{rest}"
+    );
+    no_results(&out);
+}
