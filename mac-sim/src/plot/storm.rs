@@ -54,8 +54,9 @@ enum Look {
     /// Markers only: the value is undefined in bins where nothing ended, and a line
     /// would bridge those gaps.
     Dots,
-    /// Lines on a log axis if the values span more than 30x.
-    MaybeLog,
+    /// Markers, on a log axis if the values span more than 30x (amplification: it is
+    /// undefined in bins without new requests, and can reach hundreds).
+    DotsMaybeLog,
 }
 
 type Metric = (&'static str, &'static str, Look, fn(&BinRow) -> f64);
@@ -68,7 +69,7 @@ const METRICS: [Metric; 6] = [
     (
         "Load amplification",
         "attempts / new requests",
-        Look::MaybeLog,
+        Look::DotsMaybeLog,
         |b| b.amplification,
     ),
     (
@@ -98,8 +99,9 @@ const METRICS: [Metric; 6] = [
 ];
 
 /// The time-series figure of a scenario: six panels (attempts/s, amplification,
-/// client and attempt success ratios, concurrency, p99 latency), one line (or row of
-/// dots, where bins can be empty) per strategy, the trigger window shaded.
+/// client and attempt success ratios, concurrency, p99 latency), one line per
+/// strategy (dots where a bin can be undefined, so that gaps show), the trigger
+/// window shaded.
 pub fn scenario_chart(r: &ScenarioResult) -> Panels {
     let trigger = r.runs.first().and_then(|x| x.config.trigger);
     let charts = METRICS
@@ -122,7 +124,7 @@ pub fn scenario_chart(r: &ScenarioResult) -> Panels {
                 .map(|p| p.1)
                 .filter(|&v| v > 0.0)
                 .fold((f64::INFINITY, 0.0f64), |(a, b), v| (a.min(v), b.max(v)));
-            let log = look == Look::MaybeLog && hi > 30.0 * lo;
+            let log = look == Look::DotsMaybeLog && hi > 30.0 * lo;
             let y = if log {
                 Axis::log(&format!("{unit}, log scale"))
             } else {
@@ -140,7 +142,7 @@ pub fn scenario_chart(r: &ScenarioResult) -> Panels {
             }
             for (i, (run, pts)) in r.runs.iter().zip(lines).enumerate() {
                 let mut s = Series::new(&run.strategy, pts).colour(i).no_markers();
-                if look == Look::Dots {
+                if look != Look::Line {
                     s.stroke = Stroke::None;
                     s.markers = true;
                 }
