@@ -295,3 +295,46 @@ fn capped_clients_timeout_lists_and_request_deadlines() {
     // timeout about a third of the time: attempts time out, are retried, and succeed.
     assert!(c.timeouts > 0 && c.succeeded > 10_000, "{c:?}");
 }
+
+/// The scenario chart: six panels, one series per strategy, the trigger shaded, and
+/// an image with ink in every panel; the contention chart has one line per jitter.
+#[test]
+fn charts_have_a_line_per_strategy_and_the_trigger_shaded() {
+    use mac_sim::model::storm::contention::{ContentionConfig, run_contention};
+    use mac_sim::plot::save::{Figure, to_rgb};
+    use mac_sim::plot::storm::{contention_chart, scenario_chart};
+    let r = scenario("shard", 1);
+    let fig = scenario_chart(&r);
+    assert_eq!(fig.charts.len(), 6);
+    for c in &fig.charts {
+        assert_eq!(c.series.len(), 3, "{}", c.title);
+        assert_eq!(c.shades.len(), 1);
+        assert_eq!((c.shades[0].from, c.shades[0].to), (20.0, 60.0));
+        assert!(c.series.iter().all(|s| !s.points.is_empty()), "{}", c.title);
+    }
+    let (w, h) = fig.size();
+    let rgb = to_rgb(&fig).unwrap();
+    assert_eq!(rgb.len(), (w * h * 3) as usize);
+    // Each of the six panels has non-white pixels.
+    for row in 0..3 {
+        for col in 0..2 {
+            let y0 = row * (h as usize / 3);
+            let x0 = col * (w as usize / 2);
+            let inked = (y0..y0 + h as usize / 3).any(|y| {
+                (x0..x0 + w as usize / 2).any(|x| {
+                    let i = (y * w as usize + x) * 3;
+                    rgb[i..i + 3] != [255, 255, 255]
+                })
+            });
+            assert!(inked, "panel {row},{col} is blank");
+        }
+    }
+    let rows = run_contention(&ContentionConfig {
+        clients: vec![5, 10],
+        ..ContentionConfig::default()
+    })
+    .unwrap();
+    let fig = contention_chart(&rows);
+    assert_eq!(fig.charts.len(), 2);
+    assert!(fig.charts.iter().all(|c| c.series.len() == 4));
+}

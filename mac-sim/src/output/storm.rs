@@ -137,6 +137,15 @@ pub fn report(r: &ScenarioResult) -> String {
     s
 }
 
+/// A CSV number: six decimals, empty when undefined.
+fn csv_num(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.6}")
+    } else {
+        String::new()
+    }
+}
+
 /// The header of [`series_csv`].
 pub const SERIES_HEADER: &str = "scenario,strategy,seed,t_s,offered_per_s,attempts_per_s,retries_per_s,amplification,success_ratio,completed,attempt_success_ratio,concurrency,concurrency_max,queue,latency_p50_ms,latency_p99_ms";
 
@@ -144,13 +153,7 @@ pub const SERIES_HEADER: &str = "scenario,strategy,seed,t_s,offered_per_s,attemp
 pub fn series_csv(r: &ScenarioResult) -> String {
     let mut s = String::from(SERIES_HEADER);
     s.push('\n');
-    let g = |x: f64| {
-        if x.is_finite() {
-            format!("{x:.6}")
-        } else {
-            String::new()
-        }
-    };
+    let g = csv_num;
     for run in &r.runs {
         for b in &run.series {
             let _ = writeln!(
@@ -185,13 +188,7 @@ pub const SUMMARY_HEADER: &str = "scenario,strategy,seed,events,offered,attempts
 pub fn summary_csv(r: &ScenarioResult) -> String {
     let mut s = String::from(SUMMARY_HEADER);
     s.push('\n');
-    let g = |x: f64| {
-        if x.is_finite() {
-            format!("{x:.6}")
-        } else {
-            String::new()
-        }
-    };
+    let g = csv_num;
     for run in &r.runs {
         let m = &run.summary;
         let c = &run.counts;
