@@ -94,8 +94,8 @@ pub enum Next {
 impl Population {
     /// Every client with fresh guards.
     pub fn new(load: Load, strategy: &Strategy) -> Result<Self, super::config::StormError> {
-        let n = load.clients();
         let g = Guards::new(strategy)?;
+        let n = if g.is_empty() { 0 } else { load.clients() };
         let gap_mean_ps = match load {
             Load::Open { rate_per_s, .. } | Load::Capped { rate_per_s, .. } => {
                 PS_PER_SEC as f64 / rate_per_s
@@ -119,10 +119,11 @@ impl Population {
         &self.load
     }
 
-    /// A client's guards.
+    /// A client's guards, or `None` when the strategy has none (then nothing is kept
+    /// per client, and nothing is looked up).
     #[inline]
-    pub fn guards(&mut self, client: u32) -> &mut Guards {
-        &mut self.guards[client as usize]
+    pub fn guards(&mut self, client: u32) -> Option<&mut Guards> {
+        self.guards.get_mut(client as usize)
     }
 
     /// The gap to the next open-loop arrival.

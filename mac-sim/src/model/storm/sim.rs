@@ -163,7 +163,9 @@ impl Storm {
             Some(d) => Deadline::after(ns(now), d),
             None => Deadline::NONE,
         };
-        self.pop.guards(client).on_request(ns(now));
+        if let Some(g) = self.pop.guards(client) {
+            g.on_request(ns(now));
+        }
         let req = self.reqs.insert(Request {
             client,
             user,
@@ -179,7 +181,7 @@ impl Storm {
 
     fn send(&mut self, now: Time, req: u32, q: &mut EventQueue<Event>) {
         let r = *self.reqs.get(req);
-        if !self.pop.guards(r.client).acquire(ns(now)) {
+        if !self.pop.guards(r.client).is_none_or(|g| g.acquire(ns(now))) {
             self.counts.breaker_open += 1;
             self.finish(now, req, false, q);
             return;
@@ -218,7 +220,10 @@ impl Storm {
     fn failed_attempt(&mut self, now: Time, req: u32, q: &mut EventQueue<Event>) {
         let r = *self.reqs.get(req);
         let now_ns = ns(now);
-        let token_ok = self.pop.guards(r.client).on_outcome(now_ns, false);
+        let token_ok = self
+            .pop
+            .guards(r.client)
+            .is_none_or(|g| g.on_outcome(now_ns, false));
         let refusal = match self.strategy.policy {
             None => Err(Refusal::Policy),
             Some(policy) => {
@@ -231,10 +236,10 @@ impl Storm {
                         if !r.deadline.allows_attempt(now_ns, delay_ns, self.nominal_ns) {
                             Err(Refusal::Deadline)
                         } else {
-                            self.pop
-                                .guards(r.client)
-                                .permit_retry(now_ns, token_ok)
-                                .map(|()| delay_ns)
+                            match self.pop.guards(r.client) {
+                                Some(g) => g.permit_retry(now_ns, token_ok).map(|()| delay_ns),
+                                None => Ok(delay_ns),
+                            }
                         }
                     }
                 }
@@ -309,7 +314,9 @@ impl Model for Storm {
                     let client = r.client;
                     self.series.attempt_ended(now, outcome == Outcome::Success);
                     if outcome == Outcome::Success {
-                        self.pop.guards(client).on_outcome(ns(now), true);
+                        if let Some(g) = self.pop.guards(client) {
+                            g.on_outcome(ns(now), true);
+                        }
                         self.finish(now, j.req, true, q);
                     } else {
                         self.counts.errors += u64::from(outcome == Outcome::Error);

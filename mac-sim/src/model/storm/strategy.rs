@@ -350,6 +350,14 @@ impl Guards {
         })
     }
 
+    /// Whether there is nothing to guard with (no budget, no breaker).
+    pub fn is_empty(&self) -> bool {
+        self.ratio.is_none()
+            && self.token.is_none()
+            && self.retry_breaker.is_none()
+            && self.breaker.is_none()
+    }
+
     /// A logical request starts at `now_ns` (its first attempt).
     #[inline]
     pub fn on_request(&mut self, now_ns: u64) {
