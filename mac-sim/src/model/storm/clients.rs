@@ -95,7 +95,8 @@ impl Population {
     /// Every client with fresh guards.
     pub fn new(load: Load, strategy: &Strategy) -> Result<Self, super::config::StormError> {
         let g = Guards::new(strategy)?;
-        let n = if g.is_empty() { 0 } else { load.clients() };
+        let n = load.clients();
+        let kept = if g.is_empty() { 0 } else { n };
         let gap_mean_ps = match load {
             Load::Open { rate_per_s, .. } | Load::Capped { rate_per_s, .. } => {
                 PS_PER_SEC as f64 / rate_per_s
@@ -108,7 +109,7 @@ impl Population {
         };
         Ok(Self {
             load,
-            guards: vec![g; n as usize],
+            guards: vec![g; kept as usize],
             idle,
             gap_mean_ps,
         })
