@@ -93,13 +93,14 @@ pub fn report(r: &ScenarioResult) -> String {
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>7} | {:>7} {:>7} | {:>9} {:>8}",
+        "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>7} {:>6} | {:>7} {:>7} | {:>9} {:>8}",
         "strategy",
         "succ<",
         "conc<",
         "amp~",
         "amp^",
         "succ~",
+        "cv~",
         "amp>",
         "succ>",
         "recover s",
@@ -109,13 +110,14 @@ pub fn report(r: &ScenarioResult) -> String {
         let m = &run.summary;
         let _ = writeln!(
             s,
-            "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>7} | {:>7} {:>7} | {:>9} {:>8}",
+            "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>7} {:>6} | {:>7} {:>7} | {:>9} {:>8}",
             run.strategy,
             f(m.before.success_ratio, 3),
             f(m.before.concurrency, 1),
             f(m.during.mean_amplification, 2),
             f(m.during.peak_amplification, 2),
             f(m.during.success_ratio, 3),
+            f(m.during.attempts_cv, 2),
             f(m.after.mean_amplification, 2),
             f(m.after.success_ratio, 3),
             m.recovery.seconds().map_or("never".into(), |x| f(x, 1)),
@@ -128,12 +130,18 @@ pub fn report(r: &ScenarioResult) -> String {
     }
     let _ = writeln!(
         s,
-        "\n<: before the trigger, ~: during it, >: after it; amp = attempts / new requests (~ mean, ^ peak bin), succ = client success ratio, conc = server concurrency."
+        "\n<: before the trigger, ~: during it, >: after it; amp = attempts / new requests (~ mean, ^ peak bin), succ = client success ratio,\nconc = server concurrency, cv = variation of attempts per bin over the trigger's second half (waves: large)."
     );
-    let _ = writeln!(
-        s,
-        "Recovered: the first time after the trigger ends from which, for 5 s, every bin has success >= 95 % of the baseline and concurrency <= 2 x baseline + 5."
-    );
+    if let Some(rule) = r.runs.first().map(|x| x.config.recovery) {
+        let _ = writeln!(
+            s,
+            "Recovered: the first time after the trigger ends from which, for {} s, every bin has success >= {} % of the baseline and concurrency <= {} x baseline + {}.",
+            rule.sustain_ps as f64 / crate::time::PS_PER_SEC as f64,
+            rule.success_fraction * 100.0,
+            rule.conc_factor,
+            rule.conc_slack
+        );
+    }
     s
 }
 

@@ -56,7 +56,9 @@ pub struct Window {
     pub concurrency: f64,
     /// Attempts per second, mean over the bins.
     pub attempts_per_s: f64,
-    /// Coefficient of variation of attempts per bin (synchronised waves make it large).
+    /// Coefficient of variation of attempts per bin (synchronised waves make it
+    /// large). For the trigger window it is taken over the window's second half, once
+    /// the burst of first failures has passed.
     pub attempts_cv: f64,
 }
 
@@ -189,9 +191,11 @@ pub fn summarise(
             None => Recovery::Metastable,
         }
     };
+    let mut during_w = window(&during);
+    during_w.attempts_cv = window(&during[during.len() / 2..]).attempts_cv;
     Summary {
         before: b,
-        during: window(&during),
+        during: during_w,
         after: window(after_rows),
         success_threshold,
         concurrency_threshold,
