@@ -27,6 +27,8 @@
 use crate::time::Time;
 
 const BUCKETS: usize = 129;
+/// Bucket allocations up to this many entries are kept for reuse.
+const REUSE_CAPACITY: usize = 1 << 12;
 
 /// A priority queue of future events with deterministic tie-breaking.
 ///
@@ -146,8 +148,9 @@ impl<E> EventQueue<E> {
             for e in bucket.drain(..) {
                 self.put(e);
             }
-            // Keep the allocation for later use of this bucket.
-            if self.buckets[b].is_empty() {
+            // Keep a small allocation for later use of this bucket; give a large one
+            // back, so that a burst does not leave every bucket holding room for it.
+            if self.buckets[b].is_empty() && bucket.capacity() <= REUSE_CAPACITY {
                 self.buckets[b] = bucket;
             }
         }

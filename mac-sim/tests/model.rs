@@ -320,3 +320,38 @@ fn indexed_and_walked_carrier_sense_agree() {
         );
     }
 }
+
+/// The comparison algorithms draw what they claim: after c collisions a fixed window
+/// W gives a mean of (W − 1)/2 slots and quadratic backoff (window c² + 1) a mean of
+/// c²/2 slots, each within 4.5 (sample) standard errors.
+#[test]
+fn comparison_algorithms_draw_their_windows() {
+    for (algo, expect) in [
+        (
+            BackoffAlgorithm::Fixed { window: 16 },
+            Box::new(|_c: u32| 7.5) as Box<dyn Fn(u32) -> f64>,
+        ),
+        (
+            BackoffAlgorithm::Polynomial { degree: 2 },
+            Box::new(|c: u32| f64::from(c * c) / 2.0),
+        ),
+    ] {
+        let c = RunConfig {
+            backoff: algo,
+            frames: FrameSizes::Fixed(64),
+            ..cfg(16, 2000)
+        };
+        let r = csma_cd::run(&c).unwrap();
+        let mut checked = 0;
+        for row in &r.backoff {
+            assert_eq!(row.expected_slots, expect(row.collisions), "{algo:?}");
+            if row.draws < 100 {
+                continue;
+            }
+            let z = (row.mean_slots - row.expected_slots) / row.std_error;
+            assert!(z.abs() < 4.5, "{algo:?} c = {}: z = {z}", row.collisions);
+            checked += 1;
+        }
+        assert!(checked >= 3, "{algo:?}: only {checked} rows");
+    }
+}
