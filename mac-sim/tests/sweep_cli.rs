@@ -97,6 +97,17 @@ fn sweep_writes_results_and_charts_identically_on_one_and_two_threads() {
         serde_json::from_slice(&std::fs::read(a.path().join("results.json")).unwrap()).unwrap();
     assert_eq!(json.as_array().unwrap().len(), 6);
     assert_eq!(json[0]["stations"], 1);
+    // The JSON objects have exactly the CSV's columns.
+    let mut keys: Vec<&str> = json[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    let mut cols: Vec<&str> = header.split(',').collect();
+    keys.sort_unstable();
+    cols.sort_unstable();
+    assert_eq!(keys, cols);
     for stem in [
         "utilisation_vs_stations",
         "backoff_vs_expected",

@@ -131,18 +131,26 @@ impl Figure for BarChart {
         self.size
     }
 
+    fn supersample(&self) -> u32 {
+        style::SUPERSAMPLE
+    }
+
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
         let (x0, x1) = self.x_range();
         let (y0, y1) = self.y_range();
         let area = match &self.note {
             Some(note) => {
                 let lines: Vec<&str> = note.lines().collect();
-                let (top, rest) = area.split_vertically(52 + 24 * lines.len() as u32);
-                top.draw(&Text::new(self.title.as_str(), (20, 12), style::title()))?;
+                let (top, rest) = area.split_vertically(style::px(52 + 24 * lines.len() as i32));
+                top.draw(&Text::new(
+                    self.title.as_str(),
+                    (style::px(20), style::px(12)),
+                    style::title(),
+                ))?;
                 for (i, line) in lines.iter().enumerate() {
                     top.draw(&Text::new(
                         *line,
-                        (20, 46 + 24 * i as i32),
+                        (style::px(20), style::px(46 + 24 * i as i32)),
                         style::axis_label().color(&RGBColor(80, 80, 80)),
                     ))?;
                 }
@@ -182,9 +190,9 @@ where
         b.caption(t, style::title());
     }
     let mut chart = b
-        .margin(16)
-        .x_label_area_size(56)
-        .y_label_area_size(84)
+        .margin(style::px(16))
+        .x_label_area_size(style::px(56))
+        .y_label_area_size(style::px(84))
         .build_cartesian_2d(x, y)?;
     let integer_ticks = |v: &f64| {
         if (v - v.round()).abs() < 1e-9 {
@@ -218,8 +226,10 @@ where
         .y_label_formatter(&yfmt)
         .y_labels(10)
         .max_light_lines(2)
-        .light_line_style(RGBColor(238, 238, 238))
-        .bold_line_style(RGBColor(200, 200, 200))
+        .light_line_style(style::stroke(RGBColor(238, 238, 238), 1))
+        .bold_line_style(style::stroke(RGBColor(200, 200, 200), 1))
+        .axis_style(style::stroke(RGBColor(0, 0, 0), 1))
+        .set_all_tick_mark_size(style::px(5))
         .draw()?;
     let col = style::colour(c.colour);
     // Bars narrower than a few pixels are drawn as touching columns.
@@ -234,7 +244,13 @@ where
     )?;
     if !c.bar_label.is_empty() {
         bars.label(c.bar_label.as_str()).legend(move |(px, py)| {
-            Rectangle::new([(px, py - 7), (px + 20, py + 7)], col.filled())
+            Rectangle::new(
+                [
+                    (px, py - style::px(7)),
+                    (px + style::px(20), py + style::px(7)),
+                ],
+                col.filled(),
+            )
         });
     }
     if let Some((v, label)) = &c.reference {
@@ -242,16 +258,16 @@ where
         chart
             .draw_series(DashedLineSeries::new(
                 vec![(x0, *v), (x1, *v)],
-                10,
-                6,
-                rc.stroke_width(style::LINE_WIDTH),
+                style::upx(10),
+                style::upx(6),
+                style::stroke(rc, style::LINE_WIDTH),
             ))?
             .label(label.as_str())
             .legend(move |(px, py)| {
-                let st = rc.stroke_width(style::LINE_WIDTH);
+                let st = style::stroke(rc, style::LINE_WIDTH);
                 EmptyElement::at((px, py))
-                    + PathElement::new(vec![(0, 0), (8, 0)], st)
-                    + PathElement::new(vec![(13, 0), (21, 0)], st)
+                    + PathElement::new(vec![(0, 0), (style::px(8), 0)], st)
+                    + PathElement::new(vec![(style::px(13), 0), (style::px(21), 0)], st)
             });
     }
     if !c.bar_label.is_empty() || c.reference.is_some() {

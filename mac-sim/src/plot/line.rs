@@ -340,6 +340,10 @@ impl Figure for LineChart {
         self.size
     }
 
+    fn supersample(&self) -> u32 {
+        style::SUPERSAMPLE
+    }
+
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
         let ((x0, x1), (y0, y1)) = self.ranges();
         match (self.x.scale, self.y.scale) {
@@ -380,9 +384,9 @@ where
     let ((_, _), (ylo, yhi)) = c.ranges();
     let mut chart = ChartBuilder::on(area)
         .caption(&c.title, style::title())
-        .margin(16)
-        .x_label_area_size(56)
-        .y_label_area_size(84)
+        .margin(style::px(16))
+        .x_label_area_size(style::px(56))
+        .y_label_area_size(style::px(84))
         .build_cartesian_2d(x, y)?;
     let xfmt = |v: &f64| match c.x.scale {
         Scale::Linear => style::tick(*v),
@@ -403,8 +407,10 @@ where
         .x_labels(12)
         .y_labels(10)
         .max_light_lines(2)
-        .light_line_style(RGBColor(238, 238, 238))
-        .bold_line_style(RGBColor(200, 200, 200))
+        .light_line_style(style::stroke(RGBColor(238, 238, 238), 1))
+        .bold_line_style(style::stroke(RGBColor(200, 200, 200), 1))
+        .axis_style(style::stroke(RGBColor(0, 0, 0), 1))
+        .set_all_tick_mark_size(style::px(5))
         .draw()?;
 
     for (i, sh) in c.shades.iter().enumerate() {
@@ -416,7 +422,13 @@ where
             )))?
             .label(sh.label.as_str())
             .legend(move |(px, py)| {
-                Rectangle::new([(px, py - 7), (px + 20, py + 7)], fill.filled())
+                Rectangle::new(
+                    [
+                        (px, py - style::px(7)),
+                        (px + style::px(20), py + style::px(7)),
+                    ],
+                    fill.filled(),
+                )
             });
     }
 
@@ -441,7 +453,9 @@ where
                         && visible(c.y.scale, y)
                         && lo.is_finite()
                         && hi.is_finite())
-                    .then(|| ErrorBar::new_vertical(x, lo, y, hi, col.stroke_width(2), 10))
+                    .then(|| {
+                        ErrorBar::new_vertical(x, lo, y, hi, style::stroke(col, 2), style::upx(10))
+                    })
                 }))?;
             }
             Spread::Band(v) => {
@@ -470,34 +484,38 @@ where
             }
             Stroke::Dashed => chart.draw_series(DashedLineSeries::new(
                 pts.clone(),
-                10,
-                6,
+                style::upx(10),
+                style::upx(6),
                 style::line(s.colour),
             ))?,
             Stroke::None => chart.draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())?,
         };
         anno.label(s.name.as_str()).legend(move |(px, py)| {
-            let st = col.stroke_width(style::LINE_WIDTH);
+            let st = style::stroke(col, style::LINE_WIDTH);
+            let p = style::px;
             match legend_stroke {
                 Stroke::Dashed => {
                     EmptyElement::at((px, py))
-                        + PathElement::new(vec![(0, 0), (8, 0)], st)
-                        + PathElement::new(vec![(13, 0), (21, 0)], st)
+                        + PathElement::new(vec![(0, 0), (p(8), 0)], st)
+                        + PathElement::new(vec![(p(13), 0), (p(21), 0)], st)
                 }
                 Stroke::Solid => {
                     EmptyElement::at((px, py))
-                        + PathElement::new(vec![(0, 0), (21, 0)], st)
-                        + PathElement::new(vec![(10, 0), (11, 0)], st)
+                        + PathElement::new(vec![(0, 0), (p(21), 0)], st)
+                        + PathElement::new(vec![(p(10), 0), (p(11), 0)], st)
                 }
                 Stroke::None => {
                     EmptyElement::at((px, py))
-                        + PathElement::new(vec![(10, 0), (11, 0)], st)
-                        + PathElement::new(vec![(10, 0), (11, 0)], st)
+                        + PathElement::new(vec![(p(10), 0), (p(11), 0)], st)
+                        + PathElement::new(vec![(p(10), 0), (p(11), 0)], st)
                 }
             }
         });
         if s.markers {
-            chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, col.filled())))?;
+            chart.draw_series(
+                pts.iter()
+                    .map(|&p| Circle::new(p, style::upx(4), col.filled())),
+            )?;
         }
     }
     if !c.series.is_empty() || !c.shades.is_empty() {

@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::font;
-use super::style::BACKGROUND;
+use super::style::{self, BACKGROUND};
 use crate::output::atomic::{OutputError, write_atomic, write_atomic_with};
 
 /// Why a chart could not be drawn.
@@ -33,6 +33,12 @@ pub trait Figure {
     fn size(&self) -> (u32, u32);
     /// Draw on `area`, which has been filled with the background.
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), PlotError>;
+    /// How many times larger the PNG is drawn before averaging down (1: not at all).
+    /// A figure that measures every length with [`style::px`]
+    /// can return [`style::SUPERSAMPLE`].
+    fn supersample(&self) -> u32 {
+        1
+    }
 }
 
 /// Draw `fig` into an SVG document.
@@ -48,18 +54,43 @@ pub fn to_svg(fig: &impl Figure) -> Result<String, PlotError> {
     Ok(svg)
 }
 
-/// Draw `fig` into an RGB pixel buffer (`width × height × 3` bytes).
+/// Draw `fig` into an RGB pixel buffer (`width × height × 3` bytes): at
+/// [`Figure::supersample`] times the size, then each block of pixels averaged.
 pub fn to_rgb(fig: &impl Figure) -> Result<Vec<u8>, PlotError> {
     font::ensure_registered();
     let (w, h) = fig.size();
-    let mut buf = vec![0u8; w as usize * h as usize * 3];
-    {
-        let root = BitMapBackend::with_buffer(&mut buf, (w, h)).into_drawing_area();
+    let k = fig.supersample().clamp(1, 4);
+    let (bw, bh) = (w * k, h * k);
+    let mut big = vec![0u8; bw as usize * bh as usize * 3];
+    style::with_scale(k, || -> Result<(), PlotError> {
+        let root = BitMapBackend::with_buffer(&mut big, (bw, bh)).into_drawing_area();
         root.fill(&BACKGROUND)?;
         fig.draw(&root)?;
         root.present()?;
+        Ok(())
+    })?;
+    if k == 1 {
+        return Ok(big);
     }
-    Ok(buf)
+    let (w, h, k) = (w as usize, h as usize, k as usize);
+    let bw = w * k;
+    let mut out = vec![0u8; w * h * 3];
+    for y in 0..h {
+        for x in 0..w {
+            for c in 0..3 {
+                let mut sum = 0u32;
+                for dy in 0..k {
+                    let row = (y * k + dy) * bw;
+                    for dx in 0..k {
+                        sum += u32::from(big[(row + x * k + dx) * 3 + c]);
+                    }
+                }
+                let n = (k * k) as u32;
+                out[(y * w + x) * 3 + c] = ((sum + n / 2) / n) as u8;
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Write `fig` as `dir/stem.png` and `dir/stem.svg`, each atomically. Returns the two
@@ -74,10 +105,13 @@ pub fn save(fig: &impl Figure, dir: &Path, stem: &str) -> Result<[PathBuf; 2], O
     write_atomic_with(
         &png,
         |tmp| -> Result<(), PlotError> {
-            let root = BitMapBackend::new(tmp, fig.size()).into_drawing_area();
-            root.fill(&BACKGROUND)?;
-            fig.draw(&root)?;
-            root.present()?;
+            let rgb = to_rgb(fig)?;
+            let (w, h) = fig.size();
+            let mut backend = BitMapBackend::new(tmp, (w, h));
+            backend
+                .blit_bitmap((0, 0), (w, h), &rgb)
+                .map_err(|e| PlotError(e.to_string()))?;
+            backend.present().map_err(|e| PlotError(e.to_string()))?;
             Ok(())
         },
         render(&png),

@@ -1,5 +1,12 @@
 //! The look shared by every chart: size, palette, line widths and text sizes, chosen
 //! to stay legible when a 1024 × 640 PNG is shown at its natural size.
+//!
+//! Every length is given in pixels of the finished chart through [`px`]: a PNG is
+//! drawn at [`SUPERSAMPLE`] times its size and averaged down, which places text
+//! glyphs (positioned to whole pixels by the rasteriser) and thin lines to within a
+//! fraction of a pixel.
+
+use std::cell::Cell;
 
 use plotters::chart::{ChartContext, SeriesLabelPosition};
 use plotters::coord::CoordTranslate;
@@ -33,32 +40,66 @@ pub fn colour(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
 }
 
+/// How many times larger, in each direction, a PNG is drawn before averaging down.
+pub const SUPERSAMPLE: u32 = 2;
+
+thread_local! {
+    static SCALE: Cell<u32> = const { Cell::new(1) };
+}
+
+/// Run `f` with every [`px`] length multiplied by `scale` (on this thread).
+pub fn with_scale<R>(scale: u32, f: impl FnOnce() -> R) -> R {
+    let old = SCALE.with(|s| s.replace(scale.max(1)));
+    let r = f();
+    SCALE.with(|s| s.set(old));
+    r
+}
+
+/// `n` pixels of the finished chart, in pixels of the canvas being drawn.
+pub fn px(n: i32) -> i32 {
+    n * SCALE.with(Cell::get) as i32
+}
+
+/// [`px`] for sizes.
+pub fn upx(n: u32) -> u32 {
+    n * SCALE.with(Cell::get)
+}
+
 /// Stroke width of data lines, pixels.
 pub const LINE_WIDTH: u32 = 2;
 
+/// A line of colour `c`, `w` pixels wide.
+pub fn stroke(c: RGBColor, w: u32) -> ShapeStyle {
+    c.stroke_width(upx(w))
+}
+
 /// A data line of colour `i`.
 pub fn line(i: usize) -> ShapeStyle {
-    colour(i).stroke_width(LINE_WIDTH)
+    stroke(colour(i), LINE_WIDTH)
+}
+
+fn font(size: i32) -> FontDesc<'static> {
+    (FAMILY, f64::from(px(size))).into_font()
 }
 
 /// The title font.
 pub fn title() -> FontDesc<'static> {
-    (FAMILY, 26).into_font()
+    font(26)
 }
 
 /// Axis descriptions.
 pub fn axis_label() -> FontDesc<'static> {
-    (FAMILY, 20).into_font()
+    font(20)
 }
 
 /// Tick labels.
 pub fn tick_label() -> FontDesc<'static> {
-    (FAMILY, 16).into_font()
+    font(16)
 }
 
 /// Legend entries.
 pub fn legend() -> TextStyle<'static> {
-    (FAMILY, 16).into_font().into()
+    font(16).into()
 }
 
 /// Draw the legend of every labelled series at `pos`, on a translucent white box.
@@ -71,8 +112,9 @@ pub fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
         .position(pos)
         .label_font(legend())
         .background_style(WHITE.mix(0.88))
-        .border_style(RGBColor(160, 160, 160))
-        .margin(12)
+        .border_style(stroke(RGBColor(160, 160, 160), 1))
+        .margin(upx(12))
+        .legend_area_size(px(28))
         .draw()?;
     Ok(())
 }

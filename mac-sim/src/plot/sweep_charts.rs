@@ -213,6 +213,14 @@ pub fn fairness_vs_stations(points: &[PointSummary]) -> Option<LineChart> {
     if distinct(points, |p| p.config.stations) < 2 {
         return None;
     }
+    // From a round 0.05 below the lowest interval up to 1, so that small differences
+    // between near-fair curves are visible.
+    let lowest = points
+        .iter()
+        .filter_map(|p| p.metric("jain_fairness_index"))
+        .map(|e| e.lo())
+        .fold(1.0, f64::min);
+    let bottom = ((lowest - 0.02) / 0.05).floor().clamp(0.0, 19.0) * 0.05;
     let mut chart = LineChart::new(
         &format!(
             "Fairness between stations ({})",
@@ -220,7 +228,7 @@ pub fn fairness_vs_stations(points: &[PointSummary]) -> Option<LineChart> {
         ),
         stations_axis(points),
         Axis::linear("Jain's index over per-station throughput (1 = equal shares)")
-            .range(0.0, 1.05),
+            .range(bottom, 1.005),
     )
     .legend_at(LegendAt::LowerLeft);
     for (i, m) in by_stations(points).members.iter().enumerate() {

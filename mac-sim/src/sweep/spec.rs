@@ -24,14 +24,18 @@ use crate::sweep::range::{self, RangeError};
 use crate::time::PS_PER_SEC;
 
 /// The default simulated time of one replication: 10 s, the same as `mac-sim run`.
-/// At 10 Mb/s that is 8 200 full-size frames or 120 000 minimum-size ones per
-/// replication, which puts the 95 % interval of the utilisation within about ±0.5 %
-/// with 5 replications, while the 27-point reference sweep takes well under a minute on
-/// two cores.
+/// At 10 Mb/s that is about 8 000 full-size or 150 000 minimum-size frames per
+/// replication. With 5 replications, over the 27 points of the reference sweep
+/// (stations 1..=256:x2, frames 64,512,1518) the 95 % half-width of the utilisation
+/// is at most 0.002 (median 0.0005), of the mean access delay at most 9 % of the
+/// mean (median 2 %), of Jain's index at most 0.016; the sweep takes 3–6 s on two
+/// cores. The utilisation bars hide behind the markers; pass a longer `--duration`
+/// for tighter delay and p99 intervals.
 pub const DEFAULT_DURATION_PS: u64 = 10 * PS_PER_SEC;
 
-/// The most runs (points × replications) a sweep may ask for.
-pub const MAX_RUNS: u64 = 1_000_000;
+/// The most runs (points × replications) a sweep may ask for: every finished run's
+/// results (about 1 KB) are held until the sweep ends.
+pub const MAX_RUNS: u64 = 100_000;
 
 /// A sweep parameter that cannot be accepted. `Display` is one line naming the option.
 #[derive(Clone, Debug, PartialEq)]
