@@ -6,10 +6,12 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::atomic::{OutputError, write_atomic};
+use crate::model::storm::config::{Load, ServiceTime, StormConfig, TriggerKind};
 use crate::model::storm::contention::{self, ContentionRow};
 use crate::model::storm::{ScenarioResult, presets};
 use crate::plot::save::save;
 use crate::plot::storm::{contention_chart, scenario_chart};
+use crate::time::PS_PER_SEC;
 
 /// The scenarios with their one-line descriptions and expected outcomes.
 pub fn list() -> String {
@@ -75,20 +77,100 @@ fn f(x: f64, prec: usize) -> String {
     }
 }
 
+fn secs(ps: u64) -> String {
+    let v = ps as f64 / PS_PER_SEC as f64;
+    if v >= 1.0 {
+        format!("{} s", style_num(v))
+    } else {
+        format!("{} ms", style_num(v * 1000.0))
+    }
+}
+
+fn style_num(v: f64) -> String {
+    if v == v.round() {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// The parameters of a run in one line: load, server, timeouts, trigger, seed,
+/// horizon and bins (what the title of a preset says, after any changes).
+pub fn describe(c: &StormConfig) -> String {
+    let load = match c.load {
+        Load::Open {
+            rate_per_s,
+            clients,
+        } => format!(
+            "open loop {} requests/s from {clients} clients",
+            style_num(rate_per_s)
+        ),
+        Load::Closed { clients, think_ps } => {
+            format!(
+                "closed loop, {clients} clients thinking {} (mean)",
+                secs(think_ps)
+            )
+        }
+        Load::Capped {
+            rate_per_s,
+            max_active,
+        } => format!(
+            "open loop {} requests/s, at most {max_active} active clients",
+            style_num(rate_per_s)
+        ),
+    };
+    let service = match c.server.service {
+        ServiceTime::Fixed(t) => secs(t),
+        ServiceTime::Exponential(t) => format!("exp. mean {}", secs(t)),
+    };
+    let mut server = match c.server.workers {
+        Some(w) => format!("{w} workers x {service}"),
+        None => format!("latency {service}"),
+    };
+    if let Some(sl) = c.server.slowdown {
+        let _ = write!(
+            server,
+            ", x{}^((concurrency - {})/{}) above {} (at most {})",
+            style_num(sl.factor),
+            sl.limit,
+            style_num(sl.k),
+            sl.limit,
+            secs(sl.max_ps)
+        );
+    }
+    let timeouts: Vec<String> = c.timeouts_ps.iter().map(|&t| secs(t)).collect();
+    let trigger = match c.trigger {
+        Some(t) => {
+            let what = match t.kind {
+                TriggerKind::Outage => "outage".to_string(),
+                TriggerKind::Pause => "pause".to_string(),
+                TriggerKind::Partial { fraction } => {
+                    format!("{} % of requests fail", style_num(fraction * 100.0))
+                }
+                TriggerKind::Shard { shards, failing } => {
+                    format!("shard {failing} of {shards} fails")
+                }
+            };
+            format!("{what} from {} to {}", secs(t.start_ps), secs(t.end_ps))
+        }
+        None => "no trigger".into(),
+    };
+    format!(
+        "{load}; {server}; timeout {}; {trigger}; seed {}, horizon {}, bins of {}",
+        timeouts.join("/"),
+        c.seed,
+        secs(c.horizon_ps),
+        secs(c.bin_ps)
+    )
+}
+
 /// The text summary of a scenario: one line per strategy, then the verdicts.
 pub fn report(r: &ScenarioResult) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "mac-sim storm: {} — {}", r.name, r.title);
     let _ = writeln!(s, "expected: {}", r.expectation);
     if let Some(first) = r.runs.first() {
-        let c = &first.config;
-        let _ = writeln!(
-            s,
-            "seed {}, horizon {} s, bins of {} ms",
-            c.seed,
-            c.horizon_ps / crate::time::PS_PER_SEC,
-            c.bin_ps / 1_000_000_000
-        );
+        let _ = writeln!(s, "{}", describe(&first.config));
     }
     let _ = writeln!(s);
     let _ = writeln!(
@@ -136,7 +218,7 @@ pub fn report(r: &ScenarioResult) -> String {
         let _ = writeln!(
             s,
             "Recovered: the first time after the trigger ends from which, for {} s, every bin has success >= {} % of the baseline and concurrency <= {} x baseline + {}.",
-            rule.sustain_ps as f64 / crate::time::PS_PER_SEC as f64,
+            rule.sustain_ps as f64 / PS_PER_SEC as f64,
             rule.success_fraction * 100.0,
             rule.conc_factor,
             rule.conc_slack
