@@ -83,6 +83,27 @@ fn strategies_clients_and_horizon_can_be_changed() {
 }
 
 #[test]
+fn report_states_the_changed_parameters() {
+    let o = mac_sim(&[
+        "storm",
+        "--scenario",
+        "pause",
+        "--clients",
+        "200",
+        "--timeouts",
+        "100ms,300ms",
+        "-d",
+        "60s",
+    ]);
+    assert!(o.status.success());
+    let s = stdout(&o);
+    assert!(
+        s.contains("closed loop, 200 clients thinking 10 s (mean); 8 workers x exp. mean 100 ms; timeout 100 ms/300 ms; pause from 20 s to 30 s; seed 1, horizon 60 s"),
+        "{s}"
+    );
+}
+
+#[test]
 fn out_writes_data_and_chart_files() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().join("storm");
