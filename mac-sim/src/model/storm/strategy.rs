@@ -1,7 +1,7 @@
 //! Client strategies, every one made of `backoff-core` parts: a [`Policy`] (schedule,
-//! jitter, stop rules) with a per-request [`RetryState`], retry budgets
+//! jitter, stop rules) with a per-request [`RetryState`](backoff_core::RetryState), retry budgets
 //! ([`RatioBudget`], [`TokenBudget`]), the [`RetryBreaker`], the [`CircuitBreaker`] and
-//! [`Deadline`] propagation. The simulator only asks them; it has no backoff of its
+//! [`Deadline`](backoff_core::Deadline) propagation. The simulator only asks them; it has no backoff of its
 //! own.
 //!
 //! Strategies are written as parts joined by `+`:
