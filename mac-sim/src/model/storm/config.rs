@@ -190,8 +190,14 @@ pub struct StormConfig {
     pub seed: u64,
 }
 
-/// Clients the model indexes at most.
-pub const MAX_CLIENTS: u32 = 10_000_000;
+/// Clients the model keeps at most (each may hold a few hundred bytes of budgets and
+/// breakers).
+pub const MAX_CLIENTS: u32 = 1_000_000;
+
+/// Logical requests a run may be expected to issue at most (rate × horizon, or
+/// clients × horizon / think time), so that no parameter can make a run take hours or
+/// exhaust memory.
+pub const MAX_REQUESTS: f64 = 5e7;
 
 /// A storm parameter the simulator cannot accept. `Display` is one line.
 #[derive(Clone, Debug, PartialEq)]
@@ -259,6 +265,20 @@ impl StormConfig {
                 positive_rate(rate_per_s, "request rate")?;
                 check_clients(max_active)?;
             }
+        }
+        let horizon_s = self.horizon_ps as f64 / PS_PER_SEC as f64;
+        let expected = match self.load {
+            Load::Open { rate_per_s, .. } | Load::Capped { rate_per_s, .. } => {
+                rate_per_s * horizon_s
+            }
+            Load::Closed { clients, think_ps } => {
+                f64::from(clients) * self.horizon_ps as f64 / think_ps as f64
+            }
+        };
+        if expected > MAX_REQUESTS {
+            return Err(param(format!(
+                "about {expected:.0} requests in one run: at most {MAX_REQUESTS:.0} are supported (fewer clients or a shorter horizon)"
+            )));
         }
         let s = &self.server;
         if s.workers == Some(0) {
