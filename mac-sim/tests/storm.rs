@@ -340,3 +340,87 @@ fn charts_have_a_line_per_strategy_and_the_trigger_shaded() {
     assert_eq!(fig.charts.len(), 2);
     assert!(fig.charts.iter().all(|c| c.series.len() == 4));
 }
+
+/// Every parameter out of range is refused with a one-line error, never a panic.
+#[test]
+fn bad_parameters_are_refused() {
+    use mac_sim::model::storm::config::{Load, Slowdown, Trigger, TriggerKind};
+    use mac_sim::model::storm::contention::{ContentionConfig, run_contention};
+    use mac_sim::model::storm::run;
+    let base = presets::scenario("budget", &presets::Options::default())
+        .unwrap()
+        .runs[0]
+        .clone();
+    let trig = base.trigger.unwrap();
+    let mut cases: Vec<(mac_sim::model::storm::StormConfig, &str)> = Vec::new();
+    let mut c = base.clone();
+    c.server.workers = Some(0);
+    cases.push((c, "at least 1 worker"));
+    let mut c = base.clone();
+    c.server.slowdown = Some(Slowdown {
+        limit: 1,
+        factor: 1.0,
+        k: 1.0,
+        max_ps: 1 << 50,
+    });
+    cases.push((c, "slowdown factor"));
+    let mut c = base.clone();
+    c.timeouts_ps = vec![];
+    cases.push((c, "timeout"));
+    let mut c = base.clone();
+    c.load = Load::Open {
+        rate_per_s: f64::NAN,
+        clients: 1,
+    };
+    cases.push((c, "request rate"));
+    let mut c = base.clone();
+    c.load = Load::Closed {
+        clients: 10,
+        think_ps: 0,
+    };
+    cases.push((c, "think time"));
+    let mut c = base.clone();
+    c.trigger = Some(Trigger {
+        kind: TriggerKind::Partial { fraction: 1.5 },
+        ..trig
+    });
+    cases.push((c, "failure fraction"));
+    let mut c = base.clone();
+    c.trigger = Some(Trigger {
+        kind: TriggerKind::Shard {
+            shards: 5,
+            failing: 5,
+        },
+        ..trig
+    });
+    cases.push((c, "failing shard"));
+    let mut c = base.clone();
+    c.trigger = Some(Trigger {
+        end_ps: trig.start_ps,
+        ..trig
+    });
+    cases.push((c, "end after it starts"));
+    let mut c = base.clone();
+    c.bin_ps = 1;
+    cases.push((c, "bins"));
+    let mut c = base.clone();
+    c.users = 0;
+    cases.push((c, "user"));
+    let mut c = base.clone();
+    c.recovery.success_fraction = 2.0;
+    cases.push((c, "recovery rule"));
+    for (cfg, needle) in cases {
+        let e = run(&cfg).unwrap_err().to_string();
+        assert!(
+            e.contains(needle) && !e.contains('\n'),
+            "{e} lacks {needle}"
+        );
+    }
+    for clients in [vec![], vec![0], vec![20_000]] {
+        let cfg = ContentionConfig {
+            clients,
+            ..ContentionConfig::default()
+        };
+        assert!(run_contention(&cfg).is_err());
+    }
+}
