@@ -210,6 +210,30 @@ pub fn report(r: &ScenarioResult) -> String {
     for run in &r.runs {
         let _ = writeln!(s, "{:<32} {}", run.strategy, run.summary.verdict);
     }
+    let _ = writeln!(s, "\nRequests (whole run):");
+    for run in &r.runs {
+        let c = &run.counts;
+        let _ = writeln!(
+            s,
+            "{:<32} {} issued, {} attempts, {} succeeded; failed: {} policy gave up, {} budget, {} retry breaker, {} breaker open, {} deadline, {} turned away; {} in flight at the end",
+            run.strategy,
+            c.offered,
+            c.attempts,
+            c.succeeded,
+            c.gave_up,
+            c.budget,
+            c.retry_breaker,
+            c.breaker_open,
+            c.deadline,
+            c.turned_away,
+            c.in_flight
+        );
+        let _ = writeln!(
+            s,
+            "{:<32} attempts: {} timed out, {} errors; server: {} answers nobody waited for, {} stopped at the deadline, {} dropped unstarted",
+            "", c.timeouts, c.errors, c.wasted, c.cancelled, c.expired
+        );
+    }
     let _ = writeln!(
         s,
         "\n<: before the trigger, ~: during it, >: after it; amp = attempts / new requests (~ mean, ^ peak bin), succ = client success ratio,\nconc = server concurrency, cv = variation of attempts per bin over the trigger's second half (waves: large)."
