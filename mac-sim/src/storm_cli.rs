@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use mac_sim::model::storm::{contention, presets, run_scenario, strategy::Strategy};
+use mac_sim::model::storm::{contention, presets, replicate, run_scenario, strategy::Strategy};
 use mac_sim::output::storm as out;
 use mac_sim::{output, parse};
 
@@ -21,6 +21,10 @@ pub struct StormArgs {
     /// Seed; the same seed gives the same output.
     #[arg(short = 's', long, default_value_t = 1)]
     seed: u64,
+    /// Run every strategy with this many seeds (seed, seed + 1, ...) and report means
+    /// with 95 % confidence intervals.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    seeds: u32,
     /// Clients (closed loop) or client processes (open loop, the rate scales with
     /// them); the server's capacity scales too.
     #[arg(short = 'n', long, value_name = "N")]
@@ -71,6 +75,7 @@ pub fn storm_cmd(a: &StormArgs) -> ExitCode {
             || a.horizon.is_some()
             || !a.strategy.is_empty()
             || !a.timeouts.is_empty()
+            || a.seeds != 1
         {
             return fail("contention takes only --seed, --json, --csv and --out");
         }
@@ -122,6 +127,9 @@ pub fn storm_cmd(a: &StormArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
+    if a.seeds != 1 {
+        return seeds_cmd(a, &sc);
+    }
     let r = match run_scenario(&sc) {
         Ok(r) => r,
         Err(e) => return fail(e),
@@ -139,5 +147,30 @@ pub fn storm_cmd(a: &StormArgs) -> ExitCode {
         emit(&out::series_csv(&r))
     } else {
         emit(&out::report(&r))
+    }
+}
+
+fn seeds_cmd(a: &StormArgs, sc: &presets::Scenario) -> ExitCode {
+    let r = match replicate::run_seeds(sc, a.seeds) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    if let Some(dir) = &a.out {
+        let trigger = sc.runs.first().and_then(|c| c.trigger).map(|t| {
+            let s = |ps: u64| ps as f64 / mac_sim::time::PS_PER_SEC as f64;
+            (s(t.start_ps), s(t.end_ps))
+        });
+        if let Err(e) = out::write_replicated(dir, &r, trigger) {
+            return fail(e);
+        }
+    }
+    if a.json {
+        emit(&output::json::to_string(&r))
+    } else if a.csv {
+        emit(&out::replicated_csv(&r))
+    } else if a.series {
+        emit(&out::replicated_series_csv(&r))
+    } else {
+        emit(&out::replicated_report(&r))
     }
 }

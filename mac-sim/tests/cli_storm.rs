@@ -83,6 +83,57 @@ fn strategies_clients_and_horizon_can_be_changed() {
 }
 
 #[test]
+fn seeds_report_means_with_intervals_and_write_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let o = mac_sim(&[
+        "storm",
+        "--scenario",
+        "partial",
+        "--seeds",
+        "3",
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = stdout(&o);
+    assert!(s.contains("3 seeds (1..=3)"), "{s}");
+    assert!(s.contains('±'), "{s}");
+    assert!(s.contains("3/3"), "{s}");
+    for f in [
+        "storm-partial-seeds.json",
+        "storm-partial-seeds-summary.csv",
+        "storm-partial-seeds-series.csv",
+        "storm-partial-seeds.png",
+        "storm-partial-seeds.svg",
+    ] {
+        assert!(d.join(f).exists(), "{f}");
+    }
+    let csv = stdout(&mac_sim(&[
+        "storm",
+        "--scenario",
+        "partial",
+        "--seeds",
+        "3",
+        "--csv",
+    ]));
+    assert_eq!(csv.lines().count(), 4, "{csv}");
+    assert_eq!(
+        csv.lines().next(),
+        Some(mac_sim::output::storm::REPLICATED_HEADER)
+    );
+    let series = stdout(&mac_sim(&[
+        "storm",
+        "--scenario",
+        "partial",
+        "--seeds",
+        "2",
+        "--series",
+    ]));
+    assert_eq!(series.lines().count(), 1 + 3 * 90);
+}
+
+#[test]
 fn report_states_the_changed_parameters() {
     let o = mac_sim(&[
         "storm",

@@ -424,3 +424,32 @@ fn bad_parameters_are_refused() {
         assert!(run_contention(&cfg).is_err());
     }
 }
+
+/// Over seeds: the replicated summary is made of exactly the single runs with seeds
+/// `seed, seed + 1, ...`.
+#[test]
+fn seeds_summary_agrees_with_the_single_runs() {
+    use mac_sim::model::storm::replicate::run_seeds;
+    let sc = presets::scenario("deadline", &presets::Options::default()).unwrap();
+    let rep = run_seeds(&sc, 3).unwrap();
+    let singles: Vec<ScenarioResult> = SEEDS.iter().map(|&s| scenario("deadline", s)).collect();
+    for (i, st) in rep.strategies.iter().enumerate() {
+        assert_eq!(st.seeds, SEEDS);
+        let runs: Vec<&StormResult> = singles.iter().map(|r| &r.runs[i]).collect();
+        let recovered = runs
+            .iter()
+            .filter(|r| r.summary.recovery.seconds().is_some())
+            .count() as u32;
+        assert_eq!(st.recovered, recovered, "{}", st.strategy);
+        let amp: f64 = runs
+            .iter()
+            .map(|r| r.summary.during.mean_amplification)
+            .sum::<f64>()
+            / 3.0;
+        assert!((st.during_amplification.mean - amp).abs() < 1e-12);
+        assert_eq!(st.events, runs.iter().map(|r| r.events).sum::<u64>());
+    }
+    // Plain retries never recover, with deadlines every seed does.
+    assert_eq!(rep.strategies[0].recovered, 0);
+    assert_eq!(rep.strategies[1].recovered, 3);
+}

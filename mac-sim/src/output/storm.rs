@@ -8,9 +8,11 @@ use std::path::Path;
 use super::atomic::{OutputError, write_atomic};
 use crate::model::storm::config::{Load, ServiceTime, StormConfig, TriggerKind};
 use crate::model::storm::contention::{self, ContentionRow};
+use crate::model::storm::replicate::Replicated;
 use crate::model::storm::{ScenarioResult, presets};
 use crate::plot::save::save;
-use crate::plot::storm::{contention_chart, scenario_chart};
+use crate::plot::storm::{contention_chart, replicated_chart, scenario_chart};
+use crate::stats::ci::Estimate;
 use crate::time::PS_PER_SEC;
 
 /// The scenarios with their one-line descriptions and expected outcomes.
@@ -363,4 +365,136 @@ pub fn contention_csv(rows: &[ContentionRow]) -> String {
         );
     }
     s
+}
+
+fn pm(e: &Estimate, prec: usize) -> String {
+    if !e.mean.is_finite() {
+        "-".into()
+    } else if e.n < 2 {
+        format!("{:.prec$}", e.mean)
+    } else {
+        format!("{:.prec$}±{:.prec$}", e.mean, e.half_width)
+    }
+}
+
+/// The text summary of a scenario over several seeds: means ± 95 % half-widths.
+pub fn replicated_report(r: &Replicated) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "mac-sim storm: {} — {}", r.name, r.title);
+    let _ = writeln!(s, "expected: {}", r.expectation);
+    if let Some(first) = r.strategies.first() {
+        let _ = writeln!(
+            s,
+            "{} seeds ({}..={}); mean ± half-width of the 95 % confidence interval",
+            first.seeds.len(),
+            first.seeds.first().copied().unwrap_or(0),
+            first.seeds.last().copied().unwrap_or(0)
+        );
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "{:<32} {:>11} {:>11} {:>13} {:>11} | {:>11} {:>13} | {:>9} {:>13}",
+        "strategy", "amp~", "amp^", "succ~", "cv~", "amp>", "succ>", "recovered", "recover s"
+    );
+    for st in &r.strategies {
+        let _ = writeln!(
+            s,
+            "{:<32} {:>11} {:>11} {:>13} {:>11} | {:>11} {:>13} | {:>9} {:>13}",
+            st.strategy,
+            pm(&st.during_amplification, 2),
+            pm(&st.during_peak_amplification, 2),
+            pm(&st.during_success, 3),
+            pm(&st.during_attempts_cv, 2),
+            pm(&st.after_amplification, 2),
+            pm(&st.after_success, 3),
+            format!("{}/{}", st.recovered, st.seeds.len()),
+            pm(&st.recover_s, 1)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\nrecover s: over the runs that recovered; a run that did not recover within the horizon is metastable."
+    );
+    s
+}
+
+/// The header of [`replicated_csv`].
+pub const REPLICATED_HEADER: &str = "scenario,strategy,seeds,recovered,recover_s,recover_s_hw,during_amp,during_amp_hw,during_peak_amp,during_peak_amp_hw,during_success,during_success_hw,during_attempts_cv,during_attempts_cv_hw,after_amp,after_amp_hw,after_success,after_success_hw";
+
+/// One line per strategy over all seeds (means and 95 % half-widths), header included.
+pub fn replicated_csv(r: &Replicated) -> String {
+    let mut s = String::from(REPLICATED_HEADER);
+    s.push('\n');
+    for st in &r.strategies {
+        let e = |x: &Estimate| format!("{},{}", csv_num(x.mean), csv_num(x.half_width));
+        let _ = writeln!(
+            s,
+            "{},\"{}\",{},{},{},{},{},{},{},{},{}",
+            r.name,
+            st.strategy,
+            st.seeds.len(),
+            st.recovered,
+            e(&st.recover_s),
+            e(&st.during_amplification),
+            e(&st.during_peak_amplification),
+            e(&st.during_success),
+            e(&st.during_attempts_cv),
+            e(&st.after_amplification),
+            e(&st.after_success)
+        );
+    }
+    s
+}
+
+/// The header of [`replicated_series_csv`].
+pub const REPLICATED_SERIES_HEADER: &str = "scenario,strategy,t_s,attempts_per_s,attempts_per_s_hw,amplification,amplification_hw,success_ratio,success_ratio_hw,attempt_success_ratio,attempt_success_ratio_hw,concurrency,concurrency_hw,latency_p99_ms,latency_p99_ms_hw";
+
+/// The mean time series over seeds, with 95 % half-widths, header included.
+pub fn replicated_series_csv(r: &Replicated) -> String {
+    let mut s = String::from(REPLICATED_SERIES_HEADER);
+    s.push('\n');
+    let e = |x: &Estimate| format!("{},{}", csv_num(x.mean), csv_num(x.half_width));
+    for st in &r.strategies {
+        for b in &st.series {
+            let _ = writeln!(
+                s,
+                "{},\"{}\",{},{},{},{},{},{},{}",
+                r.name,
+                st.strategy,
+                csv_num(b.t_s),
+                e(&b.attempts_per_s),
+                e(&b.amplification),
+                e(&b.success_ratio),
+                e(&b.attempt_success_ratio),
+                e(&b.concurrency),
+                e(&b.latency_p99_ms)
+            );
+        }
+    }
+    s
+}
+
+/// Write a scenario over seeds: `storm-NAME-seeds.json`, `-seeds-summary.csv`,
+/// `-seeds-series.csv` and the chart `storm-NAME-seeds.png`/`.svg`, atomically.
+pub fn write_replicated(
+    dir: &Path,
+    r: &Replicated,
+    trigger: Option<(f64, f64)>,
+) -> Result<(), OutputError> {
+    let stem = format!("storm-{}-seeds", r.name);
+    write_atomic(
+        &dir.join(format!("{stem}.json")),
+        super::json::to_string(r).as_bytes(),
+    )?;
+    write_atomic(
+        &dir.join(format!("{stem}-summary.csv")),
+        replicated_csv(r).as_bytes(),
+    )?;
+    write_atomic(
+        &dir.join(format!("{stem}-series.csv")),
+        replicated_series_csv(r).as_bytes(),
+    )?;
+    save(&replicated_chart(r, trigger), dir, &stem)?;
+    Ok(())
 }

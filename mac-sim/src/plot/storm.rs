@@ -11,6 +11,8 @@ use super::style::SIZE;
 use crate::model::storm::ScenarioResult;
 use crate::model::storm::contention::{ContentionRow, JITTERS};
 use crate::model::storm::metrics::BinRow;
+use crate::model::storm::replicate::{BinEstimate, Replicated};
+use crate::stats::ci::Estimate;
 use crate::time::PS_PER_SEC;
 
 /// Several line charts in a grid of equal panels, drawn as one figure.
@@ -151,6 +153,97 @@ pub fn scenario_chart(r: &ScenarioResult) -> Panels {
             if let Some(t) = trigger {
                 let s = |ps: u64| ps as f64 / PS_PER_SEC as f64;
                 c = c.shade(s(t.start_ps), s(t.end_ps), "trigger");
+            }
+            c
+        })
+        .collect();
+    Panels { charts, columns: 2 }
+}
+
+/// The figure of a scenario over several seeds: the same six panels, each
+/// strategy's mean over the seeds with its 95 % confidence interval — a line and a
+/// band where the measure exists in every bin, dots and error bars where it can be
+/// undefined (only bins where every seed has a value are drawn) — and the trigger
+/// window `(from, to)` (seconds) shaded. Intervals are clipped to the measure's
+/// range (counts at 0, ratios at 0 and 1).
+pub fn replicated_chart(r: &Replicated, trigger: Option<(f64, f64)>) -> Panels {
+    type Get = fn(&BinEstimate) -> Estimate;
+    let panels: [(&str, &str, Look, Get); 6] = [
+        ("Server attempts", "attempts per second", Look::Line, |b| {
+            b.attempts_per_s
+        }),
+        (
+            "Load amplification",
+            "attempts / new requests",
+            Look::Dots,
+            |b| b.amplification,
+        ),
+        (
+            "Client success ratio",
+            "requests succeeded / ended",
+            Look::Dots,
+            |b| b.success_ratio,
+        ),
+        (
+            "Attempt success ratio",
+            "attempts answered OK / ended",
+            Look::Dots,
+            |b| b.attempt_success_ratio,
+        ),
+        (
+            "Server concurrency",
+            "requests in the server (mean)",
+            Look::Line,
+            |b| b.concurrency,
+        ),
+        (
+            "Latency p99",
+            "p99 latency of successes (ms)",
+            Look::Dots,
+            |b| b.latency_p99_ms,
+        ),
+    ];
+    let seeds = r.strategies.first().map_or(0, |s| s.seeds.len()) as u32;
+    let charts = panels
+        .iter()
+        .map(|&(title, unit, look, get)| {
+            let ratio = unit.contains("/ ended");
+            let mut c = LineChart::new(
+                &format!("{} — {title}, mean of {seeds} seeds", r.name),
+                Axis::linear("time (s)"),
+                Axis::linear(unit),
+            )
+            .legend_at(LegendAt::UpperRight);
+            if ratio {
+                c = c.legend_at(LegendAt::LowerLeft);
+                c.y = c.y.clone().range(0.0, 1.05);
+            }
+            let hi_max = if ratio { 1.0 } else { f64::INFINITY };
+            for (i, st) in r.strategies.iter().enumerate() {
+                let pts: Vec<(f64, Estimate)> = st
+                    .series
+                    .iter()
+                    .map(|b| (b.t_s, get(b)))
+                    .filter(|p| p.1.mean.is_finite() && p.1.n == seeds)
+                    .collect();
+                let line = pts.iter().map(|&(t, e)| (t, e.mean)).collect();
+                let spread = pts
+                    .iter()
+                    .map(|&(_, e)| (e.lo().max(0.0), e.hi().min(hi_max)))
+                    .collect();
+                let mut s = Series::new(&st.strategy, line).colour(i).no_markers();
+                s = if look == Look::Line {
+                    s.band(spread)
+                } else {
+                    let mut s = s.error_bars(spread);
+                    s.stroke = Stroke::None;
+                    s.markers = true;
+                    s
+                };
+                c = c.series(s);
+            }
+            if let Some((from, to)) = trigger {
+                c = c.shade(from, to, "trigger");
             }
             c
         })

@@ -18,6 +18,7 @@
 //! * [`metrics`]: the time series in fixed bins.
 //! * [`recovery`]: amplification, burstiness and the recovery verdict.
 //! * [`presets`]: the named scenarios.
+//! * [`replicate`]: a scenario over several seeds, with 95 % confidence intervals.
 //! * [`contention`]: the optimistic-concurrency contention experiment per jitter kind.
 //!
 //! ## Time
@@ -65,6 +66,7 @@ pub mod contention;
 pub mod metrics;
 pub mod presets;
 pub mod recovery;
+pub mod replicate;
 pub mod server;
 pub mod sim;
 pub mod strategy;
