@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 use mac_sim::model::storm::{contention, presets, replicate, run_scenario, strategy::Strategy};
 use mac_sim::output::storm as out;
+use mac_sim::plot::storm::trigger_window;
 use mac_sim::{output, parse};
 
 use crate::{emit, fail};
@@ -139,15 +140,32 @@ pub fn storm_cmd(a: &StormArgs) -> ExitCode {
             return fail(e);
         }
     }
-    if a.json {
-        emit(&output::json::to_string(&r))
+    print_as(
+        a,
+        || output::json::to_string(&r),
+        || out::summary_csv(&r),
+        || out::series_csv(&r),
+        || out::report(&r),
+    )
+}
+
+/// Print what the flags ask for: JSON, the summary CSV, the series CSV or the report.
+fn print_as(
+    a: &StormArgs,
+    json: impl FnOnce() -> String,
+    csv: impl FnOnce() -> String,
+    series: impl FnOnce() -> String,
+    report: impl FnOnce() -> String,
+) -> ExitCode {
+    emit(&if a.json {
+        json()
     } else if a.csv {
-        emit(&out::summary_csv(&r))
+        csv()
     } else if a.series {
-        emit(&out::series_csv(&r))
+        series()
     } else {
-        emit(&out::report(&r))
-    }
+        report()
+    })
 }
 
 fn seeds_cmd(a: &StormArgs, sc: &presets::Scenario) -> ExitCode {
@@ -156,21 +174,16 @@ fn seeds_cmd(a: &StormArgs, sc: &presets::Scenario) -> ExitCode {
         Err(e) => return fail(e),
     };
     if let Some(dir) = &a.out {
-        let trigger = sc.runs.first().and_then(|c| c.trigger).map(|t| {
-            let s = |ps: u64| ps as f64 / mac_sim::time::PS_PER_SEC as f64;
-            (s(t.start_ps), s(t.end_ps))
-        });
+        let trigger = sc.runs.first().and_then(trigger_window);
         if let Err(e) = out::write_replicated(dir, &r, trigger) {
             return fail(e);
         }
     }
-    if a.json {
-        emit(&output::json::to_string(&r))
-    } else if a.csv {
-        emit(&out::replicated_csv(&r))
-    } else if a.series {
-        emit(&out::replicated_series_csv(&r))
-    } else {
-        emit(&out::replicated_report(&r))
-    }
+    print_as(
+        a,
+        || output::json::to_string(&r),
+        || out::replicated_csv(&r),
+        || out::replicated_series_csv(&r),
+        || out::replicated_report(&r),
+    )
 }

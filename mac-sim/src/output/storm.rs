@@ -37,21 +37,34 @@ pub fn list() -> String {
     s
 }
 
+/// Write `STEM.json`, `STEM-summary.csv` and `STEM-series.csv`, each atomically.
+fn write_data(
+    dir: &Path,
+    stem: &str,
+    json: &str,
+    summary: &str,
+    series: &str,
+) -> Result<(), OutputError> {
+    for (suffix, text) in [
+        (".json", json),
+        ("-summary.csv", summary),
+        ("-series.csv", series),
+    ] {
+        write_atomic(&dir.join(format!("{stem}{suffix}")), text.as_bytes())?;
+    }
+    Ok(())
+}
+
 /// Write `NAME.json`, `NAME-summary.csv`, `NAME-series.csv`, `NAME.png` and
 /// `NAME.svg` (prefixed `storm-`) into `dir`, each atomically.
 pub fn write_scenario(dir: &Path, r: &ScenarioResult) -> Result<(), OutputError> {
     let stem = format!("storm-{}", r.name);
-    write_atomic(
-        &dir.join(format!("{stem}.json")),
-        super::json::to_string(r).as_bytes(),
-    )?;
-    write_atomic(
-        &dir.join(format!("{stem}-summary.csv")),
-        summary_csv(r).as_bytes(),
-    )?;
-    write_atomic(
-        &dir.join(format!("{stem}-series.csv")),
-        series_csv(r).as_bytes(),
+    write_data(
+        dir,
+        &stem,
+        &super::json::to_string(r),
+        &summary_csv(r),
+        &series_csv(r),
     )?;
     save(&scenario_chart(r), dir, &stem)?;
     Ok(())
@@ -166,11 +179,14 @@ pub fn describe(c: &StormConfig) -> String {
     )
 }
 
+/// The first two lines of a report: the scenario and what it should show.
+fn heading(name: &str, title: &str, expectation: &str) -> String {
+    format!("mac-sim storm: {name} — {title}\nexpected: {expectation}\n")
+}
+
 /// The text summary of a scenario: one line per strategy, then the verdicts.
 pub fn report(r: &ScenarioResult) -> String {
-    let mut s = String::new();
-    let _ = writeln!(s, "mac-sim storm: {} — {}", r.name, r.title);
-    let _ = writeln!(s, "expected: {}", r.expectation);
+    let mut s = heading(&r.name, &r.title, &r.expectation);
     if let Some(first) = r.runs.first() {
         let _ = writeln!(s, "{}", describe(&first.config));
     }
@@ -379,9 +395,7 @@ fn pm(e: &Estimate, prec: usize) -> String {
 
 /// The text summary of a scenario over several seeds: means ± 95 % half-widths.
 pub fn replicated_report(r: &Replicated) -> String {
-    let mut s = String::new();
-    let _ = writeln!(s, "mac-sim storm: {} — {}", r.name, r.title);
-    let _ = writeln!(s, "expected: {}", r.expectation);
+    let mut s = heading(&r.name, &r.title, &r.expectation);
     if let Some(first) = r.strategies.first() {
         let _ = writeln!(
             s,
@@ -483,17 +497,12 @@ pub fn write_replicated(
     trigger: Option<(f64, f64)>,
 ) -> Result<(), OutputError> {
     let stem = format!("storm-{}-seeds", r.name);
-    write_atomic(
-        &dir.join(format!("{stem}.json")),
-        super::json::to_string(r).as_bytes(),
-    )?;
-    write_atomic(
-        &dir.join(format!("{stem}-summary.csv")),
-        replicated_csv(r).as_bytes(),
-    )?;
-    write_atomic(
-        &dir.join(format!("{stem}-series.csv")),
-        replicated_series_csv(r).as_bytes(),
+    write_data(
+        dir,
+        &stem,
+        &super::json::to_string(r),
+        &replicated_csv(r),
+        &replicated_series_csv(r),
     )?;
     save(&replicated_chart(r, trigger), dir, &stem)?;
     Ok(())

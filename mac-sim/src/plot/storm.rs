@@ -8,10 +8,10 @@ use plotters::prelude::*;
 use super::line::{Axis, LegendAt, LineChart, Series, Stroke};
 use super::save::{Figure, PlotError};
 use super::style::SIZE;
-use crate::model::storm::ScenarioResult;
 use crate::model::storm::contention::{ContentionRow, JITTERS};
 use crate::model::storm::metrics::BinRow;
 use crate::model::storm::replicate::{BinEstimate, Replicated};
+use crate::model::storm::{ScenarioResult, StormConfig};
 use crate::stats::ci::Estimate;
 use crate::time::PS_PER_SEC;
 
@@ -61,61 +61,132 @@ enum Look {
     DotsMaybeLog,
 }
 
-type Metric = (&'static str, &'static str, Look, fn(&BinRow) -> f64);
+/// The measure a panel plots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Measure {
+    Attempts,
+    Amplification,
+    Success,
+    AttemptSuccess,
+    Concurrency,
+    LatencyP99,
+}
 
-/// The panels of a scenario chart: what each plots.
-const METRICS: [Metric; 6] = [
-    ("Server attempts", "attempts per second", Look::Line, |b| {
-        b.attempts_per_s
-    }),
+impl Measure {
+    fn of_row(self, b: &BinRow) -> f64 {
+        match self {
+            Measure::Attempts => b.attempts_per_s,
+            Measure::Amplification => b.amplification,
+            Measure::Success => b.success_ratio,
+            Measure::AttemptSuccess => b.attempt_success_ratio,
+            Measure::Concurrency => b.concurrency,
+            Measure::LatencyP99 => b.latency_p99_ms,
+        }
+    }
+
+    fn of_estimate(self, b: &BinEstimate) -> Estimate {
+        match self {
+            Measure::Attempts => b.attempts_per_s,
+            Measure::Amplification => b.amplification,
+            Measure::Success => b.success_ratio,
+            Measure::AttemptSuccess => b.attempt_success_ratio,
+            Measure::Concurrency => b.concurrency,
+            Measure::LatencyP99 => b.latency_p99_ms,
+        }
+    }
+
+    /// A ratio, between 0 and 1.
+    fn is_ratio(self) -> bool {
+        matches!(self, Measure::Success | Measure::AttemptSuccess)
+    }
+}
+
+/// The six panels of a storm figure: title, axis label, look, measure.
+const PANELS: [(&str, &str, Look, Measure); 6] = [
+    (
+        "Server attempts",
+        "attempts per second",
+        Look::Line,
+        Measure::Attempts,
+    ),
     (
         "Load amplification",
         "attempts / new requests",
         Look::DotsMaybeLog,
-        |b| b.amplification,
+        Measure::Amplification,
     ),
     (
         "Client success ratio",
         "requests succeeded / ended",
         Look::Dots,
-        |b| b.success_ratio,
+        Measure::Success,
     ),
     (
         "Attempt success ratio",
         "attempts answered OK / ended",
         Look::Dots,
-        |b| b.attempt_success_ratio,
+        Measure::AttemptSuccess,
     ),
     (
         "Server concurrency",
         "requests in the server (mean)",
         Look::Line,
-        |b| b.concurrency,
+        Measure::Concurrency,
     ),
     (
         "Latency p99",
         "p99 latency of successes (ms)",
         Look::Dots,
-        |b| b.latency_p99_ms,
+        Measure::LatencyP99,
     ),
 ];
+
+/// An empty panel: title, axes (a ratio fixed to 0..1.05 with its legend low), and the
+/// trigger window shaded.
+fn panel(title: String, y: Axis, m: Measure, trigger: Option<(f64, f64)>) -> LineChart {
+    let mut c = LineChart::new(&title, Axis::linear("time (s)"), y).legend_at(LegendAt::UpperRight);
+    if m.is_ratio() {
+        c = c.legend_at(LegendAt::LowerLeft);
+        c.y = c.y.clone().range(0.0, 1.05);
+    }
+    if let Some((from, to)) = trigger {
+        c = c.shade(from, to, "trigger");
+    }
+    c
+}
+
+/// A series drawn the way its panel's look says: markers only unless it is a line.
+fn styled(s: Series, look: Look) -> Series {
+    let mut s = s.no_markers();
+    if look != Look::Line {
+        s.stroke = Stroke::None;
+        s.markers = true;
+    }
+    s
+}
+
+/// The trigger window of a run, in seconds.
+pub fn trigger_window(cfg: &StormConfig) -> Option<(f64, f64)> {
+    let s = |ps: u64| ps as f64 / PS_PER_SEC as f64;
+    cfg.trigger.map(|t| (s(t.start_ps), s(t.end_ps)))
+}
 
 /// The time-series figure of a scenario: six panels (attempts/s, amplification,
 /// client and attempt success ratios, concurrency, p99 latency), one line per
 /// strategy (dots where a bin can be undefined, so that gaps show), the trigger
 /// window shaded.
 pub fn scenario_chart(r: &ScenarioResult) -> Panels {
-    let trigger = r.runs.first().and_then(|x| x.config.trigger);
-    let charts = METRICS
+    let trigger = r.runs.first().and_then(|x| trigger_window(&x.config));
+    let charts = PANELS
         .iter()
-        .map(|&(title, unit, look, get)| {
+        .map(|&(title, unit, look, m)| {
             let lines: Vec<Vec<(f64, f64)>> = r
                 .runs
                 .iter()
                 .map(|run| {
                     run.series
                         .iter()
-                        .map(|b| (b.t_s, get(b)))
+                        .map(|b| (b.t_s, m.of_row(b)))
                         .filter(|p| p.1.is_finite())
                         .collect()
                 })
@@ -126,33 +197,14 @@ pub fn scenario_chart(r: &ScenarioResult) -> Panels {
                 .map(|p| p.1)
                 .filter(|&v| v > 0.0)
                 .fold((f64::INFINITY, 0.0f64), |(a, b), v| (a.min(v), b.max(v)));
-            let log = look == Look::DotsMaybeLog && hi > 30.0 * lo;
-            let y = if log {
+            let y = if look == Look::DotsMaybeLog && hi > 30.0 * lo {
                 Axis::log(&format!("{unit}, log scale"))
             } else {
                 Axis::linear(unit)
             };
-            let mut c = LineChart::new(
-                &format!("{} — {title}", r.name),
-                Axis::linear("time (s)"),
-                y,
-            )
-            .legend_at(LegendAt::UpperRight);
-            if unit.contains("/ ended") {
-                c = c.legend_at(LegendAt::LowerLeft);
-                c.y = c.y.clone().range(0.0, 1.05);
-            }
+            let mut c = panel(format!("{} — {title}", r.name), y, m, trigger);
             for (i, (run, pts)) in r.runs.iter().zip(lines).enumerate() {
-                let mut s = Series::new(&run.strategy, pts).colour(i).no_markers();
-                if look != Look::Line {
-                    s.stroke = Stroke::None;
-                    s.markers = true;
-                }
-                c = c.series(s);
-            }
-            if let Some(t) = trigger {
-                let s = |ps: u64| ps as f64 / PS_PER_SEC as f64;
-                c = c.shade(s(t.start_ps), s(t.end_ps), "trigger");
+                c = c.series(styled(Series::new(&run.strategy, pts).colour(i), look));
             }
             c
         })
@@ -167,63 +219,18 @@ pub fn scenario_chart(r: &ScenarioResult) -> Panels {
 /// window `(from, to)` (seconds) shaded. Intervals are clipped to the measure's
 /// range (counts at 0, ratios at 0 and 1).
 pub fn replicated_chart(r: &Replicated, trigger: Option<(f64, f64)>) -> Panels {
-    type Get = fn(&BinEstimate) -> Estimate;
-    let panels: [(&str, &str, Look, Get); 6] = [
-        ("Server attempts", "attempts per second", Look::Line, |b| {
-            b.attempts_per_s
-        }),
-        (
-            "Load amplification",
-            "attempts / new requests",
-            Look::Dots,
-            |b| b.amplification,
-        ),
-        (
-            "Client success ratio",
-            "requests succeeded / ended",
-            Look::Dots,
-            |b| b.success_ratio,
-        ),
-        (
-            "Attempt success ratio",
-            "attempts answered OK / ended",
-            Look::Dots,
-            |b| b.attempt_success_ratio,
-        ),
-        (
-            "Server concurrency",
-            "requests in the server (mean)",
-            Look::Line,
-            |b| b.concurrency,
-        ),
-        (
-            "Latency p99",
-            "p99 latency of successes (ms)",
-            Look::Dots,
-            |b| b.latency_p99_ms,
-        ),
-    ];
     let seeds = r.strategies.first().map_or(0, |s| s.seeds.len()) as u32;
-    let charts = panels
+    let charts = PANELS
         .iter()
-        .map(|&(title, unit, look, get)| {
-            let ratio = unit.contains("/ ended");
-            let mut c = LineChart::new(
-                &format!("{} — {title}, mean of {seeds} seeds", r.name),
-                Axis::linear("time (s)"),
-                Axis::linear(unit),
-            )
-            .legend_at(LegendAt::UpperRight);
-            if ratio {
-                c = c.legend_at(LegendAt::LowerLeft);
-                c.y = c.y.clone().range(0.0, 1.05);
-            }
-            let hi_max = if ratio { 1.0 } else { f64::INFINITY };
+        .map(|&(title, unit, look, m)| {
+            let name = format!("{} — {title}, mean of {seeds} seeds", r.name);
+            let mut c = panel(name, Axis::linear(unit), m, trigger);
+            let hi_max = if m.is_ratio() { 1.0 } else { f64::INFINITY };
             for (i, st) in r.strategies.iter().enumerate() {
                 let pts: Vec<(f64, Estimate)> = st
                     .series
                     .iter()
-                    .map(|b| (b.t_s, get(b)))
+                    .map(|b| (b.t_s, m.of_estimate(b)))
                     .filter(|p| p.1.mean.is_finite() && p.1.n == seeds)
                     .collect();
                 let line = pts.iter().map(|&(t, e)| (t, e.mean)).collect();
@@ -231,19 +238,13 @@ pub fn replicated_chart(r: &Replicated, trigger: Option<(f64, f64)>) -> Panels {
                     .iter()
                     .map(|&(_, e)| (e.lo().max(0.0), e.hi().min(hi_max)))
                     .collect();
-                let mut s = Series::new(&st.strategy, line).colour(i).no_markers();
-                s = if look == Look::Line {
+                let s = Series::new(&st.strategy, line).colour(i);
+                let s = if look == Look::Line {
                     s.band(spread)
                 } else {
-                    let mut s = s.error_bars(spread);
-                    s.stroke = Stroke::None;
-                    s.markers = true;
-                    s
+                    s.error_bars(spread)
                 };
-                c = c.series(s);
-            }
-            if let Some((from, to)) = trigger {
-                c = c.shade(from, to, "trigger");
+                c = c.series(styled(s, look));
             }
             c
         })

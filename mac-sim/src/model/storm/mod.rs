@@ -88,15 +88,17 @@ pub struct ScenarioResult {
     pub runs: Vec<StormResult>,
 }
 
-/// Run every strategy of `sc` on the shared parallel runner ([`crate::sweep::runner`]);
-/// the results come back in the scenario's order and do not depend on the number of
-/// threads.
-pub fn run_scenario(sc: &presets::Scenario) -> Result<ScenarioResult, StormError> {
+/// Run every configuration of `runs` with `seeds` seeds each (its own seed, then the
+/// next ones) on the shared parallel runner ([`crate::sweep::runner`]). Returns
+/// `results[run][seed]`, in order, whatever the number of threads.
+pub fn run_all(runs: &[StormConfig], seeds: u32) -> Result<Vec<Vec<StormResult>>, StormError> {
     use crate::sweep::progress::Quiet;
     use crate::sweep::runner::{Done, RunError, run_grid};
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let grid = run_grid(&sc.runs, 1, &stop, &Quiet, |cfg, _| {
-        run(cfg).map(|r| Done {
+    run_grid(runs, seeds, &stop, &Quiet, |cfg, job| {
+        let mut c = cfg.clone();
+        c.seed = cfg.seed.wrapping_add(u64::from(job.replication));
+        run(&c).map(|r| Done {
             work: r.events,
             value: r,
         })
@@ -104,11 +106,16 @@ pub fn run_scenario(sc: &presets::Scenario) -> Result<ScenarioResult, StormError
     .map_err(|e| match e {
         RunError::Job { error, .. } => error,
         other => StormError::Param(other.to_string()),
-    })?;
+    })
+}
+
+/// Run every strategy of `sc` once, in parallel ([`run_all`]); the results come back
+/// in the scenario's order.
+pub fn run_scenario(sc: &presets::Scenario) -> Result<ScenarioResult, StormError> {
     Ok(ScenarioResult {
         name: sc.name.to_string(),
         title: sc.title.to_string(),
         expectation: sc.expectation.to_string(),
-        runs: grid.into_iter().flatten().collect(),
+        runs: run_all(&sc.runs, 1)?.into_iter().flatten().collect(),
     })
 }

@@ -8,8 +8,6 @@ use super::metrics::BinRow;
 use super::presets::Scenario;
 use super::{StormError, StormResult};
 use crate::stats::ci::{Estimate, mean_ci95};
-use crate::sweep::progress::Quiet;
-use crate::sweep::runner::{Done, RunError, run_grid};
 
 /// One strategy over all seeds.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -111,19 +109,7 @@ pub fn run_seeds(sc: &Scenario, seeds: u32) -> Result<Replicated, StormError> {
             "{seeds} seeds: between 1 and 1000 are supported"
         )));
     }
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let grid = run_grid(&sc.runs, seeds, &stop, &Quiet, |cfg, job| {
-        let mut c = cfg.clone();
-        c.seed = cfg.seed.wrapping_add(u64::from(job.replication));
-        super::run(&c).map(|r| Done {
-            work: r.events,
-            value: r,
-        })
-    })
-    .map_err(|e| match e {
-        RunError::Job { error, .. } => error,
-        other => StormError::Param(other.to_string()),
-    })?;
+    let grid = super::run_all(&sc.runs, seeds)?;
     let strategies = grid
         .iter()
         .map(|runs| {
