@@ -241,6 +241,16 @@ pub struct Timing {
     pub max_prop: Time,
 }
 
+impl Timing {
+    /// Whether the one-way delay is below preamble + jam + gap, the range in which the
+    /// exact model's fast carrier-sense methods are valid (see
+    /// [`medium`](crate::model::csma_cd::medium)); beyond it the model scans every
+    /// signal on the cable instead.
+    pub fn nearest_neighbour_valid(&self) -> bool {
+        self.max_prop < self.preamble + self.jam + self.ifg
+    }
+}
+
 impl RunConfig {
     /// The BEB rule for these limits (also gives the discard rule of the other
     /// algorithms).
@@ -269,10 +279,10 @@ impl RunConfig {
         }
         self.frames.validate()?;
         let beb = self.beb()?;
-        if let Traffic::Poisson { load } = self.traffic
-            && !(load.is_finite() && load > 0.0 && load <= MAX_LOAD)
-        {
-            return Err(ConfigError::Load(load.to_string()));
+        if let Traffic::Poisson { load } = self.traffic {
+            if !(load.is_finite() && load > 0.0 && load <= MAX_LOAD) {
+                return Err(ConfigError::Load(load.to_string()));
+            }
         }
         match self.backoff {
             BackoffAlgorithm::Beb => {}
@@ -343,9 +353,9 @@ impl RunConfig {
             slot: bit * u64::from(phy.slot_bits),
             max_prop,
         };
-        // Validity range of the exact model (see model::csma_cd): every collision is
-        // detected by every transmitter in it, and a signal front can never pass a
-        // station unnoticed while another start is pending.
+        // Validity range of the exact model: every collision is detected by every
+        // transmitter in it (no late collisions), so a frame is delivered exactly
+        // when its sender detected no collision.
         let min_frame = t.preamble + bit * 8 * u64::from(self.frames.min_bytes());
         if 2 * max_prop > t.slot.min(min_frame) {
             return Err(ConfigError::BusLength(format!(
@@ -353,14 +363,6 @@ impl RunConfig {
                 self.bus_length_m,
                 2.0 * max_prop as f64 / bit as f64,
                 phy.slot_bits
-            )));
-        }
-        if max_prop >= t.preamble + t.jam + t.ifg {
-            return Err(ConfigError::BusLength(format!(
-                "{} m gives a one-way delay of {:.1} bit times; the exact model needs it below preamble + jam + gap = {} bit times",
-                self.bus_length_m,
-                max_prop as f64 / bit as f64,
-                phy.preamble_bits + phy.jam_bits + phy.ifg_bits
             )));
         }
         let max_backoff = t.slot.checked_mul(beb.window(beb.backoff_limit().into()));

@@ -193,10 +193,6 @@ fn every_bad_input_is_one_line_and_exit_status_2() {
         (&["--length-m", "-1"], "bus length"),
         (&["--length-m", "NaN"], "bus length"),
         (&["--length-m", "6000"], "late collisions"),
-        (
-            &["--length-m", "4000", "--slot-bits", "4096"],
-            "one-way delay",
-        ),
         (&["--bit-rate", "0"], "bit rate"),
         (&["--bit-rate", "fast"], "bit rate"),
         (&["--velocity", "0"], "signal speed"),

@@ -355,3 +355,44 @@ fn comparison_algorithms_draw_their_windows() {
         assert!(checked >= 3, "{algo:?}: only {checked} rows");
     }
 }
+
+/// Beyond the nearest-neighbour range (here 5000 m: a one-way delay of 250 bit times,
+/// more than preamble + jam + gap) the model scans every signal on the cable, where a
+/// station may have two signals in flight. Propagation still decides collisions
+/// exactly, and busy runs still balance.
+#[test]
+fn long_bus_beyond_the_neighbour_range() {
+    let c = RunConfig {
+        bus_length_m: 5000.0,
+        ..cfg(2, 10)
+    };
+    let prop: Time = 25_000_000; // 25 µs
+    let frame_end = (64 + 1518 * 8) * 100_000;
+    for (delta, collide) in [(0, true), (prop - 1, true), (prop, true), (prop + 1, false)] {
+        let (m, q) = CsmaCd::new_with_start_times(&c, &[0, delta]).unwrap();
+        let mut e = Engine::with_queue(m, q);
+        if collide {
+            e.run_until(delta + 2 * prop + 96 * 100_000);
+            assert_eq!(e.model().collided_attempts(), 2, "delta {delta}");
+        } else {
+            e.run_until(frame_end + 1);
+            assert_eq!(e.model().collided_attempts(), 0, "delta {delta}");
+            assert_eq!(e.model().delivered(), 1);
+        }
+    }
+    for (n, placement, frames) in [
+        (32, Placement::Even, FrameSizes::Fixed(1518)),
+        (100, Placement::Random, FrameSizes::Fixed(64)),
+    ] {
+        let c = RunConfig {
+            bus_length_m: 5000.0,
+            placement,
+            frames,
+            ..cfg(n, 500)
+        };
+        let r = csma_cd::run(&c).unwrap();
+        assert!(r.conservation.holds, "{n}");
+        assert!(r.conservation.delivered > 0, "{n}");
+        assert_eq!(csma_cd::run(&c).unwrap(), r, "deterministic");
+    }
+}

@@ -140,9 +140,7 @@ impl Textbook {
             self.senders.clear();
             let idle = slot >= self.busy_until;
             for (i, s) in self.st.iter_mut().enumerate() {
-                if let Some(th) = threshold
-                    && self.arrivals.next_u64() < th
-                {
+                if threshold.is_some_and(|th| self.arrivals.next_u64() < th) {
                     s.queued += 1;
                     r.arrived += 1;
                 }

@@ -11,17 +11,19 @@
 //!
 //! Stations are numbered by position. The *front set* holds the stations whose latest
 //! signal front is still travelling (started less than one end-to-end delay ago).
-//! Within the validity range checked by [`RunConfig::validate`](crate::config::RunConfig::validate)
-//! (one-way delay below preamble + jam + gap, round trip within the slot and the
-//! shortest frame), no front in the set can have passed a station that then starts
+//! When the one-way delay is below preamble + jam + gap
+//! ([`Timing::nearest_neighbour_valid`](crate::config::Timing::nearest_neighbour_valid);
+//! 3840 m at 10 Mb/s), no front in the set can have passed a station that then starts
 //! transmitting: the signal behind it would have been shorter than any transmission.
 //! It follows that, on each side of a station, the nearest member's front arrives
 //! first and dominates every farther member's beyond it. So starting a transmission
 //! (own collision detection, and detection by others) looks at the two nearest
 //! members, and carrier sense walks outwards only past signals that have already gone
 //! by. For large N a [`FrontTree`] answers the same question in `O(log N)` even in a
-//! burst of thousands of simultaneous starts. A brute-force reference that scans every
-//! signal on the cable is kept for tests; all three agree on whole runs.
+//! burst of thousands of simultaneous starts. A brute-force method that scans every
+//! signal on the cable serves as the reference in tests (all three agree on whole
+//! runs) and as the model beyond that range, up to the limit of no late collisions
+//! (round trip within the slot and the shortest frame).
 //!
 //! Signals whose front has covered the whole cable are folded into two running maxima
 //! (`max(e − p)` and `max(e + p)` over their ends `e`), from which the moment the
@@ -45,7 +47,9 @@ pub enum SenseMethod {
     Walk,
     /// Segment tree over station numbers: `O(log N)` whatever the burst size.
     Indexed,
-    /// Scan every signal on the cable (reference for tests).
+    /// Scan every signal on the cable. The reference for tests, and the method used
+    /// outside the nearest-neighbour argument's range (a long cable, or a short
+    /// preamble, jam and gap), where a station may even have two signals in flight.
     BruteForce,
 }
 
@@ -58,6 +62,18 @@ struct Signal {
     /// When another signal's front reached this transmitter, or [`NONE`].
     det: Time,
     on: bool,
+    /// Whether this transmission's front is still in the front queue.
+    in_fifo: bool,
+}
+
+/// A signal front still travelling: who started it, when, and (once the station has
+/// started another transmission, so that its per-station record moved on) the final
+/// end of this one.
+#[derive(Clone, Copy, Debug)]
+struct Front {
+    start: Time,
+    station: u32,
+    frozen_end: Time,
 }
 
 /// The cable and every signal on it.
@@ -67,7 +83,7 @@ pub struct Medium {
     method: SenseMethod,
     fronts: LevelBitSet,
     tree: Option<FrontTree>,
-    front_fifo: VecDeque<(Time, u32)>,
+    front_fifo: VecDeque<Front>,
     old_transmitting: u32,
     active: u32,
     u_old: i64,
@@ -95,6 +111,7 @@ impl Medium {
                     end: 0,
                     det: NONE,
                     on: false,
+                    in_fifo: false,
                 })
                 .collect(),
             method,
@@ -131,18 +148,26 @@ impl Medium {
     /// Fold signals whose front has covered the whole cable out of the front set.
     #[inline]
     pub fn purge(&mut self, now: Time) {
-        while let Some(&(s, k)) = self.front_fifo.front() {
-            if s + self.t.max_prop >= now {
+        while let Some(&f) = self.front_fifo.front() {
+            if f.start + self.t.max_prop >= now {
                 break;
             }
             self.front_fifo.pop_front();
-            let k = k as usize;
+            let k = f.station as usize;
+            if f.frozen_end != NONE {
+                // An earlier transmission of a station that has started again.
+                let (e, p) = (f.frozen_end as i64, self.sig[k].pos);
+                self.u_old = self.u_old.max(e - p);
+                self.v_old = self.v_old.max(e + p);
+                continue;
+            }
             self.fronts.remove(k);
             if let Some(t) = &mut self.tree {
                 t.clear(k);
             }
-            let g = &self.sig[k];
-            debug_assert_eq!(g.start, s);
+            let g = &mut self.sig[k];
+            debug_assert_eq!(g.start, f.start);
+            g.in_fifo = false;
             if g.on {
                 self.old_transmitting += 1;
             } else {
@@ -169,7 +194,7 @@ impl Medium {
         }
         match self.method {
             SenseMethod::BruteForce => {
-                let all = self.front_fifo.iter().map(|&(_, j)| j as usize);
+                let all = self.front_fifo.iter().map(|f| self.view(f));
                 let seen = self.pass(p, now, all, false)?;
                 Some(last.max(seen))
             }
@@ -203,9 +228,25 @@ impl Medium {
                 let left =
                     std::iter::successors(self.fronts.pred_incl(k), |&j| self.fronts.pred(j));
                 let right = std::iter::successors(self.fronts.succ(k), |&j| self.fronts.succ(j));
-                let l = self.pass(p, now, left, true)?;
-                let r = self.pass(p, now, right, true)?;
+                let l = self.pass(p, now, left.map(|j| self.sig[j]), true)?;
+                let r = self.pass(p, now, right.map(|j| self.sig[j]), true)?;
                 Some(last.max(l).max(r))
+            }
+        }
+    }
+
+    /// The signal a front belongs to.
+    #[inline]
+    fn view(&self, f: &Front) -> Signal {
+        let g = self.sig[f.station as usize];
+        if f.frozen_end == NONE {
+            g
+        } else {
+            Signal {
+                start: f.start,
+                end: f.frozen_end,
+                on: false,
+                ..g
             }
         }
     }
@@ -218,12 +259,11 @@ impl Medium {
         &self,
         p: i64,
         now: i64,
-        js: impl Iterator<Item = usize>,
+        js: impl Iterator<Item = Signal>,
         stop_early: bool,
     ) -> Option<i64> {
         let mut last = NEG;
-        for j in js {
-            let g = &self.sig[j];
+        for g in js {
             let d = (p - g.pos).abs();
             if g.start as i64 + d >= now {
                 if stop_early {
@@ -275,8 +315,21 @@ impl Medium {
         length: Time,
         mut schedule: impl FnMut(Time, usize),
     ) {
-        debug_assert!(!self.fronts.contains(k));
         let p = self.sig[k].pos;
+        if self.sig[k].in_fifo {
+            // Only outside the nearest-neighbour range: the station's previous front
+            // is still travelling. Keep that signal's final end with its front.
+            debug_assert_eq!(self.method, SenseMethod::BruteForce);
+            let prev = self.sig[k];
+            if let Some(f) = self
+                .front_fifo
+                .iter_mut()
+                .rev()
+                .find(|f| f.station as usize == k && f.frozen_end == NONE)
+            {
+                f.frozen_end = prev.end;
+            }
+        }
         let mut det = NONE;
         let first_arrival = |g: &Signal, det: &mut Time| {
             let arrival = g.start + p.abs_diff(g.pos);
@@ -286,9 +339,11 @@ impl Medium {
         };
         if self.method == SenseMethod::BruteForce {
             for i in 0..self.front_fifo.len() {
-                let j = self.front_fifo[i].1 as usize;
-                first_arrival(&self.sig[j], &mut det);
-                self.hit(now, k, j, &mut schedule);
+                let f = self.front_fifo[i];
+                first_arrival(&self.view(&f), &mut det);
+                if f.frozen_end == NONE {
+                    self.hit(now, k, f.station as usize, &mut schedule);
+                }
             }
         } else {
             let (left, right) = (self.fronts.pred(k), self.fronts.succ(k));
@@ -311,6 +366,7 @@ impl Medium {
             end,
             det,
             on: true,
+            in_fifo: true,
         };
         schedule(end, k);
         if let Some(t) = &mut self.tree {
@@ -318,7 +374,11 @@ impl Medium {
             t.set(k, [s - p, e - p, s + p, e + p]);
         }
         self.fronts.insert(k);
-        self.front_fifo.push_back((now, k as u32));
+        self.front_fifo.push_back(Front {
+            start: now,
+            station: k as u32,
+            frozen_end: NONE,
+        });
         self.active += 1;
     }
 
@@ -339,7 +399,8 @@ impl Medium {
         let e = now as i64;
         self.u_all = self.u_all.max(e - g.pos);
         self.v_all = self.v_all.max(e + g.pos);
-        if !self.fronts.contains(k) {
+        // (After the purge above, which may just have moved this front out.)
+        if !self.sig[k].in_fifo {
             self.u_old = self.u_old.max(e - g.pos);
             self.v_old = self.v_old.max(e + g.pos);
             self.old_transmitting -= 1;

@@ -166,7 +166,9 @@ impl CsmaCd {
         let n = cfg.stations as usize;
         let sizer = FrameSizer::new(&cfg.frames);
         let pos = placement::positions(cfg, t.max_prop);
-        let method = if cfg.stations >= INDEXED_SENSE_FROM {
+        let method = if !t.nearest_neighbour_valid() {
+            SenseMethod::BruteForce
+        } else if cfg.stations >= INDEXED_SENSE_FROM {
             SenseMethod::Indexed
         } else {
             SenseMethod::Walk
@@ -454,7 +456,14 @@ impl CsmaCd {
     /// Choose the carrier-sense method, including the brute-force reference that
     /// scans every signal on the cable without the nearest-neighbour argument the
     /// fast methods rest on (`O(signals)` per event; for tests). Call before running.
+    /// Outside the nearest-neighbour range only the brute-force method is valid, and
+    /// it is kept whatever is asked.
     pub fn with_sense_method(mut self, method: SenseMethod) -> Self {
+        let method = if self.t.nearest_neighbour_valid() {
+            method
+        } else {
+            SenseMethod::BruteForce
+        };
         let pos = self.positions_ps();
         self.medium = Medium::new(self.t, &pos, method);
         self
