@@ -33,7 +33,11 @@ pub struct StormArgs {
     /// Simulated time, with unit (e.g. 120s); the trigger must end within it.
     #[arg(short = 'd', long, value_name = "TIME", allow_hyphen_values = true)]
     horizon: Option<String>,
-    /// Replace the preset's strategies (repeat for several), e.g. exp-full+retries=3+budget=10.
+    /// Replace the preset's strategies (repeat for several): parts joined by +, from
+    /// none, immediate, fixed=DUR, exp, exp-full, exp-equal, exp-decorrelated,
+    /// exp-proportional, exp-additive, exp-normal, base=DUR, cap=DUR, retries=N,
+    /// budget=PCT, tokens=MAX/RATIO, retry-breaker=PCT, breaker=PCT, deadline[=DUR];
+    /// e.g. exp-full+retries=3+budget=10.
     #[arg(long, value_name = "SPEC")]
     strategy: Vec<String>,
     /// Per-attempt client timeouts, one drawn per request (e.g. 100ms,200ms,300ms).
