@@ -253,10 +253,10 @@ pub fn replicated_chart(r: &Replicated, trigger: Option<(f64, f64)>) -> Panels {
 }
 
 /// The contention figure: calls and completion time against clients, one line per
-/// jitter kind.
+/// jitter kind, on log axes (without jitter both grow far faster).
 pub fn contention_chart(rows: &[ContentionRow]) -> Panels {
     let chart = |title: &str, unit: &str, get: fn(&ContentionRow) -> f64| {
-        let mut c = LineChart::new(title, Axis::linear("clients"), Axis::linear(unit))
+        let mut c = LineChart::new(title, Axis::linear("clients"), Axis::log(unit))
             .legend_at(LegendAt::UpperLeft);
         for (i, (name, _)) in JITTERS.iter().enumerate() {
             let pts = rows
@@ -270,10 +270,12 @@ pub fn contention_chart(rows: &[ContentionRow]) -> Panels {
     };
     Panels {
         charts: vec![
-            chart("Contention — total calls", "calls", |r| r.calls as f64),
+            chart("Contention — total calls", "calls, log scale", |r| {
+                r.calls as f64
+            }),
             chart(
                 "Contention — completion time",
-                "time until the last client succeeds (ms)",
+                "time until the last client succeeds (ms), log scale",
                 |r| r.completion_ms,
             ),
         ],
