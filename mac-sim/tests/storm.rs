@@ -226,6 +226,19 @@ fn contention_jitter_cuts_calls_and_time() {
     }
 }
 
+/// The parallel runner returns exactly what one run after another gives (compared
+/// as JSON: undefined ratios are NaN, which is never equal to itself).
+#[test]
+fn parallel_runs_equal_sequential_runs() {
+    use mac_sim::output::json::to_string;
+    let sc = presets::scenario("shard", &presets::Options::default()).unwrap();
+    let par = run_scenario(&sc).unwrap();
+    for (cfg, got) in sc.runs.iter().zip(&par.runs) {
+        let one = mac_sim::model::storm::run(cfg).unwrap();
+        assert_eq!(to_string(&one), to_string(got), "{}", cfg.strategy.name);
+    }
+}
+
 #[test]
 fn same_seed_same_result_other_seed_differs() {
     let a = scenario("budget", 7);
