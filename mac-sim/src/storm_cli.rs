@@ -48,6 +48,9 @@ pub struct StormArgs {
         allow_hyphen_values = true
     )]
     timeouts: Vec<String>,
+    /// Width of the time-series bins, with unit (e.g. 100ms).
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
+    bin: Option<String>,
     /// Print JSON (summaries and time series) instead of the report.
     #[arg(long, conflicts_with_all = ["csv", "series"])]
     json: bool,
@@ -81,6 +84,7 @@ pub fn storm_cmd(a: &StormArgs) -> ExitCode {
             || !a.strategy.is_empty()
             || !a.timeouts.is_empty()
             || a.seeds != 1
+            || a.bin.is_some()
         {
             return fail("contention takes only --seed, --json, --csv and --out");
         }
@@ -113,6 +117,12 @@ pub fn storm_cmd(a: &StormArgs) -> ExitCode {
     if let Some(h) = &a.horizon {
         match parse::duration_ps(h) {
             Ok(ps) => opts.horizon_ps = Some(ps),
+            Err(e) => return fail(e),
+        }
+    }
+    if let Some(b) = &a.bin {
+        match parse::duration_ps(b) {
+            Ok(ps) => opts.bin_ps = Some(ps),
             Err(e) => return fail(e),
         }
     }

@@ -44,6 +44,15 @@ fn report_csv_json_and_series() {
 
     let series = stdout(&mac_sim(&["storm", "--scenario", "shard", "--series"]));
     assert_eq!(series.lines().count(), 1 + 3 * 80);
+    let fine = stdout(&mac_sim(&[
+        "storm",
+        "--scenario",
+        "shard",
+        "--series",
+        "--bin",
+        "250ms",
+    ]));
+    assert_eq!(fine.lines().count(), 1 + 3 * 320);
 
     let json = stdout(&mac_sim(&["storm", "--scenario", "shard", "--json"]));
     assert!(json.contains("\"verdict\""));

@@ -48,6 +48,8 @@ pub struct Options {
     pub strategies: Option<Vec<Strategy>>,
     /// Replace the per-attempt timeouts (one is drawn per logical request).
     pub timeouts_ps: Option<Vec<Time>>,
+    /// Replace the width of the time-series bins.
+    pub bin_ps: Option<Time>,
 }
 
 fn s(spec: &str, name: &str) -> Strategy {
@@ -278,6 +280,9 @@ fn apply(mut c: StormConfig, o: &Options) -> Result<StormConfig, StormError> {
     }
     if let Some(t) = &o.timeouts_ps {
         c.timeouts_ps = t.clone();
+    }
+    if let Some(b) = o.bin_ps {
+        c.bin_ps = b;
     }
     if let Some(n) = o.clients {
         if n == 0 || n > super::config::MAX_CLIENTS {
