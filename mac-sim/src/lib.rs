@@ -14,6 +14,10 @@
 //! * [`model::slotted`]: the idealised Metcalfe & Boggs model —
 //!   [`model::slotted::run_slotted`].
 //! * [`model::textbook`]: a slot-by-slot loop over all stations, the baseline.
+//! * [`model::storm`]: the second model — retry storms of many service clients against
+//!   one server (outages, pauses, partial failures, a failing shard), every client
+//!   decision made by `backoff-core`'s policies, budgets, breakers and deadlines —
+//!   [`model::storm::run`], the named scenarios in [`model::storm::presets`].
 //! * [`config`], [`parse`], [`error`]: parameters, their command-line forms, and the
 //!   one-line errors for bad ones.
 //! * [`traffic`], [`backoff`]: frame sizes, Poisson arrivals, and the backoff

@@ -8,6 +8,7 @@ use mac_sim::config::{BackoffAlgorithm, Phy, Placement, RunConfig, Traffic};
 use mac_sim::model::{csma_cd, slotted};
 use mac_sim::{ConfigError, bench, output, parse};
 
+mod storm_cli;
 mod sweep_cli;
 
 /// CSMA/CD shared-medium simulator: N stations contending for one IEEE 802.3
@@ -34,6 +35,9 @@ enum Cmd {
     Theory(TheoryArgs),
     /// Measure speed and memory for N = 2 .. 1 000 000 stations against a slot-by-slot loop.
     Bench(BenchArgs),
+    /// Retry storms: many clients, one server, an outage; every client decision from
+    /// backoff-core (--list shows the scenarios).
+    Storm(storm_cli::StormArgs),
     /// Sweep stations, offered load, frame size and backoff algorithm with replications
     /// on all cores; write results.csv, results.json and charts with 95% intervals.
     Sweep(sweep_cli::SweepArgs),
@@ -457,6 +461,7 @@ fn main() -> ExitCode {
         Some(Cmd::Slotted(a)) => slotted_cmd(a),
         Some(Cmd::Theory(a)) => theory_cmd(a),
         Some(Cmd::Bench(a)) => bench_cmd(a),
+        Some(Cmd::Storm(a)) => storm_cli::storm_cmd(a),
         Some(Cmd::Sweep(a)) => sweep_cli::sweep_cmd(a),
     }
 }

@@ -7,4 +7,5 @@
 
 pub mod csma_cd;
 pub mod slotted;
+pub mod storm;
 pub mod textbook;

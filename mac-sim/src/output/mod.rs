@@ -4,4 +4,5 @@
 pub mod atomic;
 pub mod csv;
 pub mod json;
+pub mod storm;
 pub mod text;

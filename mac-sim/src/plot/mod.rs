@@ -14,11 +14,16 @@
 //!
 //! * [`sweep_charts`]: utilisation, delay, backoff and fairness across a sweep;
 //! * [`run_charts`]: attempts histogram, per-station throughput and backoff of one run.
+//!
+//! and so do the retry-storm charts:
+//!
+//! * [`storm`]: the storm time-series panels and the contention chart.
 
 pub mod bars;
 pub mod font;
 pub mod line;
 pub mod run_charts;
 pub mod save;
+pub mod storm;
 pub mod style;
 pub mod sweep_charts;

@@ -1,0 +1,324 @@
+//! End-to-end tests of `mac-sim storm`: reports, files, determinism and every bad
+//! input (one line on stderr, exit status 2).
+
+use std::process::{Command, Output};
+
+fn mac_sim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mac-sim"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
+}
+
+#[test]
+fn list_names_every_scenario() {
+    let o = mac_sim(&["storm", "--list"]);
+    assert!(o.status.success());
+    let s = stdout(&o);
+    for name in mac_sim::model::storm::presets::NAMES {
+        assert!(
+            s.contains(&format!("\n  {name}\n")),
+            "{name} missing in\n{s}"
+        );
+    }
+    assert!(s.contains("contention"));
+}
+
+#[test]
+fn report_csv_json_and_series() {
+    let o = mac_sim(&["storm", "--scenario", "shard", "--seed", "2"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = stdout(&o);
+    assert!(s.contains("mac-sim storm: shard"), "{s}");
+    assert!(s.contains("breaker 10 %"));
+    assert!(s.contains("recovered"), "{s}");
+
+    let csv = stdout(&mac_sim(&["storm", "--scenario", "shard", "--csv"]));
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 4, "{csv}");
+    assert_eq!(lines[0], mac_sim::output::storm::SUMMARY_HEADER);
+
+    let series = stdout(&mac_sim(&["storm", "--scenario", "shard", "--series"]));
+    assert_eq!(series.lines().count(), 1 + 3 * 80);
+    let fine = stdout(&mac_sim(&[
+        "storm",
+        "--scenario",
+        "shard",
+        "--series",
+        "--bin",
+        "250ms",
+    ]));
+    assert_eq!(fine.lines().count(), 1 + 3 * 320);
+
+    let json = stdout(&mac_sim(&["storm", "--scenario", "shard", "--json"]));
+    assert!(json.contains("\"verdict\""));
+    assert!(json.contains("\"series\""));
+}
+
+#[test]
+fn same_seed_is_byte_identical() {
+    let a = mac_sim(&["storm", "--scenario", "partial", "--series", "-s", "5"]);
+    let b = mac_sim(&["storm", "--scenario", "partial", "--series", "-s", "5"]);
+    assert!(a.status.success());
+    assert_eq!(a.stdout, b.stdout);
+}
+
+#[test]
+fn strategies_clients_and_horizon_can_be_changed() {
+    let o = mac_sim(&[
+        "storm",
+        "--scenario",
+        "pause",
+        "--clients",
+        "200",
+        "--horizon",
+        "60s",
+        "--timeouts",
+        "100ms,200ms,300ms",
+        "--strategy",
+        "none",
+        "--strategy",
+        "exp-decorrelated+retries=4+tokens=10/0.1",
+        "--csv",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = stdout(&o);
+    assert_eq!(s.lines().count(), 3, "{s}");
+    assert!(s.contains("\"exp-decorrelated+retries=4+tokens=10/0.1\""));
+}
+
+#[test]
+fn seeds_report_means_with_intervals_and_write_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let o = mac_sim(&[
+        "storm",
+        "--scenario",
+        "partial",
+        "--seeds",
+        "3",
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = stdout(&o);
+    assert!(s.contains("3 seeds (1..=3)"), "{s}");
+    assert!(s.contains('±'), "{s}");
+    assert!(s.contains("3/3"), "{s}");
+    for f in [
+        "storm-partial-seeds.json",
+        "storm-partial-seeds-summary.csv",
+        "storm-partial-seeds-series.csv",
+        "storm-partial-seeds.png",
+        "storm-partial-seeds.svg",
+    ] {
+        assert!(d.join(f).exists(), "{f}");
+    }
+    let csv = stdout(&mac_sim(&[
+        "storm",
+        "--scenario",
+        "partial",
+        "--seeds",
+        "3",
+        "--csv",
+    ]));
+    assert_eq!(csv.lines().count(), 4, "{csv}");
+    assert_eq!(
+        csv.lines().next(),
+        Some(mac_sim::output::storm::REPLICATED_HEADER)
+    );
+    let series = stdout(&mac_sim(&[
+        "storm",
+        "--scenario",
+        "partial",
+        "--seeds",
+        "2",
+        "--series",
+    ]));
+    assert_eq!(series.lines().count(), 1 + 3 * 90);
+}
+
+#[test]
+fn report_states_the_changed_parameters() {
+    let o = mac_sim(&[
+        "storm",
+        "--scenario",
+        "pause",
+        "--clients",
+        "200",
+        "--timeouts",
+        "100ms,300ms",
+        "-d",
+        "60s",
+    ]);
+    assert!(o.status.success());
+    let s = stdout(&o);
+    assert!(
+        s.contains("closed loop, 200 clients thinking 10 s (mean); 8 workers x exp. mean 100 ms; timeout 100 ms/300 ms; pause from 20 s to 30 s; seed 1, horizon 60 s"),
+        "{s}"
+    );
+}
+
+#[test]
+fn out_writes_data_and_chart_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("storm");
+    let o = mac_sim(&[
+        "storm",
+        "--scenario",
+        "outage-open",
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for f in [
+        "storm-outage-open.json",
+        "storm-outage-open-summary.csv",
+        "storm-outage-open-series.csv",
+        "storm-outage-open.png",
+        "storm-outage-open.svg",
+    ] {
+        let len = std::fs::metadata(d.join(f)).map(|m| m.len()).unwrap_or(0);
+        assert!(len > 500, "{f}: {len} bytes");
+    }
+    let png = std::fs::read(d.join("storm-outage-open.png")).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    let o = mac_sim(&[
+        "storm",
+        "--scenario",
+        "contention",
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    assert!(d.join("storm-contention.png").exists());
+    assert!(stdout(&o).contains("decorrelated"));
+}
+
+#[test]
+fn bad_input_gets_one_line_and_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, b"x").unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["storm"], "needs --scenario"),
+        (
+            vec!["storm", "--scenario", "nope"],
+            "unknown scenario 'nope'",
+        ),
+        (
+            vec!["storm", "--scenario", "pause", "--clients", "0"],
+            "0 clients",
+        ),
+        (
+            vec!["storm", "--scenario", "pause", "--clients", "x"],
+            "invalid value",
+        ),
+        (
+            vec!["storm", "--scenario", "pause", "--clients", "-5"],
+            "'-5'",
+        ),
+        (
+            vec!["storm", "--scenario", "pause", "--horizon", "10"],
+            "duration '10'",
+        ),
+        (
+            vec!["storm", "--scenario", "pause", "--horizon", "-1s"],
+            "duration '-1s'",
+        ),
+        (
+            vec!["storm", "--scenario", "pause", "--horizon", "25s"],
+            "trigger must end within",
+        ),
+        (vec!["storm", "--scenario", "pause", "--seed", "-1"], "'-1'"),
+        (
+            vec!["storm", "--scenario", "pause", "--timeouts", "1s,0s"],
+            "duration '0s'",
+        ),
+        (
+            vec!["storm", "--scenario", "pause", "--timeouts", "1s,,2s"],
+            "duration ''",
+        ),
+        (
+            vec!["storm", "--scenario", "pause", "--strategy", "bogus"],
+            "unknown part 'bogus'",
+        ),
+        (
+            vec![
+                "storm",
+                "--scenario",
+                "pause",
+                "--strategy",
+                "exp+budget=250",
+            ],
+            "percentage '250'",
+        ),
+        (
+            vec!["storm", "--scenario", "pause", "--strategy", "fixed=0s"],
+            "duration '0s'",
+        ),
+        (
+            vec![
+                "storm",
+                "--scenario",
+                "pause",
+                "--strategy",
+                "exp+base=5s+cap=1s",
+            ],
+            "base must not exceed",
+        ),
+        (
+            vec![
+                "storm",
+                "--scenario",
+                "pause",
+                "--strategy",
+                "none+retries=2",
+            ],
+            "cannot have retries",
+        ),
+        (
+            vec!["storm", "--scenario", "pause", "--strategy", "exp+exp-full"],
+            "more than one",
+        ),
+        (
+            vec!["storm", "--scenario", "pause", "--strategy", "tokens=0/0.1"],
+            "tokens '0/0.1'",
+        ),
+        (
+            vec!["storm", "--scenario", "pause", "--strategy", ""],
+            "empty part",
+        ),
+        (
+            vec!["storm", "--scenario", "contention", "--clients", "5"],
+            "contention takes only",
+        ),
+        (
+            vec!["storm", "--scenario", "pause", "--json", "--csv"],
+            "cannot be used with",
+        ),
+        (
+            vec![
+                "storm",
+                "--scenario",
+                "pause",
+                "--out",
+                file.to_str().unwrap(),
+            ],
+            "not a directory",
+        ),
+    ];
+    for (args, needle) in cases {
+        let o = mac_sim(&args);
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("mac-sim: error: "), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err} lacks {needle}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+}
