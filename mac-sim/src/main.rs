@@ -4,12 +4,15 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use mac_sim::config::{BackoffAlgorithm, Phy, Placement, RunConfig, Traffic};
+use mac_sim::config::{BackoffAlgorithm, Phy, RunConfig, Traffic};
 use mac_sim::model::{csma_cd, slotted};
 use mac_sim::{ConfigError, bench, output, parse};
 
+mod bus_args;
 mod storm_cli;
 mod sweep_cli;
+
+use bus_args::BusArgs;
 
 /// CSMA/CD shared-medium simulator: N stations contending for one IEEE 802.3
 /// half-duplex bus with binary exponential backoff, validated against Metcalfe & Boggs.
@@ -80,20 +83,8 @@ struct RunArgs {
     /// Seed of every random choice; the same seed gives the same output.
     #[arg(short = 's', long, default_value_t = 1)]
     seed: u64,
-    /// Station placement along the bus: point, even or random.
-    #[arg(short = 'p', long, default_value = "even", value_name = "WHERE")]
-    placement: String,
-    /// Bus length in metres (the 10 Mb/s collision domain is 2500 m).
-    #[arg(
-        long,
-        default_value_t = 2500.0,
-        value_name = "METRES",
-        allow_negative_numbers = true
-    )]
-    length_m: f64,
-    /// Bit rate in bits per second (suffix k, M or G).
-    #[arg(long, default_value = "10M", value_name = "RATE")]
-    bit_rate: String,
+    #[command(flatten)]
+    bus: BusArgs,
     /// Signal speed along the cable, metres per second.
     #[arg(
         long,
@@ -117,22 +108,12 @@ struct RunArgs {
     /// Backoff algorithm.
     #[arg(short = 'b', long, value_enum, default_value_t = Algo::Beb)]
     backoff: Algo,
-    /// backoffLimit: the BEB window stops doubling after this many collisions (0..=32);
-    /// caps the polynomial window at 2^limit slots.
-    #[arg(long, default_value_t = 10, value_name = "K")]
-    backoff_limit: u32,
-    /// attemptLimit: a frame is dropped after this many attempts all collided (1..=1024).
-    #[arg(long, default_value_t = 16, value_name = "N")]
-    attempt_limit: u32,
     /// Window of the fixed-window algorithm, slots.
     #[arg(long, default_value_t = 32, value_name = "SLOTS")]
     window: u32,
     /// Degree of the polynomial algorithm.
     #[arg(long, default_value_t = 2)]
     degree: u32,
-    /// Frames a station can hold, the one being sent included (Poisson traffic).
-    #[arg(long, default_value_t = 100, value_name = "FRAMES")]
-    queue_limit: u32,
     /// Successes per window for the capture-effect share.
     #[arg(long, default_value_t = 100, value_name = "SUCCESSES")]
     capture_window: u32,
@@ -150,7 +131,7 @@ struct RunArgs {
 
 impl RunArgs {
     fn config(&self) -> Result<RunConfig, ConfigError> {
-        let placement: Placement = self.placement.parse()?;
+        let base = self.bus.config()?;
         let backoff = match self.backoff {
             Algo::Beb => BackoffAlgorithm::Beb,
             Algo::Fixed => BackoffAlgorithm::Fixed {
@@ -169,25 +150,21 @@ impl RunArgs {
         };
         let cfg = RunConfig {
             stations: self.stations,
-            placement,
-            bus_length_m: self.length_m,
             phy: Phy {
-                bit_rate: parse::bit_rate(&self.bit_rate)?,
                 preamble_bits: self.preamble_bits,
                 ifg_bits: self.ifg_bits,
                 jam_bits: self.jam_bits,
                 slot_bits: self.slot_bits,
                 velocity_m_per_s: self.velocity,
+                ..base.phy
             },
             frames: parse::frame_sizes(&self.frame_bytes)?,
             traffic,
             backoff,
-            backoff_limit: self.backoff_limit,
-            attempt_limit: self.attempt_limit,
-            queue_limit: self.queue_limit,
             duration_ps: parse::duration_ps(&self.duration)?,
             seed: self.seed,
             capture_window: self.capture_window,
+            ..base
         };
         cfg.validate()?;
         Ok(cfg)

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
-use mac_sim::config::{Placement, RunConfig};
+use mac_sim::config::RunConfig;
 use mac_sim::output::atomic::prepare_dir;
 use mac_sim::plot::{run_charts, save::save};
 use mac_sim::sweep::execute::{SweepOptions, run_sweep, table};
@@ -14,10 +14,18 @@ use mac_sim::sweep::progress;
 use mac_sim::sweep::spec::{self, SweepSpec};
 use mac_sim::{parse, sweep};
 
+use crate::bus_args::BusArgs;
+
 /// Raised by Ctrl-C; the sweep runner and every running job check it.
 static CANCEL: AtomicBool = AtomicBool::new(false);
 
 #[derive(Args, Debug)]
+// The shared bus options, with the shorter help texts of this command.
+#[command(
+    mut_arg("length_m", |a| a.help("Bus length in metres")),
+    mut_arg("backoff_limit", |a| a.help("backoffLimit (0..=32)")),
+    mut_arg("attempt_limit", |a| a.help("attemptLimit (1..=1024)"))
+)]
 pub struct SweepArgs {
     /// Station counts: a list and/or ranges, e.g. 1,2,4 or 1..=1024:x2 (doubling) or
     /// 10..=100:10.
@@ -62,44 +70,17 @@ pub struct SweepArgs {
     /// No progress output.
     #[arg(short = 'q', long)]
     quiet: bool,
-    /// Station placement along the bus: point, even or random.
-    #[arg(short = 'p', long, default_value = "even", value_name = "WHERE")]
-    placement: String,
-    /// Bus length in metres.
-    #[arg(
-        long,
-        default_value_t = 2500.0,
-        value_name = "METRES",
-        allow_negative_numbers = true
-    )]
-    length_m: f64,
-    /// Bit rate in bits per second (suffix k, M or G).
-    #[arg(long, default_value = "10M", value_name = "RATE")]
-    bit_rate: String,
-    /// backoffLimit (0..=32).
-    #[arg(long, default_value_t = 10, value_name = "K")]
-    backoff_limit: u32,
-    /// attemptLimit (1..=1024).
-    #[arg(long, default_value_t = 16, value_name = "N")]
-    attempt_limit: u32,
-    /// Frames a station can hold, the one being sent included (Poisson traffic).
-    #[arg(long, default_value_t = 100, value_name = "FRAMES")]
-    queue_limit: u32,
+    #[command(flatten)]
+    bus: BusArgs,
 }
 
 impl SweepArgs {
     fn spec(&self) -> Result<SweepSpec, String> {
-        let placement: Placement = self.placement.parse().map_err(|e| format!("{e}"))?;
-        let mut base = RunConfig {
-            placement,
-            bus_length_m: self.length_m,
-            backoff_limit: self.backoff_limit,
-            attempt_limit: self.attempt_limit,
-            queue_limit: self.queue_limit,
+        let bus = self.bus.config().map_err(|e| e.to_string())?;
+        let base = RunConfig {
             duration_ps: parse::duration_ps(&self.duration).map_err(|e| e.to_string())?,
-            ..RunConfig::default()
+            ..bus
         };
-        base.phy.bit_rate = parse::bit_rate(&self.bit_rate).map_err(|e| e.to_string())?;
         Ok(SweepSpec {
             base,
             stations: spec::parse_stations(&self.stations).map_err(|e| e.to_string())?,

@@ -1,0 +1,55 @@
+//! The bus and MAC options that `mac-sim run` and `mac-sim sweep` share: one
+//! definition, flattened into both, so that their flags, defaults and checks cannot
+//! drift apart.
+
+use clap::Args;
+use mac_sim::ConfigError;
+use mac_sim::config::{Placement, RunConfig};
+use mac_sim::parse;
+
+/// Placement, bus length, bit rate and the backoff, attempt and queue limits.
+#[derive(Args, Debug, Clone)]
+pub struct BusArgs {
+    /// Station placement along the bus: point, even or random.
+    #[arg(short = 'p', long, default_value = "even", value_name = "WHERE")]
+    placement: String,
+    /// Bus length in metres (the 10 Mb/s collision domain is 2500 m).
+    #[arg(
+        long,
+        default_value_t = 2500.0,
+        value_name = "METRES",
+        allow_negative_numbers = true
+    )]
+    length_m: f64,
+    /// Bit rate in bits per second (suffix k, M or G).
+    #[arg(long, default_value = "10M", value_name = "RATE")]
+    bit_rate: String,
+    /// backoffLimit: the BEB window stops doubling after this many collisions (0..=32);
+    /// caps the polynomial window at 2^limit slots.
+    #[arg(long, default_value_t = 10, value_name = "K")]
+    backoff_limit: u32,
+    /// attemptLimit: a frame is dropped after this many attempts all collided (1..=1024).
+    #[arg(long, default_value_t = 16, value_name = "N")]
+    attempt_limit: u32,
+    /// Frames a station can hold, the one being sent included (Poisson traffic).
+    #[arg(long, default_value_t = 100, value_name = "FRAMES")]
+    queue_limit: u32,
+}
+
+impl BusArgs {
+    /// The default [`RunConfig`] with these options set; placement and bit rate are
+    /// parsed here, the ranges are left to [`RunConfig::validate`].
+    pub fn config(&self) -> Result<RunConfig, ConfigError> {
+        let placement: Placement = self.placement.parse()?;
+        let mut cfg = RunConfig {
+            placement,
+            bus_length_m: self.length_m,
+            backoff_limit: self.backoff_limit,
+            attempt_limit: self.attempt_limit,
+            queue_limit: self.queue_limit,
+            ..RunConfig::default()
+        };
+        cfg.phy.bit_rate = parse::bit_rate(&self.bit_rate)?;
+        Ok(cfg)
+    }
+}
