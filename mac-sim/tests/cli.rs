@@ -1,22 +1,13 @@
 //! End-to-end tests of the `mac-sim` binary: output, determinism and every bad input.
 
-use std::process::{Command, Output};
+mod common;
 
-fn mac_sim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mac-sim"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
-}
+use common::{assert_args_fail, mac_sim, stderr, stdout};
 
 #[test]
 fn default_run_prints_a_readable_report() {
     let o = mac_sim(&["--duration", "2s"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     let s = stdout(&o);
     for needle in [
         "mac-sim: CSMA/CD on a shared 10 Mb/s bus",
@@ -123,7 +114,7 @@ fn slotted_and_theory_subcommands() {
 #[test]
 fn bench_runs_small_and_reports_rows() {
     let o = mac_sim(&["bench", "--stations", "2,8", "--budget-ms", "20", "--json"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let rows = v.as_array().unwrap();
     assert_eq!(rows.len(), 4);
@@ -219,12 +210,6 @@ fn every_bad_input_is_one_line_and_exit_status_2() {
         (&["frobnicate"], "frobnicate"),
     ];
     for (args, needle) in cases {
-        let o = mac_sim(args);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-        assert!(o.stdout.is_empty(), "{args:?} printed to stdout");
-        assert_eq!(err.lines().count(), 1, "{args:?}: not one line: {err}");
-        assert!(err.starts_with("mac-sim: error: "), "{args:?}: {err}");
-        assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+        assert_args_fail(args, needle);
     }
 }

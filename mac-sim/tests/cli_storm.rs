@@ -1,18 +1,9 @@
 //! End-to-end tests of `mac-sim storm`: reports, files, determinism and every bad
 //! input (one line on stderr, exit status 2).
 
-use std::process::{Command, Output};
+mod common;
 
-fn mac_sim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mac-sim"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
-}
+use common::{assert_args_fail, mac_sim, stderr, stdout};
 
 #[test]
 fn list_names_every_scenario() {
@@ -31,7 +22,7 @@ fn list_names_every_scenario() {
 #[test]
 fn report_csv_json_and_series() {
     let o = mac_sim(&["storm", "--scenario", "shard", "--seed", "2"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     let s = stdout(&o);
     assert!(s.contains("mac-sim storm: shard"), "{s}");
     assert!(s.contains("breaker 10 %"));
@@ -85,7 +76,7 @@ fn strategies_clients_and_horizon_can_be_changed() {
         "exp-decorrelated+retries=4+tokens=10/0.1",
         "--csv",
     ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     let s = stdout(&o);
     assert_eq!(s.lines().count(), 3, "{s}");
     assert!(s.contains("\"exp-decorrelated+retries=4+tokens=10/0.1\""));
@@ -104,7 +95,7 @@ fn seeds_report_means_with_intervals_and_write_files() {
         "--out",
         d.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     let s = stdout(&o);
     assert!(s.contains("3 seeds (1..=3)"), "{s}");
     assert!(s.contains('±'), "{s}");
@@ -174,7 +165,7 @@ fn out_writes_data_and_chart_files() {
         "--out",
         d.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     for f in [
         "storm-outage-open.json",
         "storm-outage-open-summary.csv",
@@ -313,12 +304,6 @@ fn bad_input_gets_one_line_and_status_2() {
         ),
     ];
     for (args, needle) in cases {
-        let o = mac_sim(&args);
-        let err = String::from_utf8_lossy(&o.stderr).to_string();
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(err.starts_with("mac-sim: error: "), "{args:?}: {err}");
-        assert!(err.contains(needle), "{args:?}: {err} lacks {needle}");
-        assert!(o.stdout.is_empty(), "{args:?}");
+        assert_args_fail(&args, needle);
     }
 }

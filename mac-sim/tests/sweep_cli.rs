@@ -5,36 +5,14 @@
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-fn mac_sim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mac-sim"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+mod common;
+
+use common::{assert_args_fail, assert_usage_error, mac_sim, stderr};
 
 /// A tiny sweep into `out`.
 fn tiny_sweep(out: &Path) -> Output {
     let o = out.to_str().unwrap();
     mac_sim(&["sweep", "-n", "1,2", "-d", "1ms", "-o", o])
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Exit status 2 and exactly one line on stderr, an error naming `needle`.
-fn assert_usage_error(o: &Output, needle: &str) {
-    let e = stderr(o);
-    assert_eq!(
-        o.status.code(),
-        Some(2),
-        "status {:?}, stderr {e}",
-        o.status
-    );
-    assert_eq!(e.lines().count(), 1, "not one line: {e}");
-    assert!(e.starts_with("mac-sim: error: "), "{e}");
-    assert!(e.contains(needle), "{needle:?} not in {e}");
-    assert!(o.stdout.is_empty());
 }
 
 fn no_results(dir: &Path) {
@@ -184,7 +162,7 @@ fn bad_sweep_arguments_fail_with_one_line_and_status_2() {
     for (extra, needle) in cases {
         let mut args = vec!["sweep", "-q", "-o", o];
         args.extend_from_slice(extra);
-        assert_usage_error(&mac_sim(&args), needle);
+        assert_args_fail(&args, needle);
         no_results(&out);
     }
 }
