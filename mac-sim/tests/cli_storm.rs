@@ -195,115 +195,47 @@ fn bad_input_gets_one_line_and_status_2() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("a-file");
     std::fs::write(&file, b"x").unwrap();
-    let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["storm"], "needs --scenario"),
+    let not_a_dir = file.to_str().unwrap();
+    // Whole command lines.
+    let cases: &[(&[&str], &str)] = &[
+        (&["storm"], "needs --scenario"),
+        (&["storm", "--scenario", "nope"], "unknown scenario 'nope'"),
         (
-            vec!["storm", "--scenario", "nope"],
-            "unknown scenario 'nope'",
-        ),
-        (
-            vec!["storm", "--scenario", "pause", "--clients", "0"],
-            "0 clients",
-        ),
-        (
-            vec!["storm", "--scenario", "pause", "--clients", "x"],
-            "invalid value",
-        ),
-        (
-            vec!["storm", "--scenario", "pause", "--clients", "-5"],
-            "'-5'",
-        ),
-        (
-            vec!["storm", "--scenario", "pause", "--horizon", "10"],
-            "duration '10'",
-        ),
-        (
-            vec!["storm", "--scenario", "pause", "--horizon", "-1s"],
-            "duration '-1s'",
-        ),
-        (
-            vec!["storm", "--scenario", "pause", "--horizon", "25s"],
-            "trigger must end within",
-        ),
-        (vec!["storm", "--scenario", "pause", "--seed", "-1"], "'-1'"),
-        (
-            vec!["storm", "--scenario", "pause", "--timeouts", "1s,0s"],
-            "duration '0s'",
-        ),
-        (
-            vec!["storm", "--scenario", "pause", "--timeouts", "1s,,2s"],
-            "duration ''",
-        ),
-        (
-            vec!["storm", "--scenario", "pause", "--strategy", "bogus"],
-            "unknown part 'bogus'",
-        ),
-        (
-            vec![
-                "storm",
-                "--scenario",
-                "pause",
-                "--strategy",
-                "exp+budget=250",
-            ],
-            "percentage '250'",
-        ),
-        (
-            vec!["storm", "--scenario", "pause", "--strategy", "fixed=0s"],
-            "duration '0s'",
-        ),
-        (
-            vec![
-                "storm",
-                "--scenario",
-                "pause",
-                "--strategy",
-                "exp+base=5s+cap=1s",
-            ],
-            "base must not exceed",
-        ),
-        (
-            vec![
-                "storm",
-                "--scenario",
-                "pause",
-                "--strategy",
-                "none+retries=2",
-            ],
-            "cannot have retries",
-        ),
-        (
-            vec!["storm", "--scenario", "pause", "--strategy", "exp+exp-full"],
-            "more than one",
-        ),
-        (
-            vec!["storm", "--scenario", "pause", "--strategy", "tokens=0/0.1"],
-            "tokens '0/0.1'",
-        ),
-        (
-            vec!["storm", "--scenario", "pause", "--strategy", ""],
-            "empty part",
-        ),
-        (
-            vec!["storm", "--scenario", "contention", "--clients", "5"],
+            &["storm", "--scenario", "contention", "--clients", "5"],
             "contention takes only",
-        ),
-        (
-            vec!["storm", "--scenario", "pause", "--json", "--csv"],
-            "cannot be used with",
-        ),
-        (
-            vec![
-                "storm",
-                "--scenario",
-                "pause",
-                "--out",
-                file.to_str().unwrap(),
-            ],
-            "not a directory",
         ),
     ];
     for (args, needle) in cases {
+        assert_args_fail(args, needle);
+    }
+    // Options after `storm --scenario pause`.
+    let pause_cases: &[(&[&str], &str)] = &[
+        (&["--clients", "0"], "0 clients"),
+        (&["--clients", "x"], "invalid value"),
+        (&["--clients", "-5"], "'-5'"),
+        (&["--horizon", "10"], "duration '10'"),
+        (&["--horizon", "-1s"], "duration '-1s'"),
+        (&["--horizon", "25s"], "trigger must end within"),
+        (&["--seed", "-1"], "'-1'"),
+        (&["--timeouts", "1s,0s"], "duration '0s'"),
+        (&["--timeouts", "1s,,2s"], "duration ''"),
+        (&["--strategy", "bogus"], "unknown part 'bogus'"),
+        (&["--strategy", "exp+budget=250"], "percentage '250'"),
+        (&["--strategy", "fixed=0s"], "duration '0s'"),
+        (
+            &["--strategy", "exp+base=5s+cap=1s"],
+            "base must not exceed",
+        ),
+        (&["--strategy", "none+retries=2"], "cannot have retries"),
+        (&["--strategy", "exp+exp-full"], "more than one"),
+        (&["--strategy", "tokens=0/0.1"], "tokens '0/0.1'"),
+        (&["--strategy", ""], "empty part"),
+        (&["--json", "--csv"], "cannot be used with"),
+        (&["--out", not_a_dir], "not a directory"),
+    ];
+    for (extra, needle) in pause_cases {
+        let mut args = vec!["storm", "--scenario", "pause"];
+        args.extend_from_slice(extra);
         assert_args_fail(&args, needle);
     }
 }
