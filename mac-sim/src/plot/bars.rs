@@ -185,15 +185,11 @@ where
     Y::CoordDescType: ValueFormatter<f64>,
 {
     let (x0, x1) = (x.start, x.end);
-    let mut b = ChartBuilder::on(area);
+    let mut b = style::chart_builder(area);
     if let Some(t) = title {
         b.caption(t, style::title());
     }
-    let mut chart = b
-        .margin(style::px(16))
-        .x_label_area_size(style::px(56))
-        .y_label_area_size(style::px(84))
-        .build_cartesian_2d(x, y)?;
+    let mut chart = b.build_cartesian_2d(x, y)?;
     let integer_ticks = |v: &f64| {
         if (v - v.round()).abs() < 1e-9 {
             style::tick(*v)
@@ -214,23 +210,17 @@ where
         }
     };
     let n = c.bars.len().max(1);
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_desc(c.x_label.as_str())
-        .y_desc(c.y_label.as_str())
-        .axis_desc_style(style::axis_label())
-        .label_style(style::tick_label())
-        .x_labels(n.min(20) + 1)
-        .x_label_formatter(&integer_ticks)
-        .y_label_formatter(&yfmt)
-        .y_labels(10)
-        .max_light_lines(2)
-        .light_line_style(style::stroke(RGBColor(238, 238, 238), 1))
-        .bold_line_style(style::stroke(RGBColor(200, 200, 200), 1))
-        .axis_style(style::stroke(RGBColor(0, 0, 0), 1))
-        .set_all_tick_mark_size(style::px(5))
-        .draw()?;
+    style::grid(
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_desc(c.x_label.as_str())
+            .y_desc(c.y_label.as_str())
+            .x_labels(n.min(20) + 1)
+            .x_label_formatter(&integer_ticks)
+            .y_label_formatter(&yfmt),
+    )
+    .draw()?;
     let col = style::colour(c.colour);
     // Bars narrower than a few pixels are drawn as touching columns.
     let half = if n > 200 { 0.5 } else { 0.38 };

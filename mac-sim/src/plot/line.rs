@@ -382,11 +382,8 @@ where
     Y::CoordDescType: ValueFormatter<f64>,
 {
     let ((_, _), (ylo, yhi)) = c.ranges();
-    let mut chart = ChartBuilder::on(area)
+    let mut chart = style::chart_builder(area)
         .caption(&c.title, style::title())
-        .margin(style::px(16))
-        .x_label_area_size(style::px(56))
-        .y_label_area_size(style::px(84))
         .build_cartesian_2d(x, y)?;
     let xfmt = |v: &f64| match c.x.scale {
         Scale::Linear => style::tick(*v),
@@ -396,22 +393,16 @@ where
         Scale::Linear => style::tick(*v),
         Scale::Log(b) => log_tick(*v, b),
     };
-    chart
-        .configure_mesh()
-        .x_desc(c.x.label.as_str())
-        .y_desc(c.y.label.as_str())
-        .axis_desc_style(style::axis_label())
-        .label_style(style::tick_label())
-        .x_label_formatter(&xfmt)
-        .y_label_formatter(&yfmt)
-        .x_labels(12)
-        .y_labels(10)
-        .max_light_lines(2)
-        .light_line_style(style::stroke(RGBColor(238, 238, 238), 1))
-        .bold_line_style(style::stroke(RGBColor(200, 200, 200), 1))
-        .axis_style(style::stroke(RGBColor(0, 0, 0), 1))
-        .set_all_tick_mark_size(style::px(5))
-        .draw()?;
+    style::grid(
+        chart
+            .configure_mesh()
+            .x_desc(c.x.label.as_str())
+            .y_desc(c.y.label.as_str())
+            .x_label_formatter(&xfmt)
+            .y_label_formatter(&yfmt)
+            .x_labels(12),
+    )
+    .draw()?;
 
     for (i, sh) in c.shades.iter().enumerate() {
         let fill = style::colour(6 + i).mix(0.18);

@@ -8,9 +8,9 @@
 
 use std::cell::Cell;
 
-use plotters::chart::{ChartContext, SeriesLabelPosition};
-use plotters::coord::CoordTranslate;
-use plotters::prelude::{DrawingBackend, WHITE};
+use plotters::chart::{ChartBuilder, ChartContext, MeshStyle, SeriesLabelPosition};
+use plotters::coord::{CoordTranslate, Shift};
+use plotters::prelude::{DrawingArea, DrawingBackend, Ranged, WHITE};
 use plotters::style::{Color, FontDesc, IntoFont, RGBColor, ShapeStyle, TextStyle};
 
 use super::save::PlotError;
@@ -100,6 +100,32 @@ pub fn tick_label() -> FontDesc<'static> {
 /// Legend entries.
 pub fn legend() -> TextStyle<'static> {
     font(16).into()
+}
+
+/// A chart builder on `area` with the house margin and axis-label areas.
+pub fn chart_builder<'a, 'b, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+) -> ChartBuilder<'a, 'b, DB> {
+    let mut b = ChartBuilder::on(area);
+    b.margin(px(16))
+        .x_label_area_size(px(56))
+        .y_label_area_size(px(84));
+    b
+}
+
+/// The house grid and axes: label fonts, ten y labels, two light grid lines between
+/// bold ones, black axes and 5-pixel tick marks.
+pub fn grid<'m, 'a, 'b, X: Ranged, Y: Ranged, DB: DrawingBackend>(
+    mesh: &'m mut MeshStyle<'a, 'b, X, Y, DB>,
+) -> &'m mut MeshStyle<'a, 'b, X, Y, DB> {
+    mesh.axis_desc_style(axis_label())
+        .label_style(tick_label())
+        .y_labels(10)
+        .max_light_lines(2)
+        .light_line_style(stroke(RGBColor(238, 238, 238), 1))
+        .bold_line_style(stroke(RGBColor(200, 200, 200), 1))
+        .axis_style(stroke(RGBColor(0, 0, 0), 1))
+        .set_all_tick_mark_size(px(5))
 }
 
 /// Draw the legend of every labelled series at `pos`, on a translucent white box.
