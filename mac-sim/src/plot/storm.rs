@@ -72,27 +72,28 @@ enum Measure {
     LatencyP99,
 }
 
+/// The field of a bin that `$m` names: the same names in a single run's [`BinRow`]
+/// and in a replicated [`BinEstimate`].
+macro_rules! measure_of {
+    ($m:expr, $b:expr) => {
+        match $m {
+            Measure::Attempts => $b.attempts_per_s,
+            Measure::Amplification => $b.amplification,
+            Measure::Success => $b.success_ratio,
+            Measure::AttemptSuccess => $b.attempt_success_ratio,
+            Measure::Concurrency => $b.concurrency,
+            Measure::LatencyP99 => $b.latency_p99_ms,
+        }
+    };
+}
+
 impl Measure {
     fn of_row(self, b: &BinRow) -> f64 {
-        match self {
-            Measure::Attempts => b.attempts_per_s,
-            Measure::Amplification => b.amplification,
-            Measure::Success => b.success_ratio,
-            Measure::AttemptSuccess => b.attempt_success_ratio,
-            Measure::Concurrency => b.concurrency,
-            Measure::LatencyP99 => b.latency_p99_ms,
-        }
+        measure_of!(self, b)
     }
 
     fn of_estimate(self, b: &BinEstimate) -> Estimate {
-        match self {
-            Measure::Attempts => b.attempts_per_s,
-            Measure::Amplification => b.amplification,
-            Measure::Success => b.success_ratio,
-            Measure::AttemptSuccess => b.attempt_success_ratio,
-            Measure::Concurrency => b.concurrency,
-            Measure::LatencyP99 => b.latency_p99_ms,
-        }
+        measure_of!(self, b)
     }
 
     /// A ratio, between 0 and 1.
