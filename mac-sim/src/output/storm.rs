@@ -278,13 +278,17 @@ fn csv_num(x: f64) -> String {
     }
 }
 
+/// An estimate as two CSV fields: the mean and the 95 % half-width.
+fn csv_estimate(x: &Estimate) -> String {
+    format!("{},{}", csv_num(x.mean), csv_num(x.half_width))
+}
+
 /// The header of [`series_csv`].
 pub const SERIES_HEADER: &str = "scenario,strategy,seed,t_s,offered_per_s,attempts_per_s,retries_per_s,amplification,success_ratio,completed,attempt_success_ratio,concurrency,concurrency_max,queue,latency_p50_ms,latency_p99_ms";
 
 /// Every run's time series as CSV (header included), one line per bin and strategy.
 pub fn series_csv(r: &ScenarioResult) -> String {
-    let mut s = String::from(SERIES_HEADER);
-    s.push('\n');
+    let mut s = format!("{SERIES_HEADER}\n");
     let g = csv_num;
     for run in &r.runs {
         for b in &run.series {
@@ -318,8 +322,7 @@ pub const SUMMARY_HEADER: &str = "scenario,strategy,seed,events,offered,attempts
 
 /// One summary line per strategy, header included.
 pub fn summary_csv(r: &ScenarioResult) -> String {
-    let mut s = String::from(SUMMARY_HEADER);
-    s.push('\n');
+    let mut s = format!("{SUMMARY_HEADER}\n");
     let g = csv_num;
     for run in &r.runs {
         let m = &run.summary;
@@ -438,10 +441,9 @@ pub const REPLICATED_HEADER: &str = "scenario,strategy,seeds,recovered,recover_s
 
 /// One line per strategy over all seeds (means and 95 % half-widths), header included.
 pub fn replicated_csv(r: &Replicated) -> String {
-    let mut s = String::from(REPLICATED_HEADER);
-    s.push('\n');
+    let mut s = format!("{REPLICATED_HEADER}\n");
+    let e = csv_estimate;
     for st in &r.strategies {
-        let e = |x: &Estimate| format!("{},{}", csv_num(x.mean), csv_num(x.half_width));
         let _ = writeln!(
             s,
             "{},\"{}\",{},{},{},{},{},{},{},{},{}",
@@ -466,9 +468,8 @@ pub const REPLICATED_SERIES_HEADER: &str = "scenario,strategy,t_s,attempts_per_s
 
 /// The mean time series over seeds, with 95 % half-widths, header included.
 pub fn replicated_series_csv(r: &Replicated) -> String {
-    let mut s = String::from(REPLICATED_SERIES_HEADER);
-    s.push('\n');
-    let e = |x: &Estimate| format!("{},{}", csv_num(x.mean), csv_num(x.half_width));
+    let mut s = format!("{REPLICATED_SERIES_HEADER}\n");
+    let e = csv_estimate;
     for st in &r.strategies {
         for b in &st.series {
             let _ = writeln!(
