@@ -261,6 +261,25 @@ fn emit(text: &str) -> ExitCode {
     }
 }
 
+/// Print one result as JSON (`json`), as CSV, header and one row (`csv`), or as its
+/// text report.
+fn emit_result<R: serde::Serialize>(
+    r: &R,
+    json: bool,
+    csv: bool,
+    csv_header: &str,
+    csv_row: fn(&R) -> String,
+    report: fn(&R) -> String,
+) -> ExitCode {
+    if json {
+        emit(&output::json::to_string(r))
+    } else if csv {
+        emit(&format!("{csv_header}\n{}\n", csv_row(r)))
+    } else {
+        emit(&report(r))
+    }
+}
+
 fn run(args: &RunArgs) -> ExitCode {
     let cfg = match args.config() {
         Ok(c) => c,
@@ -284,17 +303,14 @@ fn run(args: &RunArgs) -> ExitCode {
             }
         }
     };
-    if args.json {
-        emit(&output::json::to_string(&r))
-    } else if args.csv {
-        emit(&format!(
-            "{}\n{}\n",
-            output::csv::RUN_HEADER,
-            output::csv::run_row(&r)
-        ))
-    } else {
-        emit(&output::text::run_report(&r))
-    }
+    emit_result(
+        &r,
+        args.json,
+        args.csv,
+        output::csv::RUN_HEADER,
+        output::csv::run_row,
+        output::text::run_report,
+    )
 }
 
 fn slotted_cmd(a: &SlottedArgs) -> ExitCode {
@@ -319,17 +335,14 @@ fn slotted_cmd(a: &SlottedArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return fail(e),
     };
-    if a.json {
-        emit(&output::json::to_string(&r))
-    } else if a.csv {
-        emit(&format!(
-            "{}\n{}\n",
-            output::csv::SLOTTED_HEADER,
-            output::csv::slotted_row(&r)
-        ))
-    } else {
-        emit(&output::text::slotted_report(&r))
-    }
+    emit_result(
+        &r,
+        a.json,
+        a.csv,
+        output::csv::SLOTTED_HEADER,
+        output::csv::slotted_row,
+        output::text::slotted_report,
+    )
 }
 
 fn theory_cmd(a: &TheoryArgs) -> ExitCode {
