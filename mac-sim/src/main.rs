@@ -8,11 +8,11 @@ use mac_sim::config::{BackoffAlgorithm, Phy, RunConfig, Traffic};
 use mac_sim::model::{csma_cd, slotted};
 use mac_sim::{ConfigError, bench, output, parse};
 
-mod bus_args;
+mod sim_args;
 mod storm_cli;
 mod sweep_cli;
 
-use bus_args::BusArgs;
+use sim_args::SimArgs;
 
 /// CSMA/CD shared-medium simulator: N stations contending for one IEEE 802.3
 /// half-duplex bus with binary exponential backoff, validated against Metcalfe & Boggs.
@@ -71,20 +71,11 @@ struct RunArgs {
     /// (e.g. 0.7). Without it every station is saturated (always has a frame).
     #[arg(short = 'l', long, value_name = "G", allow_negative_numbers = true)]
     load: Option<String>,
-    /// Simulated time, with unit: s, ms, us or ns.
-    #[arg(
-        short = 'd',
-        long,
-        default_value = "10s",
-        value_name = "TIME",
-        allow_hyphen_values = true
-    )]
-    duration: String,
+    #[command(flatten)]
+    sim: SimArgs,
     /// Seed of every random choice; the same seed gives the same output.
     #[arg(short = 's', long, default_value_t = 1)]
     seed: u64,
-    #[command(flatten)]
-    bus: BusArgs,
     /// Signal speed along the cable, metres per second.
     #[arg(
         long,
@@ -131,7 +122,7 @@ struct RunArgs {
 
 impl RunArgs {
     fn config(&self) -> Result<RunConfig, ConfigError> {
-        let base = self.bus.config()?;
+        let base = self.sim.config()?;
         let backoff = match self.backoff {
             Algo::Beb => BackoffAlgorithm::Beb,
             Algo::Fixed => BackoffAlgorithm::Fixed {
@@ -161,7 +152,6 @@ impl RunArgs {
             frames: parse::frame_sizes(&self.frame_bytes)?,
             traffic,
             backoff,
-            duration_ps: parse::duration_ps(&self.duration)?,
             seed: self.seed,
             capture_window: self.capture_window,
             ..base

@@ -9,19 +9,20 @@ use clap::Args;
 use mac_sim::config::RunConfig;
 use mac_sim::output::atomic::prepare_dir;
 use mac_sim::plot::{run_charts, save::save};
+use mac_sim::sweep;
 use mac_sim::sweep::execute::{SweepOptions, run_sweep, table};
 use mac_sim::sweep::progress;
 use mac_sim::sweep::spec::{self, SweepSpec};
-use mac_sim::{parse, sweep};
 
-use crate::bus_args::BusArgs;
+use crate::sim_args::SimArgs;
 
 /// Raised by Ctrl-C; the sweep runner and every running job check it.
 static CANCEL: AtomicBool = AtomicBool::new(false);
 
 #[derive(Args, Debug)]
-// The shared bus options, with the shorter help texts of this command.
+// The shared simulation options, with this command's own help texts.
 #[command(
+    mut_arg("duration", |a| a.help("Simulated time of each replication, with unit: s, ms, us or ns")),
     mut_arg("length_m", |a| a.help("Bus length in metres")),
     mut_arg("backoff_limit", |a| a.help("backoffLimit (0..=32)")),
     mut_arg("attempt_limit", |a| a.help("attemptLimit (1..=1024)"))
@@ -48,15 +49,8 @@ pub struct SweepArgs {
     /// Sweep seed: replication r of every point uses a seed derived from it and r.
     #[arg(short = 's', long, default_value_t = 1)]
     seed: u64,
-    /// Simulated time of each replication, with unit: s, ms, us or ns.
-    #[arg(
-        short = 'd',
-        long,
-        default_value = "10s",
-        value_name = "TIME",
-        allow_hyphen_values = true
-    )]
-    duration: String,
+    #[command(flatten)]
+    sim: SimArgs,
     /// Output directory for results.csv, results.json and the charts (created if
     /// missing; existing files of the same names are replaced).
     #[arg(short = 'o', long, default_value = "sweep-results", value_name = "DIR")]
@@ -70,17 +64,11 @@ pub struct SweepArgs {
     /// No progress output.
     #[arg(short = 'q', long)]
     quiet: bool,
-    #[command(flatten)]
-    bus: BusArgs,
 }
 
 impl SweepArgs {
     fn spec(&self) -> Result<SweepSpec, String> {
-        let bus = self.bus.config().map_err(|e| e.to_string())?;
-        let base = RunConfig {
-            duration_ps: parse::duration_ps(&self.duration).map_err(|e| e.to_string())?,
-            ..bus
-        };
+        let base = self.sim.config().map_err(|e| e.to_string())?;
         Ok(SweepSpec {
             base,
             stations: spec::parse_stations(&self.stations).map_err(|e| e.to_string())?,

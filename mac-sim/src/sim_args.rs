@@ -1,4 +1,4 @@
-//! The bus and MAC options that `mac-sim run` and `mac-sim sweep` share: one
+//! The simulation options that `mac-sim run` and `mac-sim sweep` share: one
 //! definition, flattened into both, so that their flags, defaults and checks cannot
 //! drift apart.
 
@@ -7,9 +7,19 @@ use mac_sim::ConfigError;
 use mac_sim::config::{Placement, RunConfig};
 use mac_sim::parse;
 
-/// Placement, bus length, bit rate and the backoff, attempt and queue limits.
+/// Simulated time, placement, bus length, bit rate and the backoff, attempt and queue
+/// limits.
 #[derive(Args, Debug, Clone)]
-pub struct BusArgs {
+pub struct SimArgs {
+    /// Simulated time, with unit: s, ms, us or ns.
+    #[arg(
+        short = 'd',
+        long,
+        default_value = "10s",
+        value_name = "TIME",
+        allow_hyphen_values = true
+    )]
+    duration: String,
     /// Station placement along the bus: point, even or random.
     #[arg(short = 'p', long, default_value = "even", value_name = "WHERE")]
     placement: String,
@@ -36,9 +46,9 @@ pub struct BusArgs {
     queue_limit: u32,
 }
 
-impl BusArgs {
-    /// The default [`RunConfig`] with these options set; placement and bit rate are
-    /// parsed here, the ranges are left to [`RunConfig::validate`].
+impl SimArgs {
+    /// The default [`RunConfig`] with these options set; placement, bit rate and
+    /// duration are parsed here, the ranges are left to [`RunConfig::validate`].
     pub fn config(&self) -> Result<RunConfig, ConfigError> {
         let placement: Placement = self.placement.parse()?;
         let mut cfg = RunConfig {
@@ -50,6 +60,7 @@ impl BusArgs {
             ..RunConfig::default()
         };
         cfg.phy.bit_rate = parse::bit_rate(&self.bit_rate)?;
+        cfg.duration_ps = parse::duration_ps(&self.duration)?;
         Ok(cfg)
     }
 }
