@@ -77,7 +77,9 @@ impl SlotTime {
         self.nanos.saturating_mul(slots as u64)
     }
 
-    /// `slots` slot times as a [`Duration`], exact (no saturation, no truncation).
+    /// `slots` slot times as a [`Duration`], exact (no truncation) up to
+    /// [`Duration::MAX`] (about 5.8 · 10^11 years); a longer total, possible only for slots
+    /// longer than about 136 years, saturates at [`Duration::MAX`].
     pub const fn backoff_duration(self, slots: u32) -> Duration {
         let total = (self.nanos as u128).saturating_mul(slots as u128);
         let (secs, sub) = match (
