@@ -12,6 +12,8 @@
 //!
 //! What each row does per decision:
 //! * floor: one xorshift128 `next_u32`, nothing else.
+//! * floor + counter: the same step plus the opaque collision counter that the
+//!   `decide` row drives (shows how much of `decide`'s time is the harness).
 //! * `decide`: the pure rule with an opaque collision count cycling 1..=16 (15 draws
 //!   and one Discard per cycle), returning the slot count.
 //! * `decide + backoff_duration`: the same, converted to a `Duration` (as the peers
@@ -60,6 +62,18 @@ fn one_decision(c: &mut Criterion) {
     let rng = || XorShiftRng::seed_from_u64(1);
 
     per_decision(&mut g, "floor: xorshift next_u32", rng, |r| r.next_u32());
+
+    // The floor plus the opaque collision counter the decide row drives: what the
+    // harness itself adds to decide, so the rule's own cost can be read off.
+    per_decision(
+        &mut g,
+        "floor + decide's collision counter",
+        || (rng(), 0u32),
+        |(r, n)| {
+            *n = (*n & 15) + 1;
+            (black_box(*n), r.next_u32())
+        },
+    );
 
     // The collision count goes through black_box so the compiler cannot unroll the
     // 16-step cycle into 16 constant shifts.

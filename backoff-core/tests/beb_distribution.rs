@@ -43,6 +43,16 @@ fn histogram(cells: usize, draws: usize, mut draw: impl FnMut() -> usize) -> Vec
     counts
 }
 
+/// Pearson's statistic for `PER_CELL` draws per cell against the uniform law on `cells`
+/// values, and its p = 0.001 critical value.
+fn uniform_fit(cells: usize, draw: impl FnMut() -> usize) -> (f64, f64) {
+    let counts = histogram(cells, PER_CELL * cells, draw);
+    (
+        chi_square_uniform(&counts),
+        chi_square_critical_p001(cells - 1),
+    )
+}
+
 fn mean(counts: &[u64]) -> f64 {
     let n: u64 = counts.iter().sum();
     let s: f64 = counts
@@ -97,9 +107,7 @@ fn decide_is_uniform_on_every_window() {
     let mut r = rng(0xc0ff_ee01);
     for n in 1..=15u32 {
         let cells = 1usize << n.min(10);
-        let counts = histogram(cells, PER_CELL * cells, || decide_slots(&beb, n, &mut r));
-        let x2 = chi_square_uniform(&counts);
-        let crit = chi_square_critical_p001(cells - 1);
+        let (x2, crit) = uniform_fit(cells, || decide_slots(&beb, n, &mut r));
         assert!(
             x2 < crit,
             "n = {n}: chi-square {x2:.1} >= {crit:.1} (df {})",
@@ -116,19 +124,14 @@ fn the_statistic_rejects_an_off_by_one_window() {
     let mut r = rng(0xc0ff_ee02);
     for k in 1..=10u32 {
         let cells = 1usize << k;
-        let crit = chi_square_critical_p001(cells - 1);
-        let short = histogram(cells, PER_CELL * cells, || {
-            uniform_below(&mut r, (1 << k) - 1) as usize
-        });
-        let x2 = chi_square_uniform(&short);
+        let (x2, crit) = uniform_fit(cells, || uniform_below(&mut r, (1 << k) - 1) as usize);
         assert!(
             x2 > crit,
             "k = {k}: window 2^k - 1 passed, chi-square {x2:.1} < {crit:.1}"
         );
-        let long = histogram(cells, PER_CELL * cells, || {
+        let (x2, crit) = uniform_fit(cells, || {
             (uniform_below(&mut r, (1 << k) + 1) as usize).min(cells - 1)
         });
-        let x2 = chi_square_uniform(&long);
         assert!(
             x2 > crit,
             "k = {k}: window 2^k + 1 passed, chi-square {x2:.1} < {crit:.1}"
@@ -214,11 +217,7 @@ fn uniform_below_is_uniform_on_small_ranges() {
     let mut r = rng(0xc0ff_ee06);
     for n in [2u32, 3, 5, 6, 7, 10, 12, 100, 1000] {
         let cells = n as usize;
-        let counts = histogram(cells, PER_CELL * cells, || {
-            uniform_below(&mut r, n) as usize
-        });
-        let x2 = chi_square_uniform(&counts);
-        let crit = chi_square_critical_p001(cells - 1);
+        let (x2, crit) = uniform_fit(cells, || uniform_below(&mut r, n) as usize);
         assert!(x2 < crit, "n = {n}: chi-square {x2:.1} >= {crit:.1}");
     }
     // n = 1 always gives 0, n = 0 gives 0 without drawing.
@@ -310,35 +309,28 @@ fn uniform_below_u64_has_no_modulo_bias_near_2_pow_64() {
     // Small ranges too.
     for n in [3u64, 6, 1000] {
         let cells = n as usize;
-        let counts = histogram(cells, PER_CELL * cells, || {
-            uniform_below_u64(&mut r, n) as usize
-        });
-        let x2 = chi_square_uniform(&counts);
-        assert!(
-            x2 < chi_square_critical_p001(cells - 1),
-            "n = {n}: chi-square {x2:.1}"
-        );
+        let (x2, crit) = uniform_fit(cells, || uniform_below_u64(&mut r, n) as usize);
+        assert!(x2 < crit, "n = {n}: chi-square {x2:.1} >= {crit:.1}");
     }
 }
 
 #[test]
 fn uniform_inclusive_covers_both_ends_uniformly() {
     let mut r = rng(0xc0ff_ee09);
-    let cells = 501;
-    let crit = chi_square_critical_p001(cells - 1);
+    // 501 values, both ends included, bounds in either order. A missing end (cell
+    // empty) would add 512 to a statistic whose null mean is 500, far above the
+    // critical value of 603.5.
     for (lo, hi) in [(250u64, 750u64), (750, 250)] {
-        let counts = histogram(cells, PER_CELL * cells, || {
+        let (x2, crit) = uniform_fit(501, || {
             (uniform_inclusive_u64(&mut r, lo, hi) - 250) as usize
         });
-        assert!(counts[0] > 0 && counts[cells - 1] > 0);
-        let x2 = chi_square_uniform(&counts);
         assert!(x2 < crit, "[{lo}, {hi}]: chi-square {x2:.1} >= {crit:.1}");
     }
     // The whole u64 range (span + 1 overflows): 16 top-nibble cells.
-    let counts = histogram(16, PER_CELL * 16, || {
+    let (x2, crit) = uniform_fit(16, || {
         (uniform_inclusive_u64(&mut r, 0, u64::MAX) >> 60) as usize
     });
-    assert!(chi_square_uniform(&counts) < chi_square_critical_p001(15));
+    assert!(x2 < crit, "[0, u64::MAX]: chi-square {x2:.1} >= {crit:.1}");
     // A single point.
     for _ in 0..100 {
         assert_eq!(uniform_inclusive_u64(&mut r, 42, 42), 42);
