@@ -117,6 +117,18 @@ fn decide_is_uniform_on_every_window() {
 }
 
 #[test]
+fn decide_is_uniform_on_the_widest_window() {
+    // backoffLimit 32: the window is the whole u32 range. Its top and bottom nibbles
+    // must each be uniform over 16 cells.
+    let beb = BebConfig::new(32, u32::MAX).unwrap();
+    let mut r = rng(0xc0ff_ee0a);
+    let (x2, crit) = uniform_fit(16, || decide_slots(&beb, 40, &mut r) >> 28);
+    assert!(x2 < crit, "top nibble: chi-square {x2:.1} >= {crit:.1}");
+    let (x2, crit) = uniform_fit(16, || decide_slots(&beb, 40, &mut r) & 15);
+    assert!(x2 < crit, "bottom nibble: chi-square {x2:.1} >= {crit:.1}");
+}
+
+#[test]
 fn the_statistic_rejects_an_off_by_one_window() {
     // The same statistic, sample size and threshold as above, applied to the two
     // classic off-by-one mistakes, for every k: a window one too small (the top value
