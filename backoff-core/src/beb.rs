@@ -8,7 +8,7 @@
 use rand_core::Rng;
 
 use crate::error::{ConfigError, ConfigErrorKind};
-use crate::uniform::uniform_pow2;
+use crate::uniform::top_bits;
 
 /// What to do after a collision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -141,7 +141,7 @@ impl BebConfig {
             return Decision::Discard;
         }
         Decision::Retry {
-            slots: uniform_pow2(rng, self.exponent(collisions)),
+            slots: top_bits(rng, self.exponent(collisions)),
         }
     }
 }

@@ -63,22 +63,33 @@ impl SlotTime {
     }
 
     /// The slot length in nanoseconds.
+    #[inline]
     pub const fn as_nanos(self) -> u64 {
         self.nanos
     }
 
     /// The slot length as a [`Duration`].
+    #[inline]
     pub const fn as_duration(self) -> Duration {
         Duration::from_nanos(self.nanos)
     }
 
     /// `slots` slot times in nanoseconds, saturating at `u64::MAX` (585 years).
+    #[inline]
     pub const fn backoff_nanos(self, slots: u32) -> u64 {
         self.nanos.saturating_mul(slots as u64)
     }
 
-    /// `slots` slot times as a [`Duration`], exact (no saturation, no truncation).
+    /// `slots` slot times as a [`Duration`], exact (no truncation) up to
+    /// [`Duration::MAX`] (about 5.8 · 10^11 years); a longer total, possible only for slots
+    /// longer than about 136 years, saturates at [`Duration::MAX`].
+    #[inline]
     pub const fn backoff_duration(self, slots: u32) -> Duration {
+        // Every Ethernet backoff (and any total below 584 years) fits u64 nanoseconds,
+        // which Duration takes exactly and without a 128-bit division.
+        if let Some(total) = self.nanos.checked_mul(slots as u64) {
+            return Duration::from_nanos(total);
+        }
         let total = (self.nanos as u128).saturating_mul(slots as u128);
         let (secs, sub) = match (
             total.checked_div(NANOS_PER_SEC as u128),

@@ -24,14 +24,23 @@ use rand_core::Rng;
 /// ```
 #[inline]
 pub fn uniform_pow2<R: Rng + ?Sized>(rng: &mut R, k: u8) -> u32 {
+    top_bits(rng, k.min(32))
+}
+
+/// [`uniform_pow2`] for `k <= 32`, which the caller guarantees (a [`BebConfig`]
+/// exponent never exceeds 32), so no clamp is paid on the BEB path.
+///
+/// [`BebConfig`]: crate::BebConfig
+#[inline]
+pub(crate) fn top_bits<R: Rng + ?Sized>(rng: &mut R, k: u8) -> u32 {
     if k == 0 {
         return 0;
     }
-    let k = u32::from(k.min(32));
-    // The top bits of xorshift-family generators are their best bits.
-    rng.next_u32()
-        .checked_shr(32u32.saturating_sub(k))
-        .unwrap_or(0)
+    // The top bits of xorshift-family generators are their best bits. The top k bits
+    // of x are x · 2^k / 2^32: one shift each way in 64 bits, with no branch and no
+    // subtraction on k. For k <= 32 the wrapping shift is the plain shift.
+    let wide = u64::from(rng.next_u32()).wrapping_shl(u32::from(k));
+    (wide >> 32) as u32
 }
 
 /// A uniform integer in `[0, n)`, without modulo bias. `n = 0` gives 0 and consumes no
