@@ -6,6 +6,16 @@
 //! budget is spent, so every N gets a comparable amount of work however slow or fast
 //! it is. Wall-clock figures naturally differ between machines and runs; event counts
 //! do not.
+//!
+//! Two modes:
+//!
+//! * **from t = 0** ([`bench_one`]): the budget starts with the model. With many
+//!   saturated stations this measures the start-up transient, in which all N stations
+//!   transmit at t = 0 and every one of them acts in the first slots.
+//! * **steady state after W ms warm-up** ([`bench_steady`], saturated only): both the
+//!   event model and the textbook loop first run to the simulated time W (not timed),
+//!   then the budget measures the interval that follows, once the stations' attempt
+//!   counters have spread.
 
 use std::time::Instant;
 
@@ -21,6 +31,16 @@ use crate::time::{PS_PER_SEC, Time};
 /// One row of the benchmark.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BenchRow {
+    /// `start` (measured from t = 0) or `steady` (measured after `warmup_ms` of
+    /// simulated time).
+    #[serde(default = "start_mode")]
+    pub mode: String,
+    /// Simulated warm-up before the measurement, milliseconds; 0 in `start` mode.
+    #[serde(default)]
+    pub warmup_ms: f64,
+    /// Wall time the event model took for the warm-up, seconds; 0 in `start` mode.
+    #[serde(default)]
+    pub warmup_wall_s: f64,
     /// `saturated`, or `poisson` at the offered load `load`.
     pub traffic: String,
     /// Offered load (Poisson), fraction of the bit rate; 0 when saturated.
@@ -41,6 +61,9 @@ pub struct BenchRow {
     pub frames_per_s: f64,
     /// Simulated seconds per wall-clock second.
     pub sim_s_per_s: f64,
+    /// Events per simulated 512-bit slot (51.2 µs) in the measured interval.
+    #[serde(default)]
+    pub events_per_slot: f64,
     /// Utilisation reached (sanity check of the run).
     pub utilisation: f64,
     /// Textbook loop: simulated seconds per wall-clock second.
@@ -54,6 +77,10 @@ pub struct BenchRow {
     /// Peak resident memory (VmHWM) of the process that measured this N, MiB; 0 if
     /// unknown.
     pub peak_rss_mib: f64,
+}
+
+fn start_mode() -> String {
+    "start".to_string()
 }
 
 /// Peak resident set size of this process in MiB, from `/proc/self/status` (Linux).
@@ -78,26 +105,34 @@ pub fn bench_one(
     budget_s: f64,
     seed: u64,
 ) -> Result<BenchRow, ConfigError> {
-    let cfg = RunConfig {
-        stations,
-        seed,
-        traffic: load.map_or(Traffic::Saturated, |load| Traffic::Poisson { load }),
-        duration_ps: 100_000 * PS_PER_SEC,
-        ..RunConfig::default()
-    };
-    let t0 = Instant::now();
-    let (model, queue) = CsmaCd::new(&cfg)?;
-    let mut engine = Engine::with_queue(model, queue);
-    let setup_s = t0.elapsed().as_secs_f64();
+    measure(stations, load, 0, budget_s, seed)
+}
+
+/// Measure N saturated stations in steady state: run the event model and the textbook
+/// loop to the simulated time `warmup_ms` (not timed, beyond the event model's
+/// warm-up wall time, which is reported), then measure each for about `budget_s` wall
+/// seconds from there.
+pub fn bench_steady(
+    stations: u32,
+    warmup_ms: u64,
+    budget_s: f64,
+    seed: u64,
+) -> Result<BenchRow, ConfigError> {
+    measure(stations, None, warmup_ms, budget_s, seed)
+}
+
+/// Run the engine in steps of simulated time from `from` until `budget_s` wall seconds
+/// are spent or `end` is reached; the simulated time reached.
+fn drive(engine: &mut Engine<CsmaCd>, from: Time, end: Time, budget_s: f64) -> Time {
     let start = Instant::now();
-    // Run in steps of simulated time, adapted so that each step takes between
-    // 1/200 and 1/20 of the budget: short enough not to overshoot it, long enough
-    // that the clock reading between steps costs nothing.
+    // Steps adapted so that each takes between 1/200 and 1/20 of the budget: short
+    // enough not to overshoot it, long enough that the clock reading between steps
+    // costs nothing.
     let mut step: Time = 1_000_000; // 1 µs
-    let mut sim: Time = 0;
-    while start.elapsed().as_secs_f64() < budget_s && sim < cfg.duration_ps {
+    let mut sim = from;
+    while start.elapsed().as_secs_f64() < budget_s && sim < end {
         let t0 = Instant::now();
-        sim = (sim + step).min(cfg.duration_ps);
+        sim = (sim + step).min(end);
         engine.run_until(sim);
         let dt = t0.elapsed().as_secs_f64();
         if dt < budget_s / 200.0 {
@@ -106,28 +141,66 @@ pub fn bench_one(
             step = (step / 2).max(1_000_000);
         }
     }
+    sim
+}
+
+fn measure(
+    stations: u32,
+    load: Option<f64>,
+    warmup_ms: u64,
+    budget_s: f64,
+    seed: u64,
+) -> Result<BenchRow, ConfigError> {
+    let cfg = RunConfig {
+        stations,
+        seed,
+        traffic: load.map_or(Traffic::Saturated, |load| Traffic::Poisson { load }),
+        duration_ps: 100_000 * PS_PER_SEC,
+        ..RunConfig::default()
+    };
+    let slot_s = 512.0 / cfg.phy.bit_rate as f64;
+    let warmup_ps: Time = warmup_ms.saturating_mul(PS_PER_SEC / 1000);
+    let t0 = Instant::now();
+    let (model, queue) = CsmaCd::new(&cfg)?;
+    let mut engine = Engine::with_queue(model, queue);
+    let setup_s = t0.elapsed().as_secs_f64();
+    let t0 = Instant::now();
+    if warmup_ps > 0 {
+        engine.run_until(warmup_ps);
+    }
+    let warmup_wall_s = t0.elapsed().as_secs_f64();
+    let (events0, delivered0) = (engine.events(), engine.model().delivered());
+    let start = Instant::now();
+    let sim = drive(&mut engine, warmup_ps, cfg.duration_ps, budget_s);
     let wall_s = start.elapsed().as_secs_f64();
-    let m = engine.model();
-    let delivered = m.delivered();
-    let simulated_s = sim as f64 / PS_PER_SEC as f64;
+    let delivered = engine.model().delivered() - delivered0;
+    let events = engine.events() - events0;
+    let simulated_s = (sim - warmup_ps) as f64 / PS_PER_SEC as f64;
     let utilisation = delivered as f64 * 1518.0 * 8.0 / (cfg.phy.bit_rate as f64 * simulated_s);
-    let events = engine.events();
     drop(engine);
 
-    // The textbook loop, same N, frames, traffic and seed, in pieces of slots.
-    let start = Instant::now();
+    // The textbook loop, same N, frames, traffic and seed, the same warm-up, then in
+    // pieces of slots.
     let mut tb = Textbook::new(stations, 1518, load, seed);
+    let warmup_slots = (warmup_ps as f64 / PS_PER_SEC as f64 / slot_s).round() as u64;
+    tb.run(warmup_slots);
+    let tb0 = tb.result();
+    let start = Instant::now();
     let chunk = (10_000_000 / u64::from(stations)).max(1);
     while start.elapsed().as_secs_f64() < budget_s {
         tb.run(chunk);
     }
-    let tbr = tb.result();
-    let (slots, tb_delivered, visits) = (tbr.slots, tbr.delivered, tbr.station_visits);
     let tb_wall = start.elapsed().as_secs_f64();
-    let slot_s = 512.0 / cfg.phy.bit_rate as f64;
+    let tbr = tb.result();
+    let slots = tbr.slots - tb0.slots;
+    let tb_delivered = tbr.delivered - tb0.delivered;
+    let visits = tbr.station_visits - tb0.station_visits;
     let tb_sim_per_s = slots as f64 * slot_s / tb_wall;
     let sim_s_per_s = simulated_s / wall_s;
     Ok(BenchRow {
+        mode: if warmup_ms > 0 { "steady" } else { "start" }.to_string(),
+        warmup_ms: warmup_ms as f64,
+        warmup_wall_s: if warmup_ms > 0 { warmup_wall_s } else { 0.0 },
         traffic: if load.is_some() {
             "poisson"
         } else {
@@ -143,6 +216,7 @@ pub fn bench_one(
         events_per_s: events as f64 / wall_s,
         frames_per_s: delivered as f64 / wall_s,
         sim_s_per_s,
+        events_per_slot: events as f64 / (simulated_s / slot_s),
         utilisation,
         textbook_sim_s_per_s: tb_sim_per_s,
         textbook_frames_per_s: tb_delivered as f64 / tb_wall,
@@ -176,7 +250,7 @@ pub fn report(rows: &[BenchRow]) -> String {
         "speedup",
         "peak MiB"
     );
-    for r in rows {
+    for r in rows.iter().filter(|r| r.mode != "steady") {
         let traffic = if r.traffic == "poisson" {
             format!("poisson {}", r.load)
         } else {
@@ -211,5 +285,55 @@ pub fn report(rows: &[BenchRow]) -> String {
         s,
         "peak MiB: peak resident memory (VmHWM) of the process that ran both rows of this N (one process per N)."
     );
+    let steady: Vec<&BenchRow> = rows.iter().filter(|r| r.mode == "steady").collect();
+    if !steady.is_empty() {
+        let _ = writeln!(s);
+        let _ = writeln!(
+            s,
+            "steady state after W ms warm-up, saturated (rows above: measured from t = 0)"
+        );
+        let _ = writeln!(
+            s,
+            "{:>9} {:>6} {:>9} {:>12} {:>10} {:>10} {:>10} {:>10} | {:>10} {:>10} {:>9} | {:>8}",
+            "stations",
+            "W ms",
+            "W wall s",
+            "events",
+            "events/s",
+            "frames/s",
+            "sim s/s",
+            "ev/slot",
+            "loop s/s",
+            "frames/s",
+            "speedup",
+            "peak MiB"
+        );
+        for r in steady {
+            let _ = writeln!(
+                s,
+                "{:>9} {:>6} {:>9.2} {:>12} {:>10.3e} {:>10.3e} {:>10.3e} {:>10.1} | {:>10.3e} {:>10.3e} {:>9.3} | {:>8.1}",
+                r.stations,
+                r.warmup_ms,
+                r.warmup_wall_s,
+                r.events,
+                r.events_per_s,
+                r.frames_per_s,
+                r.sim_s_per_s,
+                r.events_per_slot,
+                r.textbook_sim_s_per_s,
+                r.textbook_frames_per_s,
+                r.speedup,
+                r.peak_rss_mib
+            );
+        }
+        let _ = writeln!(
+            s,
+            "W: both the event model and the loop first run to simulated time W (untimed; W wall s: the event model's warm-up wall time), then each is measured over the interval that follows."
+        );
+        let _ = writeln!(
+            s,
+            "ev/slot: events per simulated 51.2 us slot in that interval (the loop visits all N stations per slot)."
+        );
+    }
     s
 }

@@ -225,9 +225,22 @@ struct BenchArgs {
     /// Seed.
     #[arg(short = 's', long, default_value_t = 1)]
     seed: u64,
+    /// Station counts (among --stations) that also get a saturated steady-state row,
+    /// measured after --warmup-ms of simulated time, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "100000")]
+    steady_stations: Vec<u32>,
+    /// Simulated warm-up before the steady-state rows, milliseconds.
+    #[arg(long, default_value_t = 500, value_name = "MS")]
+    warmup_ms: u64,
+    /// Leave out the steady-state rows.
+    #[arg(long)]
+    no_steady: bool,
     /// Print JSON instead of the table.
     #[arg(long)]
     json: bool,
+    /// Measure only the steady-state rows of --stations (used for the child processes).
+    #[arg(long, hide = true)]
+    steady_only: bool,
     /// Measure every N in this process (by default each N runs in its own process so
     /// that its peak memory is its own).
     #[arg(long, hide = true)]
@@ -350,63 +363,92 @@ fn theory_cmd(a: &TheoryArgs) -> ExitCode {
     }
 }
 
-/// Measure N in a child process; `None` if that cannot be done (the caller then
-/// measures in this process).
-fn bench_child(a: &BenchArgs, n: u32) -> Option<Vec<bench::BenchRow>> {
+/// Measure N (its from-t=0 rows, or with `steady` its steady-state row) in a child
+/// process; `None` if that cannot be done (the caller then measures in this process).
+fn bench_child(a: &BenchArgs, n: u32, steady: bool) -> Option<Vec<bench::BenchRow>> {
     let exe = std::env::current_exe().ok()?;
-    let out = std::process::Command::new(exe)
-        .args([
-            "bench",
-            "--in-process",
-            "--json",
-            "--stations",
-            &n.to_string(),
-            "--budget-ms",
-            &a.budget_ms.to_string(),
-            "--load",
-            &a.load.to_string(),
-            "--seed",
-            &a.seed.to_string(),
-        ])
-        .output()
-        .ok()?;
+    let mut cmd = std::process::Command::new(exe);
+    cmd.args([
+        "bench",
+        "--in-process",
+        "--json",
+        "--stations",
+        &n.to_string(),
+        "--budget-ms",
+        &a.budget_ms.to_string(),
+        "--load",
+        &a.load.to_string(),
+        "--seed",
+        &a.seed.to_string(),
+        "--warmup-ms",
+        &a.warmup_ms.to_string(),
+    ]);
+    cmd.arg(if steady { "--steady-only" } else { "--no-steady" });
+    let out = cmd.output().ok()?;
     if !out.status.success() {
         return None;
     }
     serde_json::from_slice(&out.stdout).ok()
 }
 
+/// Measure N in this process: its from-t=0 rows (saturated and Poisson), or with
+/// `steady` its steady-state row.
+fn bench_here(a: &BenchArgs, n: u32, steady: bool) -> Result<Vec<bench::BenchRow>, ConfigError> {
+    let budget = a.budget_ms as f64 / 1000.0;
+    if steady {
+        return Ok(vec![bench::bench_steady(n, a.warmup_ms, budget, a.seed)?]);
+    }
+    [None, Some(a.load)]
+        .into_iter()
+        .map(|load| bench::bench_one(n, load, budget, a.seed))
+        .collect()
+}
+
 fn bench_cmd(a: &BenchArgs) -> ExitCode {
     if a.stations.is_empty() || a.stations.contains(&0) {
+        return fail(ConfigError::NoStations);
+    }
+    if a.steady_stations.contains(&0) {
         return fail(ConfigError::NoStations);
     }
     if a.budget_ms == 0 || a.budget_ms > 600_000 {
         return fail("budget must be between 1 and 600000 ms");
     }
+    if a.warmup_ms == 0 || a.warmup_ms > 100_000 {
+        return fail("warm-up must be between 1 and 100000 ms");
+    }
     if !(a.load.is_finite() && a.load > 0.0) {
         return fail(ConfigError::Load(a.load.to_string()));
     }
+    // (N, steady): the from-t=0 rows of every N, then the steady-state rows.
+    let jobs: Vec<(u32, bool)> = if a.steady_only {
+        a.stations.iter().map(|&n| (n, true)).collect()
+    } else {
+        let steady = a
+            .stations
+            .iter()
+            .filter(|n| !a.no_steady && a.steady_stations.contains(n))
+            .map(|&n| (n, true));
+        a.stations
+            .iter()
+            .map(|&n| (n, false))
+            .chain(steady)
+            .collect()
+    };
     let mut rows = Vec::new();
-    for &n in &a.stations {
-        // One process per N, so that each N's peak memory is its own.
+    for (n, steady) in jobs {
+        // One process per measurement, so that each one's peak memory is its own.
         let measured = if a.in_process {
             None
         } else {
-            bench_child(a, n)
+            bench_child(a, n, steady)
         };
-        match measured {
-            Some(mut r) => rows.append(&mut r),
-            None => {
-                for load in [None, Some(a.load)] {
-                    match bench::bench_one(n, load, a.budget_ms as f64 / 1000.0, a.seed) {
-                        Ok(r) => rows.push(r),
-                        Err(e) => return fail(e),
-                    }
-                }
-            }
+        match measured.map_or_else(|| bench_here(a, n, steady), Ok) {
+            Ok(mut r) => rows.append(&mut r),
+            Err(e) => return fail(e),
         }
     }
-    rows.sort_by_key(|r| (r.traffic != "saturated", r.stations));
+    rows.sort_by_key(|r| (r.mode == "steady", r.traffic != "saturated", r.stations));
     if a.json {
         emit(&output::json::to_string(&rows))
     } else {

@@ -127,6 +127,66 @@ fn bench_runs_small_and_reports_rows() {
     }
 }
 
+/// The steady-state row: measured after the warm-up, in its own child process, and
+/// only for the N that are both in --stations and --steady-stations.
+#[test]
+fn bench_steady_row_follows_the_warm_up() {
+    let o = mac_sim(&[
+        "bench",
+        "--stations",
+        "2,8",
+        "--steady-stations",
+        "8,16",
+        "--warmup-ms",
+        "2",
+        "--budget-ms",
+        "20",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), 5);
+    for r in &rows[..4] {
+        assert_eq!(r["mode"], "start");
+        assert_eq!(r["warmup_ms"], 0.0);
+    }
+    let s = &rows[4];
+    assert_eq!(s["mode"], "steady");
+    assert_eq!(s["traffic"], "saturated");
+    assert_eq!(s["stations"], 8);
+    assert_eq!(s["warmup_ms"], 2.0);
+    assert!(s["events"].as_u64().unwrap() > 0);
+    assert!(s["events_per_slot"].as_f64().unwrap() > 0.0);
+    assert!(s["textbook_sim_s_per_s"].as_f64().unwrap() > 0.0);
+    let o = mac_sim(&[
+        "bench",
+        "--stations",
+        "8",
+        "--steady-stations",
+        "8",
+        "--warmup-ms",
+        "1",
+        "--budget-ms",
+        "10",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("steady state after W ms warm-up"));
+    let o = mac_sim(&[
+        "bench",
+        "--stations",
+        "8",
+        "--steady-stations",
+        "8",
+        "--no-steady",
+        "--budget-ms",
+        "10",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 2);
+}
+
 #[test]
 fn help_is_shown_with_units_and_exit_zero() {
     let o = mac_sim(&["run", "--help"]);
@@ -207,6 +267,9 @@ fn every_bad_input_is_one_line_and_exit_status_2() {
         (&["theory", "--attempt-limit", "0"], "attempt limit 0"),
         (&["bench", "--stations", "0"], "at least 1"),
         (&["bench", "--budget-ms", "0"], "budget"),
+        (&["bench", "--steady-stations", "0"], "at least 1"),
+        (&["bench", "--warmup-ms", "0"], "warm-up"),
+        (&["bench", "--warmup-ms", "100001"], "warm-up"),
         (&["frobnicate"], "frobnicate"),
     ];
     for (args, needle) in cases {
