@@ -383,7 +383,11 @@ fn bench_child(a: &BenchArgs, n: u32, steady: bool) -> Option<Vec<bench::BenchRo
         "--warmup-ms",
         &a.warmup_ms.to_string(),
     ]);
-    cmd.arg(if steady { "--steady-only" } else { "--no-steady" });
+    cmd.arg(if steady {
+        "--steady-only"
+    } else {
+        "--no-steady"
+    });
     let out = cmd.output().ok()?;
     if !out.status.success() {
         return None;
