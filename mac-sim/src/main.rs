@@ -1,17 +1,25 @@
-//! `mac-sim`: the command-line front end. All the work is in the `mac_sim` library.
+//! `mac-sim`: the command line of the project's simulators. It parses arguments,
+//! calls the libraries and prints; all the work is in [`csma_cd`] (the CSMA/CD bus)
+//! and [`retry_storm`] (retry storms), both built on [`sim_kit`].
+//!
+//! One path for errors: every command returns `Result<(), Failure>`, and `main`
+//! prints the failure as one line and exits with its status ([`failure`]).
 
 use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use mac_sim::config::{BackoffAlgorithm, Phy, RunConfig, Traffic};
-use mac_sim::model::{csma_cd, slotted};
-use mac_sim::{ConfigError, bench, output, parse};
+use csma_cd::config::{BackoffAlgorithm, Phy, RunConfig, Traffic};
+use csma_cd::{ConfigError, bench, exact, parse, report, slotted};
+use sim_kit::output::atomic::prepare_dir;
+use sim_kit::output::json;
 
+mod failure;
 mod sim_args;
-mod storm_cli;
-mod sweep_cli;
+mod storm;
+mod sweep;
 
+use failure::Failure;
 use sim_args::SimArgs;
 
 /// CSMA/CD shared-medium simulator: N stations contending for one IEEE 802.3
@@ -20,7 +28,12 @@ use sim_args::SimArgs;
 /// With no subcommand it runs the exact model (default: 32 saturated stations, 1518-byte
 /// frames, 10 Mb/s, 2500 m bus, 10 simulated seconds) and prints a report.
 #[derive(Parser, Debug)]
-#[command(name = "mac-sim", version, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "mac-sim",
+    version,
+    args_conflicts_with_subcommands = true,
+    after_help = failure::EXIT_STATUS_HELP
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Option<Cmd>,
@@ -40,10 +53,10 @@ enum Cmd {
     Bench(BenchArgs),
     /// Retry storms: many clients, one server, an outage; every client decision from
     /// backoff-core (--list shows the scenarios).
-    Storm(storm_cli::StormArgs),
+    Storm(storm::StormArgs),
     /// Sweep stations, offered load, frame size and backoff algorithm with replications
     /// on all cores; write results.csv, results.json and charts with 95% intervals.
-    Sweep(sweep_cli::SweepArgs),
+    Sweep(sweep::SweepArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -247,20 +260,13 @@ struct BenchArgs {
     in_process: bool,
 }
 
-fn fail(msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("mac-sim: error: {msg}");
-    ExitCode::from(2)
-}
-
-fn emit(text: &str) -> ExitCode {
+/// Write `text` to standard output. A closed pipe (`| head`) is not an error.
+fn emit(text: &str) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("mac-sim: error: writing output: {e}");
-            ExitCode::from(1)
-        }
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure::environment(format!("writing output: {e}"))),
     }
 }
 
@@ -273,9 +279,9 @@ fn emit_result<R: serde::Serialize>(
     csv_header: &str,
     csv_row: fn(&R) -> String,
     report: fn(&R) -> String,
-) -> ExitCode {
+) -> Result<(), Failure> {
     if json {
-        emit(&output::json::to_string(r))
+        emit(&json::to_string(r))
     } else if csv {
         emit(&format!("{csv_header}\n{}\n", csv_row(r)))
     } else {
@@ -283,48 +289,34 @@ fn emit_result<R: serde::Serialize>(
     }
 }
 
-fn run(args: &RunArgs) -> ExitCode {
-    let cfg = match args.config() {
-        Ok(c) => c,
-        Err(e) => return fail(e),
-    };
+fn run(args: &RunArgs) -> Result<(), Failure> {
+    let cfg = args.config()?;
     let r = match &args.plot {
-        None => match csma_cd::run(&cfg) {
-            Ok(r) => r,
-            Err(e) => return fail(e),
-        },
+        None => exact::run(&cfg)?,
         Some(dir) => {
-            if let Err(e) = sweep_cli::check_plot_dir(dir) {
-                return fail(e);
-            }
-            match sweep_cli::run_with_plots(&cfg, dir) {
-                Ok(r) => r,
-                Err((code, e)) => {
-                    eprintln!("mac-sim: error: {e}");
-                    return ExitCode::from(code);
-                }
-            }
+            prepare_dir(dir)?;
+            sweep::run_with_plots(&cfg, dir)?
         }
     };
     emit_result(
         &r,
         args.json,
         args.csv,
-        output::csv::RUN_HEADER,
-        output::csv::run_row,
-        output::text::run_report,
+        report::csv::RUN_HEADER,
+        report::csv::run_row,
+        report::text::run_report,
     )
 }
 
-fn slotted_cmd(a: &SlottedArgs) -> ExitCode {
+fn slotted_cmd(a: &SlottedArgs) -> Result<(), Failure> {
     if !(64..=1518).contains(&a.frame_bytes) {
-        return fail(ConfigError::FrameSize(a.frame_bytes));
+        return Err(ConfigError::FrameSize(a.frame_bytes).into());
     }
     if a.slot_bits == 0 {
-        return fail("slot must be at least 1 bit time");
+        return Err(Failure::usage("slot must be at least 1 bit time"));
     }
     if a.successes == 0 || a.successes > 1_000_000_000 {
-        return fail("successes must be between 1 and 1000000000");
+        return Err(Failure::usage("successes must be between 1 and 1000000000"));
     }
     let mut cfg = slotted::SlottedConfig::new(
         a.stations,
@@ -334,33 +326,28 @@ fn slotted_cmd(a: &SlottedArgs) -> ExitCode {
         a.seed,
     );
     cfg.probability = a.probability;
-    let r = match slotted::run_slotted(&cfg) {
-        Ok(r) => r,
-        Err(e) => return fail(e),
-    };
+    let r = slotted::run_slotted(&cfg)?;
     emit_result(
         &r,
         a.json,
         a.csv,
-        output::csv::SLOTTED_HEADER,
-        output::csv::slotted_row,
-        output::text::slotted_report,
+        report::csv::SLOTTED_HEADER,
+        report::csv::slotted_row,
+        report::text::slotted_report,
     )
 }
 
-fn theory_cmd(a: &TheoryArgs) -> ExitCode {
+fn theory_cmd(a: &TheoryArgs) -> Result<(), Failure> {
     if a.slot_bits == 0 {
-        return fail("slot must be at least 1 bit time");
+        return Err(Failure::usage("slot must be at least 1 bit time"));
     }
     let cfg = RunConfig {
         backoff_limit: a.backoff_limit,
         attempt_limit: a.attempt_limit,
         ..RunConfig::default()
     };
-    match cfg.beb() {
-        Ok(beb) => emit(&output::text::theory_report(a.slot_bits, &beb)),
-        Err(e) => fail(e),
-    }
+    let beb = cfg.beb()?;
+    emit(&report::text::theory_report(a.slot_bits, &beb))
 }
 
 /// Measure N (its from-t=0 rows, or with `steady` its steady-state row) in a child
@@ -408,21 +395,21 @@ fn bench_here(a: &BenchArgs, n: u32, steady: bool) -> Result<Vec<bench::BenchRow
         .collect()
 }
 
-fn bench_cmd(a: &BenchArgs) -> ExitCode {
+fn bench_cmd(a: &BenchArgs) -> Result<(), Failure> {
     if a.stations.is_empty() || a.stations.contains(&0) {
-        return fail(ConfigError::NoStations);
+        return Err(ConfigError::NoStations.into());
     }
     if a.steady_stations.contains(&0) {
-        return fail(ConfigError::NoStations);
+        return Err(ConfigError::NoStations.into());
     }
     if a.budget_ms == 0 || a.budget_ms > 600_000 {
-        return fail("budget must be between 1 and 600000 ms");
+        return Err(Failure::usage("budget must be between 1 and 600000 ms"));
     }
     if a.warmup_ms == 0 || a.warmup_ms > 100_000 {
-        return fail("warm-up must be between 1 and 100000 ms");
+        return Err(Failure::usage("warm-up must be between 1 and 100000 ms"));
     }
     if !(a.load.is_finite() && a.load > 0.0) {
-        return fail(ConfigError::Load(a.load.to_string()));
+        return Err(ConfigError::Load(a.load.to_string()).into());
     }
     // (N, steady): the from-t=0 rows of every N, then the steady-state rows.
     let jobs: Vec<(u32, bool)> = if a.steady_only {
@@ -447,20 +434,18 @@ fn bench_cmd(a: &BenchArgs) -> ExitCode {
         } else {
             bench_child(a, n, steady)
         };
-        match measured.map_or_else(|| bench_here(a, n, steady), Ok) {
-            Ok(mut r) => rows.append(&mut r),
-            Err(e) => return fail(e),
-        }
+        rows.append(&mut measured.map_or_else(|| bench_here(a, n, steady), Ok)?);
     }
     rows.sort_by_key(|r| (r.mode == "steady", r.traffic != "saturated", r.stations));
     if a.json {
-        emit(&output::json::to_string(&rows))
+        emit(&json::to_string(&rows))
     } else {
         emit(&bench::report(&rows))
     }
 }
 
-fn main() -> ExitCode {
+/// Parse the command line and run the command.
+fn try_main() -> Result<(), Failure> {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -476,7 +461,7 @@ fn main() -> ExitCode {
                         .find(|l| !l.trim().is_empty())
                         .unwrap_or("invalid arguments")
                         .trim_start_matches("error: ");
-                    fail(format!("{line} (see mac-sim --help)"))
+                    Err(Failure::usage(format!("{line} (see mac-sim --help)")))
                 }
             };
         }
@@ -487,7 +472,17 @@ fn main() -> ExitCode {
         Some(Cmd::Slotted(a)) => slotted_cmd(a),
         Some(Cmd::Theory(a)) => theory_cmd(a),
         Some(Cmd::Bench(a)) => bench_cmd(a),
-        Some(Cmd::Storm(a)) => storm_cli::storm_cmd(a),
-        Some(Cmd::Sweep(a)) => sweep_cli::sweep_cmd(a),
+        Some(Cmd::Storm(a)) => storm::storm_cmd(a),
+        Some(Cmd::Sweep(a)) => sweep::sweep_cmd(a),
+    }
+}
+
+fn main() -> ExitCode {
+    match try_main() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mac-sim: error: {e}");
+            ExitCode::from(e.status())
+        }
     }
 }

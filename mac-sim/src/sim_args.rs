@@ -3,9 +3,9 @@
 //! drift apart.
 
 use clap::Args;
-use mac_sim::ConfigError;
-use mac_sim::config::{Placement, RunConfig};
-use mac_sim::parse;
+use csma_cd::ConfigError;
+use csma_cd::config::{Placement, RunConfig};
+use csma_cd::parse;
 
 /// Simulated time, placement, bus length, bit rate and the backoff, attempt and queue
 /// limits.
@@ -60,7 +60,7 @@ impl SimArgs {
             ..RunConfig::default()
         };
         cfg.phy.bit_rate = parse::bit_rate(&self.bit_rate)?;
-        cfg.duration_ps = parse::duration_ps(&self.duration)?;
+        cfg.duration_ps = parse::duration(&self.duration)?;
         Ok(cfg)
     }
 }

@@ -10,7 +10,7 @@ fn list_names_every_scenario() {
     let o = mac_sim(&["storm", "--list"]);
     assert!(o.status.success());
     let s = stdout(&o);
-    for name in mac_sim::model::storm::presets::NAMES {
+    for name in retry_storm::presets::NAMES {
         assert!(
             s.contains(&format!("\n  {name}\n")),
             "{name} missing in\n{s}"
@@ -31,7 +31,7 @@ fn report_csv_json_and_series() {
     let csv = stdout(&mac_sim(&["storm", "--scenario", "shard", "--csv"]));
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines.len(), 4, "{csv}");
-    assert_eq!(lines[0], mac_sim::output::storm::SUMMARY_HEADER);
+    assert_eq!(lines[0], retry_storm::report::SUMMARY_HEADER);
 
     let series = stdout(&mac_sim(&["storm", "--scenario", "shard", "--series"]));
     assert_eq!(series.lines().count(), 1 + 3 * 80);
@@ -120,7 +120,7 @@ fn seeds_report_means_with_intervals_and_write_files() {
     assert_eq!(csv.lines().count(), 4, "{csv}");
     assert_eq!(
         csv.lines().next(),
-        Some(mac_sim::output::storm::REPLICATED_HEADER)
+        Some(retry_storm::report::REPLICATED_HEADER)
     );
     let series = stdout(&mac_sim(&[
         "storm",

@@ -1,0 +1,408 @@
+//! Run parameters, their defaults (10 Mb/s IEEE 802.3) and their validation.
+
+use backoff_core::{BebConfig, ieee802_3};
+use serde::Serialize;
+
+use crate::error::ConfigError;
+use sim_kit::time::{PS_PER_SEC, Time};
+
+/// Where the stations sit along the cable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Placement {
+    /// All at one point: no propagation delay between any two.
+    Point,
+    /// Evenly spread from one end of the bus to the other.
+    Even,
+    /// Uniformly at random along the bus (from the run's seed).
+    Random,
+}
+
+impl std::str::FromStr for Placement {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Self, ConfigError> {
+        match s {
+            "point" => Ok(Self::Point),
+            "even" => Ok(Self::Even),
+            "random" => Ok(Self::Random),
+            other => Err(ConfigError::Placement(other.to_string())),
+        }
+    }
+}
+
+/// Frame sizes in bytes (destination address to FCS, 64..=1518).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FrameSizes {
+    /// Every frame the same size.
+    Fixed(u32),
+    /// Uniform over `min..=max` bytes.
+    Uniform {
+        /// Smallest frame, bytes.
+        min: u32,
+        /// Largest frame, bytes.
+        max: u32,
+    },
+    /// A weighted mix: `(bytes, weight)` pairs.
+    Mix(Vec<(u32, u32)>),
+}
+
+impl FrameSizes {
+    /// The text form of a frame-size specification: `1518`, `64-1518` or `64:7+1518:1`.
+    pub fn label(&self) -> String {
+        match self {
+            FrameSizes::Fixed(b) => b.to_string(),
+            FrameSizes::Uniform { min, max } => format!("{min}-{max}"),
+            FrameSizes::Mix(v) => v
+                .iter()
+                .map(|(b, w)| format!("{b}:{w}"))
+                .collect::<Vec<_>>()
+                .join("+"),
+        }
+    }
+
+    /// The mean frame size in bits.
+    pub fn mean_bits(&self) -> f64 {
+        match self {
+            Self::Fixed(b) => f64::from(*b) * 8.0,
+            Self::Uniform { min, max } => (f64::from(*min) + f64::from(*max)) * 4.0,
+            Self::Mix(v) => {
+                let w: u64 = v.iter().map(|&(_, w)| u64::from(w)).sum();
+                let s: u64 = v.iter().map(|&(b, w)| u64::from(b) * u64::from(w)).sum();
+                s as f64 * 8.0 / w.max(1) as f64
+            }
+        }
+    }
+
+    /// The smallest frame, bytes.
+    pub fn min_bytes(&self) -> u32 {
+        match self {
+            Self::Fixed(b) => *b,
+            Self::Uniform { min, .. } => *min,
+            Self::Mix(v) => v.iter().map(|&(b, _)| b).min().unwrap_or(0),
+        }
+    }
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        let check = |b: u32| {
+            if (64..=1518).contains(&b) {
+                Ok(())
+            } else {
+                Err(ConfigError::FrameSize(b))
+            }
+        };
+        match self {
+            Self::Fixed(b) => check(*b),
+            Self::Uniform { min, max } => {
+                check(*min)?;
+                check(*max)?;
+                if min > max {
+                    return Err(ConfigError::FrameSpec(format!("{min}-{max}")));
+                }
+                Ok(())
+            }
+            Self::Mix(v) => {
+                if v.is_empty() || v.iter().all(|&(_, w)| w == 0) {
+                    return Err(ConfigError::FrameSpec("empty mix".into()));
+                }
+                v.iter().try_for_each(|&(b, _)| check(b))
+            }
+        }
+    }
+}
+
+/// How frames arrive at the stations.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Traffic {
+    /// Every station always has a frame ready.
+    Saturated,
+    /// Poisson arrivals, total offered load `load` as a fraction of the bit rate
+    /// (counting frame bits only), spread evenly over the stations.
+    Poisson {
+        /// Offered load G.
+        load: f64,
+    },
+}
+
+/// The backoff algorithm run after each collision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BackoffAlgorithm {
+    /// Truncated binary exponential backoff, decided by `backoff_core`:
+    /// window `2^min(c, backoff_limit)`.
+    Beb,
+    /// A fixed window: `r` uniform in `[0, window)` after every collision.
+    Fixed {
+        /// Window, slots.
+        window: u32,
+    },
+    /// Polynomial backoff: window `min(c^degree + 1, 2^backoff_limit)`; degree 1 is
+    /// linear backoff.
+    Polynomial {
+        /// Degree of the polynomial.
+        degree: u32,
+    },
+}
+
+impl BackoffAlgorithm {
+    /// A legend/label name: `BEB`, `linear`, `poly c^3+1`, `fixed 32`.
+    pub fn label(&self) -> String {
+        match self {
+            BackoffAlgorithm::Beb => "BEB".into(),
+            BackoffAlgorithm::Polynomial { degree: 1 } => "linear".into(),
+            BackoffAlgorithm::Polynomial { degree } => format!("poly c^{degree}+1"),
+            BackoffAlgorithm::Fixed { window } => format!("fixed {window}"),
+        }
+    }
+}
+
+/// Physical-layer timing, in bit times (and the bit rate).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Phy {
+    /// Bits per second.
+    pub bit_rate: u64,
+    /// Preamble and start frame delimiter, bits.
+    pub preamble_bits: u32,
+    /// Interframe gap, bits.
+    pub ifg_bits: u32,
+    /// Jam, bits.
+    pub jam_bits: u32,
+    /// Slot time (the backoff unit), bits.
+    pub slot_bits: u32,
+    /// Signal speed along the cable, metres per second.
+    pub velocity_m_per_s: f64,
+}
+
+impl Default for Phy {
+    fn default() -> Self {
+        Self {
+            bit_rate: 10_000_000,
+            preamble_bits: ieee802_3::PREAMBLE_SFD_BITS,
+            ifg_bits: ieee802_3::INTERFRAME_GAP_BITS,
+            jam_bits: ieee802_3::JAM_BITS,
+            slot_bits: ieee802_3::SLOT_BIT_TIMES,
+            velocity_m_per_s: 2e8,
+        }
+    }
+}
+
+/// Every parameter of one run of the exact CSMA/CD model.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunConfig {
+    /// Number of stations N.
+    pub stations: u32,
+    /// Station placement.
+    pub placement: Placement,
+    /// Bus length, metres.
+    pub bus_length_m: f64,
+    /// Physical-layer timing.
+    pub phy: Phy,
+    /// Frame sizes.
+    pub frames: FrameSizes,
+    /// Arrival process.
+    pub traffic: Traffic,
+    /// Backoff algorithm.
+    pub backoff: BackoffAlgorithm,
+    /// `backoffLimit`: the window exponent stops growing here (BEB) / caps the window
+    /// at `2^backoff_limit` (polynomial).
+    pub backoff_limit: u32,
+    /// `attemptLimit`: a frame is dropped after this many attempts all collided.
+    pub attempt_limit: u32,
+    /// Frames a station can hold (including the one being sent), Poisson traffic.
+    pub queue_limit: u32,
+    /// Simulated duration, picoseconds.
+    pub duration_ps: Time,
+    /// Seed of every random choice in the run.
+    pub seed: u64,
+    /// Successes per window for the capture-effect share.
+    pub capture_window: u32,
+}
+
+impl Default for RunConfig {
+    /// 32 saturated stations evenly spread over 2500 m of 10 Mb/s cable, 1518-byte
+    /// frames, BEB, 10 simulated seconds, seed 1.
+    fn default() -> Self {
+        Self {
+            stations: 32,
+            placement: Placement::Even,
+            bus_length_m: 2500.0,
+            phy: Phy::default(),
+            frames: FrameSizes::Fixed(1518),
+            traffic: Traffic::Saturated,
+            backoff: BackoffAlgorithm::Beb,
+            backoff_limit: u32::from(ieee802_3::BACKOFF_LIMIT),
+            attempt_limit: ieee802_3::ATTEMPT_LIMIT,
+            queue_limit: 100,
+            duration_ps: Time::from_secs(10),
+            seed: 1,
+            capture_window: 100,
+        }
+    }
+}
+
+/// The most stations a run may have.
+pub const MAX_STATIONS: u32 = 1 << 22;
+/// The largest offered load accepted (100 times the bit rate): beyond it a run would
+/// spend all its time refusing frames at full queues.
+pub const MAX_LOAD: f64 = 100.0;
+/// The largest attempt limit accepted.
+pub const MAX_ATTEMPT_LIMIT: u32 = 1024;
+
+/// A validated configuration's timing in picoseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timing {
+    /// One bit time.
+    pub bit: Time,
+    /// Preamble + SFD.
+    pub preamble: Time,
+    /// Interframe gap.
+    pub ifg: Time,
+    /// Jam.
+    pub jam: Time,
+    /// Slot.
+    pub slot: Time,
+    /// One-way propagation end to end.
+    pub max_prop: Time,
+}
+
+impl Timing {
+    /// Whether the one-way delay is below preamble + jam + gap, the range in which the
+    /// exact model's fast carrier-sense methods are valid (see
+    /// [`medium`](crate::exact::medium)); beyond it the model scans every
+    /// signal on the cable instead.
+    pub fn nearest_neighbour_valid(&self) -> bool {
+        self.max_prop < self.preamble + self.jam + self.ifg
+    }
+}
+
+impl RunConfig {
+    /// The BEB rule for these limits (also gives the discard rule of the other
+    /// algorithms).
+    pub fn beb(&self) -> Result<BebConfig, ConfigError> {
+        let limit = u8::try_from(self.backoff_limit)
+            .map_err(|_| ConfigError::BackoffLimit(self.backoff_limit))?;
+        if self.attempt_limit == 0 || self.attempt_limit > MAX_ATTEMPT_LIMIT {
+            return Err(ConfigError::AttemptLimit(self.attempt_limit));
+        }
+        BebConfig::new(limit, self.attempt_limit)
+            .map_err(|_| ConfigError::BackoffLimit(self.backoff_limit))
+    }
+
+    /// The mean frame time P in bit times (frame bits, no preamble or gap).
+    pub fn mean_frame_bits(&self) -> f64 {
+        self.frames.mean_bits()
+    }
+
+    /// Check every parameter and derive the timing in picoseconds.
+    pub fn validate(&self) -> Result<Timing, ConfigError> {
+        if self.stations == 0 {
+            return Err(ConfigError::NoStations);
+        }
+        if self.stations > MAX_STATIONS {
+            return Err(ConfigError::TooManyStations(u64::from(self.stations)));
+        }
+        self.frames.validate()?;
+        let beb = self.beb()?;
+        if let Traffic::Poisson { load } = self.traffic {
+            if !(load.is_finite() && load > 0.0 && load <= MAX_LOAD) {
+                return Err(ConfigError::Load(load.to_string()));
+            }
+        }
+        match self.backoff {
+            BackoffAlgorithm::Beb => {}
+            BackoffAlgorithm::Fixed { window } => {
+                if window == 0 {
+                    return Err(ConfigError::Backoff(
+                        "fixed window must be at least 1 slot".into(),
+                    ));
+                }
+            }
+            BackoffAlgorithm::Polynomial { degree } => {
+                if !(1..=8).contains(&degree) {
+                    return Err(ConfigError::Backoff(format!(
+                        "polynomial degree {degree} must be between 1 and 8"
+                    )));
+                }
+            }
+        }
+        if self.queue_limit == 0 {
+            return Err(ConfigError::QueueLimit);
+        }
+        if self.capture_window == 0 {
+            return Err(ConfigError::CaptureWindow);
+        }
+        if self.duration_ps.is_zero() {
+            return Err(ConfigError::Duration("0".into()));
+        }
+        let phy = &self.phy;
+        if phy.bit_rate == 0 || phy.bit_rate > PS_PER_SEC {
+            return Err(ConfigError::BitRate(phy.bit_rate.to_string()));
+        }
+        if !(phy.velocity_m_per_s.is_finite() && phy.velocity_m_per_s > 0.0) {
+            return Err(ConfigError::Velocity(phy.velocity_m_per_s.to_string()));
+        }
+        if !(self.bus_length_m.is_finite() && self.bus_length_m >= 0.0) {
+            return Err(ConfigError::BusLength(format!(
+                "'{}' must be a non-negative number of metres",
+                self.bus_length_m
+            )));
+        }
+        for (name, v, lo, hi) in [
+            ("slot", phy.slot_bits, 1, 1 << 20),
+            ("preamble", phy.preamble_bits, 0, 1 << 16),
+            ("interframe gap", phy.ifg_bits, 0, 1 << 20),
+            ("jam", phy.jam_bits, 1, 1 << 16),
+        ] {
+            if !(lo..=hi).contains(&v) {
+                return Err(ConfigError::Timing(format!(
+                    "{name} of {v} bit times is outside {lo}..={hi}"
+                )));
+            }
+        }
+        // Bit time rounded to the nearest picosecond (exact for 10/100/1000 Mb/s).
+        let bit = Time::from_ps((PS_PER_SEC + phy.bit_rate / 2) / phy.bit_rate);
+        let max_prop_f = self.bus_length_m / phy.velocity_m_per_s * PS_PER_SEC as f64;
+        if max_prop_f > 1e15 {
+            return Err(ConfigError::BusLength(format!(
+                "{} m is too long",
+                self.bus_length_m
+            )));
+        }
+        let max_prop = Time::from_ps(max_prop_f.round() as u64);
+        let t = Timing {
+            bit,
+            preamble: bit * u64::from(phy.preamble_bits),
+            ifg: bit * u64::from(phy.ifg_bits),
+            jam: bit * u64::from(phy.jam_bits),
+            slot: bit * u64::from(phy.slot_bits),
+            max_prop,
+        };
+        // Validity range of the exact model: every collision is detected by every
+        // transmitter in it (no late collisions), so a frame is delivered exactly
+        // when its sender detected no collision.
+        let min_frame = t.preamble + bit * 8 * u64::from(self.frames.min_bytes());
+        if max_prop * 2 > t.slot.min(min_frame) {
+            return Err(ConfigError::BusLength(format!(
+                "{} m gives a round trip of {:.1} bit times, longer than the slot ({} bit times) or the shortest frame: late collisions are not modelled",
+                self.bus_length_m,
+                2.0 * max_prop.as_ps() as f64 / bit.as_ps() as f64,
+                phy.slot_bits
+            )));
+        }
+        let max_backoff = t.slot.checked_mul(beb.window(beb.backoff_limit().into()));
+        let budget = max_backoff
+            .and_then(|b| b.checked_add(self.duration_ps))
+            .and_then(|b| b.checked_add(min_frame.max(bit * 8 * 1518) * 4));
+        match budget {
+            Some(b) if b < Time::from_ps(1 << 62) => {}
+            _ => {
+                return Err(ConfigError::TooLong(format!(
+                    "backoff limit {} with a {}-bit slot at {} b/s plus the duration exceeds 2^62 ps",
+                    self.backoff_limit, phy.slot_bits, phy.bit_rate
+                )));
+            }
+        }
+        Ok(t)
+    }
+}

@@ -1,0 +1,412 @@
+//! The shared cable: where every signal is, who senses carrier, who detects a
+//! collision, and when. It knows nothing of frames, queues or backoff.
+//!
+//! A signal started at `s` by the station at `p_k` reaches position `p` at
+//! `s + |p − p_k|` (positions are propagation delays in picoseconds). A station senses
+//! carrier at `t` when some signal's front reached it strictly before `t` and its tail
+//! has not yet passed. A transmitter detects a collision when another signal's front
+//! reaches it; it then finishes the preamble, jams and stops.
+//!
+//! # The nearest-neighbour argument
+//!
+//! Stations are numbered by position. The *front set* holds the stations whose latest
+//! signal front is still travelling (started less than one end-to-end delay ago).
+//! When the one-way delay is below preamble + jam + gap
+//! ([`Timing::nearest_neighbour_valid`](crate::config::Timing::nearest_neighbour_valid);
+//! 3840 m at 10 Mb/s), no front in the set can have passed a station that then starts
+//! transmitting: the signal behind it would have been shorter than any transmission.
+//! It follows that, on each side of a station, the nearest member's front arrives
+//! first and dominates every farther member's beyond it. So starting a transmission
+//! (own collision detection, and detection by others) looks at the two nearest
+//! members, and carrier sense walks outwards only past signals that have already gone
+//! by. For large N a [`FrontTree`] answers the same question in `O(log N)` even in a
+//! burst of thousands of simultaneous starts. A brute-force method that scans every
+//! signal on the cable serves as the reference in tests (all three agree on whole
+//! runs) and as the model beyond that range, up to the limit of no late collisions
+//! (round trip within the slot and the shortest frame).
+//!
+//! Signals whose front has covered the whole cable are folded into two running maxima
+//! (`max(e − p)` and `max(e + p)` over their ends `e`), from which the moment the
+//! carrier drops at any position follows in `O(1)`: `max(U + p, V − p)`.
+
+use std::collections::VecDeque;
+
+use crate::config::Timing;
+use crate::exact::bitset::LevelBitSet;
+use crate::exact::segtree::FrontTree;
+use sim_kit::time::Time;
+
+/// No collision detected (yet).
+pub const NONE: Time = Time::MAX;
+const NEG: i64 = i64::MIN / 4;
+
+/// How carrier sense and collision detection are computed (all give the same answers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SenseMethod {
+    /// Walk outwards over the nearest signals in flight (fastest for small N).
+    Walk,
+    /// Segment tree over station numbers: `O(log N)` whatever the burst size.
+    Indexed,
+    /// Scan every signal on the cable. The reference for tests, and the method used
+    /// outside the nearest-neighbour argument's range (a long cable, or a short
+    /// preamble, jam and gap), where a station may even have two signals in flight.
+    BruteForce,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Signal {
+    pos: i64,
+    start: Time,
+    /// End of the transmission: tentative while `on`, final after.
+    end: Time,
+    /// When another signal's front reached this transmitter, or [`NONE`].
+    det: Time,
+    on: bool,
+    /// Whether this transmission's front is still in the front queue.
+    in_fifo: bool,
+}
+
+/// A signal front still travelling: who started it, when, and (once the station has
+/// started another transmission, so that its per-station record moved on) the final
+/// end of this one.
+#[derive(Clone, Copy, Debug)]
+struct Front {
+    start: Time,
+    station: u32,
+    frozen_end: Time,
+}
+
+/// The cable and every signal on it.
+pub struct Medium {
+    t: Timing,
+    sig: Vec<Signal>,
+    method: SenseMethod,
+    fronts: LevelBitSet,
+    tree: Option<FrontTree>,
+    front_fifo: VecDeque<Front>,
+    old_transmitting: u32,
+    active: u32,
+    u_old: i64,
+    v_old: i64,
+    u_all: i64,
+    v_all: i64,
+}
+
+#[inline]
+fn off(u: i64, v: i64, p: i64) -> i64 {
+    (u + p).max(v - p)
+}
+
+impl Medium {
+    /// A quiet cable with stations at `positions` (ascending).
+    pub fn new(t: Timing, positions: &[i64], method: SenseMethod) -> Self {
+        let n = positions.len();
+        Self {
+            t,
+            sig: positions
+                .iter()
+                .map(|&pos| Signal {
+                    pos,
+                    start: Time::ZERO,
+                    end: Time::ZERO,
+                    det: NONE,
+                    on: false,
+                    in_fifo: false,
+                })
+                .collect(),
+            method,
+            fronts: LevelBitSet::new(n),
+            tree: (method == SenseMethod::Indexed).then(|| FrontTree::new(n)),
+            front_fifo: VecDeque::new(),
+            old_transmitting: 0,
+            active: 0,
+            u_old: NEG,
+            v_old: NEG,
+            u_all: NEG,
+            v_all: NEG,
+        }
+    }
+
+    /// Stations transmitting now.
+    #[inline]
+    pub fn active(&self) -> u32 {
+        self.active
+    }
+
+    /// Station `k`'s position, ps of propagation from the cable's start.
+    pub fn pos(&self, k: usize) -> i64 {
+        self.sig[k].pos
+    }
+
+    /// When the carrier of everything sent so far has gone from station `k`, plus the
+    /// interframe gap: when a station deferring there may try again.
+    #[inline]
+    pub fn quiet_at(&self, k: usize) -> Time {
+        Time::from_ps(off(self.u_all, self.v_all, self.sig[k].pos).max(0) as u64) + self.t.ifg
+    }
+
+    /// Fold signals whose front has covered the whole cable out of the front set.
+    #[inline]
+    pub fn purge(&mut self, now: Time) {
+        while let Some(&f) = self.front_fifo.front() {
+            if f.start + self.t.max_prop >= now {
+                break;
+            }
+            self.front_fifo.pop_front();
+            let k = f.station as usize;
+            if f.frozen_end != NONE {
+                // An earlier transmission of a station that has started again.
+                let (e, p) = (f.frozen_end.as_ps() as i64, self.sig[k].pos);
+                self.u_old = self.u_old.max(e - p);
+                self.v_old = self.v_old.max(e + p);
+                continue;
+            }
+            self.fronts.remove(k);
+            if let Some(t) = &mut self.tree {
+                t.clear(k);
+            }
+            let g = &mut self.sig[k];
+            debug_assert_eq!(g.start, f.start);
+            g.in_fifo = false;
+            if g.on {
+                self.old_transmitting += 1;
+            } else {
+                let e = g.end.as_ps() as i64;
+                self.u_old = self.u_old.max(e - g.pos);
+                self.v_old = self.v_old.max(e + g.pos);
+            }
+        }
+    }
+
+    /// `None` if station `k` senses carrier at `now`, else the last time the carrier
+    /// dropped at its position (very negative if never). Call [`purge`](Self::purge)
+    /// first.
+    #[inline]
+    pub fn sense(&self, k: usize, now: Time) -> Option<i64> {
+        if self.old_transmitting > 0 {
+            return None;
+        }
+        let now = now.as_ps() as i64;
+        let p = self.sig[k].pos;
+        let mut last = off(self.u_old, self.v_old, p);
+        if last > now {
+            return None;
+        }
+        match self.method {
+            SenseMethod::BruteForce => {
+                let all = self.front_fifo.iter().map(|f| self.view(f));
+                let seen = self.pass(p, now, all, false)?;
+                Some(last.max(seen))
+            }
+            SenseMethod::Indexed => {
+                let t = self.tree.as_ref()?;
+                // Left: members up to k whose front has arrived form a run ending at k.
+                let tau = now - p;
+                let from = t.rightmost_a_at_least(k, tau).map_or(0, |i| i + 1);
+                if from <= k {
+                    let tail = t.max_tail_left(from, k);
+                    if tail > tau {
+                        return None;
+                    }
+                    last = last.max(tail + p);
+                }
+                let sigma = now + p;
+                let to = t
+                    .leftmost_b_at_least(k + 1, sigma)
+                    .unwrap_or(self.sig.len());
+                if k + 1 < to {
+                    let tail = t.max_tail_right(k + 1, to - 1);
+                    if tail > sigma {
+                        return None;
+                    }
+                    last = last.max(tail - p);
+                }
+                Some(last)
+            }
+            SenseMethod::Walk => {
+                // Outwards on each side; stop at the first front that has not arrived.
+                let left =
+                    std::iter::successors(self.fronts.pred_incl(k), |&j| self.fronts.pred(j));
+                let right = std::iter::successors(self.fronts.succ(k), |&j| self.fronts.succ(j));
+                let l = self.pass(p, now, left.map(|j| self.sig[j]), true)?;
+                let r = self.pass(p, now, right.map(|j| self.sig[j]), true)?;
+                Some(last.max(l).max(r))
+            }
+        }
+    }
+
+    /// The signal a front belongs to.
+    #[inline]
+    fn view(&self, f: &Front) -> Signal {
+        let g = self.sig[f.station as usize];
+        if f.frozen_end == NONE {
+            g
+        } else {
+            Signal {
+                start: f.start,
+                end: f.frozen_end,
+                on: false,
+                ..g
+            }
+        }
+    }
+
+    /// Over the signals `js`: `None` if one is present at `p` at `now`, else the latest
+    /// tail that has passed. With `stop_early`, the first front that has not arrived
+    /// ends the pass (valid when `js` runs outwards from `p`).
+    #[inline]
+    fn pass(
+        &self,
+        p: i64,
+        now: i64,
+        js: impl Iterator<Item = Signal>,
+        stop_early: bool,
+    ) -> Option<i64> {
+        let mut last = NEG;
+        for g in js {
+            let d = (p - g.pos).abs();
+            if g.start.as_ps() as i64 + d >= now {
+                if stop_early {
+                    break;
+                }
+                continue;
+            }
+            let tail = g.end.as_ps() as i64 + d;
+            if tail > now {
+                return None;
+            }
+            last = last.max(tail);
+        }
+        Some(last)
+    }
+
+    /// The signal started at `now` by `k` reaches transmitter `nb`: if that is its
+    /// first foreign signal, it now ends earlier (preamble finished, then the jam).
+    #[inline]
+    fn hit(&mut self, now: Time, k: usize, nb: usize, schedule: &mut impl FnMut(Time, usize)) {
+        let pk = self.sig[k].pos;
+        let (pre, jam) = (self.t.preamble, self.t.jam);
+        let g = &mut self.sig[nb];
+        if !g.on {
+            return;
+        }
+        let arrival = now + Time::from_ps(pk.abs_diff(g.pos));
+        if arrival < g.end && arrival < g.det {
+            g.det = arrival;
+            let end = arrival.max(g.start + pre) + jam;
+            if end < g.end {
+                g.end = end;
+                if let Some(t) = &mut self.tree {
+                    let (s, e, p) = (g.start.as_ps() as i64, end.as_ps() as i64, g.pos);
+                    t.set(nb, [s - p, e - p, s + p, e + p]);
+                }
+                schedule(end, nb);
+            }
+        }
+    }
+
+    /// Station `k` starts a transmission of `length` picoseconds (preamble and frame)
+    /// at `now`, having sensed an idle medium. `schedule(t, j)` is called for the end
+    /// of `k`'s transmission and for every transmitter whose end moves earlier.
+    pub fn start(
+        &mut self,
+        now: Time,
+        k: usize,
+        length: Time,
+        mut schedule: impl FnMut(Time, usize),
+    ) {
+        let p = self.sig[k].pos;
+        if self.sig[k].in_fifo {
+            // Only outside the nearest-neighbour range: the station's previous front
+            // is still travelling. Keep that signal's final end with its front.
+            debug_assert_eq!(self.method, SenseMethod::BruteForce);
+            let prev = self.sig[k];
+            if let Some(f) = self
+                .front_fifo
+                .iter_mut()
+                .rev()
+                .find(|f| f.station as usize == k && f.frozen_end == NONE)
+            {
+                f.frozen_end = prev.end;
+            }
+        }
+        let mut det = NONE;
+        let first_arrival = |g: &Signal, det: &mut Time| {
+            let arrival = g.start + Time::from_ps(p.abs_diff(g.pos));
+            if arrival >= now {
+                *det = (*det).min(arrival);
+            }
+        };
+        if self.method == SenseMethod::BruteForce {
+            for i in 0..self.front_fifo.len() {
+                let f = self.front_fifo[i];
+                first_arrival(&self.view(&f), &mut det);
+                if f.frozen_end == NONE {
+                    self.hit(now, k, f.station as usize, &mut schedule);
+                }
+            }
+        } else {
+            let (left, right) = (self.fronts.pred(k), self.fronts.succ(k));
+            for nb in [left, right].into_iter().flatten() {
+                debug_assert!(
+                    self.sig[nb].start + Time::from_ps(p.abs_diff(self.sig[nb].pos)) >= now
+                );
+                first_arrival(&self.sig[nb], &mut det);
+                self.hit(now, k, nb, &mut schedule);
+            }
+        }
+        let (pre, jam) = (self.t.preamble, self.t.jam);
+        let full = now + length;
+        let end = if det == NONE {
+            full
+        } else {
+            (det.max(now + pre) + jam).min(full)
+        };
+        self.sig[k] = Signal {
+            pos: p,
+            start: now,
+            end,
+            det,
+            on: true,
+            in_fifo: true,
+        };
+        schedule(end, k);
+        if let Some(t) = &mut self.tree {
+            let (s, e) = (now.as_ps() as i64, end.as_ps() as i64);
+            t.set(k, [s - p, e - p, s + p, e + p]);
+        }
+        self.fronts.insert(k);
+        self.front_fifo.push_back(Front {
+            start: now,
+            station: k as u32,
+            frozen_end: NONE,
+        });
+        self.active += 1;
+    }
+
+    /// A transmission-end event for `k` at `now`: `None` if stale (it is not the end
+    /// of `k`'s current transmission), else whether the transmission collided.
+    ///
+    /// A superseded end that coincides with the end of a later transmission of the
+    /// same station describes the same instant and is handled in its place; the
+    /// genuine one then finds the station silent.
+    pub fn end(&mut self, now: Time, k: usize) -> Option<bool> {
+        let g = self.sig[k];
+        if !g.on || g.end != now {
+            return None;
+        }
+        self.purge(now);
+        self.active -= 1;
+        self.sig[k].on = false;
+        let e = now.as_ps() as i64;
+        self.u_all = self.u_all.max(e - g.pos);
+        self.v_all = self.v_all.max(e + g.pos);
+        // (After the purge above, which may just have moved this front out.)
+        if !self.sig[k].in_fifo {
+            self.u_old = self.u_old.max(e - g.pos);
+            self.v_old = self.v_old.max(e + g.pos);
+            self.old_transmitting -= 1;
+        }
+        Some(g.det != NONE)
+    }
+}

@@ -1,0 +1,546 @@
+//! The exact CSMA/CD model: N stations on one bus, with propagation delay.
+//!
+//! # Physics
+//!
+//! Station `i` sits at propagation distance `pᵢ` (picoseconds from one end of the
+//! cable); a signal started at `s` by station `k` reaches station `i` at
+//! `s + |pᵢ − p_k|`. A station *senses carrier* at time `t` when some signal's front
+//! reached it strictly before `t` and its tail has not yet passed, so two stations that
+//! start at the same instant at the same point both see an idle medium and collide.
+//!
+//! # Protocol (1-persistent, IEEE 802.3 clause 4.2.3)
+//!
+//! * A station with a frame *attempts*: if it senses carrier it **defers** until the
+//!   carrier drops, waits the interframe gap and attempts again; if the medium is idle
+//!   but went idle less than one interframe gap ago, it waits out the gap; otherwise it
+//!   transmits preamble + SFD + frame.
+//! * A transmitter that sees another signal arrive **detects a collision**: it finishes
+//!   the preamble if still sending it, sends the 32-bit jam and stops.
+//! * After the c-th collision of a frame it asks the backoff algorithm (for BEB:
+//!   `backoff_core::BebConfig::decide`) and waits `r` slots, or drops the frame after
+//!   `attemptLimit` attempts. The counter restarts with each frame.
+//! * After a success (or drop) the next frame is attempted one interframe gap later.
+//!
+//! # Layout
+//!
+//! * [`medium`]: the cable: signals, carrier sense and collision detection, in
+//!   `O(log N)` per question (see its docs for why looking at the nearest signals in
+//!   flight is enough).
+//! * [`placement`]: station positions.
+//! * [`bitset`], [`segtree`]: the medium's private indexes (stations by state, the
+//!   signal fronts in flight).
+//! * [`backoff_stats`]: the mean backoff after the c-th collision, with its standard
+//!   error, checked against `E(c)`.
+//! * [`results`]: [`RunResult`], everything a run measured, serialisable.
+//! * this module: the stations' MAC (deferral, transmission, backoff, drops), the
+//!   traffic and the measurements.
+//!
+//! A deferring station is not polled: it is woken when the busy period ends, at the
+//! instant the carrier drops at its position. This is the one simplification, stated
+//! rather than hidden: a momentary gap in the carrier inside a busy period (possible
+//! only with collisions between far-apart stations) does not release it early.
+
+pub mod backoff_stats;
+pub mod bitset;
+pub mod medium;
+pub mod placement;
+pub mod results;
+pub mod segtree;
+
+use std::collections::VecDeque;
+
+use backoff_core::Decision;
+use backoff_core::uniform::uniform_below;
+use rand_core::SeedableRng;
+use rand_xorshift::XorShiftRng;
+
+use crate::backoff::Backoff;
+use crate::config::{RunConfig, Timing, Traffic};
+use crate::error::ConfigError;
+use crate::theory;
+use crate::traffic::{FrameSizer, PoissonArrivals};
+use backoff_stats::BackoffStats;
+use results::Conservation;
+pub use results::RunResult;
+use sim_kit::engine::{Engine, EventQueue, Model};
+use sim_kit::maths::split_seed;
+use sim_kit::stats::{Capture, Histogram, jain_index};
+use sim_kit::time::Time;
+
+use medium::{Medium, SenseMethod};
+
+/// An event of the exact model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The station has a frame and its timer (backoff, gap or deferral) expired: sense
+    /// the carrier and transmit, wait or defer.
+    Attempt(u32),
+    /// The station's transmission (frame or jam) ends. A collision can only move
+    /// the end earlier, and then schedules a new one; an event whose time is no
+    /// longer the station's end of transmission is stale.
+    TxEnd(u32),
+    /// A frame arrives (Poisson traffic) at a station chosen uniformly.
+    Arrival,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// No frame (Poisson traffic only).
+    Idle,
+    /// A frame, and an `Attempt` scheduled.
+    Waiting,
+    /// A frame, deferring to a busy medium until the busy period ends.
+    Deferred,
+    /// Transmitting (frame or jam), a `TxEnd` scheduled.
+    Transmitting,
+}
+
+/// From this many stations on, carrier sense uses [`SenseMethod::Indexed`] instead of
+/// [`SenseMethod::Walk`] (same answers, bounded cost in bursts of simultaneous starts).
+pub const INDEXED_SENSE_FROM: u32 = 2048;
+
+#[derive(Clone, Debug)]
+struct Station {
+    hol_since: Time,
+    arrival: Time,
+    delivered_bits: u64,
+    rng: XorShiftRng,
+    collisions: u32,
+    frame_bits: u32,
+    state: State,
+}
+
+/// Counters of the run.
+#[derive(Clone, Debug, Default)]
+struct Counters {
+    generated: u64,
+    delivered: u64,
+    delivered_bits: u64,
+    payload_bits: u64,
+    dropped_excessive: u64,
+    dropped_overflow: u64,
+    attempts: u64,
+    collided_attempts: u64,
+    collision_events: u64,
+}
+
+/// The exact CSMA/CD model (see the module docs).
+pub struct CsmaCd {
+    cfg: RunConfig,
+    t: Timing,
+    backoff: Backoff,
+    sizer: FrameSizer,
+    stations: Vec<Station>,
+    medium: Medium,
+    queues: Vec<VecDeque<(Time, u32)>>,
+    deferred: Vec<u32>,
+    busy_collided: bool,
+    traffic_rng: XorShiftRng,
+    arrivals: Option<PoissonArrivals>,
+    c: Counters,
+    attempts_hist: Vec<u64>,
+    backoff_stats: BackoffStats,
+    access: Histogram,
+    total: Histogram,
+    capture: Capture,
+}
+
+impl CsmaCd {
+    /// Build the model and its initial events. Fails on invalid parameters.
+    ///
+    /// Saturated stations all have their first frame ready at time 0.
+    pub fn new(cfg: &RunConfig) -> Result<(Self, EventQueue<Event>), ConfigError> {
+        Self::build(cfg, None)
+    }
+
+    /// Like [`new`](Self::new) for saturated traffic, but station `i` (in order of
+    /// position) gets its first frame at `starts[i]` picoseconds. Used to stage exact
+    /// scenarios, e.g. two stations starting a known time apart.
+    pub fn new_with_start_times(
+        cfg: &RunConfig,
+        starts: &[Time],
+    ) -> Result<(Self, EventQueue<Event>), ConfigError> {
+        if starts.len() != cfg.stations as usize || cfg.traffic != Traffic::Saturated {
+            return Err(ConfigError::Timing(
+                "start times need saturated traffic and one time per station".into(),
+            ));
+        }
+        Self::build(cfg, Some(starts))
+    }
+
+    fn build(
+        cfg: &RunConfig,
+        starts: Option<&[Time]>,
+    ) -> Result<(Self, EventQueue<Event>), ConfigError> {
+        let t = cfg.validate()?;
+        let beb = cfg.beb()?;
+        let n = cfg.stations as usize;
+        let sizer = FrameSizer::new(&cfg.frames);
+        let pos = placement::positions(cfg, t.max_prop);
+        let method = if !t.nearest_neighbour_valid() {
+            SenseMethod::BruteForce
+        } else if cfg.stations >= INDEXED_SENSE_FROM {
+            SenseMethod::Indexed
+        } else {
+            SenseMethod::Walk
+        };
+        let stations: Vec<Station> = (0..n)
+            .map(|i| Station {
+                hol_since: Time::ZERO,
+                arrival: Time::ZERO,
+                delivered_bits: 0,
+                rng: XorShiftRng::seed_from_u64(split_seed(cfg.seed, 2 + i as u64)),
+                collisions: 0,
+                frame_bits: 0,
+                state: State::Idle,
+            })
+            .collect();
+        let arrivals = match cfg.traffic {
+            Traffic::Saturated => None,
+            Traffic::Poisson { load } => Some(PoissonArrivals::new(
+                load,
+                cfg.phy.bit_rate,
+                cfg.frames.mean_bits(),
+            )),
+        };
+        let mut m = Self {
+            cfg: cfg.clone(),
+            t,
+            backoff: Backoff::new(cfg.backoff, beb),
+            sizer,
+            stations,
+            medium: Medium::new(t, &pos, method),
+            queues: if arrivals.is_some() {
+                vec![VecDeque::new(); n]
+            } else {
+                Vec::new()
+            },
+            deferred: Vec::new(),
+            busy_collided: false,
+            traffic_rng: XorShiftRng::seed_from_u64(split_seed(cfg.seed, 0)),
+            arrivals,
+            c: Counters::default(),
+            attempts_hist: vec![0; cfg.attempt_limit as usize],
+            backoff_stats: BackoffStats::new(),
+            access: Histogram::new(),
+            total: Histogram::new(),
+            capture: Capture::new(n, cfg.capture_window),
+        };
+        let mut q = EventQueue::with_capacity(n + 16);
+        match m.arrivals {
+            None => {
+                for k in 0..n {
+                    let at = starts.and_then(|s| s.get(k).copied()).unwrap_or(Time::ZERO);
+                    let st = &mut m.stations[k];
+                    st.frame_bits = m.sizer.draw(&mut st.rng);
+                    st.state = State::Waiting;
+                    st.hol_since = at;
+                    st.arrival = at;
+                    m.c.generated += 1;
+                    q.schedule(at, Event::Attempt(k as u32));
+                }
+            }
+            Some(a) => {
+                let gap = a.next_gap(&mut m.traffic_rng);
+                q.schedule(gap, Event::Arrival);
+            }
+        }
+        Ok((m, q))
+    }
+
+    fn attempt(&mut self, now: Time, k: usize, q: &mut EventQueue<Event>) {
+        self.medium.purge(now);
+        match self.medium.sense(k, now) {
+            None => {
+                if self.medium.active() == 0 {
+                    // Only tails still travelling: the end of the carrier here is known.
+                    let at = self.medium.quiet_at(k).max(now);
+                    q.schedule(at, Event::Attempt(k as u32));
+                } else {
+                    self.stations[k].state = State::Deferred;
+                    self.deferred.push(k as u32);
+                }
+            }
+            Some(last) => {
+                let ready = last.saturating_add(self.t.ifg.as_ps() as i64);
+                if ready > now.as_ps() as i64 {
+                    q.schedule(Time::from_ps(ready as u64), Event::Attempt(k as u32));
+                } else {
+                    self.start_tx(now, k, q);
+                }
+            }
+        }
+    }
+
+    fn start_tx(&mut self, now: Time, k: usize, q: &mut EventQueue<Event>) {
+        if self.medium.active() == 0 {
+            self.busy_collided = false;
+        }
+        let st = &mut self.stations[k];
+        st.state = State::Transmitting;
+        let length = self.t.preamble + self.t.bit * u64::from(st.frame_bits);
+        self.medium.start(now, k, length, |at, j| {
+            q.schedule(at, Event::TxEnd(j as u32))
+        });
+        self.c.attempts += 1;
+    }
+
+    fn tx_end(&mut self, now: Time, k: usize, q: &mut EventQueue<Event>) -> bool {
+        let Some(collided) = self.medium.end(now, k) else {
+            return false;
+        };
+        let slot = self.t.slot;
+        let st = &mut self.stations[k];
+        if collided {
+            self.c.collided_attempts += 1;
+            self.busy_collided = true;
+            st.collisions += 1;
+            match self.backoff.decide(st.collisions, &mut st.rng) {
+                Decision::Retry { slots } => {
+                    self.backoff_stats.record(st.collisions, slots);
+                    st.state = State::Waiting;
+                    q.schedule(now + slot * u64::from(slots), Event::Attempt(k as u32));
+                }
+                Decision::Discard => {
+                    self.c.dropped_excessive += 1;
+                    self.next_frame(now, k, q);
+                }
+            }
+        } else {
+            let bits = u64::from(st.frame_bits);
+            st.delivered_bits += bits;
+            let attempts = st.collisions as usize;
+            self.c.delivered += 1;
+            self.c.delivered_bits += bits;
+            self.c.payload_bits += bits - 18 * 8;
+            if let Some(h) = self.attempts_hist.get_mut(attempts) {
+                *h += 1;
+            }
+            self.access.record(now - st.hol_since);
+            self.total.record(now - st.arrival);
+            self.capture.success(k as u32);
+            self.next_frame(now, k, q);
+        }
+        if self.medium.active() == 0 {
+            // The busy period is over: wake every deferring station when the carrier
+            // has gone from its position, plus the gap.
+            if self.busy_collided {
+                self.c.collision_events += 1;
+            }
+            for d in self.deferred.drain(..) {
+                self.stations[d as usize].state = State::Waiting;
+                let at = self.medium.quiet_at(d as usize).max(now);
+                q.schedule(at, Event::Attempt(d));
+            }
+        }
+        true
+    }
+
+    /// The station is done with its frame (sent or dropped): take up the next one.
+    fn next_frame(&mut self, now: Time, k: usize, q: &mut EventQueue<Event>) {
+        let ifg = self.t.ifg;
+        let st = &mut self.stations[k];
+        st.collisions = 0;
+        if self.arrivals.is_none() {
+            st.frame_bits = self.sizer.draw(&mut st.rng);
+            st.hol_since = now;
+            st.arrival = now;
+            st.state = State::Waiting;
+            self.c.generated += 1;
+            q.schedule(now + ifg, Event::Attempt(k as u32));
+        } else if let Some((arr, bits)) = self.queues[k].pop_front() {
+            st.frame_bits = bits;
+            st.hol_since = now;
+            st.arrival = arr;
+            st.state = State::Waiting;
+            q.schedule(now + ifg, Event::Attempt(k as u32));
+        } else {
+            st.state = State::Idle;
+        }
+    }
+
+    fn arrival(&mut self, now: Time, q: &mut EventQueue<Event>) {
+        let Some(a) = self.arrivals else { return };
+        self.c.generated += 1;
+        let k = uniform_below(&mut self.traffic_rng, self.cfg.stations) as usize;
+        let bits = self.sizer.draw(&mut self.traffic_rng);
+        let st = &mut self.stations[k];
+        if st.state == State::Idle {
+            st.frame_bits = bits;
+            st.arrival = now;
+            st.hol_since = now;
+            st.collisions = 0;
+            st.state = State::Waiting;
+            q.schedule(now, Event::Attempt(k as u32));
+        } else if self.queues[k].len() + 1 < self.cfg.queue_limit as usize {
+            self.queues[k].push_back((now, bits));
+        } else {
+            self.c.dropped_overflow += 1;
+        }
+        let gap = a.next_gap(&mut self.traffic_rng);
+        q.schedule(now + gap, Event::Arrival);
+    }
+
+    /// Frames held by stations (queued or being sent).
+    fn in_system(&self) -> u64 {
+        let holding = self
+            .stations
+            .iter()
+            .filter(|s| s.state != State::Idle)
+            .count() as u64;
+        holding + self.queues.iter().map(|q| q.len() as u64).sum::<u64>()
+    }
+
+    /// The results after `elapsed` picoseconds, `events` events and `stale` stale
+    /// events.
+    pub fn result(&self, elapsed: Time, events: u64, stale: u64) -> RunResult {
+        let c = &self.c;
+        let secs = elapsed.as_secs_f64();
+        let rate = self.cfg.phy.bit_rate as f64;
+        let per_station: Vec<u64> = self.stations.iter().map(|s| s.delivered_bits).collect();
+        let beb = self.backoff.beb();
+        // c = 1..=16 as in the standard's table; with attemptLimit = 16 the 16th
+        // collision discards the frame, so its row has no draws.
+        let upto = beb.attempt_limit().clamp(1, 16);
+        let delivered_attempts: u64 = self
+            .attempts_hist
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| (i as u64 + 1) * n)
+            .sum();
+        RunResult {
+            config: self.cfg.clone(),
+            simulated_s: secs,
+            events,
+            stale_events: stale,
+            conservation: Conservation::new(
+                c.generated,
+                c.delivered,
+                c.dropped_excessive,
+                c.dropped_overflow,
+                self.in_system(),
+            ),
+            delivered_bits: c.delivered_bits,
+            throughput_mbps: c.delivered_bits as f64 / secs / 1e6,
+            utilisation: c.delivered_bits as f64 / (rate * secs),
+            goodput_mbps: c.payload_bits as f64 / secs / 1e6,
+            metcalfe_boggs_efficiency: theory::mb_efficiency(
+                self.cfg.stations.into(),
+                self.cfg.frames.mean_bits(),
+                self.cfg.phy.slot_bits.into(),
+            ),
+            attempts: c.attempts,
+            collided_attempts: c.collided_attempts,
+            collision_events: c.collision_events,
+            collisions_per_attempt: if c.attempts == 0 {
+                0.0
+            } else {
+                c.collided_attempts as f64 / c.attempts as f64
+            },
+            attempts_histogram: self.attempts_hist.clone(),
+            mean_attempts: if c.delivered == 0 {
+                0.0
+            } else {
+                delivered_attempts as f64 / c.delivered as f64
+            },
+            access_delay: self.access.summary_us(),
+            total_delay: self.total.summary_us(),
+            backoff: self
+                .backoff_stats
+                .rows(upto, |cc| self.backoff.expected(cc)),
+            jain_index: jain_index(&per_station),
+            capture: self.capture.result(),
+        }
+    }
+
+    /// Choose the carrier-sense method: `true` for the indexed one (the default from
+    /// [`INDEXED_SENSE_FROM`] stations), `false` for the neighbour walk. Both give
+    /// identical results; call before running.
+    pub fn with_indexed_sense(self, on: bool) -> Self {
+        self.with_sense_method(if on {
+            SenseMethod::Indexed
+        } else {
+            SenseMethod::Walk
+        })
+    }
+
+    /// Choose the carrier-sense method, including the brute-force reference that
+    /// scans every signal on the cable without the nearest-neighbour argument the
+    /// fast methods rest on (`O(signals)` per event; for tests). Call before running.
+    /// Outside the nearest-neighbour range only the brute-force method is valid, and
+    /// it is kept whatever is asked.
+    pub fn with_sense_method(mut self, method: SenseMethod) -> Self {
+        let method = if self.t.nearest_neighbour_valid() {
+            method
+        } else {
+            SenseMethod::BruteForce
+        };
+        let pos = self.positions_ps();
+        self.medium = Medium::new(self.t, &pos, method);
+        self
+    }
+
+    /// Frames delivered so far.
+    pub fn delivered(&self) -> u64 {
+        self.c.delivered
+    }
+
+    /// Transmission attempts started so far.
+    pub fn attempts(&self) -> u64 {
+        self.c.attempts
+    }
+
+    /// Attempts that ended in a collision so far.
+    pub fn collided_attempts(&self) -> u64 {
+        self.c.collided_attempts
+    }
+
+    /// Frame bits each station has delivered so far, in order of position.
+    pub fn delivered_bits_per_station(&self) -> Vec<u64> {
+        self.stations.iter().map(|s| s.delivered_bits).collect()
+    }
+
+    /// Each station's position, picoseconds of propagation from the cable's start.
+    pub fn positions_ps(&self) -> Vec<i64> {
+        (0..self.stations.len())
+            .map(|k| self.medium.pos(k))
+            .collect()
+    }
+}
+
+impl Model for CsmaCd {
+    type Event = Event;
+
+    #[inline]
+    fn handle(&mut self, now: Time, event: Event, q: &mut EventQueue<Event>) -> bool {
+        match event {
+            Event::Attempt(k) => {
+                self.attempt(now, k as usize, q);
+                true
+            }
+            Event::TxEnd(station) => self.tx_end(now, station as usize, q),
+            Event::Arrival => {
+                self.arrival(now, q);
+                true
+            }
+        }
+    }
+}
+
+/// Run the exact model for `cfg.duration_ps` and return its results.
+///
+/// ```
+/// use csma_cd::{config::RunConfig, exact::run};
+/// let cfg = RunConfig { stations: 4, duration_ps: 100_000_000_000, ..RunConfig::default() };
+/// let r = run(&cfg).unwrap();
+/// assert!(r.conservation.holds);
+/// assert!(r.utilisation > 0.8);
+/// ```
+pub fn run(cfg: &RunConfig) -> Result<RunResult, ConfigError> {
+    let (model, queue) = CsmaCd::new(cfg)?;
+    let mut engine = Engine::with_queue(model, queue);
+    engine.run_until(cfg.duration_ps);
+    Ok(engine
+        .model()
+        .result(cfg.duration_ps, engine.events(), engine.stale_events()))
+}

@@ -1,0 +1,90 @@
+//! # csma-cd
+//!
+//! A discrete-event simulator of N stations contending for one IEEE 802.3 half-duplex
+//! bus with CSMA/CD, validated against the Metcalfe & Boggs analysis. Every BEB
+//! decision is made by [`backoff_core`], the project's reference implementation of the
+//! rule; the simulator has no second copy of it. The event queue, time type,
+//! statistics, parallel runner and charts come from [`sim_kit`].
+//!
+//! ## Module map
+//!
+//! The models, each in its own folder with its private helpers:
+//!
+//! * [`exact`]: the exact model (carrier sense, propagation, collision detection, jam,
+//!   backoff, drops) — [`exact::run`]; its cable in [`exact::medium`] with the
+//!   [`exact::bitset`] and [`exact::segtree`] indexes, its [`exact::results`].
+//! * [`slotted`]: the idealised Metcalfe & Boggs model — [`slotted::run_slotted`].
+//! * [`textbook`]: a slot-by-slot loop over all stations, the baseline of the bench.
+//!
+//! Their parameters and what they share:
+//!
+//! * [`config`], [`parse`], [`error`]: the parameters, their command-line forms, and
+//!   [`ConfigError`] for bad ones.
+//! * [`traffic`], [`backoff`]: frame sizes, Poisson arrivals, and the backoff
+//!   algorithms compared with BEB.
+//! * [`theory`]: Metcalfe & Boggs formulas and `E(c)`.
+//!
+//! What is made of the results:
+//!
+//! * [`report`]: the text report, CSV and the charts of one run.
+//! * [`sweep`]: sweeps over stations, load, frame size and algorithm, replicated, with
+//!   confidence intervals, files and charts.
+//! * [`bench`](mod@bench): the measurement behind `mac-sim bench`.
+//!
+//! Dependencies run one way: `config` ← models ← `report`, `sweep`, `bench`.
+//!
+//! ## Time, determinism
+//!
+//! Simulated time is an integer number of picoseconds ([`sim_kit::time::Time`]); no decision
+//! depends on floating-point time. Random draws come from per-station xorshift
+//! generators seeded from the run's seed by SplitMix64, exponential variates use a
+//! logarithm built from `+ − × ÷` only ([`sim_kit::maths::ln`]), and ties between events are
+//! broken by scheduling order. The same parameters and seed therefore give
+//! byte-identical reports on every machine.
+//!
+//! ## What an *event* is
+//!
+//! An event is one entry taken from the event queue and acted on by the model. In the
+//! exact model there are three kinds: an **attempt** (a station with a frame senses
+//! the carrier and transmits, waits out the interframe gap, or defers), a
+//! **transmission end** (the end of a frame or of a jam, with the success or the
+//! collision's backoff decision), and a **frame arrival** (Poisson traffic). A
+//! transmission end superseded by an earlier collision is *stale*: it is discarded
+//! without being counted. In the slotted model one event is one contention slot.
+//!
+//! ## Example
+//!
+//! ```
+//! use csma_cd::{config::RunConfig, exact, theory};
+//! use sim_kit::time::Time;
+//! let cfg = RunConfig { stations: 2, duration_ps: Time::from_ms(50), ..RunConfig::default() };
+//! let r = exact::run(&cfg).unwrap();
+//! assert!(r.conservation.holds);
+//! assert!(r.utilisation > 0.9 && r.utilisation < 1.0);
+//! assert!(theory::mb_efficiency(2, 12144.0, 512.0) > 0.95);
+//!
+//! // The slotted model, e.g. to compare another MAC's throughput and collision rate.
+//! let s = csma_cd::run_slotted(&csma_cd::SlottedConfig::new(10, 64 * 8, 512, 20_000, 1)).unwrap();
+//! assert!((s.efficiency / s.predicted_efficiency - 1.0).abs() < 0.02);
+//! assert!(s.collision_rate > 0.2 && s.collision_rate < 0.3);
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod backoff;
+pub mod bench;
+pub mod config;
+pub mod error;
+pub mod exact;
+pub mod parse;
+pub mod report;
+pub mod slotted;
+pub mod sweep;
+pub mod textbook;
+pub mod theory;
+pub mod traffic;
+
+pub use config::RunConfig;
+pub use error::ConfigError;
+pub use exact::RunResult;
+pub use slotted::{SlottedConfig, SlottedResult, run_slotted};

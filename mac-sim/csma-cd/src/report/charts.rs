@@ -1,0 +1,149 @@
+//! The charts of one run of the exact model (`mac-sim run --plot DIR`):
+//!
+//! * attempts per delivered frame (histogram, log scale);
+//! * throughput of every station beside the fair share, with Jain's index and the
+//!   capture statistics in the note, so that unfairness and capture show;
+//! * measured mean backoff after c collisions with 95 % intervals beside the
+//!   algorithm's expectation (log scale).
+
+use crate::exact::results::RunResult;
+use sim_kit::chart::bars::BarChart;
+use sim_kit::chart::line::{Axis, LegendAt, LineChart, Series};
+
+fn describe(r: &RunResult) -> String {
+    let c = &r.config;
+    let traffic = match c.traffic {
+        crate::config::Traffic::Saturated => "saturated".to_string(),
+        crate::config::Traffic::Poisson { load } => format!("G = {load}"),
+    };
+    format!(
+        "N = {}, {} B, {traffic}, {}, {} s",
+        c.stations,
+        c.frames.label(),
+        c.backoff.label(),
+        r.simulated_s
+    )
+}
+
+/// Attempts per delivered frame.
+pub fn attempts_histogram(r: &RunResult) -> BarChart {
+    let bars: Vec<(f64, f64)> = r
+        .attempts_histogram
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n > 0)
+        .map(|(i, &n)| (i as f64 + 1.0, n as f64))
+        .collect();
+    BarChart::new(
+        "Transmission attempts per delivered frame",
+        "attempts needed to deliver the frame",
+        "frames (log scale)",
+    )
+    .bars(bars)
+    .log_values()
+    .note(&format!(
+        "{}\n{} frames delivered, {:.3} attempts each on average, {} dropped after {} attempts",
+        describe(r),
+        r.conservation.delivered,
+        r.mean_attempts,
+        r.conservation.dropped_excessive,
+        r.config.attempt_limit
+    ))
+}
+
+/// The most bars the per-station chart draws; more stations are grouped.
+pub const MAX_STATION_BARS: usize = 512;
+
+/// Throughput of each station (in order along the bus) and the fair share. Above
+/// [`MAX_STATION_BARS`] stations, consecutive stations are grouped and each bar is the
+/// mean throughput per station of its group.
+pub fn per_station_throughput(r: &RunResult, delivered_bits: &[u64]) -> BarChart {
+    let secs = r.simulated_s.max(f64::MIN_POSITIVE);
+    let k = delivered_bits.len().div_ceil(MAX_STATION_BARS).max(1);
+    let bars: Vec<(f64, f64)> = delivered_bits
+        .chunks(k)
+        .enumerate()
+        .map(|(i, g)| {
+            let mean = g.iter().sum::<u64>() as f64 / g.len() as f64;
+            (i as f64 + 1.0, mean / secs)
+        })
+        .collect();
+    let fair = r.throughput_mbps * 1e6 / delivered_bits.len().max(1) as f64;
+    // Bits per second in the unit that keeps the numbers readable.
+    let top = bars.iter().map(|b| b.1).fold(fair, f64::max);
+    let (scale, unit) = if top >= 1e6 {
+        (1e6, "Mb/s")
+    } else if top >= 1e3 {
+        (1e3, "kb/s")
+    } else {
+        (1.0, "b/s")
+    };
+    let bars: Vec<(f64, f64)> = bars.into_iter().map(|(x, v)| (x, v / scale)).collect();
+    let fair = fair / scale;
+    let x_label = if k == 1 {
+        "station (numbered along the bus)".to_string()
+    } else {
+        format!("group of {k} neighbouring stations along the bus (mean per station)")
+    };
+    BarChart::new(
+        "Throughput of each station",
+        &x_label,
+        &format!("throughput ({unit})"),
+    )
+    .bars(bars)
+    .bar_label("delivered")
+    .reference(fair, "fair share (total / N)")
+    .note(&format!(
+        "{}\nJain's index {:.4}; longest run of successes by one station {}; one station took {:.0}% of a {}-frame window",
+        describe(r),
+        r.jain_index,
+        r.capture.longest_run,
+        r.capture.max_window_share * 100.0,
+        r.capture.window
+    ))
+}
+
+/// Measured mean backoff after c collisions (95 % intervals) and its expectation.
+pub fn backoff_vs_expected(r: &RunResult) -> LineChart {
+    let rows: Vec<_> = r.backoff.iter().filter(|b| b.draws > 0).collect();
+    let name = r.config.backoff.label();
+    LineChart::new(
+        &format!("Mean backoff after c collisions ({})", describe(r)),
+        Axis::linear("collisions of the frame so far, c"),
+        Axis::log("mean backoff (slots, log scale)"),
+    )
+    .legend_at(LegendAt::LowerRight)
+    .series(
+        Series::new(
+            &format!("{name} measured (95% CI)"),
+            rows.iter()
+                .map(|b| (f64::from(b.collisions), b.mean_slots))
+                .collect(),
+        )
+        .error_bars(
+            rows.iter()
+                .map(|b| {
+                    let h = 1.96 * b.std_error;
+                    (b.mean_slots - h, b.mean_slots + h)
+                })
+                .collect(),
+        )
+        .colour(1),
+    )
+    .series(
+        Series::new(
+            if r.config.backoff == crate::config::BackoffAlgorithm::Beb {
+                "E(c) = (2^min(c,10) − 1)/2"
+            } else {
+                "expected (window − 1)/2"
+            },
+            r.backoff
+                .iter()
+                .filter(|b| b.collisions < r.config.attempt_limit)
+                .map(|b| (f64::from(b.collisions), b.expected_slots))
+                .collect(),
+        )
+        .dashed()
+        .colour(0),
+    )
+}

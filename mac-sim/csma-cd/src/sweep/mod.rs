@@ -1,0 +1,15 @@
+//! Parameter sweeps of the exact model: many runs over a grid of points, each
+//! replicated with independent seeds, summarised with confidence intervals. The
+//! parallel runner and its progress are the kit's ([`sim_kit::runner`]).
+//!
+//! * [`spec`]: the swept parameters and their command-line forms;
+//! * [`job`]: one replication of the exact model, cancellable;
+//! * [`summary`]: per-point means and 95 % intervals, CSV and JSON;
+//! * [`charts`]: utilisation, delay, backoff and fairness across the sweep;
+//! * [`execute`]: the whole sweep, from checks to files.
+
+pub mod charts;
+pub mod execute;
+pub mod job;
+pub mod spec;
+pub mod summary;

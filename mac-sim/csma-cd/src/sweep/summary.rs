@@ -1,0 +1,235 @@
+//! A sweep's results: one row per point with every parameter and, for every metric,
+//! the mean over replications and the half-width of its 95 % confidence interval;
+//! written as CSV and JSON with the unit in every column name.
+//!
+//! A metric column `X` holds the mean over the replications and `X_ci95` the
+//! half-width of its 95 % Student-t interval (`X ± X_ci95`). Rates and fractions are
+//! per replication first, then averaged: the *collision rate* is collided attempts /
+//! attempts, the *drop rate* is frames dropped (excessive collisions or a full queue)
+//! / frames generated, *fairness* is Jain's index over per-station delivered bits.
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+
+use crate::config::{RunConfig, Traffic};
+use crate::exact::results::RunResult;
+use crate::sweep::spec::backoff_name;
+use crate::theory;
+use sim_kit::stats::ci::{Estimate, mean_ci95};
+
+/// How a metric is read from one replication's results.
+pub type Metric = fn(&RunResult) -> f64;
+
+/// The metrics estimated at every point, in column order: name (with unit) and how
+/// to read it from one replication.
+pub const METRICS: [(&str, Metric); 9] = [
+    ("throughput_mbps", |r| r.throughput_mbps),
+    ("utilisation_fraction", |r| r.utilisation),
+    ("access_delay_mean_us", |r| r.access_delay.mean_us),
+    ("access_delay_p99_us", |r| r.access_delay.p99_us),
+    ("collision_rate_per_attempt", |r| r.collisions_per_attempt),
+    ("drop_rate_per_frame", drop_rate),
+    ("jain_fairness_index", |r| r.jain_index),
+    ("attempts_per_frame", |r| r.mean_attempts),
+    ("capture_max_window_share_fraction", |r| {
+        r.capture.max_window_share
+    }),
+];
+
+/// Frames dropped (excessive collisions or overflow) per frame generated (0 if none).
+pub fn drop_rate(r: &RunResult) -> f64 {
+    let c = &r.conservation;
+    if c.generated == 0 {
+        0.0
+    } else {
+        (c.dropped_excessive + c.dropped_overflow) as f64 / c.generated as f64
+    }
+}
+
+/// One point's parameters and estimates.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PointSummary {
+    /// The point's parameters (seed 0: replications have their own).
+    pub config: RunConfig,
+    /// Replications summarised.
+    pub replications: u32,
+    /// Estimates in [`METRICS`] order.
+    pub metrics: Vec<Estimate>,
+    /// Metcalfe & Boggs efficiency for this point (a prediction, no interval).
+    pub mb_efficiency: f64,
+    /// Events handled over all replications.
+    pub events: u64,
+    /// Mean backoff after c collisions, pooled over the replications:
+    /// `(c, draws, mean slots, expected slots)`.
+    pub backoff: Vec<(u32, u64, f64, f64)>,
+}
+
+impl PointSummary {
+    /// Summarise the replications of one point (in replication order).
+    pub fn new(config: &RunConfig, reps: &[RunResult]) -> Self {
+        let metrics = METRICS
+            .iter()
+            .map(|(_, f)| mean_ci95(&reps.iter().map(f).collect::<Vec<_>>()))
+            .collect();
+        let mut backoff: Vec<(u32, u64, f64, f64)> = Vec::new();
+        for r in reps {
+            for row in &r.backoff {
+                let sum = row.mean_slots * row.draws as f64;
+                match backoff.iter_mut().find(|b| b.0 == row.collisions) {
+                    Some(b) => {
+                        b.1 += row.draws;
+                        b.2 += sum;
+                    }
+                    None => backoff.push((row.collisions, row.draws, sum, row.expected_slots)),
+                }
+            }
+        }
+        for b in &mut backoff {
+            b.2 = if b.1 == 0 { 0.0 } else { b.2 / b.1 as f64 };
+        }
+        Self {
+            config: config.clone(),
+            replications: reps.len() as u32,
+            metrics,
+            mb_efficiency: theory::mb_efficiency(
+                config.stations.into(),
+                config.frames.mean_bits(),
+                config.phy.slot_bits.into(),
+            ),
+            events: reps.iter().map(|r| r.events).sum(),
+            backoff,
+        }
+    }
+
+    /// The estimate of metric `name` (one of [`METRICS`]).
+    pub fn metric(&self, name: &str) -> Option<Estimate> {
+        METRICS
+            .iter()
+            .position(|(n, _)| *n == name)
+            .and_then(|i| self.metrics.get(i).copied())
+    }
+
+    /// The offered load, `None` when saturated.
+    pub fn load(&self) -> Option<f64> {
+        match self.config.traffic {
+            Traffic::Saturated => None,
+            Traffic::Poisson { load } => Some(load),
+        }
+    }
+}
+
+/// A table cell.
+#[derive(Clone, Debug, PartialEq)]
+enum Cell {
+    Int(u64),
+    Num(f64),
+    Text(String),
+    Empty,
+}
+
+impl Cell {
+    fn csv(&self) -> String {
+        match self {
+            Self::Int(v) => v.to_string(),
+            Self::Num(v) if v.is_finite() => format!("{v:.6}"),
+            Self::Num(_) | Self::Empty => String::new(),
+            Self::Text(s) => s.clone(),
+        }
+    }
+}
+
+impl Serialize for Cell {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Int(v) => s.serialize_u64(*v),
+            Self::Num(v) if v.is_finite() => s.serialize_f64(*v),
+            Self::Num(_) | Self::Empty => s.serialize_none(),
+            Self::Text(t) => s.serialize_str(t),
+        }
+    }
+}
+
+/// A row: `(column, cell)` in column order.
+struct Row(Vec<(String, Cell)>);
+
+impl Serialize for Row {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+fn row(p: &PointSummary, sweep_seed: u64) -> Row {
+    let c = &p.config;
+    let mut r = vec![
+        ("stations".to_string(), Cell::Int(c.stations.into())),
+        ("frame_bytes".into(), Cell::Text(c.frames.label())),
+        ("frame_mean_bits".into(), Cell::Num(c.frames.mean_bits())),
+        (
+            "traffic".into(),
+            Cell::Text(match c.traffic {
+                Traffic::Saturated => "saturated".into(),
+                Traffic::Poisson { .. } => "poisson".into(),
+            }),
+        ),
+        (
+            "offered_load_fraction".into(),
+            p.load().map_or(Cell::Empty, Cell::Num),
+        ),
+        ("backoff".into(), Cell::Text(backoff_name(&c.backoff))),
+        ("backoff_limit".into(), Cell::Int(c.backoff_limit.into())),
+        ("attempt_limit".into(), Cell::Int(c.attempt_limit.into())),
+        ("bit_rate_bps".into(), Cell::Int(c.phy.bit_rate)),
+        ("bus_length_m".into(), Cell::Num(c.bus_length_m)),
+        ("duration_s".into(), Cell::Num(c.duration_ps.as_secs_f64())),
+        ("replications".into(), Cell::Int(p.replications.into())),
+        ("sweep_seed".into(), Cell::Int(sweep_seed)),
+        ("events".into(), Cell::Int(p.events)),
+        ("mb_efficiency_fraction".into(), Cell::Num(p.mb_efficiency)),
+    ];
+    for ((name, _), e) in METRICS.iter().zip(&p.metrics) {
+        r.push((name.to_string(), Cell::Num(e.mean)));
+        r.push((format!("{name}_ci95"), Cell::Num(e.half_width)));
+    }
+    Row(r)
+}
+
+/// The CSV text: a header and one line per point.
+pub fn to_csv(points: &[PointSummary], sweep_seed: u64) -> String {
+    let mut out = String::new();
+    for (i, p) in points.iter().enumerate() {
+        let r = row(p, sweep_seed);
+        if i == 0 {
+            out.push_str(
+                &r.0.iter()
+                    .map(|(k, _)| k.as_str())
+                    .collect::<Vec<_>>()
+                    .join(","),
+            );
+            out.push('\n');
+        }
+        let cells: Vec<String> =
+            r.0.iter()
+                .map(|(_, v)| {
+                    let s = v.csv();
+                    if s.contains(',') || s.contains('"') {
+                        format!("\"{}\"", s.replace('"', "\"\""))
+                    } else {
+                        s
+                    }
+                })
+                .collect();
+        out.push_str(&cells.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// The JSON text: an array of objects with the CSV's columns as keys, in order.
+pub fn to_json(points: &[PointSummary], sweep_seed: u64) -> String {
+    let rows: Vec<Row> = points.iter().map(|p| row(p, sweep_seed)).collect();
+    sim_kit::output::json::to_string(&rows)
+}

@@ -1,0 +1,285 @@
+//! Charts of `mac-sim storm`: a scenario's time series, one line per strategy, with
+//! the trigger window shaded (the seed articles' charts), and the contention
+//! experiment's calls and completion time per jitter kind.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use crate::contention::{ContentionRow, JITTERS};
+use crate::metrics::BinRow;
+use crate::replicate::{BinEstimate, Replicated};
+use crate::{ScenarioResult, StormConfig};
+use sim_kit::chart::figure::{Figure, PlotError};
+use sim_kit::chart::line::{Axis, LegendAt, LineChart, Series, Stroke};
+use sim_kit::chart::style::SIZE;
+use sim_kit::stats::ci::Estimate;
+use sim_kit::time::Time;
+
+/// Several line charts in a grid of equal panels, drawn as one figure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Panels {
+    /// The charts, row by row.
+    pub charts: Vec<LineChart>,
+    /// Panels per row.
+    pub columns: usize,
+}
+
+impl Panels {
+    fn rows(&self) -> usize {
+        self.charts.len().div_ceil(self.columns.max(1))
+    }
+}
+
+impl Figure for Panels {
+    fn size(&self) -> (u32, u32) {
+        let (w, h) = SIZE;
+        (
+            w * self.columns.max(1) as u32,
+            h * self.rows().max(1) as u32,
+        )
+    }
+
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
+        let cells = area.split_evenly((self.rows().max(1), self.columns.max(1)));
+        for (chart, cell) in self.charts.iter().zip(cells.iter()) {
+            chart.draw(cell)?;
+        }
+        Ok(())
+    }
+}
+
+/// How a panel draws its lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Look {
+    /// Lines (the value exists in every bin).
+    Line,
+    /// Markers only: the value is undefined in bins where nothing ended, and a line
+    /// would bridge those gaps.
+    Dots,
+    /// Markers, on a log axis if the values span more than 30x (amplification: it is
+    /// undefined in bins without new requests, and can reach hundreds).
+    DotsMaybeLog,
+}
+
+/// The measure a panel plots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Measure {
+    Attempts,
+    Amplification,
+    Success,
+    AttemptSuccess,
+    Concurrency,
+    LatencyP99,
+}
+
+/// The field of a bin that `$m` names: the same names in a single run's [`BinRow`]
+/// and in a replicated [`BinEstimate`].
+macro_rules! measure_of {
+    ($m:expr, $b:expr) => {
+        match $m {
+            Measure::Attempts => $b.attempts_per_s,
+            Measure::Amplification => $b.amplification,
+            Measure::Success => $b.success_ratio,
+            Measure::AttemptSuccess => $b.attempt_success_ratio,
+            Measure::Concurrency => $b.concurrency,
+            Measure::LatencyP99 => $b.latency_p99_ms,
+        }
+    };
+}
+
+impl Measure {
+    fn of_row(self, b: &BinRow) -> f64 {
+        measure_of!(self, b)
+    }
+
+    fn of_estimate(self, b: &BinEstimate) -> Estimate {
+        measure_of!(self, b)
+    }
+
+    /// A ratio, between 0 and 1.
+    fn is_ratio(self) -> bool {
+        matches!(self, Measure::Success | Measure::AttemptSuccess)
+    }
+}
+
+/// The six panels of a storm figure: title, axis label, look, measure.
+const PANELS: [(&str, &str, Look, Measure); 6] = [
+    (
+        "Server attempts",
+        "attempts per second",
+        Look::Line,
+        Measure::Attempts,
+    ),
+    (
+        "Load amplification",
+        "attempts / new requests",
+        Look::DotsMaybeLog,
+        Measure::Amplification,
+    ),
+    (
+        "Client success ratio",
+        "requests succeeded / ended",
+        Look::Dots,
+        Measure::Success,
+    ),
+    (
+        "Attempt success ratio",
+        "attempts answered OK / ended",
+        Look::Dots,
+        Measure::AttemptSuccess,
+    ),
+    (
+        "Server concurrency",
+        "requests in the server (mean)",
+        Look::Line,
+        Measure::Concurrency,
+    ),
+    (
+        "Latency p99",
+        "p99 latency of successes (ms)",
+        Look::Dots,
+        Measure::LatencyP99,
+    ),
+];
+
+/// An empty panel: title, axes (a ratio fixed to 0..1.05 with its legend low), and the
+/// trigger window shaded.
+fn panel(title: String, y: Axis, m: Measure, trigger: Option<(f64, f64)>) -> LineChart {
+    let mut c = LineChart::new(&title, Axis::linear("time (s)"), y).legend_at(LegendAt::UpperRight);
+    if m.is_ratio() {
+        c = c.legend_at(LegendAt::LowerLeft);
+        c.y = c.y.clone().range(0.0, 1.05);
+    }
+    if let Some((from, to)) = trigger {
+        c = c.shade(from, to, "trigger");
+    }
+    c
+}
+
+/// A series drawn the way its panel's look says: markers only unless it is a line.
+fn styled(s: Series, look: Look) -> Series {
+    let mut s = s.no_markers();
+    if look != Look::Line {
+        s.stroke = Stroke::None;
+        s.markers = true;
+    }
+    s
+}
+
+/// The trigger window of a run, in seconds.
+pub fn trigger_window(cfg: &StormConfig) -> Option<(f64, f64)> {
+    let s = |t: Time| t.as_secs_f64();
+    cfg.trigger.map(|t| (s(t.start_ps), s(t.end_ps)))
+}
+
+/// The time-series figure of a scenario: six panels (attempts/s, amplification,
+/// client and attempt success ratios, concurrency, p99 latency), one line per
+/// strategy (dots where a bin can be undefined, so that gaps show), the trigger
+/// window shaded.
+pub fn scenario_chart(r: &ScenarioResult) -> Panels {
+    let trigger = r.runs.first().and_then(|x| trigger_window(&x.config));
+    let charts = PANELS
+        .iter()
+        .map(|&(title, unit, look, m)| {
+            let lines: Vec<Vec<(f64, f64)>> = r
+                .runs
+                .iter()
+                .map(|run| {
+                    run.series
+                        .iter()
+                        .map(|b| (b.t_s, m.of_row(b)))
+                        .filter(|p| p.1.is_finite())
+                        .collect()
+                })
+                .collect();
+            let (lo, hi) = lines
+                .iter()
+                .flatten()
+                .map(|p| p.1)
+                .filter(|&v| v > 0.0)
+                .fold((f64::INFINITY, 0.0f64), |(a, b), v| (a.min(v), b.max(v)));
+            let y = if look == Look::DotsMaybeLog && hi > 30.0 * lo {
+                Axis::log(&format!("{unit}, log scale"))
+            } else {
+                Axis::linear(unit)
+            };
+            let mut c = panel(format!("{} — {title}", r.name), y, m, trigger);
+            for (i, (run, pts)) in r.runs.iter().zip(lines).enumerate() {
+                c = c.series(styled(Series::new(&run.strategy, pts).colour(i), look));
+            }
+            c
+        })
+        .collect();
+    Panels { charts, columns: 2 }
+}
+
+/// The figure of a scenario over several seeds: the same six panels, each
+/// strategy's mean over the seeds with its 95 % confidence interval — a line and a
+/// band where the measure exists in every bin, dots and error bars where it can be
+/// undefined (only bins where every seed has a value are drawn) — and the trigger
+/// window `(from, to)` (seconds) shaded. Intervals are clipped to the measure's
+/// range (counts at 0, ratios at 0 and 1).
+pub fn replicated_chart(r: &Replicated, trigger: Option<(f64, f64)>) -> Panels {
+    let seeds = r.strategies.first().map_or(0, |s| s.seeds.len()) as u32;
+    let charts = PANELS
+        .iter()
+        .map(|&(title, unit, look, m)| {
+            let name = format!("{} — {title}, mean of {seeds} seeds", r.name);
+            let mut c = panel(name, Axis::linear(unit), m, trigger);
+            let hi_max = if m.is_ratio() { 1.0 } else { f64::INFINITY };
+            for (i, st) in r.strategies.iter().enumerate() {
+                let pts: Vec<(f64, Estimate)> = st
+                    .series
+                    .iter()
+                    .map(|b| (b.t_s, m.of_estimate(b)))
+                    .filter(|p| p.1.mean.is_finite() && p.1.n == seeds)
+                    .collect();
+                let line = pts.iter().map(|&(t, e)| (t, e.mean)).collect();
+                let spread = pts
+                    .iter()
+                    .map(|&(_, e)| (e.lo().max(0.0), e.hi().min(hi_max)))
+                    .collect();
+                let s = Series::new(&st.strategy, line).colour(i);
+                let s = if look == Look::Line {
+                    s.band(spread)
+                } else {
+                    s.error_bars(spread)
+                };
+                c = c.series(styled(s, look));
+            }
+            c
+        })
+        .collect();
+    Panels { charts, columns: 2 }
+}
+
+/// The contention figure: calls and completion time against clients, one line per
+/// jitter kind, on log axes (without jitter both grow far faster).
+pub fn contention_chart(rows: &[ContentionRow]) -> Panels {
+    let chart = |title: &str, unit: &str, get: fn(&ContentionRow) -> f64| {
+        let mut c = LineChart::new(title, Axis::linear("clients"), Axis::log(unit))
+            .legend_at(LegendAt::UpperLeft);
+        for (i, (name, _)) in JITTERS.iter().enumerate() {
+            let pts = rows
+                .iter()
+                .filter(|r| r.jitter == *name)
+                .map(|r| (f64::from(r.clients), get(r)))
+                .collect();
+            c = c.series(Series::new(name, pts).colour(i));
+        }
+        c
+    };
+    Panels {
+        charts: vec![
+            chart("Contention — total calls", "calls, log scale", |r| {
+                r.calls as f64
+            }),
+            chart(
+                "Contention — completion time",
+                "time until the last client succeeds (ms), log scale",
+                |r| r.completion_ms,
+            ),
+        ],
+        columns: 2,
+    }
+}

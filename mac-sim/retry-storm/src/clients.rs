@@ -1,0 +1,171 @@
+//! The client side: logical requests in flight and the client population that issues
+//! them (open loop, closed loop, or open loop with a cap on active clients).
+
+use backoff_core::{Deadline, RetryState};
+use rand_core::Rng;
+
+use crate::config::Load;
+use crate::strategy::{Guards, Strategy};
+use sim_kit::maths;
+use sim_kit::time::{PS_PER_SEC, Time};
+
+/// One logical request, from its first attempt until it succeeds or is given up.
+#[derive(Clone, Copy, Debug)]
+pub struct Request {
+    /// The client that issued it.
+    pub client: u32,
+    /// The user it acts for.
+    pub user: u32,
+    /// When it was issued.
+    pub start: Time,
+    /// Attempts so far and the last delay: `backoff-core`'s per-request state.
+    pub state: RetryState,
+    /// Its total deadline (`Deadline::NONE` without one).
+    pub deadline: Deadline,
+    /// Its per-attempt timeout, picoseconds.
+    pub timeout: Time,
+    /// Serial number of its current attempt.
+    pub attempt: u64,
+    /// Whether that attempt awaits an answer.
+    pub outstanding: bool,
+}
+
+/// The requests in flight, in reusable slots.
+#[derive(Debug, Default)]
+pub struct Requests {
+    slots: Vec<Request>,
+    free: Vec<u32>,
+}
+
+impl Requests {
+    /// Store `r`; returns its slot.
+    #[inline]
+    pub fn insert(&mut self, r: Request) -> u32 {
+        match self.free.pop() {
+            Some(i) => {
+                self.slots[i as usize] = r;
+                i
+            }
+            None => {
+                self.slots.push(r);
+                (self.slots.len() - 1) as u32
+            }
+        }
+    }
+
+    /// The request in slot `i`.
+    #[inline]
+    pub fn get(&mut self, i: u32) -> &mut Request {
+        &mut self.slots[i as usize]
+    }
+
+    /// Free slot `i` (its request ended).
+    #[inline]
+    pub fn remove(&mut self, i: u32) {
+        self.slots[i as usize].outstanding = false;
+        self.slots[i as usize].attempt = u64::MAX;
+        self.free.push(i);
+    }
+
+    /// Requests in flight.
+    pub fn in_flight(&self) -> usize {
+        self.slots.len() - self.free.len()
+    }
+}
+
+/// The client processes: their budgets and breakers, and who is idle.
+pub struct Population {
+    load: Load,
+    guards: Vec<Guards>,
+    idle: Vec<u32>,
+    /// Mean gap between open-loop arrivals, picoseconds.
+    gap_mean_ps: f64,
+}
+
+/// What the population does when a logical request ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// Nothing (open loop).
+    Nothing,
+    /// The client issues its next request at this time (closed loop).
+    WakeAt(Time),
+}
+
+impl Population {
+    /// Every client with fresh guards.
+    pub fn new(load: Load, strategy: &Strategy) -> Result<Self, crate::error::StormError> {
+        let g = Guards::new(strategy)?;
+        let n = load.clients();
+        let kept = if g.is_empty() { 0 } else { n };
+        let gap_mean_ps = match load {
+            Load::Open { rate_per_s, .. } | Load::Capped { rate_per_s, .. } => {
+                PS_PER_SEC as f64 / rate_per_s
+            }
+            Load::Closed { .. } => 0.0,
+        };
+        let idle = match load {
+            Load::Capped { .. } => (0..n).rev().collect(),
+            _ => Vec::new(),
+        };
+        Ok(Self {
+            load,
+            guards: vec![g; kept as usize],
+            idle,
+            gap_mean_ps,
+        })
+    }
+
+    /// The load.
+    pub fn load(&self) -> &Load {
+        &self.load
+    }
+
+    /// A client's guards, or `None` when the strategy has none (then nothing is kept
+    /// per client, and nothing is looked up).
+    #[inline]
+    pub fn guards(&mut self, client: u32) -> Option<&mut Guards> {
+        self.guards.get_mut(client as usize)
+    }
+
+    /// The gap to the next open-loop arrival.
+    #[inline]
+    pub fn next_gap<R: Rng + ?Sized>(&self, rng: &mut R) -> Time {
+        Time::from_ps_f64(maths::exponential(rng, self.gap_mean_ps).round()).max(Time::from_ps(1))
+    }
+
+    /// A closed-loop think time.
+    #[inline]
+    pub fn think<R: Rng + ?Sized>(&self, rng: &mut R) -> Time {
+        match self.load {
+            Load::Closed { think_ps, .. } => {
+                Time::from_ps_f64(maths::exponential(rng, think_ps.as_ps_f64()).round())
+                    .max(Time::from_ps(1))
+            }
+            _ => Time::ZERO,
+        }
+    }
+
+    /// Who issues an open-loop arrival: a uniformly drawn client, a free one under a
+    /// cap, or `None` when every capped client is active.
+    #[inline]
+    pub fn take_client<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<u32> {
+        match self.load {
+            Load::Open { clients, .. } => Some(backoff_core::uniform::uniform_below(rng, clients)),
+            Load::Capped { .. } => self.idle.pop(),
+            Load::Closed { .. } => None,
+        }
+    }
+
+    /// A logical request of `client` ended at `now`.
+    #[inline]
+    pub fn on_end<R: Rng + ?Sized>(&mut self, now: Time, client: u32, rng: &mut R) -> Next {
+        match self.load {
+            Load::Open { .. } => Next::Nothing,
+            Load::Capped { .. } => {
+                self.idle.push(client);
+                Next::Nothing
+            }
+            Load::Closed { .. } => Next::WakeAt(now.saturating_add(self.think(rng))),
+        }
+    }
+}

@@ -1,0 +1,341 @@
+//! The parameters of a storm run and their one-line errors.
+//!
+//! Times are simulated picoseconds ([`Time`]), like the rest of the simulator; the
+//! retry policies of `backoff-core` take nanoseconds, and the conversion happens only
+//! where a client asks them for a decision ([`crate::strategy`]).
+
+use serde::Serialize;
+
+use crate::error::StormError;
+use crate::strategy::Strategy;
+use sim_kit::time::{PS_PER_SEC, Time};
+
+/// How logical requests are offered.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Load {
+    /// Open loop: logical requests arrive as a Poisson stream of `rate_per_s`,
+    /// whatever the server's health, each from one of `clients` client processes
+    /// (drawn uniformly), which own the budgets and breakers.
+    Open {
+        /// Logical requests per second.
+        rate_per_s: f64,
+        /// Client processes sharing the stream.
+        clients: u32,
+    },
+    /// Closed loop: `clients` clients, each thinking for an exponentially distributed
+    /// time (mean `think_ps`), then issuing one logical request and retrying it until
+    /// it succeeds or is given up, then thinking again.
+    Closed {
+        /// Clients.
+        clients: u32,
+        /// Mean think time, picoseconds.
+        think_ps: Time,
+    },
+    /// Open-loop arrivals with at most `max_active` clients active at once (waiting
+    /// for a reply or sleeping between retries); an arrival finding them all active is
+    /// turned away at the client and counted as a failed logical request.
+    Capped {
+        /// Logical requests per second.
+        rate_per_s: f64,
+        /// Active clients at most.
+        max_active: u32,
+    },
+}
+
+impl Load {
+    /// Client processes (each with its own budget and breakers).
+    pub fn clients(&self) -> u32 {
+        match *self {
+            Load::Open { clients, .. } => clients,
+            Load::Closed { clients, .. } => clients,
+            Load::Capped { max_active, .. } => max_active,
+        }
+    }
+}
+
+/// The service-time distribution of one request on one worker.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub enum ServiceTime {
+    /// Always this long, picoseconds.
+    Fixed(Time),
+    /// Exponentially distributed with this mean, picoseconds.
+    Exponential(Time),
+}
+
+impl ServiceTime {
+    /// The mean, picoseconds.
+    pub fn mean_ps(&self) -> Time {
+        match *self {
+            ServiceTime::Fixed(t) | ServiceTime::Exponential(t) => t,
+        }
+    }
+}
+
+/// Load-dependent latency: above `limit` concurrent requests, a request takes
+/// `service · factor^((concurrency − limit) / k)`, at most `max_ps`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Slowdown {
+    /// Concurrency up to which the service time is unchanged.
+    pub limit: u32,
+    /// Growth factor (> 1).
+    pub factor: f64,
+    /// Extra concurrent requests per factor (> 0).
+    pub k: f64,
+    /// The longest a request can take, picoseconds.
+    pub max_ps: Time,
+}
+
+/// The server.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ServerConfig {
+    /// Workers; `None` serves every request at once (a pure latency model, the
+    /// concurrency then only sets the latency through [`Slowdown`]).
+    pub workers: Option<u32>,
+    /// Service time of a request on a worker.
+    pub service: ServiceTime,
+    /// Optional load-dependent latency.
+    pub slowdown: Option<Slowdown>,
+    /// How long an error response (a failing trigger) takes, picoseconds.
+    pub error_ps: Time,
+}
+
+/// What goes wrong, and when.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub enum TriggerKind {
+    /// Every request fails with a fast error.
+    Outage,
+    /// The server stops: no request is started or finished; work in progress resumes
+    /// when the pause ends (its time is frozen meanwhile).
+    Pause,
+    /// Each request fails with this probability (0..=1), at once.
+    Partial {
+        /// Fraction of requests that fail.
+        fraction: f64,
+    },
+    /// Users are spread over `shards` shards (user mod shards); every request of a
+    /// user on shard `failing` fails.
+    Shard {
+        /// Shards.
+        shards: u32,
+        /// The failing shard.
+        failing: u32,
+    },
+}
+
+/// A trigger in the window `[start_ps, end_ps)`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Trigger {
+    /// Start, picoseconds.
+    pub start_ps: Time,
+    /// End (exclusive), picoseconds.
+    pub end_ps: Time,
+    /// What happens.
+    pub kind: TriggerKind,
+}
+
+/// How "time to recover" is judged (see the module docs of [`super`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct RecoveryRule {
+    /// Success ratio must be at least this fraction of the pre-trigger one (0.95).
+    pub success_fraction: f64,
+    /// Mean concurrency must be at most `conc_factor ×` the pre-trigger mean ...
+    pub conc_factor: f64,
+    /// ... plus this many requests.
+    pub conc_slack: f64,
+    /// For this long without a break, picoseconds.
+    pub sustain_ps: Time,
+}
+
+impl Default for RecoveryRule {
+    fn default() -> Self {
+        Self {
+            success_fraction: 0.95,
+            conc_factor: 2.0,
+            conc_slack: 5.0,
+            sustain_ps: Time::from_secs(5),
+        }
+    }
+}
+
+/// One storm run: a load, a server, a trigger and one client strategy.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StormConfig {
+    /// The offered load.
+    pub load: Load,
+    /// The server.
+    pub server: ServerConfig,
+    /// Per-attempt client timeouts, picoseconds: one is drawn uniformly per logical
+    /// request (a single value makes it fixed).
+    pub timeouts_ps: Vec<Time>,
+    /// Users (for the shard trigger; a logical request picks one uniformly).
+    pub users: u32,
+    /// The trigger, if any.
+    pub trigger: Option<Trigger>,
+    /// The client strategy (every retry decision comes from `backoff-core`).
+    #[serde(skip)]
+    pub strategy: Strategy,
+    /// Simulated time, picoseconds.
+    pub horizon_ps: Time,
+    /// Width of a time-series bin, picoseconds.
+    pub bin_ps: Time,
+    /// Bins before this are left out of the pre-trigger baseline (start-up).
+    pub warmup_ps: Time,
+    /// The recovery rule.
+    pub recovery: RecoveryRule,
+    /// Seed of every random choice.
+    pub seed: u64,
+}
+
+/// Clients the model keeps at most (each may hold a few hundred bytes of budgets and
+/// breakers).
+pub const MAX_CLIENTS: u32 = 1_000_000;
+
+/// Logical requests a run may be expected to issue at most (rate × horizon, or
+/// clients × horizon / think time), so that no parameter can make a run take hours or
+/// exhaust memory.
+pub const MAX_REQUESTS: f64 = 5e7;
+
+fn param(msg: String) -> StormError {
+    StormError::Param(msg)
+}
+
+fn positive_rate(r: f64, what: &str) -> Result<(), StormError> {
+    if r.is_finite() && r > 0.0 && r <= 1e8 {
+        Ok(())
+    } else {
+        Err(param(format!(
+            "{what} {r} must be a positive number of requests per second (at most 1e8)"
+        )))
+    }
+}
+
+impl StormConfig {
+    /// Check every parameter; the model runs only on a validated configuration.
+    pub fn validate(&self) -> Result<(), StormError> {
+        match self.load {
+            Load::Open {
+                rate_per_s,
+                clients,
+            } => {
+                positive_rate(rate_per_s, "request rate")?;
+                check_clients(clients)?;
+            }
+            Load::Closed { clients, think_ps } => {
+                check_clients(clients)?;
+                if think_ps.is_zero() {
+                    return Err(param("the mean think time must be positive".into()));
+                }
+            }
+            Load::Capped {
+                rate_per_s,
+                max_active,
+            } => {
+                positive_rate(rate_per_s, "request rate")?;
+                check_clients(max_active)?;
+            }
+        }
+        let horizon_s = self.horizon_ps.as_ps_f64() / PS_PER_SEC as f64;
+        let expected = match self.load {
+            Load::Open { rate_per_s, .. } | Load::Capped { rate_per_s, .. } => {
+                rate_per_s * horizon_s
+            }
+            Load::Closed { clients, think_ps } => {
+                f64::from(clients) * self.horizon_ps.as_ps_f64() / think_ps.as_ps_f64()
+            }
+        };
+        if expected > MAX_REQUESTS {
+            return Err(param(format!(
+                "about {expected:.0} requests in one run: at most {MAX_REQUESTS:.0} are supported (fewer clients or a shorter horizon)"
+            )));
+        }
+        let s = &self.server;
+        if s.workers == Some(0) {
+            return Err(param("the server needs at least 1 worker".into()));
+        }
+        if s.service.mean_ps().is_zero() {
+            return Err(param("the service time must be positive".into()));
+        }
+        if let Some(sl) = s.slowdown {
+            if !(sl.factor.is_finite() && sl.factor > 1.0 && sl.factor <= 1e6) {
+                return Err(param(format!(
+                    "slowdown factor {} must be above 1 (and at most 1e6)",
+                    sl.factor
+                )));
+            }
+            if !(sl.k.is_finite() && sl.k > 0.0) {
+                return Err(param(format!("slowdown step {} must be positive", sl.k)));
+            }
+            if sl.max_ps < s.service.mean_ps() {
+                return Err(param(
+                    "the slowdown's longest latency must be at least the service time".into(),
+                ));
+            }
+        }
+        if self.timeouts_ps.is_empty() || self.timeouts_ps.contains(&Time::ZERO) {
+            return Err(param("every client timeout must be positive".into()));
+        }
+        if self.users == 0 {
+            return Err(param("there must be at least 1 user".into()));
+        }
+        if self.bin_ps.is_zero() || self.horizon_ps.is_zero() {
+            return Err(param(
+                "the horizon and the bin width must be positive".into(),
+            ));
+        }
+        if self.horizon_ps / self.bin_ps > 1_000_000 {
+            return Err(param(
+                "more than 1000000 time-series bins: use a wider --bin".into(),
+            ));
+        }
+        if self.horizon_ps > Time::from_secs(1_000_000) {
+            return Err(param("the horizon is limited to 1000000 s".into()));
+        }
+        if let Some(t) = self.trigger {
+            if t.start_ps >= t.end_ps {
+                return Err(param("the trigger must end after it starts".into()));
+            }
+            if t.end_ps > self.horizon_ps {
+                return Err(param("the trigger must end within the horizon".into()));
+            }
+            match t.kind {
+                TriggerKind::Partial { fraction } => {
+                    if !(0.0..=1.0).contains(&fraction) {
+                        return Err(param(format!(
+                            "failure fraction {fraction} must be between 0 and 1"
+                        )));
+                    }
+                }
+                TriggerKind::Shard { shards, failing } => {
+                    if shards == 0 || failing >= shards {
+                        return Err(param(format!(
+                            "failing shard {failing} must be below the number of shards ({shards})"
+                        )));
+                    }
+                }
+                TriggerKind::Outage | TriggerKind::Pause => {}
+            }
+        }
+        let r = &self.recovery;
+        let ok = r.success_fraction.is_finite()
+            && (0.0..=1.0).contains(&r.success_fraction)
+            && r.conc_factor.is_finite()
+            && r.conc_factor >= 1.0
+            && r.conc_slack.is_finite()
+            && r.conc_slack >= 0.0
+            && !r.sustain_ps.is_zero();
+        if !ok {
+            return Err(param("recovery rule out of range".into()));
+        }
+        self.strategy.validate()
+    }
+}
+
+fn check_clients(n: u32) -> Result<(), StormError> {
+    if n == 0 || n > MAX_CLIENTS {
+        Err(param(format!(
+            "{n} clients: between 1 and {MAX_CLIENTS} are supported"
+        )))
+    } else {
+        Ok(())
+    }
+}

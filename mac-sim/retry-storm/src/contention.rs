@@ -1,0 +1,184 @@
+//! The contention experiment of the AWS Architecture Blog's "Exponential Backoff And
+//! Jitter": `N` clients start together and each must update one record under
+//! optimistic concurrency. A call reads the record's version, works for `call` time
+//! and writes back; the write succeeds only if no other write committed meanwhile, and
+//! a conflicting client backs off (the delay from `backoff-core`) and tries again. The
+//! measures are the total calls (the work the record's server sees) and the time until
+//! the last client has succeeded, per jitter kind.
+
+use backoff_core::{Jitter, Policy, Ratio, RetryDecision, RetryState, Schedule};
+use rand_core::SeedableRng;
+use rand_xorshift::XorShiftRng;
+use serde::Serialize;
+
+use crate::error::StormError;
+use sim_kit::engine::{Engine, EventQueue, Model};
+use sim_kit::maths::split_seed;
+use sim_kit::time::Time;
+
+/// The name under which `mac-sim storm --scenario` runs this experiment.
+pub use crate::names::CONTENTION as NAME;
+
+/// The parameters of the contention experiment.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ContentionConfig {
+    /// Client counts to measure.
+    pub clients: Vec<u32>,
+    /// Duration of one read-modify-write call, picoseconds.
+    pub call_ps: Time,
+    /// Exponential backoff base, nanoseconds.
+    pub base_ns: u64,
+    /// Exponential backoff cap, nanoseconds.
+    pub cap_ns: u64,
+    /// Seed.
+    pub seed: u64,
+}
+
+impl Default for ContentionConfig {
+    /// 10 to 100 clients, 1 ms calls, backoff from 5 ms up to 2 s (×2).
+    fn default() -> Self {
+        Self {
+            clients: vec![10, 25, 50, 75, 100],
+            call_ps: Time::from_ms(1),
+            base_ns: 5_000_000,
+            cap_ns: 2_000_000_000,
+            seed: 1,
+        }
+    }
+}
+
+/// The jitter kinds compared, with their names.
+pub const JITTERS: [(&str, Jitter); 4] = [
+    ("none", Jitter::None),
+    ("full", Jitter::Full),
+    ("equal", Jitter::Equal),
+    ("decorrelated", Jitter::Decorrelated),
+];
+
+/// One measurement: a jitter kind at one client count.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ContentionRow {
+    /// The jitter kind.
+    pub jitter: String,
+    /// Clients.
+    pub clients: u32,
+    /// Calls made in all (successes and conflicts).
+    pub calls: u64,
+    /// Calls per client.
+    pub calls_per_client: f64,
+    /// When the last client succeeded, milliseconds.
+    pub completion_ms: f64,
+}
+
+#[derive(Clone, Copy)]
+enum Ev {
+    Start(u32),
+    End(u32),
+}
+
+struct Record {
+    policy: Policy,
+    call_ps: Time,
+    version: u64,
+    read: Vec<u64>,
+    state: Vec<RetryState>,
+    calls: u64,
+    done: u32,
+    last_done: Time,
+    rng: XorShiftRng,
+}
+
+impl Model for Record {
+    type Event = Ev;
+    fn handle(&mut self, now: Time, ev: Ev, q: &mut EventQueue<Ev>) -> bool {
+        match ev {
+            Ev::Start(c) => {
+                self.calls += 1;
+                self.read[c as usize] = self.version;
+                q.schedule(now + self.call_ps, Ev::End(c));
+            }
+            Ev::End(c) => {
+                if self.read[c as usize] == self.version {
+                    self.version += 1;
+                    self.done += 1;
+                    self.last_done = now;
+                } else {
+                    let st = &mut self.state[c as usize];
+                    match st.on_failure(&self.policy, now.as_ns(), &mut self.rng) {
+                        RetryDecision::Retry { delay_ns } => {
+                            q.schedule(now.saturating_add(Time::from_ns(delay_ns)), Ev::Start(c));
+                        }
+                        RetryDecision::GiveUp(_) => {} // not reached: no stop rule
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+/// Run one jitter kind with `clients` clients.
+pub fn run_one(
+    cfg: &ContentionConfig,
+    jitter: Jitter,
+    clients: u32,
+) -> Result<(u64, Time), StormError> {
+    let schedule = Schedule::exponential_nanos(cfg.base_ns, Ratio::TWO, cfg.cap_ns)
+        .map_err(|_| StormError::Param("the backoff base must not exceed the cap".into()))?;
+    let n = clients as usize;
+    let model = Record {
+        policy: Policy::new(schedule).with_jitter(jitter),
+        call_ps: cfg.call_ps,
+        version: 0,
+        read: vec![0; n],
+        state: vec![RetryState::new(); n],
+        calls: 0,
+        done: 0,
+        last_done: Time::ZERO,
+        rng: XorShiftRng::seed_from_u64(split_seed(cfg.seed, u64::from(clients))),
+    };
+    let mut engine = Engine::new(model);
+    for c in 0..clients {
+        engine.queue_mut().schedule(Time::ZERO, Ev::Start(c));
+    }
+    engine.run_until(Time::MAX);
+    let m = engine.into_model();
+    Ok((m.calls, m.last_done))
+}
+
+/// Every jitter kind at every client count.
+///
+/// ```
+/// use retry_storm::contention::{ContentionConfig, run_contention};
+/// let cfg = ContentionConfig { clients: vec![20], ..ContentionConfig::default() };
+/// let rows = run_contention(&cfg).unwrap();
+/// let calls = |j: &str| rows.iter().find(|r| r.jitter == j).unwrap().calls;
+/// assert_eq!(calls("none"), 20 * 21 / 2); // one winner per synchronised round
+/// assert!(calls("full") < calls("none"));
+/// ```
+pub fn run_contention(cfg: &ContentionConfig) -> Result<Vec<ContentionRow>, StormError> {
+    if cfg.clients.is_empty() || cfg.clients.iter().any(|&c| c == 0 || c > 10_000) {
+        return Err(StormError::Param(
+            "contention: client counts must be between 1 and 10000 (without jitter N clients make N(N+1)/2 calls)".into(),
+        ));
+    }
+    if cfg.call_ps.is_zero() || cfg.base_ns == 0 {
+        return Err(StormError::Param(
+            "contention: the call time and the backoff base must be positive".into(),
+        ));
+    }
+    let mut rows = Vec::new();
+    for (name, jitter) in JITTERS {
+        for &n in &cfg.clients {
+            let (calls, last) = run_one(cfg, jitter, n)?;
+            rows.push(ContentionRow {
+                jitter: name.to_string(),
+                clients: n,
+                calls,
+                calls_per_client: calls as f64 / f64::from(n),
+                completion_ms: last.as_millis_f64(),
+            });
+        }
+    }
+    Ok(rows)
+}

@@ -1,0 +1,83 @@
+//! `mac-sim storm`: the retry-storm experiments of the seed articles — many clients,
+//! one server, something going wrong, and the question whether the server comes back —
+//! as a second model on the simulator's event engine, with every client decision made
+//! by `backoff-core`.
+//!
+//! ## Module map
+//!
+//! * [`config`]: the parameters of a run ([`StormConfig`]: load, server, timeouts,
+//!   trigger, strategy, bins, recovery rule) and [`StormError`].
+//! * [`clients`]: logical requests in flight and the client population (open loop,
+//!   closed loop, capped).
+//! * [`server`]: workers and a FIFO queue or a pure latency model, load-dependent
+//!   latency, deadline propagation.
+//! * [`triggers`]: full outage, pause, partial failure, failing shard.
+//! * [`strategy`]: client strategies built from `backoff-core` parts, and their
+//!   specification syntax.
+//! * [`sim`]: the events and the client's decision after a failed attempt; [`run`].
+//! * [`metrics`]: the time series in fixed bins.
+//! * [`recovery`]: amplification, burstiness and the recovery verdict.
+//! * [`presets`]: the named scenarios.
+//! * [`replicate`]: a scenario over several seeds, with 95 % confidence intervals.
+//! * [`contention`]: the optimistic-concurrency contention experiment per jitter kind.
+//!
+//! ## Time
+//!
+//! The engine counts picoseconds; `backoff-core`'s policies, budgets, breakers and
+//! deadlines take nanoseconds. The model converts only where it asks them (`ps / 1000`
+//! in, `ns · 1000` out), so a delay the policy returns is honoured to the nanosecond.
+//!
+//! ## What is measured
+//!
+//! A **logical request** is what a user asked for; an **attempt** is one call of it
+//! that reaches the client's send path (first attempt or retry). Per bin: new logical
+//! requests per second (offered), attempts per second, **load amplification** =
+//! attempts / new logical requests, **client success ratio** = logical requests that
+//! succeeded / logical requests that ended, time-weighted mean server concurrency
+//! (queued + in service) and queue, and p50/p99 latency of the successful logical
+//! requests.
+//!
+//! ## Time to recover
+//!
+//! Let `T` be the end of the trigger. The **baseline** is taken over the bins that lie
+//! wholly after the warm-up and before the trigger starts: `S₀` the success ratio
+//! (ratio of the sums) and `C₀` the mean concurrency. A bin is **healthy** when some
+//! logical request ended in it, its success ratio is at least `0.95 · S₀`, and its
+//! mean concurrency is at most `2 · C₀ + 5` (the factor, slack, 95 % and the window
+//! below are [`config::RecoveryRule`]). The **time to recover** is `t − T`, where `t`
+//! is the start of the first bin at or after `T` that begins a run of healthy bins
+//! lasting at least `W = 5 s` (the sustain window), all within the horizon. If there is
+//! no such run, the verdict is **`did not recover within horizon (metastable)`**.
+//!
+//! Without a trigger (or without a healthy baseline) the verdict is "not applicable".
+//!
+//! ```
+//! use retry_storm::{presets, recovery::Recovery, run};
+//! let mut o = presets::Options::default();
+//! o.strategies = Some(vec![retry_storm::strategy::Strategy::parse("exp-full+retries=3").unwrap()]);
+//! let sc = presets::scenario("partial", &o).unwrap();
+//! let r = run(&sc.runs[0]).unwrap();
+//! assert!(matches!(r.summary.recovery, Recovery::Recovered { .. }));
+//! ```
+
+pub mod chart;
+pub mod clients;
+pub mod config;
+pub mod contention;
+pub mod error;
+pub mod metrics;
+pub mod names;
+pub mod presets;
+pub mod recovery;
+pub mod replicate;
+pub mod report;
+pub mod scenario;
+pub mod server;
+pub mod sim;
+pub mod strategy;
+pub mod triggers;
+
+pub use config::StormConfig;
+pub use error::StormError;
+pub use scenario::{ScenarioResult, run_all, run_scenario};
+pub use sim::{StormResult, run};

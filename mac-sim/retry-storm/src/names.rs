@@ -1,0 +1,17 @@
+//! The names of the shipped scenarios, in the order `mac-sim storm --list` prints
+//! them: the retry-storm presets ([`crate::presets`]) and the contention experiment
+//! ([`crate::contention`]).
+
+/// The retry-storm presets.
+pub const PRESETS: [&str; 7] = [
+    "pause",
+    "outage-open",
+    "waves",
+    "budget",
+    "partial",
+    "shard",
+    "deadline",
+];
+
+/// The optimistic-concurrency contention experiment.
+pub const CONTENTION: &str = "contention";

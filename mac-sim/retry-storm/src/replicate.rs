@@ -1,0 +1,142 @@
+//! A scenario over several seeds: each strategy run with seeds `seed, seed + 1, …`
+//! on the shared parallel runner, and summarised with 95 % confidence intervals
+//! ([`sim_kit::stats::ci`]). Any single run can be repeated with `--seed`.
+
+use serde::Serialize;
+
+use crate::metrics::BinRow;
+use crate::presets::Scenario;
+use crate::{StormError, StormResult};
+use sim_kit::stats::ci::{Estimate, mean_ci95};
+
+/// One strategy over all seeds.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StrategyOverSeeds {
+    /// The strategy's name.
+    pub strategy: String,
+    /// The seeds, in order.
+    pub seeds: Vec<u64>,
+    /// Runs that recovered within the horizon.
+    pub recovered: u32,
+    /// Seconds to recover, over the runs that recovered.
+    pub recover_s: Estimate,
+    /// Mean amplification during the trigger.
+    pub during_amplification: Estimate,
+    /// Peak amplification during the trigger.
+    pub during_peak_amplification: Estimate,
+    /// Client success ratio during the trigger (runs where requests ended).
+    pub during_success: Estimate,
+    /// Burstiness of attempts in the trigger's second half.
+    pub during_attempts_cv: Estimate,
+    /// Mean amplification after the trigger.
+    pub after_amplification: Estimate,
+    /// Client success ratio after the trigger.
+    pub after_success: Estimate,
+    /// Per bin: mean and confidence interval of each plotted measure.
+    pub series: Vec<BinEstimate>,
+    /// Events handled, all seeds.
+    pub events: u64,
+}
+
+/// One bin over all seeds (undefined values left out).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BinEstimate {
+    /// Start of the bin, seconds.
+    pub t_s: f64,
+    /// Attempts per second.
+    pub attempts_per_s: Estimate,
+    /// Load amplification.
+    pub amplification: Estimate,
+    /// Client success ratio.
+    pub success_ratio: Estimate,
+    /// Attempt success ratio.
+    pub attempt_success_ratio: Estimate,
+    /// Mean server concurrency.
+    pub concurrency: Estimate,
+    /// p99 latency of successes, ms.
+    pub latency_p99_ms: Estimate,
+}
+
+/// A scenario over several seeds.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Replicated {
+    /// The scenario's name.
+    pub name: String,
+    /// What it is.
+    pub title: String,
+    /// What it is expected to show.
+    pub expectation: String,
+    /// One entry per strategy, in the scenario's order.
+    pub strategies: Vec<StrategyOverSeeds>,
+}
+
+fn est(values: impl Iterator<Item = f64>) -> Estimate {
+    let v: Vec<f64> = values.filter(|x| x.is_finite()).collect();
+    mean_ci95(&v)
+}
+
+fn over_bins(runs: &[StormResult]) -> Vec<BinEstimate> {
+    let n = runs.first().map_or(0, |r| r.series.len());
+    (0..n)
+        .map(|i| {
+            let col = |f: fn(&BinRow) -> f64| est(runs.iter().map(|r| f(&r.series[i])));
+            BinEstimate {
+                t_s: runs[0].series[i].t_s,
+                attempts_per_s: col(|b| b.attempts_per_s),
+                amplification: col(|b| b.amplification),
+                success_ratio: col(|b| b.success_ratio),
+                attempt_success_ratio: col(|b| b.attempt_success_ratio),
+                concurrency: col(|b| b.concurrency),
+                latency_p99_ms: col(|b| b.latency_p99_ms),
+            }
+        })
+        .collect()
+}
+
+/// Run every strategy of `sc` with `seeds` consecutive seeds from each run's own seed.
+///
+/// ```
+/// use retry_storm::{presets, replicate::run_seeds};
+/// let sc = presets::scenario("partial", &presets::Options::default()).unwrap();
+/// let r = run_seeds(&sc, 2).unwrap();
+/// assert_eq!(r.strategies.len(), 3);
+/// assert_eq!(r.strategies[0].seeds, [1, 2]);
+/// assert_eq!(r.strategies[0].during_success.n, 2);
+/// ```
+pub fn run_seeds(sc: &Scenario, seeds: u32) -> Result<Replicated, StormError> {
+    if !(1..=1000).contains(&seeds) {
+        return Err(StormError::Param(format!(
+            "{seeds} seeds: between 1 and 1000 are supported"
+        )));
+    }
+    let grid = crate::run_all(&sc.runs, seeds)?;
+    let strategies = grid
+        .iter()
+        .map(|runs| {
+            let s = |f: fn(&StormResult) -> f64| est(runs.iter().map(f));
+            StrategyOverSeeds {
+                strategy: runs[0].strategy.clone(),
+                seeds: runs.iter().map(|r| r.config.seed).collect(),
+                recovered: runs
+                    .iter()
+                    .filter(|r| r.summary.recovery.seconds().is_some())
+                    .count() as u32,
+                recover_s: est(runs.iter().filter_map(|r| r.summary.recovery.seconds())),
+                during_amplification: s(|r| r.summary.during.mean_amplification),
+                during_peak_amplification: s(|r| r.summary.during.peak_amplification),
+                during_success: s(|r| r.summary.during.success_ratio),
+                during_attempts_cv: s(|r| r.summary.during.attempts_cv),
+                after_amplification: s(|r| r.summary.after.mean_amplification),
+                after_success: s(|r| r.summary.after.success_ratio),
+                series: over_bins(runs),
+                events: runs.iter().map(|r| r.events).sum(),
+            }
+        })
+        .collect();
+    Ok(Replicated {
+        name: sc.name.to_string(),
+        title: sc.title.to_string(),
+        expectation: sc.expectation.to_string(),
+        strategies,
+    })
+}

@@ -1,0 +1,52 @@
+//! Running a scenario: every strategy of a preset, each over one or more seeds, on
+//! the kit's parallel runner.
+
+use crate::config::StormConfig;
+use crate::error::StormError;
+use crate::presets;
+use crate::sim::{StormResult, run};
+
+/// The results of every run of a scenario.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ScenarioResult {
+    /// The scenario's name.
+    pub name: String,
+    /// What it is.
+    pub title: String,
+    /// What it is expected to show.
+    pub expectation: String,
+    /// One result per strategy, in the scenario's order.
+    pub runs: Vec<StormResult>,
+}
+
+/// Run every configuration of `runs` with `seeds` seeds each (its own seed, then the
+/// next ones) on the shared parallel runner ([`sim_kit::runner::grid`]). Returns
+/// `results[run][seed]`, in order, whatever the number of threads.
+pub fn run_all(runs: &[StormConfig], seeds: u32) -> Result<Vec<Vec<StormResult>>, StormError> {
+    use sim_kit::runner::grid::{Done, RunError, run_grid};
+    use sim_kit::runner::progress::Quiet;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    run_grid(runs, seeds, &stop, &Quiet, |cfg, job| {
+        let mut c = cfg.clone();
+        c.seed = cfg.seed.wrapping_add(u64::from(job.replication));
+        run(&c).map(|r| Done {
+            work: r.events,
+            value: r,
+        })
+    })
+    .map_err(|e| match e {
+        RunError::Job { error, .. } => error,
+        other => StormError::Param(other.to_string()),
+    })
+}
+
+/// Run every strategy of `sc` once, in parallel ([`run_all`]); the results come back
+/// in the scenario's order.
+pub fn run_scenario(sc: &presets::Scenario) -> Result<ScenarioResult, StormError> {
+    Ok(ScenarioResult {
+        name: sc.name.to_string(),
+        title: sc.title.to_string(),
+        expectation: sc.expectation.to_string(),
+        runs: run_all(&sc.runs, 1)?.into_iter().flatten().collect(),
+    })
+}

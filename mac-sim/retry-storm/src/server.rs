@@ -1,0 +1,288 @@
+//! The server: workers with a service-time distribution and a FIFO queue, or (without
+//! a worker limit) a pure latency model; optionally a load-dependent latency above a
+//! concurrency limit; deadline propagation.
+//!
+//! Without deadline propagation the server works on every request it accepted, also
+//! those whose client gave up long ago. With it, a queued request whose deadline has
+//! passed is dropped when a worker would take it, and work in progress stops at the
+//! deadline.
+
+use std::collections::VecDeque;
+
+use rand_xorshift::XorShiftRng;
+
+use crate::config::{ServerConfig, ServiceTime, Slowdown};
+use crate::triggers::{Fate, Triggers};
+use sim_kit::engine::EventQueue;
+use sim_kit::maths;
+use sim_kit::time::Time;
+
+/// How the server answered an attempt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Served.
+    Success,
+    /// A failing trigger answered with an error.
+    Error,
+    /// Stopped at its propagated deadline.
+    Cancelled,
+}
+
+/// One attempt inside the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// The logical request (client side).
+    pub req: u32,
+    /// The attempt's serial number.
+    pub attempt: u64,
+    /// The user (for the shard trigger).
+    pub user: u32,
+    /// The propagated deadline (`Time::MAX` when none).
+    pub deadline: Time,
+}
+
+/// What the engine must deliver to the server: a job's end.
+pub trait ServerEvent {
+    /// The event for `job` ending with `outcome`.
+    fn done(job: u32, outcome: Outcome) -> Self;
+    /// The event that resumes a paused server.
+    fn resume() -> Self;
+}
+
+/// Counters of the server's work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ServerCounts {
+    /// Attempts that reached it.
+    pub arrived: u64,
+    /// Answered with an error by a trigger.
+    pub errors: u64,
+    /// Served to the end.
+    pub served: u64,
+    /// Stopped at the deadline while in service.
+    pub cancelled: u64,
+    /// Dropped from the queue, deadline passed, without any work.
+    pub expired: u64,
+}
+
+/// The server's state.
+pub struct Server {
+    cfg: ServerConfig,
+    ln_factor: f64,
+    triggers: Triggers,
+    jobs: Vec<Job>,
+    free: Vec<u32>,
+    queue: VecDeque<u32>,
+    busy: u32,
+    conc: u32,
+    rng: XorShiftRng,
+    counts: ServerCounts,
+}
+
+impl Server {
+    /// An idle server.
+    pub fn new(cfg: ServerConfig, triggers: Triggers, rng: XorShiftRng) -> Self {
+        let ln_factor = cfg.slowdown.map_or(0.0, |s| maths::ln(s.factor));
+        Self {
+            cfg,
+            ln_factor,
+            triggers,
+            jobs: Vec::new(),
+            free: Vec::new(),
+            queue: VecDeque::new(),
+            busy: 0,
+            conc: 0,
+            rng,
+            counts: ServerCounts::default(),
+        }
+    }
+
+    /// Requests in the server: queued plus in service (error answers excluded).
+    #[inline]
+    pub fn concurrency(&self) -> u32 {
+        self.conc
+    }
+
+    /// Requests waiting for a worker.
+    pub fn queued(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// The counters.
+    pub fn counts(&self) -> ServerCounts {
+        self.counts
+    }
+
+    /// The job with this id.
+    #[inline]
+    pub fn job(&self, id: u32) -> Job {
+        self.jobs[id as usize]
+    }
+
+    /// Schedule the end of the pause, if the trigger is one.
+    pub fn schedule_resume<E: ServerEvent>(&self, q: &mut EventQueue<E>) {
+        if let Some((_, end)) = self.triggers.pause() {
+            q.schedule(end, E::resume());
+        }
+    }
+
+    /// An attempt arrives at `now`.
+    pub fn arrive<E: ServerEvent>(&mut self, now: Time, job: Job, q: &mut EventQueue<E>) {
+        self.counts.arrived += 1;
+        let id = match self.free.pop() {
+            Some(id) => {
+                self.jobs[id as usize] = job;
+                id
+            }
+            None => {
+                self.jobs.push(job);
+                (self.jobs.len() - 1) as u32
+            }
+        };
+        if self.triggers.fate(now, job.user, &mut self.rng) == Fate::Fail {
+            self.counts.errors += 1;
+            q.schedule(now + self.cfg.error_ps, E::done(id, Outcome::Error));
+            return;
+        }
+        self.conc += 1;
+        match self.cfg.workers {
+            None => self.start(now, id, q),
+            Some(w) if self.busy < w && !self.triggers.paused(now) => self.start(now, id, q),
+            Some(_) => self.queue.push_back(id),
+        }
+    }
+
+    fn service_ps(&mut self) -> Time {
+        let base = match self.cfg.service {
+            ServiceTime::Fixed(t) => t,
+            ServiceTime::Exponential(mean) => {
+                Time::from_ps_f64(maths::exponential(&mut self.rng, mean.as_ps_f64()).round())
+                    .max(Time::from_ps(1))
+            }
+        };
+        match self.cfg.slowdown {
+            Some(s) if self.conc > s.limit => slowed(base, s, self.ln_factor, self.conc),
+            _ => base,
+        }
+    }
+
+    fn start<E: ServerEvent>(&mut self, now: Time, id: u32, q: &mut EventQueue<E>) {
+        self.busy += 1;
+        let work = self.service_ps();
+        let end = self.triggers.frozen_end(now, work);
+        let deadline = self.jobs[id as usize].deadline;
+        if deadline < end {
+            q.schedule(deadline.max(now), E::done(id, Outcome::Cancelled));
+        } else {
+            q.schedule(end, E::done(id, Outcome::Success));
+        }
+    }
+
+    /// A job ends at `now`; returns it (its id is free again). Starts queued work.
+    pub fn done<E: ServerEvent>(
+        &mut self,
+        now: Time,
+        id: u32,
+        outcome: Outcome,
+        q: &mut EventQueue<E>,
+    ) -> Job {
+        let job = self.jobs[id as usize];
+        self.free.push(id);
+        match outcome {
+            Outcome::Error => return job,
+            Outcome::Success => self.counts.served += 1,
+            Outcome::Cancelled => self.counts.cancelled += 1,
+        }
+        self.conc -= 1;
+        self.busy -= 1;
+        self.start_queued(now, q);
+        job
+    }
+
+    /// The pause is over: start what waits.
+    pub fn resume<E: ServerEvent>(&mut self, now: Time, q: &mut EventQueue<E>) {
+        self.start_queued(now, q);
+    }
+
+    fn start_queued<E: ServerEvent>(&mut self, now: Time, q: &mut EventQueue<E>) {
+        let Some(w) = self.cfg.workers else { return };
+        if self.triggers.paused(now) {
+            return;
+        }
+        while self.busy < w {
+            let Some(id) = self.queue.pop_front() else {
+                return;
+            };
+            if self.jobs[id as usize].deadline <= now {
+                self.counts.expired += 1;
+                self.conc -= 1;
+                self.free.push(id);
+                continue;
+            }
+            self.start(now, id, q);
+        }
+    }
+}
+
+/// `base · factor^((conc − limit)/k)`, at most `max_ps`.
+fn slowed(base: Time, s: Slowdown, ln_factor: f64, conc: u32) -> Time {
+    let x = f64::from(conc - s.limit) / s.k * ln_factor;
+    let t = base.as_ps_f64() * exp(x);
+    if t >= s.max_ps.as_ps_f64() {
+        s.max_ps
+    } else {
+        Time::from_ps_f64(t.round())
+    }
+}
+
+/// `e^x` from `+ − × ÷` only (identical on every IEEE 754 machine, unlike `f64::exp`),
+/// to within a few ulp; `+∞` above 709.
+fn exp(x: f64) -> f64 {
+    if x > 709.0 {
+        return f64::INFINITY;
+    }
+    if x < -700.0 {
+        return 0.0;
+    }
+    // Cody-Waite: ln 2 split so that k · LN2_HI is exact (fdlibm's constants).
+    const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
+    const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
+    let k = (x / std::f64::consts::LN_2).round();
+    let r = (x - k * LN2_HI) - k * LN2_LO; // |r| <= 0.35
+    let (mut term, mut sum) = (1.0, 1.0);
+    for i in 1..=22 {
+        term *= r / f64::from(i);
+        sum += term;
+    }
+    let two_k = maths::powu(2.0, k.abs() as u64);
+    if k >= 0.0 { sum * two_k } else { sum / two_k }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exp_matches_std() {
+        let mut x = -50.0;
+        while x < 50.0 {
+            let (a, b) = (exp(x), x.exp());
+            assert!((a - b).abs() <= 8.0 * f64::EPSILON * b, "{x}: {a} vs {b}");
+            x += 0.37;
+        }
+    }
+
+    #[test]
+    fn slowdown_doubles_every_k() {
+        let s = Slowdown {
+            limit: 30,
+            factor: 2.0,
+            k: 10.0,
+            max_ps: Time::from_ps(1_000_000),
+        };
+        let ln2 = maths::ln(2.0);
+        assert_eq!(slowed(Time::from_ps(100), s, ln2, 31), Time::from_ps(107)); // 100 · 2^0.1
+        assert_eq!(slowed(Time::from_ps(100), s, ln2, 40), Time::from_ps(200));
+        assert_eq!(slowed(Time::from_ps(100), s, ln2, 60), Time::from_ps(800));
+        assert_eq!(slowed(Time::from_ps(100), s, ln2, 10_000), s.max_ps);
+    }
+}

@@ -1,0 +1,406 @@
+//! The storm model on the engine: events, the client's decision after a failed
+//! attempt, and [`run`].
+
+use backoff_core::{Deadline, RetryDecision, RetryState};
+use rand_core::SeedableRng;
+use rand_xorshift::XorShiftRng;
+use serde::Serialize;
+
+use crate::clients::{Next, Population, Request, Requests};
+use crate::config::{Load, StormConfig};
+use crate::error::StormError;
+use crate::metrics::{BinRow, Series};
+use crate::recovery::{Summary, summarise};
+use crate::server::{Job, Outcome, Server, ServerEvent};
+use crate::strategy::{Refusal, Strategy};
+use crate::triggers::Triggers;
+use sim_kit::engine::{Engine, EventQueue, Model};
+use sim_kit::maths::split_seed;
+use sim_kit::time::Time;
+
+/// An event of the storm model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The next open-loop logical request arrives.
+    Arrival,
+    /// A closed-loop client ends its think time and issues a request.
+    Wake(u32),
+    /// A request's next attempt goes out (after its backoff delay).
+    Send(u32),
+    /// The client stops waiting for an attempt.
+    Timeout {
+        /// The request.
+        req: u32,
+        /// The attempt's serial number.
+        attempt: u64,
+    },
+    /// The server ends a job.
+    Done {
+        /// The job.
+        job: u32,
+        /// How it ended.
+        outcome: Outcome,
+    },
+    /// A paused server resumes.
+    Resume,
+}
+
+impl ServerEvent for Event {
+    fn done(job: u32, outcome: Outcome) -> Self {
+        Event::Done { job, outcome }
+    }
+    fn resume() -> Self {
+        Event::Resume
+    }
+}
+
+/// How the logical requests ended, and what the server did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Logical requests issued.
+    pub offered: u64,
+    /// Attempts sent (first ones and retries).
+    pub attempts: u64,
+    /// Logical requests that succeeded.
+    pub succeeded: u64,
+    /// Failed: the policy gave up (or never retries).
+    pub gave_up: u64,
+    /// Failed: the request's deadline would have passed.
+    pub deadline: u64,
+    /// Failed: the retry budget was spent.
+    pub budget: u64,
+    /// Failed: the retry circuit breaker refused the retry.
+    pub retry_breaker: u64,
+    /// Failed: the circuit breaker refused the call.
+    pub breaker_open: u64,
+    /// Turned away: every capped client was busy.
+    pub turned_away: u64,
+    /// Still in flight at the horizon.
+    pub in_flight: u64,
+    /// Attempts that timed out at the client.
+    pub timeouts: u64,
+    /// Attempts answered with an error.
+    pub errors: u64,
+    /// Server work finished after its client had stopped waiting.
+    pub wasted: u64,
+    /// Server jobs stopped at their propagated deadline.
+    pub cancelled: u64,
+    /// Queued server jobs dropped, deadline passed, with no work done.
+    pub expired: u64,
+}
+
+impl Counts {
+    /// Logical requests that failed, for any reason.
+    pub fn failed(&self) -> u64 {
+        self.gave_up
+            + self.deadline
+            + self.budget
+            + self.retry_breaker
+            + self.breaker_open
+            + self.turned_away
+    }
+
+    /// Conservation of logical requests: every one issued has succeeded, failed for
+    /// one counted reason, or is still in flight at the horizon.
+    pub fn balanced(&self) -> bool {
+        self.offered == self.succeeded + self.failed() + self.in_flight
+    }
+}
+
+/// The result of one storm run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StormResult {
+    /// The strategy's name.
+    pub strategy: String,
+    /// The configuration.
+    pub config: StormConfig,
+    /// Counters.
+    pub counts: Counts,
+    /// The summary and recovery verdict.
+    pub summary: Summary,
+    /// The time series.
+    pub series: Vec<BinRow>,
+    /// Events handled (stale timeouts excluded).
+    pub events: u64,
+}
+
+struct Storm {
+    strategy: Strategy,
+    horizon: Time,
+    timeouts: Vec<Time>,
+    users: u32,
+    nominal_ns: u64,
+    pop: Population,
+    reqs: Requests,
+    server: Server,
+    series: Series,
+    counts: Counts,
+    next_attempt: u64,
+    arrivals: XorShiftRng,
+    clients: XorShiftRng,
+}
+
+#[inline]
+fn ns(t: Time) -> u64 {
+    t.as_ns()
+}
+
+#[inline]
+fn ps(ns: u64) -> Time {
+    Time::from_ns(ns)
+}
+
+impl Storm {
+    fn start_request(&mut self, now: Time, client: u32, q: &mut EventQueue<Event>) {
+        use backoff_core::uniform::uniform_below;
+        self.counts.offered += 1;
+        self.series.offered(now);
+        let user = uniform_below(&mut self.clients, self.users);
+        let timeout = match self.timeouts.len() {
+            1 => self.timeouts[0],
+            n => self.timeouts[uniform_below(&mut self.clients, n as u32) as usize],
+        };
+        let deadline = match self.strategy.request_deadline_ns {
+            Some(d) => Deadline::after(ns(now), d),
+            None => Deadline::NONE,
+        };
+        if let Some(g) = self.pop.guards(client) {
+            g.on_request(ns(now));
+        }
+        let req = self.reqs.insert(Request {
+            client,
+            user,
+            start: now,
+            state: RetryState::new(),
+            deadline,
+            timeout,
+            attempt: u64::MAX,
+            outstanding: false,
+        });
+        self.send(now, req, q);
+    }
+
+    fn send(&mut self, now: Time, req: u32, q: &mut EventQueue<Event>) {
+        let r = *self.reqs.get(req);
+        if !self.pop.guards(r.client).is_none_or(|g| g.acquire(ns(now))) {
+            self.counts.breaker_open += 1;
+            self.finish(now, req, false, q);
+            return;
+        }
+        // The attempt's timeout: the client's, cut to what is left of the deadline.
+        let Some(t_ns) = r.deadline.attempt_timeout(ns(now), 0, ns(r.timeout)) else {
+            self.counts.deadline += 1;
+            self.finish(now, req, false, q);
+            return;
+        };
+        let timeout = ps(t_ns).max(Time::from_ps(1));
+        let id = self.next_attempt;
+        self.next_attempt += 1;
+        let rq = self.reqs.get(req);
+        rq.attempt = id;
+        rq.outstanding = true;
+        self.counts.attempts += 1;
+        self.series.attempt(now, r.state.attempts() > 0);
+        q.schedule(now + timeout, Event::Timeout { req, attempt: id });
+        let deadline = if self.strategy.propagate {
+            now + timeout
+        } else {
+            Time::MAX
+        };
+        let job = Job {
+            req,
+            attempt: id,
+            user: r.user,
+            deadline,
+        };
+        self.server.arrive(now, job, q);
+    }
+
+    /// The current attempt of `req` failed at `now`: ask the policy, the deadline and
+    /// the guards whether and when to retry.
+    fn failed_attempt(&mut self, now: Time, req: u32, q: &mut EventQueue<Event>) {
+        let r = *self.reqs.get(req);
+        let now_ns = ns(now);
+        let token_ok = self
+            .pop
+            .guards(r.client)
+            .is_none_or(|g| g.on_outcome(now_ns, false));
+        let refusal = match self.strategy.policy {
+            None => Err(Refusal::Policy),
+            Some(policy) => {
+                let mut state = r.state;
+                let d = state.on_failure(&policy, ns(now - r.start), &mut self.clients);
+                self.reqs.get(req).state = state;
+                match d {
+                    RetryDecision::GiveUp(_) => Err(Refusal::Policy),
+                    RetryDecision::Retry { delay_ns } => {
+                        if !r.deadline.allows_attempt(now_ns, delay_ns, self.nominal_ns) {
+                            Err(Refusal::Deadline)
+                        } else {
+                            match self.pop.guards(r.client) {
+                                Some(g) => g.permit_retry(now_ns, token_ok).map(|()| delay_ns),
+                                None => Ok(delay_ns),
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        match refusal {
+            Ok(delay_ns) => q.schedule(now.saturating_add(ps(delay_ns)), Event::Send(req)),
+            Err(why) => {
+                match why {
+                    Refusal::Policy => self.counts.gave_up += 1,
+                    Refusal::Deadline => self.counts.deadline += 1,
+                    Refusal::Budget => self.counts.budget += 1,
+                    Refusal::RetryBreaker => self.counts.retry_breaker += 1,
+                }
+                self.finish(now, req, false, q);
+            }
+        }
+    }
+
+    fn finish(&mut self, now: Time, req: u32, success: bool, q: &mut EventQueue<Event>) {
+        let r = *self.reqs.get(req);
+        if success {
+            self.counts.succeeded += 1;
+        }
+        self.series.completed(now, success, now - r.start);
+        self.reqs.remove(req);
+        if let Next::WakeAt(t) = self.pop.on_end(now, r.client, &mut self.clients) {
+            if t < self.horizon {
+                q.schedule(t, Event::Wake(r.client));
+            }
+        }
+    }
+}
+
+impl Model for Storm {
+    type Event = Event;
+
+    fn handle(&mut self, now: Time, ev: Event, q: &mut EventQueue<Event>) -> bool {
+        match ev {
+            Event::Arrival => {
+                let next = now.saturating_add(self.pop.next_gap(&mut self.arrivals));
+                if next < self.horizon {
+                    q.schedule(next, Event::Arrival);
+                }
+                match self.pop.take_client(&mut self.arrivals) {
+                    Some(c) => self.start_request(now, c, q),
+                    None => {
+                        self.counts.offered += 1;
+                        self.counts.turned_away += 1;
+                        self.series.offered(now);
+                        self.series.completed(now, false, Time::ZERO);
+                    }
+                }
+            }
+            Event::Wake(c) => self.start_request(now, c, q),
+            Event::Send(req) => self.send(now, req, q),
+            Event::Timeout { req, attempt } => {
+                let r = self.reqs.get(req);
+                if r.attempt != attempt || !r.outstanding {
+                    return false; // answered already
+                }
+                r.outstanding = false;
+                self.counts.timeouts += 1;
+                self.series.attempt_ended(now, false);
+                self.failed_attempt(now, req, q);
+            }
+            Event::Done { job, outcome } => {
+                let j = self.server.done(now, job, outcome, q);
+                let r = self.reqs.get(j.req);
+                if r.attempt == j.attempt && r.outstanding {
+                    r.outstanding = false;
+                    let client = r.client;
+                    self.series.attempt_ended(now, outcome == Outcome::Success);
+                    if outcome == Outcome::Success {
+                        if let Some(g) = self.pop.guards(client) {
+                            g.on_outcome(ns(now), true);
+                        }
+                        self.finish(now, j.req, true, q);
+                    } else {
+                        self.counts.errors += u64::from(outcome == Outcome::Error);
+                        self.failed_attempt(now, j.req, q);
+                    }
+                } else if outcome == Outcome::Success {
+                    self.counts.wasted += 1;
+                }
+            }
+            Event::Resume => self.server.resume(now, q),
+        }
+        self.series
+            .level(now, self.server.concurrency(), self.server.queued() as u32);
+        true
+    }
+}
+
+/// Run one storm configuration to its horizon.
+///
+/// ```
+/// use retry_storm::{presets, run};
+/// let sc = presets::scenario("partial", &presets::Options::default()).unwrap();
+/// let r = run(&sc.runs[0]).unwrap();
+/// assert!(r.events > 0 && r.counts.offered > 0);
+/// ```
+pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
+    cfg.validate()?;
+    let seed = cfg.seed;
+    let rng = |stream| XorShiftRng::seed_from_u64(split_seed(seed, stream));
+    let triggers = Triggers::new(cfg.trigger);
+    let server = Server::new(cfg.server.clone(), triggers, rng(1));
+    let pop = Population::new(cfg.load.clone(), &cfg.strategy)?;
+    let mut model = Storm {
+        strategy: cfg.strategy.clone(),
+        horizon: cfg.horizon_ps,
+        timeouts: cfg.timeouts_ps.clone(),
+        users: cfg.users,
+        nominal_ns: ns(cfg.server.service.mean_ps()),
+        pop,
+        reqs: Requests::default(),
+        server,
+        series: Series::new(cfg.bin_ps, cfg.horizon_ps),
+        counts: Counts::default(),
+        next_attempt: 0,
+        arrivals: rng(2),
+        clients: rng(3),
+    };
+    let mut q = EventQueue::new();
+    model.server.schedule_resume(&mut q);
+    match cfg.load {
+        Load::Open { .. } | Load::Capped { .. } => {
+            let first = model.pop.next_gap(&mut model.arrivals);
+            q.schedule(first, Event::Arrival);
+        }
+        Load::Closed { clients, .. } => {
+            for c in 0..clients {
+                let t = model.pop.think(&mut model.clients);
+                q.schedule(t, Event::Wake(c));
+            }
+        }
+    }
+    let mut engine = Engine::with_queue(model, q);
+    engine.run_until(cfg.horizon_ps.saturating_sub(Time::from_ps(1)));
+    let events = engine.events();
+    let mut m = engine.into_model();
+    let sc = m.server.counts();
+    m.counts.cancelled = sc.cancelled;
+    m.counts.expired = sc.expired;
+    m.counts.in_flight = m.reqs.in_flight() as u64;
+    let series = m.series.finish();
+    let summary = summarise(
+        &series,
+        cfg.bin_ps,
+        cfg.warmup_ps,
+        cfg.trigger,
+        &cfg.recovery,
+    );
+    Ok(StormResult {
+        strategy: cfg.strategy.name.clone(),
+        config: cfg.clone(),
+        counts: m.counts,
+        summary,
+        series,
+        events,
+    })
+}

@@ -1,0 +1,470 @@
+//! The qualitative outcome of every `mac-sim storm` scenario, over several seeds.
+//!
+//! Each assertion compares strategies within a seed, or a figure against a wide
+//! margin around its theoretical value, so it holds for any seed, not just the ones
+//! run here (seeds 1 to 3). The margins are stated next to each check; the measured
+//! values they guard (seed 1, from `mac-sim storm --scenario NAME`) are quoted so a
+//! reader can see how much room there is.
+
+use retry_storm::metrics::BinRow;
+use retry_storm::recovery::Recovery;
+use retry_storm::{ScenarioResult, StormResult, presets, run_scenario};
+use sim_kit::time::Time;
+
+const SEEDS: [u64; 3] = [1, 2, 3];
+
+fn scenario(name: &str, seed: u64) -> ScenarioResult {
+    let o = presets::Options {
+        seed: Some(seed),
+        ..Default::default()
+    };
+    run_scenario(&presets::scenario(name, &o).unwrap()).unwrap()
+}
+
+fn by<'a>(r: &'a ScenarioResult, name: &str) -> &'a StormResult {
+    r.runs
+        .iter()
+        .find(|x| x.strategy == name)
+        .unwrap_or_else(|| panic!("no strategy {name}"))
+}
+
+fn trigger_bins(run: &StormResult) -> Vec<&BinRow> {
+    let t = run.config.trigger.unwrap();
+    let s = |t: Time| t.as_secs_f64();
+    run.series
+        .iter()
+        .filter(|b| b.t_s >= s(t.start_ps) && b.t_s < s(t.end_ps))
+        .collect()
+}
+
+#[test]
+fn pause_fixed_interval_is_metastable_full_jitter_recovers() {
+    for seed in SEEDS {
+        let r = scenario("pause", seed);
+        let fixed = by(&r, "fixed 100 ms");
+        let jitter = by(&r, "exp + full jitter");
+        // Fixed: 1000 clients / (1 s timeout + 100 ms) ≈ 909 attempts/s against 400/s
+        // of capacity: the queue only grows (seed 1: 45 000 requests queued at 120 s).
+        assert_eq!(fixed.summary.recovery, Recovery::Metastable, "seed {seed}");
+        assert!(
+            fixed.summary.after.concurrency > 100.0 * fixed.summary.before.concurrency,
+            "seed {seed}: {:?}",
+            fixed.summary.after
+        );
+        assert!(fixed.summary.verdict.contains("metastable"));
+        // Full jitter: recovered 20 s after the pause (seed 1); allow up to 60 s.
+        let after = jitter.summary.recovery.seconds();
+        assert!(after.is_some_and(|s| s <= 60.0), "seed {seed}: {after:?}");
+    }
+}
+
+#[test]
+fn open_loop_outage_amplifies_four_times_backoff_only_delays_it() {
+    for seed in SEEDS {
+        let r = scenario("outage-open", seed);
+        let none = by(&r, "no retries");
+        let immediate = by(&r, "3 immediate retries");
+        let exp = by(&r, "3 retries, exp 1 s");
+        // Without retries nothing is amplified; with 3 retries every failing request
+        // is tried 4 times (seed 1: 1.00 and 4.00).
+        assert!((none.summary.during.mean_amplification - 1.0).abs() < 0.02);
+        assert!((immediate.summary.during.mean_amplification - 4.0).abs() < 0.1);
+        // Backoff reaches the same 4x in the second half of the 30 s outage ...
+        let late = |run: &StormResult| {
+            let bins = trigger_bins(run);
+            let half = &bins[bins.len() / 2..];
+            let (a, o): (f64, f64) = half.iter().fold((0.0, 0.0), |(a, o), b| {
+                (a + b.attempts_per_s, o + b.offered_per_s)
+            });
+            a / o
+        };
+        assert!(late(exp) > 3.8, "seed {seed}: {}", late(exp));
+        // ... but later: its first bin at 3.5x comes 1 + 2 + 4 = 7 s after the outage
+        // starts (no jitter); immediate retries are there in the first bin.
+        let first_at = |run: &StormResult| {
+            trigger_bins(run)
+                .iter()
+                .position(|b| b.amplification >= 3.5)
+                .unwrap()
+        };
+        assert_eq!(first_at(immediate), 0, "seed {seed}");
+        assert!(first_at(exp) >= 5, "seed {seed}: {}", first_at(exp));
+    }
+}
+
+/// Coefficient of variation of attempts per bin over the second half of the trigger,
+/// computed here from the series as a check of the summary's figure.
+fn late_cv(run: &StormResult) -> f64 {
+    let bins = trigger_bins(run);
+    let half: Vec<f64> = bins[bins.len() / 2..]
+        .iter()
+        .map(|b| b.attempts_per_s)
+        .collect();
+    let n = half.len() as f64;
+    let mean = half.iter().sum::<f64>() / n;
+    let var = half.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n;
+    let cv = var.sqrt() / mean;
+    assert!((cv - run.summary.during.attempts_cv).abs() < 1e-9);
+    cv
+}
+
+#[test]
+fn no_jitter_retries_in_waves_full_jitter_is_smooth() {
+    for seed in SEEDS {
+        let r = scenario("waves", seed);
+        let plain = late_cv(by(&r, "exp, no jitter"));
+        let full = late_cv(by(&r, "exp + full jitter"));
+        // Coefficient of variation of attempts per 100 ms bin in the second half of
+        // the outage (seed 1: 3.6 without jitter, 0.22 with): synchronised waves are
+        // spikes with silence between them; with full jitter the count per bin is
+        // Poisson-like (about 20 per bin: CV about 1/sqrt(20) = 0.22).
+        assert!(plain > 1.5, "seed {seed}: {plain}");
+        assert!(full < 0.6, "seed {seed}: {full}");
+        assert!(plain > 4.0 * full, "seed {seed}: {plain} vs {full}");
+    }
+}
+
+#[test]
+fn budget_and_retry_breaker_hold_amplification_and_recover_sooner() {
+    for seed in SEEDS {
+        let r = scenario("budget", seed);
+        let plain = by(&r, "3 retries");
+        for name in ["3 retries + budget 10 %", "3 retries + retry breaker 10 %"] {
+            let g = by(&r, name);
+            // Seed 1: 3.4x for plain retries, 1.3x (budget) and 1.1x (breaker).
+            assert!(plain.summary.during.mean_amplification > 2.5, "seed {seed}");
+            assert!(
+                g.summary.during.mean_amplification < 1.5,
+                "seed {seed} {name}: {}",
+                g.summary.during.mean_amplification
+            );
+            // Recovery: seed 1 took 29 s with plain retries, 3-4 s with a guard.
+            let plain_s = plain.summary.recovery.seconds().unwrap_or(f64::INFINITY);
+            let g_s = g.summary.recovery.seconds().unwrap();
+            assert!(
+                g_s <= 10.0 && g_s + 10.0 <= plain_s,
+                "seed {seed} {name}: {g_s} vs {plain_s}"
+            );
+        }
+    }
+}
+
+#[test]
+fn partial_failure_budget_and_breaker_lower_client_success() {
+    for seed in SEEDS {
+        let r = scenario("partial", seed);
+        let ok = |n: &str| by(&r, n).summary.during.success_ratio;
+        let plain = ok("3 retries");
+        let budget = ok("3 retries + budget 10 %");
+        let breaker = ok("3 retries + retry breaker 10 %");
+        // Theory: 1 − 0.3^4 = 0.992 with all retries; the breaker (30 % > 10 %) stops
+        // retrying: about 0.70; the budget allows about 0.2 retries per request: about
+        // 0.84. Seed 1: 0.991, 0.842, 0.704.
+        assert!(plain > 0.97, "seed {seed}: {plain}");
+        assert!(budget < plain - 0.05, "seed {seed}: {budget}");
+        assert!(breaker < 0.8 && breaker > 0.6, "seed {seed}: {breaker}");
+    }
+}
+
+#[test]
+fn shard_breaker_at_ten_percent_cuts_everyone_off_at_fifty_it_does_not_trip() {
+    for seed in SEEDS {
+        let r = scenario("shard", seed);
+        let ok = |n: &str| by(&r, n).summary.during.success_ratio;
+        // One shard of five fails: 80 % success without a breaker (seed 1: 0.800).
+        let none = ok("no breaker");
+        assert!((none - 0.8).abs() < 0.03, "seed {seed}: {none}");
+        // 20 % errors trip a 10 % breaker: healthy shards are cut off too (0.18).
+        assert!(
+            ok("breaker 10 %") < 0.5,
+            "seed {seed}: {}",
+            ok("breaker 10 %")
+        );
+        // A 50 % breaker never trips: the same success as without (0.800).
+        assert!((ok("breaker 50 %") - none).abs() < 0.01, "seed {seed}");
+        assert_eq!(by(&r, "breaker 50 %").counts.breaker_open, 0);
+        assert!(by(&r, "breaker 10 %").counts.breaker_open > 1000);
+    }
+}
+
+#[test]
+fn deadline_propagation_shortens_recovery() {
+    for seed in SEEDS {
+        let r = scenario("deadline", seed);
+        let plain = by(&r, "3 retries");
+        let deadline = by(&r, "3 retries + deadline");
+        // Seed 1: plain retries never recover (the server works on abandoned requests
+        // for up to 60 s each); with deadlines it recovers 2 s after the pause.
+        let plain_s = plain.summary.recovery.seconds().unwrap_or(f64::INFINITY);
+        let d = deadline.summary.recovery.seconds().unwrap();
+        assert!(
+            d <= 10.0 && d + 20.0 <= plain_s,
+            "seed {seed}: {d} vs {plain_s}"
+        );
+        assert!(deadline.counts.cancelled + deadline.counts.expired > 0);
+        assert_eq!(plain.counts.cancelled + plain.counts.expired, 0);
+    }
+}
+
+#[test]
+fn contention_jitter_cuts_calls_and_time() {
+    use retry_storm::contention::{ContentionConfig, run_contention};
+    for seed in SEEDS {
+        let cfg = ContentionConfig {
+            clients: vec![50],
+            seed,
+            ..ContentionConfig::default()
+        };
+        let rows = run_contention(&cfg).unwrap();
+        let get = |j: &str| rows.iter().find(|r| r.jitter == j).unwrap();
+        // Without jitter every round has exactly one winner: 50 · 51 / 2 calls.
+        assert_eq!(get("none").calls, 1275);
+        // With any jitter kind, under a third of that (seed 1: 180 to 233).
+        for j in ["full", "equal", "decorrelated"] {
+            assert!(get(j).calls * 3 < 1275, "seed {seed} {j}: {}", get(j).calls);
+            assert!(get(j).completion_ms < get("none").completion_ms / 5.0);
+        }
+    }
+}
+
+/// The parallel runner returns exactly what one run after another gives (compared
+/// as JSON: undefined ratios are NaN, which is never equal to itself).
+#[test]
+fn parallel_runs_equal_sequential_runs() {
+    use sim_kit::output::json::to_string;
+    let sc = presets::scenario("shard", &presets::Options::default()).unwrap();
+    let par = run_scenario(&sc).unwrap();
+    for (cfg, got) in sc.runs.iter().zip(&par.runs) {
+        let one = retry_storm::run(cfg).unwrap();
+        assert_eq!(to_string(&one), to_string(got), "{}", cfg.strategy.name);
+    }
+}
+
+#[test]
+fn same_seed_same_result_other_seed_differs() {
+    let a = scenario("budget", 7);
+    let b = scenario("budget", 7);
+    let c = scenario("budget", 8);
+    let json = |r: &ScenarioResult| sim_kit::output::json::to_string(r);
+    assert_eq!(json(&a), json(&b));
+    assert_ne!(json(&a), json(&c));
+}
+
+/// Every preset, every strategy: logical requests are conserved, and the series adds
+/// up to the counters.
+#[test]
+fn requests_are_conserved_in_every_preset() {
+    for name in presets::NAMES {
+        let r = scenario(name, 4);
+        for run in &r.runs {
+            let c = &run.counts;
+            assert!(c.balanced(), "{name} / {}: {c:?}", run.strategy);
+            let bin_s = run.config.bin_ps.as_secs_f64();
+            let offered: f64 = run.series.iter().map(|b| b.offered_per_s * bin_s).sum();
+            let attempts: f64 = run.series.iter().map(|b| b.attempts_per_s * bin_s).sum();
+            assert!(
+                (offered - c.offered as f64).abs() < 0.5,
+                "{name}: {offered} vs {c:?}"
+            );
+            assert!(
+                (attempts - c.attempts as f64).abs() < 0.5,
+                "{name}: {attempts}"
+            );
+            let ended: u64 = run.series.iter().map(|b| b.completed).sum();
+            assert_eq!(ended, c.succeeded + c.failed(), "{name} / {}", run.strategy);
+        }
+    }
+}
+
+/// The load and timeout variants no preset uses: a cap on active clients turns
+/// arrivals away while the server is paused, timeouts drawn from a list all occur,
+/// and a total request deadline ends requests early.
+#[test]
+fn capped_clients_timeout_lists_and_request_deadlines() {
+    use retry_storm::config::Load;
+    use retry_storm::run;
+    use retry_storm::strategy::Strategy;
+    let sc = presets::scenario("budget", &presets::Options::default()).unwrap();
+    let mut cfg = sc.runs[0].clone();
+    cfg.load = Load::Capped {
+        rate_per_s: 100.0,
+        max_active: 50,
+    };
+    cfg.timeouts_ps = vec![Time::from_ms(100), Time::from_ms(200), Time::from_ms(300)];
+    cfg.strategy = Strategy::parse("fixed=50ms+deadline=1s").unwrap();
+    let r = run(&cfg).unwrap();
+    let c = r.counts;
+    assert!(c.balanced(), "{c:?}");
+    // During the 10 s pause each of the 50 clients is busy for its 1 s deadline, so
+    // they take about 50 of the 100 arrivals per second: about 500 are turned away
+    // (seed 1: 529).
+    assert!(c.turned_away > 300 && c.turned_away < 800, "{c:?}");
+    // Every failed request ran into its 1 s deadline (fixed retries never give up).
+    assert!(c.deadline > 0 && c.gave_up == 0, "{c:?}");
+    // Pause-time latencies of successful requests stay below the deadline.
+    assert!(
+        r.series
+            .iter()
+            .all(|b| b.latency_p99_ms.is_nan() || b.latency_p99_ms <= 1000.0)
+    );
+    // Outside the pause, service times (exponential, mean 100 ms) exceed a 100 ms
+    // timeout about a third of the time: attempts time out, are retried, and succeed.
+    assert!(c.timeouts > 0 && c.succeeded > 10_000, "{c:?}");
+}
+
+/// The scenario chart: six panels, one series per strategy, the trigger shaded, and
+/// an image with ink in every panel; the contention chart has one line per jitter.
+#[test]
+fn charts_have_a_line_per_strategy_and_the_trigger_shaded() {
+    use retry_storm::chart::{contention_chart, scenario_chart};
+    use retry_storm::contention::{ContentionConfig, run_contention};
+    use sim_kit::chart::figure::Figure;
+    use sim_kit::chart::save::to_rgb;
+    let r = scenario("shard", 1);
+    let fig = scenario_chart(&r);
+    assert_eq!(fig.charts.len(), 6);
+    for c in &fig.charts {
+        assert_eq!(c.series.len(), 3, "{}", c.title);
+        assert_eq!(c.shades.len(), 1);
+        assert_eq!((c.shades[0].from, c.shades[0].to), (20.0, 60.0));
+        assert!(c.series.iter().all(|s| !s.points.is_empty()), "{}", c.title);
+    }
+    let (w, h) = fig.size();
+    let rgb = to_rgb(&fig).unwrap();
+    assert_eq!(rgb.len(), (w * h * 3) as usize);
+    // Each of the six panels has non-white pixels.
+    for row in 0..3 {
+        for col in 0..2 {
+            let y0 = row * (h as usize / 3);
+            let x0 = col * (w as usize / 2);
+            let inked = (y0..y0 + h as usize / 3).any(|y| {
+                (x0..x0 + w as usize / 2).any(|x| {
+                    let i = (y * w as usize + x) * 3;
+                    rgb[i..i + 3] != [255, 255, 255]
+                })
+            });
+            assert!(inked, "panel {row},{col} is blank");
+        }
+    }
+    let rows = run_contention(&ContentionConfig {
+        clients: vec![5, 10],
+        ..ContentionConfig::default()
+    })
+    .unwrap();
+    let fig = contention_chart(&rows);
+    assert_eq!(fig.charts.len(), 2);
+    assert!(fig.charts.iter().all(|c| c.series.len() == 4));
+}
+
+/// Every parameter out of range is refused with a one-line error, never a panic.
+#[test]
+fn bad_parameters_are_refused() {
+    use retry_storm::config::{Load, Slowdown, Trigger, TriggerKind};
+    use retry_storm::contention::{ContentionConfig, run_contention};
+    use retry_storm::run;
+    let base = presets::scenario("budget", &presets::Options::default())
+        .unwrap()
+        .runs[0]
+        .clone();
+    let trig = base.trigger.unwrap();
+    let mut cases: Vec<(retry_storm::StormConfig, &str)> = Vec::new();
+    let mut c = base.clone();
+    c.server.workers = Some(0);
+    cases.push((c, "at least 1 worker"));
+    let mut c = base.clone();
+    c.server.slowdown = Some(Slowdown {
+        limit: 1,
+        factor: 1.0,
+        k: 1.0,
+        max_ps: Time::from_ps(1 << 50),
+    });
+    cases.push((c, "slowdown factor"));
+    let mut c = base.clone();
+    c.timeouts_ps = vec![];
+    cases.push((c, "timeout"));
+    let mut c = base.clone();
+    c.load = Load::Open {
+        rate_per_s: f64::NAN,
+        clients: 1,
+    };
+    cases.push((c, "request rate"));
+    let mut c = base.clone();
+    c.load = Load::Closed {
+        clients: 10,
+        think_ps: Time::ZERO,
+    };
+    cases.push((c, "think time"));
+    let mut c = base.clone();
+    c.trigger = Some(Trigger {
+        kind: TriggerKind::Partial { fraction: 1.5 },
+        ..trig
+    });
+    cases.push((c, "failure fraction"));
+    let mut c = base.clone();
+    c.trigger = Some(Trigger {
+        kind: TriggerKind::Shard {
+            shards: 5,
+            failing: 5,
+        },
+        ..trig
+    });
+    cases.push((c, "failing shard"));
+    let mut c = base.clone();
+    c.trigger = Some(Trigger {
+        end_ps: trig.start_ps,
+        ..trig
+    });
+    cases.push((c, "end after it starts"));
+    let mut c = base.clone();
+    c.bin_ps = Time::from_ps(1);
+    cases.push((c, "bins"));
+    let mut c = base.clone();
+    c.users = 0;
+    cases.push((c, "user"));
+    let mut c = base.clone();
+    c.recovery.success_fraction = 2.0;
+    cases.push((c, "recovery rule"));
+    for (cfg, needle) in cases {
+        let e = run(&cfg).unwrap_err().to_string();
+        assert!(
+            e.contains(needle) && !e.contains('\n'),
+            "{e} lacks {needle}"
+        );
+    }
+    for clients in [vec![], vec![0], vec![20_000]] {
+        let cfg = ContentionConfig {
+            clients,
+            ..ContentionConfig::default()
+        };
+        assert!(run_contention(&cfg).is_err());
+    }
+}
+
+/// Over seeds: the replicated summary is made of exactly the single runs with seeds
+/// `seed, seed + 1, ...`.
+#[test]
+fn seeds_summary_agrees_with_the_single_runs() {
+    use retry_storm::replicate::run_seeds;
+    let sc = presets::scenario("deadline", &presets::Options::default()).unwrap();
+    let rep = run_seeds(&sc, 3).unwrap();
+    let singles: Vec<ScenarioResult> = SEEDS.iter().map(|&s| scenario("deadline", s)).collect();
+    for (i, st) in rep.strategies.iter().enumerate() {
+        assert_eq!(st.seeds, SEEDS);
+        let runs: Vec<&StormResult> = singles.iter().map(|r| &r.runs[i]).collect();
+        let recovered = runs
+            .iter()
+            .filter(|r| r.summary.recovery.seconds().is_some())
+            .count() as u32;
+        assert_eq!(st.recovered, recovered, "{}", st.strategy);
+        let amp: f64 = runs
+            .iter()
+            .map(|r| r.summary.during.mean_amplification)
+            .sum::<f64>()
+            / 3.0;
+        assert!((st.during_amplification.mean - amp).abs() < 1e-12);
+        assert_eq!(st.events, runs.iter().map(|r| r.events).sum::<u64>());
+    }
+    // Plain retries never recover, with deadlines every seed does.
+    assert_eq!(rep.strategies[0].recovered, 0);
+    assert_eq!(rep.strategies[1].recovered, 3);
+}

@@ -1,0 +1,19 @@
+//! Charts with `plotters`, written as PNG and SVG. Nothing here knows a model: the
+//! CSMA/CD and retry-storm charts are built from these pieces in their own crates.
+//!
+//! * [`figure`]: the [`figure::Figure`] trait every chart implements, and
+//!   [`figure::PlotError`];
+//! * [`font`]: the bundled font (text renders without system fonts);
+//! * [`style`]: size, palette, text sizes and tick formatting;
+//! * [`save`]: rendering to SVG text or RGB pixels, and PNG + SVG files written
+//!   atomically;
+//! * [`line`](mod@line): a line chart (linear or log axes, error bars or bands, shaded
+//!   x-intervals, legend);
+//! * [`bars`]: a bar chart (histograms, per-item values) with a reference line.
+
+pub mod bars;
+pub mod figure;
+pub mod font;
+pub mod line;
+pub mod save;
+pub mod style;

@@ -1,0 +1,8 @@
+//! Output files: written whole or not at all, and JSON.
+//!
+//! * [`atomic`]: a file written under a temporary name beside its target and renamed
+//!   when complete; an output directory checked before any work starts;
+//! * [`json`]: pretty-printed JSON of any serialisable result.
+
+pub mod atomic;
+pub mod json;

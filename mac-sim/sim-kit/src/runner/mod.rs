@@ -1,0 +1,10 @@
+//! Many independent runs on all cores, with results that do not depend on the thread
+//! count.
+//!
+//! * [`grid`]: the parallel, deterministic map over points × replications, with
+//!   cancellation and [`grid::replication_seed`];
+//! * [`progress`]: the reporters it drives: a bar on a terminal, log lines when
+//!   standard error is not one, or nothing.
+
+pub mod grid;
+pub mod progress;

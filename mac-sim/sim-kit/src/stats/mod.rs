@@ -1,0 +1,15 @@
+//! Streaming statistics: nothing is stored per sample, so a run's memory does not
+//! grow with its length.
+//!
+//! * [`histogram`]: a log-linear histogram of delays with exact mean and maximum and
+//!   percentiles to within 0.4 %;
+//! * [`fairness`]: Jain's fairness index and the capture effect (one station's share
+//!   of consecutive successes);
+//! * [`ci`]: means with 95 % Student-t confidence intervals over replications.
+
+pub mod ci;
+pub mod fairness;
+pub mod histogram;
+
+pub use fairness::{Capture, jain_index};
+pub use histogram::{Histogram, Summary};

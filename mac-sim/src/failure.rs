@@ -1,0 +1,122 @@
+//! The binary's one error type and its exit statuses.
+//!
+//! Every subcommand returns `Result<(), Failure>`; `main` prints the failure as one
+//! line, `mac-sim: error: …`, on standard error and exits with [`Failure::status`]:
+//!
+//! | status | meaning |
+//! | --- | --- |
+//! | 0 | success |
+//! | 1 | the environment failed: a file or directory could not be written, standard output closed with an error, threads could not be started, a run failed |
+//! | 2 | bad arguments: an option, value or combination the simulators cannot accept (nothing was run) |
+//! | 130 | interrupted by Ctrl-C: no output set was published |
+
+use std::fmt;
+
+use csma_cd::ConfigError;
+use csma_cd::sweep::execute::SweepError;
+use retry_storm::StormError;
+use sim_kit::output::atomic::OutputError;
+
+/// The exit-status table, as printed at the end of `mac-sim --help`.
+pub const EXIT_STATUS_HELP: &str = "Exit status: 0 success; 1 the environment failed (a file could not be written, threads could not start, a run failed); 2 bad arguments (nothing was run); 130 interrupted by Ctrl-C (no output set published).";
+
+/// What kind of failure ended the command; decides the exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailureKind {
+    /// Bad arguments: exit status 2.
+    Usage,
+    /// The environment or I/O failed: exit status 1.
+    Environment,
+    /// Ctrl-C: exit status 130.
+    Interrupted,
+}
+
+/// Why a command failed: its kind and the underlying error, shown as one line.
+#[derive(Debug)]
+pub struct Failure {
+    kind: FailureKind,
+    error: Box<dyn std::error::Error + Send + Sync>,
+}
+
+impl Failure {
+    /// Bad arguments, with the error that says which.
+    pub fn usage(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        Self {
+            kind: FailureKind::Usage,
+            error: error.into(),
+        }
+    }
+
+    /// An environment or I/O failure.
+    pub fn environment(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        Self {
+            kind: FailureKind::Environment,
+            error: error.into(),
+        }
+    }
+
+    /// The process exit status, from the table in the module docs.
+    pub fn status(&self) -> u8 {
+        match self.kind {
+            FailureKind::Usage => 2,
+            FailureKind::Environment => 1,
+            FailureKind::Interrupted => 130,
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.error)
+    }
+}
+
+impl From<ConfigError> for Failure {
+    fn from(e: ConfigError) -> Self {
+        Self::usage(e)
+    }
+}
+
+impl From<StormError> for Failure {
+    fn from(e: StormError) -> Self {
+        Self::usage(e)
+    }
+}
+
+impl From<OutputError> for Failure {
+    fn from(e: OutputError) -> Self {
+        Self::environment(e)
+    }
+}
+
+impl From<SweepError> for Failure {
+    fn from(e: SweepError) -> Self {
+        let kind = match &e {
+            SweepError::Spec(_) => FailureKind::Usage,
+            SweepError::Interrupted { .. } => FailureKind::Interrupted,
+            SweepError::OutputDir(_) | SweepError::Run(_) | SweepError::Write(_) => {
+                FailureKind::Environment
+            }
+        };
+        Self {
+            kind,
+            error: Box::new(e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_kind_has_its_status() {
+        assert_eq!(Failure::usage("x").status(), 2);
+        assert_eq!(Failure::environment("x").status(), 1);
+        let interrupted = Failure::from(SweepError::Interrupted {
+            points_done: 1,
+            points: 2,
+        });
+        assert_eq!(interrupted.status(), 130);
+    }
+}

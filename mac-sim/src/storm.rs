@@ -1,0 +1,190 @@
+//! `mac-sim storm`: argument parsing and printing only; the work is in
+//! `retry_storm`, `retry_storm::report` and `retry_storm::chart`.
+
+use clap::Args;
+use retry_storm::chart::trigger_window;
+use retry_storm::report as out;
+use retry_storm::{contention, presets, replicate, run_scenario, strategy::Strategy};
+use sim_kit::output::{atomic, json};
+use sim_kit::time::Time;
+
+use crate::emit;
+use crate::failure::Failure;
+
+#[derive(Args, Debug)]
+pub struct StormArgs {
+    /// The scenario preset (see --list), or `contention`.
+    #[arg(long, value_name = "NAME")]
+    scenario: Option<String>,
+    /// List the scenarios and what each is expected to show.
+    #[arg(long)]
+    list: bool,
+    /// Seed; the same seed gives the same output.
+    #[arg(short = 's', long, default_value_t = 1)]
+    seed: u64,
+    /// Run every strategy with this many seeds (seed, seed + 1, ...) and report means
+    /// with 95 % confidence intervals.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    seeds: u32,
+    /// Clients (closed loop) or client processes (open loop, the rate scales with
+    /// them); the server's capacity scales too.
+    #[arg(short = 'n', long, value_name = "N")]
+    clients: Option<u32>,
+    /// Simulated time, with unit (e.g. 120s); the trigger must end within it.
+    #[arg(short = 'd', long, value_name = "TIME", allow_hyphen_values = true)]
+    horizon: Option<String>,
+    /// Replace the preset's strategies (repeat for several): parts joined by +, from
+    /// none, immediate, fixed=DUR, exp, exp-full, exp-equal, exp-decorrelated,
+    /// exp-proportional, exp-additive, exp-normal, base=DUR, cap=DUR, retries=N,
+    /// budget=PCT, tokens=MAX/RATIO, retry-breaker=PCT, breaker=PCT, deadline[=DUR];
+    /// e.g. exp-full+retries=3+budget=10.
+    #[arg(long, value_name = "SPEC")]
+    strategy: Vec<String>,
+    /// Per-attempt client timeouts, one drawn per request (e.g. 100ms,200ms,300ms).
+    #[arg(
+        long,
+        value_name = "TIMES",
+        value_delimiter = ',',
+        allow_hyphen_values = true
+    )]
+    timeouts: Vec<String>,
+    /// Width of the time-series bins, with unit (e.g. 100ms).
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
+    bin: Option<String>,
+    /// Print JSON (summaries and time series) instead of the report.
+    #[arg(long, conflicts_with_all = ["csv", "series"])]
+    json: bool,
+    /// Print the summary as CSV.
+    #[arg(long, conflicts_with = "series")]
+    csv: bool,
+    /// Print the time series as CSV.
+    #[arg(long)]
+    series: bool,
+    /// Also write NAME.json, NAME-summary.csv, NAME-series.csv and the chart
+    /// (NAME.png, NAME.svg) into this directory.
+    #[arg(long, value_name = "DIR")]
+    out: Option<std::path::PathBuf>,
+}
+
+pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
+    if a.list {
+        return emit(&out::list());
+    }
+    let Some(name) = a.scenario.as_deref() else {
+        return Err(Failure::usage(
+            "storm needs --scenario NAME (see mac-sim storm --list)",
+        ));
+    };
+    if let Some(dir) = &a.out {
+        atomic::prepare_dir(dir)?;
+    }
+    if name == contention::NAME {
+        if a.clients.is_some()
+            || a.horizon.is_some()
+            || !a.strategy.is_empty()
+            || !a.timeouts.is_empty()
+            || a.seeds != 1
+            || a.bin.is_some()
+        {
+            return Err(Failure::usage(
+                "contention takes only --seed, --json, --csv and --out",
+            ));
+        }
+        let cfg = contention::ContentionConfig {
+            seed: a.seed,
+            ..Default::default()
+        };
+        let rows = contention::run_contention(&cfg)?;
+        if let Some(dir) = &a.out {
+            out::write_contention(dir, &rows)?;
+        }
+        return if a.json {
+            emit(&json::to_string(&rows))
+        } else if a.csv || a.series {
+            emit(&out::contention_csv(&rows))
+        } else {
+            emit(&out::contention_report(&rows))
+        };
+    }
+    let mut opts = presets::Options {
+        seed: Some(a.seed),
+        clients: a.clients,
+        ..Default::default()
+    };
+    if let Some(h) = &a.horizon {
+        opts.horizon_ps = Some(duration(h)?);
+    }
+    if let Some(b) = &a.bin {
+        opts.bin_ps = Some(duration(b)?);
+    }
+    if !a.timeouts.is_empty() {
+        opts.timeouts_ps = Some(
+            a.timeouts
+                .iter()
+                .map(|t| duration(t))
+                .collect::<Result<_, _>>()?,
+        );
+    }
+    if !a.strategy.is_empty() {
+        opts.strategies = Some(
+            a.strategy
+                .iter()
+                .map(|s| Strategy::parse(s))
+                .collect::<Result<_, _>>()?,
+        );
+    }
+    let sc = presets::scenario(name, &opts)?;
+    if a.seeds != 1 {
+        return seeds_cmd(a, &sc);
+    }
+    let r = run_scenario(&sc)?;
+    if let Some(dir) = &a.out {
+        out::write_scenario(dir, &r)?;
+    }
+    print_as(
+        a,
+        || json::to_string(&r),
+        || out::summary_csv(&r),
+        || out::series_csv(&r),
+        || out::report(&r),
+    )
+}
+
+/// Print what the flags ask for: JSON, the summary CSV, the series CSV or the report.
+fn print_as(
+    a: &StormArgs,
+    json: impl FnOnce() -> String,
+    csv: impl FnOnce() -> String,
+    series: impl FnOnce() -> String,
+    report: impl FnOnce() -> String,
+) -> Result<(), Failure> {
+    emit(&if a.json {
+        json()
+    } else if a.csv {
+        csv()
+    } else if a.series {
+        series()
+    } else {
+        report()
+    })
+}
+
+fn seeds_cmd(a: &StormArgs, sc: &presets::Scenario) -> Result<(), Failure> {
+    let r = replicate::run_seeds(sc, a.seeds)?;
+    if let Some(dir) = &a.out {
+        let trigger = sc.runs.first().and_then(trigger_window);
+        out::write_replicated(dir, &r, trigger)?;
+    }
+    print_as(
+        a,
+        || json::to_string(&r),
+        || out::replicated_csv(&r),
+        || out::replicated_series_csv(&r),
+        || out::replicated_report(&r),
+    )
+}
+
+/// A duration option with its unit.
+fn duration(text: &str) -> Result<Time, Failure> {
+    Time::parse(text).map_err(|e| Failure::usage(format!("duration {e}")))
+}

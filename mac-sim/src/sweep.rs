@@ -1,0 +1,160 @@
+//! `mac-sim sweep` and `mac-sim run --plot`: argument parsing and printing only; the
+//! work is in `csma_cd::sweep` and `csma_cd::report::charts`.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use clap::Args;
+use csma_cd::config::RunConfig;
+use csma_cd::report::charts as run_charts;
+use csma_cd::sweep;
+use csma_cd::sweep::execute::{SweepOptions, run_sweep, table};
+use csma_cd::sweep::spec::{self, SweepSpec};
+use sim_kit::chart::save::save;
+use sim_kit::runner::progress;
+
+use crate::failure::Failure;
+use crate::sim_args::SimArgs;
+
+/// Raised by Ctrl-C; the sweep runner and every running job check it.
+static CANCEL: AtomicBool = AtomicBool::new(false);
+
+#[derive(Args, Debug)]
+// The shared simulation options, with this command's own help texts.
+#[command(
+    mut_arg("duration", |a| a.help("Simulated time of each replication, with unit: s, ms, us or ns")),
+    mut_arg("length_m", |a| a.help("Bus length in metres")),
+    mut_arg("backoff_limit", |a| a.help("backoffLimit (0..=32)")),
+    mut_arg("attempt_limit", |a| a.help("attemptLimit (1..=1024)"))
+)]
+pub struct SweepArgs {
+    /// Station counts: a list and/or ranges, e.g. 1,2,4 or 1..=1024:x2 (doubling) or
+    /// 10..=100:10.
+    #[arg(short = 'n', long, default_value = "1..=256:x2", value_name = "LIST")]
+    stations: String,
+    /// Frame sizes in bytes (64..=1518): a list and/or ranges, or MIN-MAX for a
+    /// uniform mix, e.g. 64,512,1518.
+    #[arg(short = 'f', long, default_value = "1518", value_name = "LIST")]
+    frame_bytes: String,
+    /// Offered loads (fractions of the bit rate, Poisson arrivals) and/or `saturated`,
+    /// e.g. 0.1..=1.0:0.1,saturated.
+    #[arg(short = 'l', long, default_value = "saturated", value_name = "LIST")]
+    load: String,
+    /// Backoff algorithms: beb, linear, poly[:DEGREE], fixed[:SLOTS], e.g. beb,linear.
+    #[arg(short = 'b', long, default_value = "beb", value_name = "LIST")]
+    backoff: String,
+    /// Replications per point, each with its own seed derived from --seed.
+    #[arg(short = 'r', long, default_value_t = 5, value_name = "R")]
+    replications: u32,
+    /// Sweep seed: replication r of every point uses a seed derived from it and r.
+    #[arg(short = 's', long, default_value_t = 1)]
+    seed: u64,
+    #[command(flatten)]
+    sim: SimArgs,
+    /// Output directory for results.csv, results.json and the charts (created if
+    /// missing; existing files of the same names are replaced).
+    #[arg(short = 'o', long, default_value = "sweep-results", value_name = "DIR")]
+    out: PathBuf,
+    /// Skip the charts.
+    #[arg(long)]
+    no_plots: bool,
+    /// Worker threads (default: one per core).
+    #[arg(short = 'j', long, value_name = "N")]
+    threads: Option<usize>,
+    /// No progress output.
+    #[arg(short = 'q', long)]
+    quiet: bool,
+}
+
+impl SweepArgs {
+    fn spec(&self) -> Result<SweepSpec, String> {
+        let base = self.sim.config().map_err(|e| e.to_string())?;
+        Ok(SweepSpec {
+            base,
+            stations: spec::parse_stations(&self.stations).map_err(|e| e.to_string())?,
+            loads: spec::parse_loads(&self.load).map_err(|e| e.to_string())?,
+            frames: spec::parse_frames(&self.frame_bytes).map_err(|e| e.to_string())?,
+            backoffs: spec::parse_backoffs(&self.backoff).map_err(|e| e.to_string())?,
+            replications: self.replications,
+            seed: self.seed,
+        })
+    }
+}
+
+/// `mac-sim sweep`.
+pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
+    let spec = a.spec().map_err(Failure::usage)?;
+    if a.threads == Some(0) {
+        return Err(Failure::usage("--threads must be at least 1"));
+    }
+    let handler = ctrlc::set_handler(|| {
+        if CANCEL.swap(true, Ordering::SeqCst) {
+            // A second Ctrl-C: stop at once (no result file is being presented).
+            std::process::exit(130);
+        }
+        eprintln!(
+            "\nmac-sim: interrupted: stopping the running replications (Ctrl-C again to quit at once)"
+        );
+    });
+    if let Err(e) = handler {
+        eprintln!("mac-sim: warning: Ctrl-C will not stop the sweep cleanly: {e}");
+    }
+    let opts = SweepOptions {
+        out_dir: a.out.clone(),
+        plots: !a.no_plots,
+    };
+    let progress = progress::for_stderr(a.quiet, "sweep", "events");
+    let go = || run_sweep(&spec, &opts, progress.as_ref(), &CANCEL);
+    let out = match a.threads {
+        None => go(),
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map_err(|e| Failure::environment(format!("cannot start {n} threads: {e}")))?
+            .install(go),
+    }?;
+    crate::emit(&table(&out.points))?;
+    if !a.quiet {
+        eprintln!(
+            "mac-sim: {} points x {} replications: {:.1} M events in {:.1} s; wrote {} files to {}",
+            out.points.len(),
+            spec.replications,
+            out.events as f64 / 1e6,
+            out.wall.as_secs_f64(),
+            out.files.len(),
+            a.out.display()
+        );
+    }
+    Ok(())
+}
+
+/// The run and its charts for `mac-sim run --plot DIR`; `dir` has been checked with
+/// `prepare_dir`.
+pub fn run_with_plots(
+    cfg: &RunConfig,
+    dir: &std::path::Path,
+) -> Result<csma_cd::RunResult, Failure> {
+    let (r, per_station) = sweep::job::run_with_stations(cfg)?;
+    let mut files = Vec::new();
+    files.extend(save(
+        &run_charts::attempts_histogram(&r),
+        dir,
+        "attempts_histogram",
+    )?);
+    files.extend(save(
+        &run_charts::per_station_throughput(&r, &per_station),
+        dir,
+        "per_station_throughput",
+    )?);
+    files.extend(save(
+        &run_charts::backoff_vs_expected(&r),
+        dir,
+        "backoff_vs_expected",
+    )?);
+    eprintln!(
+        "mac-sim: wrote {} chart files to {}",
+        files.len(),
+        dir.display()
+    );
+    Ok(r)
+}
