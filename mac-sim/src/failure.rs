@@ -6,8 +6,8 @@
 //! | status | meaning |
 //! | --- | --- |
 //! | 0 | success |
-//! | 1 | the environment failed: a file or directory could not be written, standard output closed with an error, threads could not be started, a run failed |
-//! | 2 | bad arguments: an option, value or combination the simulators cannot accept (nothing was run) |
+//! | 1 | the environment failed while working: a result file could not be written, standard output closed with an error, threads could not be started, a run failed |
+//! | 2 | bad arguments, found before anything runs: an option, value or combination the simulators cannot accept, or an output path that is not a usable directory |
 //! | 130 | interrupted by Ctrl-C: no output set was published |
 
 use std::fmt;
@@ -18,7 +18,7 @@ use retry_storm::StormError;
 use sim_kit::output::atomic::OutputError;
 
 /// The exit-status table, as printed at the end of `mac-sim --help`.
-pub const EXIT_STATUS_HELP: &str = "Exit status: 0 success; 1 the environment failed (a file could not be written, threads could not start, a run failed); 2 bad arguments (nothing was run); 130 interrupted by Ctrl-C (no output set published).";
+pub const EXIT_STATUS_HELP: &str = "Exit status: 0 success; 1 the environment failed while working (a result file could not be written, threads could not start, a run failed); 2 bad arguments or an unusable output directory (found before anything runs); 130 interrupted by Ctrl-C (no output set published).";
 
 /// What kind of failure ended the command; decides the exit status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +83,9 @@ impl From<StormError> for Failure {
     }
 }
 
+/// A result file that could not be written: the environment failed. (An output
+/// directory refused before the work starts is a usage error: see
+/// `sim_kit::output::atomic::prepare_dir` at the call sites.)
 impl From<OutputError> for Failure {
     fn from(e: OutputError) -> Self {
         Self::environment(e)
@@ -92,11 +95,9 @@ impl From<OutputError> for Failure {
 impl From<SweepError> for Failure {
     fn from(e: SweepError) -> Self {
         let kind = match &e {
-            SweepError::Spec(_) => FailureKind::Usage,
+            SweepError::Spec(_) | SweepError::OutputDir(_) => FailureKind::Usage,
             SweepError::Interrupted { .. } => FailureKind::Interrupted,
-            SweepError::OutputDir(_) | SweepError::Run(_) | SweepError::Write(_) => {
-                FailureKind::Environment
-            }
+            SweepError::Run(_) | SweepError::Write(_) => FailureKind::Environment,
         };
         Self {
             kind,

@@ -294,7 +294,7 @@ fn run(args: &RunArgs) -> Result<(), Failure> {
     let r = match &args.plot {
         None => exact::run(&cfg)?,
         Some(dir) => {
-            prepare_dir(dir)?;
+            prepare_dir(dir).map_err(Failure::usage)?;
             sweep::run_with_plots(&cfg, dir)?
         }
     };

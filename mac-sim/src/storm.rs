@@ -76,7 +76,7 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
         ));
     };
     if let Some(dir) = &a.out {
-        atomic::prepare_dir(dir)?;
+        atomic::prepare_dir(dir).map_err(Failure::usage)?;
     }
     if name == contention::NAME {
         if a.clients.is_some()

@@ -19,7 +19,7 @@
 //! `cargo test -p integration-tests --test serial_mac_vs_slotted -- --nocapture` prints
 //! the table.
 
-use mac_sim::{SlottedConfig, run_slotted};
+use csma_cd::{SlottedConfig, run_slotted};
 use serial_mac::sim::{ContentionParams, contend};
 
 /// Payload 16 bytes: 22 bytes on the wire with delimiter, addresses, length and CRC.

@@ -109,7 +109,6 @@ fn an_interrupted_sweep_writes_no_results() {
             pool(2).install(|| run_sweep(&s, &opts, &InterruptAfter { flag: &flag, after }, &flag));
         match r {
             Err(e @ SweepError::Interrupted { .. }) => {
-                assert_eq!(e.exit_code(), 130);
                 let msg = e.to_string();
                 assert!(
                     msg.contains("of 36 points; no results were written"),

@@ -1,0 +1,74 @@
+//! One exit-status table for every subcommand: 2 for bad arguments (found before
+//! anything runs), 1 when the environment fails while working (here: a result file
+//! that cannot be written because a directory stands in its place), and the table
+//! itself in `--help`.
+
+mod common;
+
+use common::{assert_args_fail, mac_sim, stderr};
+
+#[test]
+fn bad_arguments_exit_2_in_every_subcommand() {
+    for (args, needle) in [
+        (&["run", "-n", "0"][..], "at least 1"),
+        (&["slotted", "-f", "10"], "frame size 10"),
+        (&["theory", "--slot-bits", "0"], "slot must be"),
+        (&["bench", "--budget-ms", "0"], "budget must be"),
+        (&["sweep", "-n", "0"], "stations"),
+        (&["storm", "--scenario", "nope"], "unknown scenario"),
+        (&["no-such-command"], "see mac-sim --help"),
+    ] {
+        assert_args_fail(args, needle);
+    }
+}
+
+/// A directory named like the first result file: the work runs, the write fails.
+fn blocked_write_exits_1(args: &[&str], dir: &std::path::Path, blocker: &str) {
+    std::fs::create_dir_all(dir.join(blocker)).unwrap();
+    let o = mac_sim(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(err.starts_with("mac-sim: error: cannot write"), "{err}");
+}
+
+#[test]
+fn a_failed_write_exits_1_in_every_subcommand_that_writes_files() {
+    let d = tempfile::tempdir().unwrap();
+    let sweep = d.path().join("sweep");
+    let s = sweep.to_str().unwrap();
+    blocked_write_exits_1(
+        &["sweep", "-n", "2", "-d", "1ms", "-r", "1", "-q", "-o", s],
+        &sweep,
+        "results.csv",
+    );
+    let storm = d.path().join("storm");
+    let st = storm.to_str().unwrap();
+    blocked_write_exits_1(
+        &["storm", "--scenario", "contention", "--out", st],
+        &storm,
+        "storm-contention.json",
+    );
+    let plot = d.path().join("plot");
+    let p = plot.to_str().unwrap();
+    blocked_write_exits_1(
+        &["run", "-d", "1ms", "--plot", p],
+        &plot,
+        "attempts_histogram.png",
+    );
+}
+
+#[test]
+fn help_states_the_exit_statuses() {
+    let o = mac_sim(&["--help"]);
+    assert!(o.status.success());
+    let out = String::from_utf8(o.stdout).unwrap();
+    for needle in [
+        "Exit status",
+        "1 the environment",
+        "2 bad arguments",
+        "130 interrupted",
+    ] {
+        assert!(out.contains(needle), "--help lacks {needle:?}");
+    }
+}
