@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use crate::error::StormError;
+use crate::error::{Param, StormError};
 use crate::strategy::Strategy;
 use sim_kit::time::{PS_PER_SEC, Time};
 
@@ -186,26 +186,13 @@ pub struct StormConfig {
     pub seed: u64,
 }
 
-/// Clients the model keeps at most (each may hold a few hundred bytes of budgets and
-/// breakers).
-pub const MAX_CLIENTS: u32 = 1_000_000;
+pub use crate::limits::{MAX_CLIENTS, MAX_REQUESTS};
 
-/// Logical requests a run may be expected to issue at most (rate × horizon, or
-/// clients × horizon / think time), so that no parameter can make a run take hours or
-/// exhaust memory.
-pub const MAX_REQUESTS: f64 = 5e7;
-
-fn param(msg: String) -> StormError {
-    StormError::Param(msg)
-}
-
-fn positive_rate(r: f64, what: &str) -> Result<(), StormError> {
+fn positive_rate(r: f64) -> Result<(), StormError> {
     if r.is_finite() && r > 0.0 && r <= 1e8 {
         Ok(())
     } else {
-        Err(param(format!(
-            "{what} {r} must be a positive number of requests per second (at most 1e8)"
-        )))
+        Err(StormError::param(Param::RequestRate, r))
     }
 }
 
@@ -217,20 +204,20 @@ impl StormConfig {
                 rate_per_s,
                 clients,
             } => {
-                positive_rate(rate_per_s, "request rate")?;
+                positive_rate(rate_per_s)?;
                 check_clients(clients)?;
             }
             Load::Closed { clients, think_ps } => {
                 check_clients(clients)?;
                 if think_ps.is_zero() {
-                    return Err(param("the mean think time must be positive".into()));
+                    return Err(StormError::param(Param::ThinkTime, think_ps));
                 }
             }
             Load::Capped {
                 rate_per_s,
                 max_active,
             } => {
-                positive_rate(rate_per_s, "request rate")?;
+                positive_rate(rate_per_s)?;
                 check_clients(max_active)?;
             }
         }
@@ -244,72 +231,63 @@ impl StormConfig {
             }
         };
         if expected > MAX_REQUESTS {
-            return Err(param(format!(
-                "about {expected:.0} requests in one run: at most {MAX_REQUESTS:.0} are supported (fewer clients or a shorter horizon)"
-            )));
+            return Err(StormError::param(Param::Requests, format!("{expected:.0}")));
         }
         let s = &self.server;
         if s.workers == Some(0) {
-            return Err(param("the server needs at least 1 worker".into()));
+            return Err(StormError::param(Param::Workers, 0));
         }
         if s.service.mean_ps().is_zero() {
-            return Err(param("the service time must be positive".into()));
+            return Err(StormError::param(Param::ServiceTime, s.service.mean_ps()));
         }
         if let Some(sl) = s.slowdown {
             if !(sl.factor.is_finite() && sl.factor > 1.0 && sl.factor <= 1e6) {
-                return Err(param(format!(
-                    "slowdown factor {} must be above 1 (and at most 1e6)",
-                    sl.factor
-                )));
+                return Err(StormError::param(Param::SlowdownFactor, sl.factor));
             }
             if !(sl.k.is_finite() && sl.k > 0.0) {
-                return Err(param(format!("slowdown step {} must be positive", sl.k)));
+                return Err(StormError::param(Param::SlowdownStep, sl.k));
             }
             if sl.max_ps < s.service.mean_ps() {
-                return Err(param(
-                    "the slowdown's longest latency must be at least the service time".into(),
-                ));
+                return Err(StormError::param(Param::SlowdownMax, sl.max_ps));
             }
         }
         if self.timeouts_ps.is_empty() || self.timeouts_ps.contains(&Time::ZERO) {
-            return Err(param("every client timeout must be positive".into()));
+            return Err(StormError::param(Param::Timeout, ""));
         }
         if self.users == 0 {
-            return Err(param("there must be at least 1 user".into()));
+            return Err(StormError::param(Param::Users, self.users));
         }
         if self.bin_ps.is_zero() || self.horizon_ps.is_zero() {
-            return Err(param(
-                "the horizon and the bin width must be positive".into(),
-            ));
+            return Err(StormError::param(Param::HorizonOrBin, ""));
         }
         if self.horizon_ps / self.bin_ps > 1_000_000 {
-            return Err(param(
-                "more than 1000000 time-series bins: use a wider --bin".into(),
+            return Err(StormError::param(
+                Param::Bins,
+                self.horizon_ps.div_ceil(self.bin_ps),
             ));
         }
         if self.horizon_ps > Time::from_secs(1_000_000) {
-            return Err(param("the horizon is limited to 1000000 s".into()));
+            return Err(StormError::param(Param::Horizon, self.horizon_ps));
         }
         if let Some(t) = self.trigger {
             if t.start_ps >= t.end_ps {
-                return Err(param("the trigger must end after it starts".into()));
+                return Err(StormError::param(Param::TriggerWindow, ""));
             }
             if t.end_ps > self.horizon_ps {
-                return Err(param("the trigger must end within the horizon".into()));
+                return Err(StormError::param(Param::TriggerEnd, t.end_ps));
             }
             match t.kind {
                 TriggerKind::Partial { fraction } => {
                     if !(0.0..=1.0).contains(&fraction) {
-                        return Err(param(format!(
-                            "failure fraction {fraction} must be between 0 and 1"
-                        )));
+                        return Err(StormError::param(Param::FailureFraction, fraction));
                     }
                 }
                 TriggerKind::Shard { shards, failing } => {
                     if shards == 0 || failing >= shards {
-                        return Err(param(format!(
-                            "failing shard {failing} must be below the number of shards ({shards})"
-                        )));
+                        return Err(StormError::param(
+                            Param::FailingShard,
+                            format!("{failing} of {shards}"),
+                        ));
                     }
                 }
                 TriggerKind::Outage | TriggerKind::Pause => {}
@@ -324,7 +302,7 @@ impl StormConfig {
             && r.conc_slack >= 0.0
             && !r.sustain_ps.is_zero();
         if !ok {
-            return Err(param("recovery rule out of range".into()));
+            return Err(StormError::param(Param::RecoveryRule, ""));
         }
         self.strategy.validate()
     }
@@ -332,9 +310,7 @@ impl StormConfig {
 
 fn check_clients(n: u32) -> Result<(), StormError> {
     if n == 0 || n > MAX_CLIENTS {
-        Err(param(format!(
-            "{n} clients: between 1 and {MAX_CLIENTS} are supported"
-        )))
+        Err(StormError::param(Param::Clients, n))
     } else {
         Ok(())
     }

@@ -11,7 +11,7 @@ use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
 use serde::Serialize;
 
-use crate::error::StormError;
+use crate::error::{Param, StormError};
 use sim_kit::engine::{Engine, EventQueue, Model};
 use sim_kit::maths::split_seed;
 use sim_kit::time::Time;
@@ -124,7 +124,7 @@ pub fn run_one(
     clients: u32,
 ) -> Result<(u64, Time), StormError> {
     let schedule = Schedule::exponential_nanos(cfg.base_ns, Ratio::TWO, cfg.cap_ns)
-        .map_err(|_| StormError::Param("the backoff base must not exceed the cap".into()))?;
+        .map_err(|_| StormError::param(Param::ContentionBase, cfg.base_ns))?;
     let n = clients as usize;
     let model = Record {
         policy: Policy::new(schedule).with_jitter(jitter),
@@ -158,14 +158,13 @@ pub fn run_one(
 /// ```
 pub fn run_contention(cfg: &ContentionConfig) -> Result<Vec<ContentionRow>, StormError> {
     if cfg.clients.is_empty() || cfg.clients.iter().any(|&c| c == 0 || c > 10_000) {
-        return Err(StormError::Param(
-            "contention: client counts must be between 1 and 10000 (without jitter N clients make N(N+1)/2 calls)".into(),
+        return Err(StormError::param(
+            Param::ContentionClients,
+            format!("{:?}", cfg.clients),
         ));
     }
     if cfg.call_ps.is_zero() || cfg.base_ns == 0 {
-        return Err(StormError::Param(
-            "contention: the call time and the backoff base must be positive".into(),
-        ));
+        return Err(StormError::param(Param::ContentionTimes, ""));
     }
     let mut rows = Vec::new();
     for (name, jitter) in JITTERS {

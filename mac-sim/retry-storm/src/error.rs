@@ -1,16 +1,95 @@
-//! [`StormError`]: a storm parameter the simulator cannot accept.
+//! [`StormError`]: a storm parameter the simulator cannot accept, as a kind and the
+//! offending value; the words are only in `Display`.
 
 use std::fmt;
 
+use crate::limits::{MAX_CLIENTS, MAX_REQUESTS};
+
 /// A storm parameter the simulator cannot accept. `Display` is one line.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum StormError {
     /// A scenario name that is not a preset.
     UnknownScenario(String),
-    /// A strategy specification that does not parse.
-    Strategy(String),
-    /// Any other parameter out of range: the message says which and why.
-    Param(String),
+    /// A strategy specification that cannot be used: the specification and why.
+    Strategy {
+        /// The specification as given (e.g. `exp+budget=250`).
+        spec: String,
+        /// What is wrong with it.
+        problem: StrategyProblem,
+    },
+    /// A parameter out of its range: which, and the value given (empty where the
+    /// parameter has no single value, e.g. a pair that contradicts itself).
+    Param {
+        /// The parameter and the rule it breaks.
+        param: Param,
+        /// The offending value, as text.
+        value: String,
+    },
+}
+
+impl StormError {
+    /// A [`StormError::Param`].
+    pub fn param(param: Param, value: impl fmt::Display) -> Self {
+        StormError::Param {
+            param,
+            value: value.to_string(),
+        }
+    }
+}
+
+/// A storm parameter, for [`StormError::Param`]; its `Display` is the rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Param {
+    /// An open-loop request rate.
+    RequestRate,
+    /// The closed-loop mean think time.
+    ThinkTime,
+    /// Clients (or the cap on active clients).
+    Clients,
+    /// The logical requests one run would issue.
+    Requests,
+    /// The server's workers.
+    Workers,
+    /// The server's service time.
+    ServiceTime,
+    /// The slowdown's factor.
+    SlowdownFactor,
+    /// The slowdown's step.
+    SlowdownStep,
+    /// The slowdown's longest latency against the service time.
+    SlowdownMax,
+    /// A client timeout.
+    Timeout,
+    /// The number of users.
+    Users,
+    /// The horizon or the bin width.
+    HorizonOrBin,
+    /// The number of time-series bins.
+    Bins,
+    /// The horizon.
+    Horizon,
+    /// The trigger's start and end.
+    TriggerWindow,
+    /// The trigger's end against the horizon.
+    TriggerEnd,
+    /// The failing fraction of a partial failure.
+    FailureFraction,
+    /// The failing shard (`failing of shards`).
+    FailingShard,
+    /// The recovery rule.
+    RecoveryRule,
+    /// The list of strategies to run.
+    Strategies,
+    /// Seeds per strategy.
+    Seeds,
+    /// The contention experiment's client counts.
+    ContentionClients,
+    /// The contention experiment's call time and backoff base.
+    ContentionTimes,
+    /// The contention experiment's backoff base against its cap.
+    ContentionBase,
 }
 
 impl fmt::Display for StormError {
@@ -22,10 +101,116 @@ impl fmt::Display for StormError {
                 crate::names::PRESETS.join(", "),
                 crate::names::CONTENTION
             ),
-            StormError::Strategy(s) => write!(f, "strategy: {s}"),
-            StormError::Param(s) => write!(f, "{s}"),
+            StormError::Strategy { spec, problem } => write!(f, "strategy: '{spec}': {problem}"),
+            StormError::Param { param, value: v } => {
+                use Param::*;
+                match param {
+                    RequestRate => write!(
+                        f,
+                        "request rate {v} must be a positive number of requests per second (at most 1e8)"
+                    ),
+                    ThinkTime => write!(f, "the mean think time must be positive"),
+                    Clients => write!(f, "{v} clients: between 1 and {MAX_CLIENTS} are supported"),
+                    Requests => write!(
+                        f,
+                        "about {v} requests in one run: at most {MAX_REQUESTS:.0} are supported (fewer clients or a shorter horizon)"
+                    ),
+                    Workers => write!(f, "the server needs at least 1 worker"),
+                    ServiceTime => write!(f, "the service time must be positive"),
+                    SlowdownFactor => {
+                        write!(f, "slowdown factor {v} must be above 1 (and at most 1e6)")
+                    }
+                    SlowdownStep => write!(f, "slowdown step {v} must be positive"),
+                    SlowdownMax => write!(
+                        f,
+                        "the slowdown's longest latency must be at least the service time"
+                    ),
+                    Timeout => write!(f, "every client timeout must be positive"),
+                    Users => write!(f, "there must be at least 1 user"),
+                    HorizonOrBin => write!(f, "the horizon and the bin width must be positive"),
+                    Bins => write!(
+                        f,
+                        "{v} time-series bins: at most 1000000 are supported (use a wider --bin)"
+                    ),
+                    Horizon => write!(f, "the horizon is limited to 1000000 s"),
+                    TriggerWindow => write!(f, "the trigger must end after it starts"),
+                    TriggerEnd => write!(f, "the trigger must end within the horizon"),
+                    FailureFraction => {
+                        write!(f, "failure fraction {v} must be between 0 and 1")
+                    }
+                    FailingShard => write!(
+                        f,
+                        "failing shard {v}: the failing shard must be below the number of shards"
+                    ),
+                    RecoveryRule => write!(f, "recovery rule out of range"),
+                    Strategies => write!(f, "no strategy to run"),
+                    Seeds => write!(f, "{v} seeds: between 1 and 1000 are supported"),
+                    ContentionClients => write!(
+                        f,
+                        "contention: client counts must be between 1 and 10000 (without jitter N clients make N(N+1)/2 calls)"
+                    ),
+                    ContentionTimes => write!(
+                        f,
+                        "contention: the call time and the backoff base must be positive"
+                    ),
+                    ContentionBase => write!(f, "the backoff base must not exceed the cap"),
+                }
+            }
         }
     }
 }
 
 impl std::error::Error for StormError {}
+
+/// What is wrong with a strategy specification.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum StrategyProblem {
+    /// A part that needs `=VALUE` has none (the part's key).
+    NeedsValue(String),
+    /// A part that takes no value was given one (the part's key).
+    TakesNoValue(String),
+    /// Two retry schedules (`exp`, `fixed=…`, …) in one specification.
+    TwoSchedules,
+    /// A duration that is not a positive time with a unit (the text given).
+    Duration(String),
+    /// A retry count outside 0..=1000000 (the text given).
+    Retries(String),
+    /// A percentage outside 0..=100 (the text given).
+    Percentage(String),
+    /// A token budget that is not `MAX/RATIO` in range (the text given).
+    Tokens(String),
+    /// An empty part (`exp++retries=3`).
+    EmptyPart,
+    /// A part that is not known (the part).
+    UnknownPart(String),
+    /// The exponential base above its cap.
+    BaseAboveCap,
+    /// `none` with retries.
+    NoneWithRetries,
+    /// `backoff-core` refused a budget or breaker: which part, and its error.
+    Rejected(&'static str, backoff_core::ConfigError),
+}
+
+impl fmt::Display for StrategyProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use StrategyProblem::*;
+        match self {
+            NeedsValue(k) => write!(f, "'{k}' needs a value ({k}=...)"),
+            TakesNoValue(k) => write!(f, "'{k}' takes no value"),
+            TwoSchedules => write!(f, "more than one retry schedule"),
+            Duration(v) => write!(
+                f,
+                "duration '{v}' must be positive with a unit: s, ms, us or ns"
+            ),
+            Retries(v) => write!(f, "retries '{v}' must be 0..=1000000"),
+            Percentage(v) => write!(f, "percentage '{v}' must be a number from 0 to 100"),
+            Tokens(v) => write!(f, "tokens '{v}' must be MAX/RATIO, e.g. 10/0.1"),
+            EmptyPart => write!(f, "empty part"),
+            UnknownPart(p) => write!(f, "unknown part '{p}'"),
+            BaseAboveCap => write!(f, "the base must not exceed the cap"),
+            NoneWithRetries => write!(f, "'none' cannot have retries"),
+            Rejected(what, e) => write!(f, "{what}: {e}"),
+        }
+    }
+}

@@ -65,6 +65,7 @@ pub mod clients;
 pub mod config;
 pub mod contention;
 pub mod error;
+pub mod limits;
 pub mod metrics;
 pub mod names;
 pub mod presets;

@@ -4,7 +4,7 @@
 use crate::config::{
     Load, RecoveryRule, ServerConfig, ServiceTime, Slowdown, StormConfig, Trigger, TriggerKind,
 };
-use crate::error::StormError;
+use crate::error::{Param, StormError};
 use crate::strategy::Strategy;
 use sim_kit::time::Time;
 
@@ -241,7 +241,7 @@ pub fn scenario(name: &str, opts: &Options) -> Result<Scenario, StormError> {
     let cfg = apply(cfg, opts)?;
     let strategies = opts.strategies.clone().unwrap_or(strategies);
     if strategies.is_empty() {
-        return Err(StormError::Param("no strategy to run".into()));
+        return Err(StormError::param(Param::Strategies, 0));
     }
     let runs = strategies
         .into_iter()
@@ -276,10 +276,7 @@ fn apply(mut c: StormConfig, o: &Options) -> Result<StormConfig, StormError> {
     }
     if let Some(n) = o.clients {
         if n == 0 || n > crate::config::MAX_CLIENTS {
-            return Err(StormError::Param(format!(
-                "{n} clients: between 1 and {} are supported",
-                crate::config::MAX_CLIENTS
-            )));
+            return Err(StormError::param(Param::Clients, n));
         }
         let f = match &mut c.load {
             Load::Closed { clients, .. } => {

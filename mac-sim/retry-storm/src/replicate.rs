@@ -4,9 +4,10 @@
 
 use serde::Serialize;
 
+use crate::StormResult;
+use crate::error::{Param, StormError};
 use crate::metrics::BinRow;
 use crate::presets::Scenario;
-use crate::{StormError, StormResult};
 use sim_kit::stats::ci::{Estimate, mean_ci95};
 
 /// One strategy over all seeds.
@@ -105,9 +106,7 @@ fn over_bins(runs: &[StormResult]) -> Vec<BinEstimate> {
 /// ```
 pub fn run_seeds(sc: &Scenario, seeds: u32) -> Result<Replicated, StormError> {
     if !(1..=1000).contains(&seeds) {
-        return Err(StormError::Param(format!(
-            "{seeds} seeds: between 1 and 1000 are supported"
-        )));
+        return Err(StormError::param(Param::Seeds, seeds));
     }
     let grid = crate::run_all(&sc.runs, seeds)?;
     let strategies = grid

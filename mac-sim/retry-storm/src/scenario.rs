@@ -2,7 +2,7 @@
 //! the kit's parallel runner.
 
 use crate::config::StormConfig;
-use crate::error::StormError;
+use crate::error::{Param, StormError};
 use crate::presets;
 use crate::sim::{StormResult, run};
 
@@ -36,7 +36,9 @@ pub fn run_all(runs: &[StormConfig], seeds: u32) -> Result<Vec<Vec<StormResult>>
     })
     .map_err(|e| match e {
         RunError::Job { error, .. } => error,
-        other => StormError::Param(other.to_string()),
+        // The stop flag is never raised here: nothing to run is the one other way.
+        _ if runs.is_empty() => StormError::param(Param::Strategies, 0),
+        _ => StormError::param(Param::Seeds, seeds),
     })
 }
 

@@ -34,7 +34,7 @@ use backoff_core::{
     Stop, TokenBudget,
 };
 
-use crate::error::StormError;
+use crate::error::{StormError, StrategyProblem};
 use sim_kit::time::Time;
 
 /// Buckets of the breakers' sliding windows.
@@ -129,7 +129,10 @@ impl Strategy {
 
     /// Parse a specification (see the module docs).
     pub fn parse(spec: &str) -> Result<Self, StormError> {
-        let err = |m: String| StormError::Strategy(format!("'{spec}': {m}"));
+        let err = |problem: StrategyProblem| StormError::Strategy {
+            spec: spec.to_string(),
+            problem,
+        };
         let mut s = Self::none();
         s.name = spec.trim().to_string();
         let (mut base, mut cap) = (DEFAULT_BASE_NS, DEFAULT_CAP_NS);
@@ -140,21 +143,21 @@ impl Strategy {
                 Some((k, v)) => (k.trim(), Some(v.trim())),
                 None => (part, None),
             };
-            let need = || value.ok_or_else(|| err(format!("'{key}' needs a value ({key}=...)")));
+            let need = || value.ok_or_else(|| err(StrategyProblem::NeedsValue(key.to_string())));
             match key {
                 "none" | "immediate" | "exp" | "exp-full" | "exp-equal" | "exp-decorrelated"
                 | "exp-proportional" | "exp-additive" | "exp-normal" => {
                     if value.is_some() {
-                        return Err(err(format!("'{key}' takes no value")));
+                        return Err(err(StrategyProblem::TakesNoValue(key.to_string())));
                     }
                     if kind.is_some() {
-                        return Err(err("more than one retry schedule".into()));
+                        return Err(err(StrategyProblem::TwoSchedules));
                     }
                     kind = Some((key, 0));
                 }
                 "fixed" => {
                     if kind.is_some() {
-                        return Err(err("more than one retry schedule".into()));
+                        return Err(err(StrategyProblem::TwoSchedules));
                     }
                     kind = Some(("fixed", duration_ns(need()?).map_err(&err)?));
                 }
@@ -166,7 +169,7 @@ impl Strategy {
                         .parse()
                         .ok()
                         .filter(|&n| n <= 1_000_000)
-                        .ok_or_else(|| err(format!("retries '{v}' must be 0..=1000000")))?;
+                        .ok_or_else(|| err(StrategyProblem::Retries(v.to_string())))?;
                     retries = Some(n);
                 }
                 "budget" => {
@@ -178,7 +181,7 @@ impl Strategy {
                 }
                 "tokens" => {
                     let v = need()?;
-                    let bad = || err(format!("tokens '{v}' must be MAX/RATIO, e.g. 10/0.1"));
+                    let bad = || err(StrategyProblem::Tokens(v.to_string()));
                     let (m, r) = v.split_once('/').ok_or_else(bad)?;
                     let max_tokens: u32 = m
                         .trim()
@@ -209,8 +212,8 @@ impl Strategy {
                         s.request_deadline_ns = Some(duration_ns(v).map_err(&err)?);
                     }
                 }
-                "" => return Err(err("empty part".into())),
-                other => return Err(err(format!("unknown part '{other}'"))),
+                "" => return Err(err(StrategyProblem::EmptyPart)),
+                other => return Err(err(StrategyProblem::UnknownPart(other.to_string()))),
             }
         }
         let jitter = |k: &str| match k {
@@ -229,13 +232,13 @@ impl Strategy {
             "fixed" => Some(Schedule::constant_nanos(fixed)),
             _ => Some(
                 Schedule::exponential_nanos(base, Ratio::TWO, cap)
-                    .map_err(|_| err("the base must not exceed the cap".into()))?,
+                    .map_err(|_| err(StrategyProblem::BaseAboveCap))?,
             ),
         };
         s.policy = match (schedule, k) {
             (None, _) => {
                 if retries.is_some_and(|r| r > 0) {
-                    return Err(err("'none' cannot have retries".into()));
+                    return Err(err(StrategyProblem::NoneWithRetries));
                 }
                 None
             }
@@ -264,23 +267,22 @@ impl Strategy {
     }
 }
 
-fn duration_ns(v: &str) -> Result<u64, String> {
+fn duration_ns(v: &str) -> Result<u64, StrategyProblem> {
     Time::parse(v)
         .map(Time::as_ns)
         .ok()
         .filter(|&ns| ns > 0)
-        .ok_or_else(|| format!("duration '{v}' must be positive with a unit: s, ms, us or ns"))
+        .ok_or_else(|| StrategyProblem::Duration(v.to_string()))
 }
 
-fn percent(v: &str) -> Result<Ratio, String> {
+fn percent(v: &str) -> Result<Ratio, StrategyProblem> {
+    let bad = || StrategyProblem::Percentage(v.to_string());
     let t = v.trim().trim_end_matches('%');
-    let p: f64 = t
-        .parse()
-        .map_err(|_| format!("percentage '{v}' must be a number from 0 to 100"))?;
+    let p: f64 = t.parse().map_err(|_| bad())?;
     if !(p.is_finite() && (0.0..=100.0).contains(&p)) {
-        return Err(format!("percentage '{v}' must be a number from 0 to 100"));
+        return Err(bad());
     }
-    Ratio::new((p * 10.0).round() as u32, 1000).map_err(|e| e.to_string())
+    Ratio::new((p * 10.0).round() as u32, 1000).map_err(|_| bad())
 }
 
 /// Why a failed logical request was not retried.
@@ -308,8 +310,9 @@ pub struct Guards {
 impl Guards {
     /// Fresh budgets and closed breakers.
     pub fn new(s: &Strategy) -> Result<Self, StormError> {
-        let bad = |what: &str, e: backoff_core::ConfigError| {
-            StormError::Strategy(format!("'{}': {what}: {e}", s.name))
+        let bad = |what: &'static str, e: backoff_core::ConfigError| StormError::Strategy {
+            spec: s.name.clone(),
+            problem: StrategyProblem::Rejected(what, e),
         };
         let (mut ratio, mut token) = (None, None);
         match s.budget {

@@ -65,16 +65,18 @@ impl Triggers {
         self.pause().is_some_and(|(s, e)| (s..e).contains(&now))
     }
 
-    /// When `work` picoseconds of service begun at `start` are done, with the server's
-    /// time frozen during a pause.
+    /// When `work` of service begun at `start` is done, with the server's time frozen
+    /// during a pause.
     ///
     /// ```
     /// use retry_storm::config::{Trigger, TriggerKind};
     /// use retry_storm::triggers::Triggers;
-    /// let t = Triggers::new(Some(Trigger { start_ps: 100, end_ps: 200, kind: TriggerKind::Pause }));
-    /// assert_eq!(t.frozen_end(50, 30), 80); // before the pause
-    /// assert_eq!(t.frozen_end(50, 80), 230); // straddles it: +100
-    /// assert_eq!(t.frozen_end(150, 10), 210); // starts inside: counts from its end
+    /// use sim_kit::time::Time;
+    /// let ms = Time::from_ms;
+    /// let t = Triggers::new(Some(Trigger { start_ps: ms(100), end_ps: ms(200), kind: TriggerKind::Pause }));
+    /// assert_eq!(t.frozen_end(ms(50), ms(30)), ms(80)); // before the pause
+    /// assert_eq!(t.frozen_end(ms(50), ms(80)), ms(230)); // straddles it: +100
+    /// assert_eq!(t.frozen_end(ms(150), ms(10)), ms(210)); // starts inside: counts from its end
     /// ```
     #[inline]
     pub fn frozen_end(&self, start: Time, work: Time) -> Time {

@@ -531,7 +531,8 @@ impl Model for CsmaCd {
 ///
 /// ```
 /// use csma_cd::{config::RunConfig, exact::run};
-/// let cfg = RunConfig { stations: 4, duration_ps: 100_000_000_000, ..RunConfig::default() };
+/// use sim_kit::time::Time;
+/// let cfg = RunConfig { stations: 4, duration_ps: Time::from_ms(100), ..RunConfig::default() };
 /// let r = run(&cfg).unwrap();
 /// assert!(r.conservation.holds);
 /// assert!(r.utilisation > 0.8);

@@ -5,10 +5,12 @@
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use csma_cd::sweep::{execute::{run_sweep, SweepOptions}, progress::Quiet, spec::*};
+//! use csma_cd::sweep::{execute::{run_sweep, SweepOptions}, spec::*};
+//! use sim_kit::runner::progress::Quiet;
+//! use sim_kit::time::Time;
 //! let dir = std::env::temp_dir().join(format!("mac-sim-sweep-doc-{}", std::process::id()));
 //! let mut spec = SweepSpec { stations: vec![1, 4], replications: 2, ..SweepSpec::default() };
-//! spec.base.duration_ps = 2_000_000_000; // 2 ms
+//! spec.base.duration_ps = Time::from_ms(2);
 //! let out = run_sweep(&spec, &SweepOptions { out_dir: dir.clone(), plots: false },
 //!                     &Quiet, &AtomicBool::new(false)).unwrap();
 //! assert_eq!(out.points.len(), 2);

@@ -7,10 +7,11 @@
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use csma_cd::{config::RunConfig, exact as csma_cd, sweep::job};
-//! let cfg = RunConfig { stations: 8, duration_ps: 20_000_000_000, ..RunConfig::default() };
+//! use csma_cd::{config::RunConfig, exact, sweep::job};
+//! use sim_kit::time::Time;
+//! let cfg = RunConfig { stations: 8, duration_ps: Time::from_ms(20), ..RunConfig::default() };
 //! let sliced = job::run_cancellable(&cfg, &AtomicBool::new(false)).unwrap().unwrap();
-//! assert_eq!(sliced, csma_cd::run(&cfg).unwrap());
+//! assert_eq!(sliced, exact::run(&cfg).unwrap());
 //! ```
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,0 +1,11 @@
+//! The largest runs the storm model accepts, so that no parameter can make a run
+//! take hours or exhaust memory.
+
+/// Clients the model keeps at most (each may hold a few hundred bytes of budgets and
+/// breakers).
+pub const MAX_CLIENTS: u32 = 1_000_000;
+
+/// Logical requests a run may be expected to issue at most (rate × horizon, or
+/// clients × horizon / think time), so that no parameter can make a run take hours or
+/// exhaust memory.
+pub const MAX_REQUESTS: f64 = 5e7;
