@@ -313,16 +313,12 @@ impl RunConfig {
             BackoffAlgorithm::Beb => {}
             BackoffAlgorithm::Fixed { window } => {
                 if window == 0 {
-                    return Err(ConfigError::Backoff(
-                        "fixed window must be at least 1 slot".into(),
-                    ));
+                    return Err(ConfigError::FixedWindow);
                 }
             }
             BackoffAlgorithm::Polynomial { degree } => {
                 if !(1..=8).contains(&degree) {
-                    return Err(ConfigError::Backoff(format!(
-                        "polynomial degree {degree} must be between 1 and 8"
-                    )));
+                    return Err(ConfigError::PolynomialDegree(degree));
                 }
             }
         }
@@ -343,10 +339,7 @@ impl RunConfig {
             return Err(ConfigError::Velocity(phy.velocity_m_per_s.to_string()));
         }
         if !(self.bus_length_m.is_finite() && self.bus_length_m >= 0.0) {
-            return Err(ConfigError::BusLength(format!(
-                "'{}' must be a non-negative number of metres",
-                self.bus_length_m
-            )));
+            return Err(ConfigError::BusLength(self.bus_length_m));
         }
         for (name, v, lo, hi) in [
             ("slot", phy.slot_bits, 1, 1 << 20),
@@ -355,19 +348,23 @@ impl RunConfig {
             ("jam", phy.jam_bits, 1, 1 << 16),
         ] {
             if !(lo..=hi).contains(&v) {
-                return Err(ConfigError::Timing(format!(
-                    "{name} of {v} bit times is outside {lo}..={hi}"
-                )));
+                return Err(ConfigError::Timing {
+                    name,
+                    bits: v,
+                    min: lo,
+                    max: hi,
+                });
             }
         }
         // Bit time rounded to the nearest picosecond (exact for 10/100/1000 Mb/s).
         let bit = Time::from_ps((PS_PER_SEC + phy.bit_rate / 2) / phy.bit_rate);
         let max_prop_f = self.bus_length_m / phy.velocity_m_per_s * PS_PER_SEC as f64;
         if max_prop_f > 1e15 {
-            return Err(ConfigError::BusLength(format!(
-                "{} m is too long",
-                self.bus_length_m
-            )));
+            return Err(ConfigError::BusTooLong {
+                metres: self.bus_length_m,
+                round_trip_bits: f64::INFINITY,
+                slot_bits: phy.slot_bits,
+            });
         }
         let max_prop = Time::from_ps(max_prop_f.round() as u64);
         let t = Timing {
@@ -383,12 +380,11 @@ impl RunConfig {
         // when its sender detected no collision.
         let min_frame = t.preamble + bit * 8 * u64::from(self.frames.min_bytes());
         if max_prop * 2 > t.slot.min(min_frame) {
-            return Err(ConfigError::BusLength(format!(
-                "{} m gives a round trip of {:.1} bit times, longer than the slot ({} bit times) or the shortest frame: late collisions are not modelled",
-                self.bus_length_m,
-                2.0 * max_prop.as_ps() as f64 / bit.as_ps() as f64,
-                phy.slot_bits
-            )));
+            return Err(ConfigError::BusTooLong {
+                metres: self.bus_length_m,
+                round_trip_bits: 2.0 * max_prop.as_ps() as f64 / bit.as_ps() as f64,
+                slot_bits: phy.slot_bits,
+            });
         }
         let max_backoff = t.slot.checked_mul(beb.window(beb.backoff_limit().into()));
         let budget = max_backoff
@@ -397,10 +393,11 @@ impl RunConfig {
         match budget {
             Some(b) if b < Time::from_ps(1 << 62) => {}
             _ => {
-                return Err(ConfigError::TooLong(format!(
-                    "backoff limit {} with a {}-bit slot at {} b/s plus the duration exceeds 2^62 ps",
-                    self.backoff_limit, phy.slot_bits, phy.bit_rate
-                )));
+                return Err(ConfigError::TooLong {
+                    backoff_limit: self.backoff_limit,
+                    slot_bits: phy.slot_bits,
+                    bit_rate: phy.bit_rate,
+                });
             }
         }
         Ok(t)

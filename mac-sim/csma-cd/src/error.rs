@@ -25,24 +25,74 @@ pub enum ConfigError {
     AttemptLimit(u32),
     /// A placement name that is not `point`, `even` or `random`.
     Placement(String),
-    /// A bus length that is negative, not finite, or too long for the model.
-    BusLength(String),
+    /// A bus length that is negative or not finite (metres).
+    BusLength(f64),
+    /// A bus too long for the model: its length, the round trip in bit times and the
+    /// slot (a round trip longer than the slot or the shortest frame would need late
+    /// collisions, which are not modelled).
+    BusTooLong {
+        /// Metres.
+        metres: f64,
+        /// Round-trip propagation, bit times (infinite when beyond any clock).
+        round_trip_bits: f64,
+        /// The slot, bit times.
+        slot_bits: u32,
+    },
     /// A bit rate of zero or one that does not parse.
     BitRate(String),
-    /// A timing parameter (slot, preamble, gap, jam) out of range.
-    Timing(String),
-    /// A backoff-algorithm parameter out of range.
-    Backoff(String),
+    /// A timing parameter (slot, preamble, gap, jam) out of range: which, its value
+    /// and the range, in bit times.
+    Timing {
+        /// The parameter.
+        name: &'static str,
+        /// The value given.
+        bits: u32,
+        /// Least allowed.
+        min: u32,
+        /// Most allowed.
+        max: u32,
+    },
+    /// Start times that do not fit the run (saturated traffic, one per station).
+    StartTimes,
+    /// A slotted-model frame or slot of zero bit times.
+    SlottedTiming,
+    /// A fixed backoff window of zero slots.
+    FixedWindow,
+    /// A slotted-model transmission probability outside (0, 1].
+    Probability(f64),
+    /// A slotted-model transmission probability too small to draw from (`ln(1 − p)`
+    /// rounds to zero).
+    ProbabilityTooSmall(f64),
+    /// A polynomial degree outside 1..=8.
+    PolynomialDegree(u32),
     /// A queue limit of zero.
     QueueLimit,
     /// Signal speed not a positive finite number.
     Velocity(String),
     /// A capture window of zero successes.
     CaptureWindow,
-    /// The run would overflow the 64-bit picosecond clock.
-    TooLong(String),
-    /// The run could not finish in any reasonable time.
-    Endless(String),
+    /// The longest backoff plus the duration would overflow the picosecond clock:
+    /// the backoff limit, slot (bit times) and bit rate.
+    TooLong {
+        /// backoffLimit.
+        backoff_limit: u32,
+        /// The slot, bit times.
+        slot_bits: u32,
+        /// Bits per second.
+        bit_rate: u64,
+    },
+    /// A slotted run that would need more than 10¹⁰ contention slots: the
+    /// transmission probability, stations, frames asked for and slots needed.
+    Endless {
+        /// Per-slot transmission probability.
+        probability: f64,
+        /// Stations.
+        stations: u32,
+        /// Frames to deliver.
+        successes: u64,
+        /// Expected slots.
+        slots: f64,
+    },
 }
 
 impl fmt::Display for ConfigError {
@@ -73,21 +123,69 @@ impl fmt::Display for ConfigError {
             ),
             AttemptLimit(n) => write!(f, "attempt limit {n} must be between 1 and 1024"),
             Placement(s) => write!(f, "unknown placement '{s}': use point, even or random"),
-            BusLength(s) => write!(f, "bus length: {s}"),
+            BusLength(m) => write!(
+                f,
+                "bus length: '{m}' must be a non-negative number of metres"
+            ),
+            BusTooLong {
+                metres,
+                round_trip_bits,
+                slot_bits,
+            } if round_trip_bits.is_finite() => write!(
+                f,
+                "bus length: {metres} m gives a round trip of {round_trip_bits:.1} bit times, longer than the slot ({slot_bits} bit times) or the shortest frame: late collisions are not modelled"
+            ),
+            BusTooLong { metres, .. } => write!(f, "bus length: {metres} m is too long"),
             BitRate(s) => write!(
                 f,
                 "bit rate '{s}' must be a positive number of bits per second (e.g. 10M, 100M, 1G)"
             ),
-            Timing(s) => write!(f, "timing: {s}"),
-            Backoff(s) => write!(f, "backoff: {s}"),
+            Timing {
+                name,
+                bits,
+                min,
+                max,
+            } => write!(
+                f,
+                "timing: {name} of {bits} bit times is outside {min}..={max}"
+            ),
+            StartTimes => write!(
+                f,
+                "timing: start times need saturated traffic and one time per station"
+            ),
+            SlottedTiming => write!(f, "timing: frame and slot must be at least 1 bit time"),
+            FixedWindow => write!(f, "backoff: fixed window must be at least 1 slot"),
+            Probability(p) => write!(f, "backoff: transmission probability {p} must be in (0, 1]"),
+            ProbabilityTooSmall(p) => write!(
+                f,
+                "backoff: transmission probability {p} is too small to draw from"
+            ),
+            PolynomialDegree(d) => {
+                write!(f, "backoff: polynomial degree {d} must be between 1 and 8")
+            }
             QueueLimit => write!(f, "the per-station queue limit must be at least 1 frame"),
             Velocity(s) => write!(
                 f,
                 "signal speed '{s}' must be a positive finite number of metres per second"
             ),
             CaptureWindow => write!(f, "the capture window must be at least 1 success"),
-            TooLong(s) => write!(f, "run too long for the 64-bit picosecond clock: {s}"),
-            Endless(s) => write!(f, "this run would practically never finish: {s}"),
+            TooLong {
+                backoff_limit,
+                slot_bits,
+                bit_rate,
+            } => write!(
+                f,
+                "run too long for the 64-bit picosecond clock: backoff limit {backoff_limit} with a {slot_bits}-bit slot at {bit_rate} b/s plus the duration exceeds 2^62 ps"
+            ),
+            Endless {
+                probability,
+                stations,
+                successes,
+                slots,
+            } => write!(
+                f,
+                "this run would practically never finish: with p = {probability} and Q = {stations} the {successes} frames need about {slots:.1e} slots (at most 1e10)"
+            ),
         }
     }
 }

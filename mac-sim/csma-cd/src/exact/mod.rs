@@ -161,9 +161,7 @@ impl CsmaCd {
         starts: &[Time],
     ) -> Result<(Self, EventQueue<Event>), ConfigError> {
         if starts.len() != cfg.stations as usize || cfg.traffic != Traffic::Saturated {
-            return Err(ConfigError::Timing(
-                "start times need saturated traffic and one time per station".into(),
-            ));
+            return Err(ConfigError::StartTimes);
         }
         Self::build(cfg, Some(starts))
     }

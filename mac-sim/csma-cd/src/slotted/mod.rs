@@ -112,15 +112,11 @@ impl Slotted {
             return Err(ConfigError::TooManyStations(cfg.stations.into()));
         }
         if cfg.frame_bits == 0 || cfg.slot_bits == 0 {
-            return Err(ConfigError::Timing(
-                "frame and slot must be at least 1 bit time".into(),
-            ));
+            return Err(ConfigError::SlottedTiming);
         }
         let p = cfg.probability.unwrap_or(1.0 / f64::from(cfg.stations));
         if !(p > 0.0 && p <= 1.0) {
-            return Err(ConfigError::Backoff(format!(
-                "transmission probability {p} must be in (0, 1]"
-            )));
+            return Err(ConfigError::Probability(p));
         }
         let ln_q = if p >= 1.0 {
             f64::NEG_INFINITY
@@ -128,19 +124,19 @@ impl Slotted {
             ln(1.0 - p)
         };
         if ln_q == 0.0 {
-            return Err(ConfigError::Backoff(format!(
-                "transmission probability {p} is too small to draw from"
-            )));
+            return Err(ConfigError::ProbabilityTooSmall(p));
         }
         // Refuse runs that could not finish: expected slots = successes / P(one sender).
         let q = f64::from(cfg.stations);
         let acquire = q * p * sim_kit::maths::powu(1.0 - p, u64::from(cfg.stations) - 1);
         let slots = cfg.successes as f64 / acquire;
         if slots.is_nan() || slots > MAX_EXPECTED_SLOTS {
-            return Err(ConfigError::Endless(format!(
-                "with p = {p} and Q = {} the {} frames need about {slots:.1e} slots (at most 1e10)",
-                cfg.stations, cfg.successes
-            )));
+            return Err(ConfigError::Endless {
+                probability: p,
+                stations: cfg.stations,
+                successes: cfg.successes,
+                slots,
+            });
         }
         Ok(Self {
             cfg: *cfg,

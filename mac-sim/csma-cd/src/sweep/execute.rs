@@ -70,8 +70,9 @@ pub enum SweepError {
         /// Points in the sweep.
         points: usize,
     },
-    /// A run failed.
-    Run(String),
+    /// A run refused its configuration (every point is checked first, so this means
+    /// a check missed something).
+    Run(ConfigError),
     /// Writing a result file failed after the runs.
     Write(OutputError),
 }
@@ -88,7 +89,7 @@ impl fmt::Display for SweepError {
                 f,
                 "sweep interrupted after {points_done} of {points} points; no results were written"
             ),
-            Self::Run(e) => write!(f, "{e}"),
+            Self::Run(e) => write!(f, "a run failed: {e}"),
         }
     }
 }
@@ -154,7 +155,20 @@ pub fn run_sweep(
             points_done,
             points,
         },
-        other => SweepError::Run(other.to_string()),
+        RunError::Job {
+            error: JobError::Config(e),
+            ..
+        } => SweepError::Run(e),
+        // A job stops only once the flag is raised.
+        RunError::Job {
+            error: JobError::Cancelled,
+            ..
+        } => SweepError::Interrupted {
+            points_done: 0,
+            points: points.len(),
+        },
+        // Refused by the spec's checks before any run; kept for completeness.
+        RunError::Empty => SweepError::Spec(SpecError::NoReplications),
     })?;
     let wall = start.elapsed();
     let summaries: Vec<PointSummary> = points
