@@ -99,6 +99,10 @@ pub fn peak_rss_mib() -> f64 {
 /// Measure N stations (the default run's other parameters; saturated, or Poisson at
 /// total offered load `load`) for about `budget_s` wall seconds each for the event
 /// model and the textbook loop.
+///
+/// # Errors
+///
+/// [`ConfigError`] if the configuration for `stations` is invalid.
 pub fn bench_one(
     stations: u32,
     load: Option<f64>,
@@ -112,6 +116,10 @@ pub fn bench_one(
 /// loop to the simulated time `warmup_ms` (not timed, beyond the event model's
 /// warm-up wall time, which is reported), then measure each for about `budget_s` wall
 /// seconds from there.
+///
+/// # Errors
+///
+/// [`ConfigError`] if the configuration for `stations` is invalid.
 pub fn bench_steady(
     stations: u32,
     warmup_ms: u64,

@@ -279,6 +279,11 @@ impl Timing {
 impl RunConfig {
     /// The BEB rule for these limits (also gives the discard rule of the other
     /// algorithms).
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::BackoffLimit`] or [`ConfigError::AttemptLimit`] for limits
+    /// `backoff-core` cannot use.
     pub fn beb(&self) -> Result<BebConfig, ConfigError> {
         let limit = u8::try_from(self.backoff_limit)
             .map_err(|_| ConfigError::BackoffLimit(self.backoff_limit))?;
@@ -295,6 +300,10 @@ impl RunConfig {
     }
 
     /// Check every parameter and derive the timing in picoseconds.
+    ///
+    /// # Errors
+    ///
+    /// The first [`ConfigError`] found, naming the parameter and its value.
     pub fn validate(&self) -> Result<Timing, ConfigError> {
         if self.stations == 0 {
             return Err(ConfigError::NoStations);

@@ -70,6 +70,7 @@
 //! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+#![warn(clippy::missing_errors_doc)]
 
 pub mod backoff;
 pub mod bench;

@@ -25,6 +25,11 @@ pub fn duration(s: &str) -> Result<Time, ConfigError> {
 }
 
 /// A bit rate in bits per second, with an optional `k`, `M` or `G` suffix.
+///
+/// # Errors
+///
+/// [`ConfigError::BitRate`] if the text is not a number, or the rate is outside
+/// 1 b/s..=1 Tb/s.
 pub fn bit_rate(s: &str) -> Result<u64, ConfigError> {
     let err = || ConfigError::BitRate(s.to_string());
     let t = s.trim();
@@ -43,6 +48,11 @@ pub fn bit_rate(s: &str) -> Result<u64, ConfigError> {
 }
 
 /// An offered load: a positive finite fraction of the bit rate.
+///
+/// # Errors
+///
+/// [`ConfigError::Load`] unless the value is a number above 0 and at most
+/// [`MAX_LOAD`](crate::config::MAX_LOAD).
 pub fn load(s: &str) -> Result<f64, ConfigError> {
     let v: f64 = s
         .trim()
@@ -66,6 +76,11 @@ pub fn load(s: &str) -> Result<f64, ConfigError> {
 ///            FrameSizes::Mix(vec![(64, 7), (594, 4), (1518, 1)]));
 /// assert!(parse::frame_sizes("63").is_err());
 /// ```
+///
+/// # Errors
+///
+/// [`ConfigError::FrameSpec`] for text of none of the three forms or a zero weight,
+/// [`ConfigError::FrameSize`] for a size outside 64..=1518 bytes.
 pub fn frame_sizes(s: &str) -> Result<FrameSizes, ConfigError> {
     let spec = || ConfigError::FrameSpec(s.to_string());
     let t = s.trim();

@@ -93,6 +93,10 @@ pub enum Next {
 
 impl Population {
     /// Every client with fresh guards.
+    ///
+    /// # Errors
+    ///
+    /// The [`StormError`](crate::error::StormError) of [`Guards::new`] for the strategy.
     pub fn new(load: Load, strategy: &Strategy) -> Result<Self, crate::error::StormError> {
         let g = Guards::new(strategy)?;
         let n = load.clients();

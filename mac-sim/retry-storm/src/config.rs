@@ -198,6 +198,11 @@ fn positive_rate(r: f64) -> Result<(), StormError> {
 
 impl StormConfig {
     /// Check every parameter; the model runs only on a validated configuration.
+    ///
+    /// # Errors
+    ///
+    /// The first [`StormError::Param`] found (rates, clients, server, timeouts, horizon
+    /// and bins, trigger, recovery rule), or the strategy's [`StormError::Strategy`].
     pub fn validate(&self) -> Result<(), StormError> {
         match self.load {
             Load::Open {

@@ -118,6 +118,10 @@ impl Model for Record {
 }
 
 /// Run one jitter kind with `clients` clients.
+///
+/// # Errors
+///
+/// [`StormError::Param`] if the backoff base exceeds the cap.
 pub fn run_one(
     cfg: &ContentionConfig,
     jitter: Jitter,
@@ -156,6 +160,11 @@ pub fn run_one(
 /// assert_eq!(calls("none"), 20 * 21 / 2); // one winner per synchronised round
 /// assert!(calls("full") < calls("none"));
 /// ```
+///
+/// # Errors
+///
+/// [`StormError::Param`] for client counts outside 1..=10000, or a zero call time
+/// or backoff base.
 pub fn run_contention(cfg: &ContentionConfig) -> Result<Vec<ContentionRow>, StormError> {
     if cfg.clients.is_empty() || cfg.clients.iter().any(|&c| c == 0 || c > 10_000) {
         return Err(StormError::param(

@@ -60,6 +60,10 @@
 //! assert!(matches!(r.summary.recovery, Recovery::Recovered { .. }));
 //! ```
 
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![warn(clippy::missing_errors_doc)]
+
 pub mod chart;
 pub mod clients;
 pub mod config;

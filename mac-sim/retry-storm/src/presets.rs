@@ -95,6 +95,11 @@ fn open(rate_per_s: f64) -> Load {
 }
 
 /// The scenario `name`, with `opts` applied.
+///
+/// # Errors
+///
+/// [`StormError::UnknownScenario`] for a name that is not a preset; the
+/// [`StormError`] of [`StormConfig::validate`] for options that do not fit it.
 pub fn scenario(name: &str, opts: &Options) -> Result<Scenario, StormError> {
     let (title, expectation, cfg, strategies): (&str, &str, StormConfig, Vec<Strategy>) = match name
     {

@@ -104,6 +104,11 @@ fn over_bins(runs: &[StormResult]) -> Vec<BinEstimate> {
 /// assert_eq!(r.strategies[0].seeds, [1, 2]);
 /// assert_eq!(r.strategies[0].during_success.n, 2);
 /// ```
+///
+/// # Errors
+///
+/// [`StormError::Param`] for seeds outside 1..=1000; the first run's
+/// [`StormError`].
 pub fn run_seeds(sc: &Scenario, seeds: u32) -> Result<Replicated, StormError> {
     if !(1..=1000).contains(&seeds) {
         return Err(StormError::param(Param::Seeds, seeds));

@@ -22,6 +22,11 @@ pub struct ScenarioResult {
 /// Run every configuration of `runs` with `seeds` seeds each (its own seed, then the
 /// next ones) on the shared parallel runner ([`sim_kit::runner::grid`]). Returns
 /// `results[run][seed]`, in order, whatever the number of threads.
+///
+/// # Errors
+///
+/// The first run's [`StormError`] in `[run][seed]` order; [`StormError::Param`] when
+/// there is nothing to run.
 pub fn run_all(runs: &[StormConfig], seeds: u32) -> Result<Vec<Vec<StormResult>>, StormError> {
     use sim_kit::runner::grid::{Done, RunError, run_grid};
     use sim_kit::runner::progress::Quiet;
@@ -44,6 +49,10 @@ pub fn run_all(runs: &[StormConfig], seeds: u32) -> Result<Vec<Vec<StormResult>>
 
 /// Run every strategy of `sc` once, in parallel ([`run_all`]); the results come back
 /// in the scenario's order.
+///
+/// # Errors
+///
+/// The first run's [`StormError`].
 pub fn run_scenario(sc: &presets::Scenario) -> Result<ScenarioResult, StormError> {
     Ok(ScenarioResult {
         name: sc.name.to_string(),

@@ -343,6 +343,10 @@ impl Model for Storm {
 /// let r = run(&sc.runs[0]).unwrap();
 /// assert!(r.events > 0 && r.counts.offered > 0);
 /// ```
+///
+/// # Errors
+///
+/// The [`StormError`] of [`StormConfig::validate`]; nothing is run then.
 pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
     cfg.validate()?;
     let seed = cfg.seed;

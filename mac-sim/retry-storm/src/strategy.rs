@@ -128,6 +128,11 @@ impl Strategy {
     }
 
     /// Parse a specification (see the module docs).
+    ///
+    /// # Errors
+    ///
+    /// [`StormError::Strategy`] with the [`StrategyProblem`]
+    /// of the first part that cannot be used.
     pub fn parse(spec: &str) -> Result<Self, StormError> {
         let err = |problem: StrategyProblem| StormError::Strategy {
             spec: spec.to_string(),
@@ -262,6 +267,10 @@ impl Strategy {
     }
 
     /// Whether every part can be built.
+    ///
+    /// # Errors
+    ///
+    /// [`StormError::Strategy`] if `backoff-core` refuses a budget or breaker.
     pub fn validate(&self) -> Result<(), StormError> {
         Guards::new(self).map(|_| ())
     }
@@ -309,6 +318,10 @@ pub struct Guards {
 
 impl Guards {
     /// Fresh budgets and closed breakers.
+    ///
+    /// # Errors
+    ///
+    /// [`StormError::Strategy`] if `backoff-core` refuses a budget or breaker.
     pub fn new(s: &Strategy) -> Result<Self, StormError> {
         let bad = |what: &'static str, e: backoff_core::ConfigError| StormError::Strategy {
             spec: s.name.clone(),
@@ -398,6 +411,10 @@ impl Guards {
 
     /// May the retry go out at `now_ns`? Charged to the ratio budget if so (checked
     /// last, so a refusal elsewhere costs no budget).
+    ///
+    /// # Errors
+    ///
+    /// The [`Refusal`] that stops the retry: the deadline, the budget or the retry breaker.
     #[inline]
     pub fn permit_retry(&mut self, now_ns: u64, token_ok: bool) -> Result<(), Refusal> {
         if let Some(b) = &self.retry_breaker {

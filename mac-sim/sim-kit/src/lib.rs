@@ -49,6 +49,7 @@
 //! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+#![warn(clippy::missing_errors_doc)]
 
 pub mod chart;
 pub mod engine;

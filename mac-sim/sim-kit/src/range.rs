@@ -155,6 +155,11 @@ fn item_values(item: &str, out: &mut Vec<f64>) -> Result<(), RangeError> {
 
 /// Parse a comma-separated list of numbers and ranges (see the module docs). The
 /// values keep their order; a value given twice is an error.
+///
+/// # Errors
+///
+/// [`RangeError`] naming the part that does not parse, an empty or backwards range, a
+/// bad step, or more than [`MAX_VALUES`] values or a duplicate.
 pub fn values(spec: &str) -> Result<Vec<f64>, RangeError> {
     if spec.trim().is_empty() {
         return Err(RangeError::Empty);

@@ -149,6 +149,10 @@ impl CsmaCd {
     /// Build the model and its initial events. Fails on invalid parameters.
     ///
     /// Saturated stations all have their first frame ready at time 0.
+    ///
+    /// # Errors
+    ///
+    /// The [`ConfigError`] of [`RunConfig::validate`].
     pub fn new(cfg: &RunConfig) -> Result<(Self, EventQueue<Event>), ConfigError> {
         Self::build(cfg, None)
     }
@@ -156,6 +160,11 @@ impl CsmaCd {
     /// Like [`new`](Self::new) for saturated traffic, but station `i` (in order of
     /// position) gets its first frame at `starts[i]` picoseconds. Used to stage exact
     /// scenarios, e.g. two stations starting a known time apart.
+    ///
+    /// # Errors
+    ///
+    /// The [`ConfigError`] of [`RunConfig::validate`], or [`ConfigError::StartTimes`]
+    /// unless the traffic is saturated with one start time per station.
     pub fn new_with_start_times(
         cfg: &RunConfig,
         starts: &[Time],
@@ -535,6 +544,10 @@ impl Model for CsmaCd {
 /// assert!(r.conservation.holds);
 /// assert!(r.utilisation > 0.8);
 /// ```
+///
+/// # Errors
+///
+/// The [`ConfigError`] of [`RunConfig::validate`]; nothing is run then.
 pub fn run(cfg: &RunConfig) -> Result<RunResult, ConfigError> {
     let (model, queue) = CsmaCd::new(cfg)?;
     let mut engine = Engine::with_queue(model, queue);

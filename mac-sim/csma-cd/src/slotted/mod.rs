@@ -104,6 +104,11 @@ pub struct Slotted {
 
 impl Slotted {
     /// Build; fails for Q = 0, P or C of zero, or p outside (0, 1].
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError`] for no stations, a zero frame or slot, a probability outside
+    /// (0, 1] or too small, or a run that would need more than 10¹⁰ slots.
     pub fn new(cfg: &SlottedConfig) -> Result<Self, ConfigError> {
         if cfg.stations == 0 {
             return Err(ConfigError::NoStations);
@@ -200,6 +205,10 @@ impl Slotted {
 
 /// Run the slotted model until `cfg.successes` acquisitions: the function the
 /// firmware's in-memory bus test compares its throughput and collision rate against.
+///
+/// # Errors
+///
+/// The [`ConfigError`] of [`Slotted::new`]; nothing is run then.
 pub fn run_slotted(cfg: &SlottedConfig) -> Result<SlottedResult, ConfigError> {
     let mut model = Slotted::new(cfg)?;
     // Time runs in bit times, one slot after another: a plain loop, not the event

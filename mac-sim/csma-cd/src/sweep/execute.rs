@@ -118,6 +118,12 @@ impl fmt::Display for JobError {
 }
 
 /// Run the sweep (see the module docs).
+///
+/// # Errors
+///
+/// [`SweepError::Spec`] or [`SweepError::OutputDir`] before anything runs;
+/// [`SweepError::Interrupted`] if `cancel` is raised; [`SweepError::Write`] if a file
+/// cannot be written. No results file is written in any of these cases.
 pub fn run_sweep(
     spec: &SweepSpec,
     opts: &SweepOptions,
@@ -187,6 +193,11 @@ pub fn run_sweep(
 
 /// Write the charts (removing this directory's sweep charts that no longer apply), then
 /// `results.json`, then `results.csv`, each atomically.
+///
+/// # Errors
+///
+/// [`OutputError`] for the first file that cannot be written or chart that cannot be
+/// drawn.
 pub fn write_outputs(
     points: &[PointSummary],
     seed: u64,

@@ -42,6 +42,10 @@ fn drive(cfg: &RunConfig, cancel: &AtomicBool) -> Result<Option<Engine<CsmaCd>>,
 }
 
 /// Run `cfg` to its end, or return `None` as soon as `cancel` is seen raised.
+///
+/// # Errors
+///
+/// The [`ConfigError`] of [`RunConfig::validate`].
 pub fn run_cancellable(
     cfg: &RunConfig,
     cancel: &AtomicBool,
@@ -54,6 +58,10 @@ pub fn run_cancellable(
 
 /// Run `cfg` and also return the frame bits each station delivered (in order of
 /// position), for the per-station chart.
+///
+/// # Errors
+///
+/// The [`ConfigError`] of [`RunConfig::validate`].
 pub fn run_with_stations(cfg: &RunConfig) -> Result<(RunResult, Vec<u64>), ConfigError> {
     let (model, queue) = CsmaCd::new(cfg)?;
     let mut engine = Engine::with_queue(model, queue);

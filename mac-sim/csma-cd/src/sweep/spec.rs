@@ -76,6 +76,11 @@ impl From<ConfigError> for SpecError {
 }
 
 /// Station counts: integers from 1 to 16 777 216.
+///
+/// # Errors
+///
+/// [`SpecError`] for a list that does not parse or a count outside
+/// 1..=[`MAX_STATIONS`].
 pub fn parse_stations(s: &str) -> Result<Vec<u32>, SpecError> {
     let v = range::values(s).map_err(|e| SpecError::Range("stations", e))?;
     v.into_iter()
@@ -94,6 +99,10 @@ pub fn parse_stations(s: &str) -> Result<Vec<u32>, SpecError> {
 
 /// Offered loads: numbers and ranges (fractions of the bit rate, above 0) and the
 /// word `saturated` (every station always has a frame).
+///
+/// # Errors
+///
+/// [`SpecError`] for a list that does not parse or a load that is not allowed.
 pub fn parse_loads(s: &str) -> Result<Vec<Traffic>, SpecError> {
     let mut out = Vec::new();
     let mut numeric = Vec::new();
@@ -133,6 +142,10 @@ fn load_key(t: &Traffic) -> f64 {
 
 /// Frame sizes: bytes and ranges of bytes (each 64..=1518), or `MIN-MAX` items for a
 /// uniform mix.
+///
+/// # Errors
+///
+/// [`SpecError`] for a list that does not parse or a size outside 64..=1518 bytes.
 pub fn parse_frames(s: &str) -> Result<Vec<FrameSizes>, SpecError> {
     let mut out = Vec::new();
     let mut plain = Vec::new();
@@ -174,6 +187,10 @@ pub fn backoff_name(b: &BackoffAlgorithm) -> String {
 
 /// Backoff algorithms: `beb`, `linear`, `poly` (degree 2) or `poly:D`, `fixed` (32
 /// slots) or `fixed:W`.
+///
+/// # Errors
+///
+/// [`SpecError`] for an unknown algorithm or a parameter out of range.
 pub fn parse_backoffs(s: &str) -> Result<Vec<BackoffAlgorithm>, SpecError> {
     let bad = |t: &str| {
         SpecError::Value(
@@ -276,6 +293,11 @@ impl SweepSpec {
 
     /// Check the replications, the size of the sweep and every point's parameters
     /// before anything runs.
+    ///
+    /// # Errors
+    ///
+    /// [`SpecError`] for no replications, more than [`MAX_RUNS`] runs, or the first
+    /// point whose configuration is invalid.
     pub fn validate(&self) -> Result<Vec<RunConfig>, SpecError> {
         if self.replications == 0 {
             return Err(SpecError::NoReplications);

@@ -1,5 +1,5 @@
 //! Reports of `mac-sim storm`: a text summary, the time series as CSV, and (through
-//! [`super::json`]) everything as JSON.
+//! [`sim_kit::output::json`]) everything as JSON.
 
 use std::fmt::Write as _;
 
@@ -57,6 +57,11 @@ fn write_data(
 
 /// Write `NAME.json`, `NAME-summary.csv`, `NAME-series.csv`, `NAME.png` and
 /// `NAME.svg` (prefixed `storm-`) into `dir`, each atomically.
+///
+/// # Errors
+///
+/// [`OutputError`] for the first file that cannot be written or chart that cannot be
+/// drawn.
 pub fn write_scenario(dir: &Path, r: &ScenarioResult) -> Result<(), OutputError> {
     let stem = format!("storm-{}", r.name);
     write_data(
@@ -71,6 +76,11 @@ pub fn write_scenario(dir: &Path, r: &ScenarioResult) -> Result<(), OutputError>
 }
 
 /// Write the contention results (`storm-contention.json`, `.csv`, `.png`, `.svg`).
+///
+/// # Errors
+///
+/// [`OutputError`] for the first file that cannot be written or chart that cannot be
+/// drawn.
 pub fn write_contention(dir: &Path, rows: &[ContentionRow]) -> Result<(), OutputError> {
     write_atomic(
         &dir.join("storm-contention.json"),
@@ -492,6 +502,11 @@ pub fn replicated_series_csv(r: &Replicated) -> String {
 
 /// Write a scenario over seeds: `storm-NAME-seeds.json`, `-seeds-summary.csv`,
 /// `-seeds-series.csv` and the chart `storm-NAME-seeds.png`/`.svg`, atomically.
+///
+/// # Errors
+///
+/// [`OutputError`] for the first file that cannot be written or chart that cannot be
+/// drawn.
 pub fn write_replicated(
     dir: &Path,
     r: &Replicated,

@@ -128,6 +128,10 @@ pub fn grid<'m, 'a, 'b, X: Ranged, Y: Ranged, DB: DrawingBackend>(
 }
 
 /// Draw the legend of every labelled series at `pos`, on a translucent white box.
+///
+/// # Errors
+///
+/// [`PlotError`] when plotters cannot draw the legend.
 pub fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
     chart: &mut ChartContext<'a, DB, CT>,
     pos: SeriesLabelPosition,

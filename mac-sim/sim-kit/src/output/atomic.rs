@@ -62,6 +62,12 @@ impl std::error::Error for OutputError {}
 /// Make sure `dir` is a directory this process can create files in: create it (and
 /// its parents) if missing, fail if it is a file, and probe it with a temporary file.
 /// Call this before a long computation so that a bad output path fails at once.
+///
+/// # Errors
+///
+/// [`OutputError::NotADirectory`] if `dir` exists and is not a directory,
+/// [`OutputError::CreateDir`] if it cannot be created, [`OutputError::NotWritable`] if
+/// no file can be created in it.
 pub fn prepare_dir(dir: &Path) -> Result<(), OutputError> {
     if dir.as_os_str().is_empty() {
         return Err(OutputError::CreateDir(
@@ -116,6 +122,12 @@ pub fn temp_path(target: &Path) -> PathBuf {
 /// Let `fill` create the file at a temporary path, then flush it to disk and rename it
 /// to `target`. If `fill` or the rename fails the temporary file is removed and
 /// `target` is left as it was.
+///
+/// # Errors
+///
+/// [`OutputError::Write`] if the temporary file cannot be written or renamed, or the
+/// error `write` returned, converted by `wrap`; the temporary file is removed either
+/// way and `target` is left as it was.
 pub fn write_atomic_with<E>(
     target: &Path,
     fill: impl FnOnce(&Path) -> Result<(), E>,
@@ -134,6 +146,11 @@ pub fn write_atomic_with<E>(
 }
 
 /// Write `bytes` to `target` atomically (see the module docs).
+///
+/// # Errors
+///
+/// [`OutputError::Write`] if the temporary file cannot be written or renamed; `target`
+/// is then left as it was.
 pub fn write_atomic(target: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     write_atomic_with(
         target,

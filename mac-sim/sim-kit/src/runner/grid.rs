@@ -111,6 +111,12 @@ pub fn replication_seed(seed: u64, r: u32) -> u64 {
 
 /// Run `job` for every point × replication on the current rayon pool (see the module
 /// docs). Returns `results[point][replication]`.
+///
+/// # Errors
+///
+/// [`RunError::Empty`] with no points or no replications; [`RunError::Interrupted`]
+/// if `stop` was raised (no partial results are returned); [`RunError::Job`] with the
+/// first failed job in `[point][replication]` order.
 pub fn run_grid<P, R, E, F>(
     points: &[P],
     replications: u32,
