@@ -11,12 +11,33 @@ ROOT=$PWD
 step() { printf '\n==> %s\n' "$*"; }
 
 command -v cargo >/dev/null 2>&1 || { echo "error: cargo not found: install Rust from https://rustup.rs" >&2; exit 1; }
+command -v python3 >/dev/null 2>&1 || { echo "error: python3 not found (Debian package python3): scripts/module-cycles.py needs it" >&2; exit 1; }
 
 step "formatting (cargo fmt --check)"
 cargo fmt --all --check
 
 step "lints (clippy, warnings are errors)"
 cargo clippy --workspace --all-targets --features backoff-core/std,backoff-core/embedded-hal -- -D warnings
+
+step "layering: the kit knows no model, the storm crate no CSMA/CD code, no module cycles"
+# Which crate may depend on which (see ARCHITECTURE.md), as cargo resolves them.
+forbidden_deps() {
+    local crate=$1
+    shift
+    local deps
+    deps=$(cargo tree -q -p "$crate" -e normal --prefix none | awk '{print $1}' | sort -u)
+    for bad in "$@"; do
+        if grep -qx "$bad" <<<"$deps"; then
+            echo "error: $crate depends on $bad" >&2
+            exit 1
+        fi
+    done
+    echo "$crate: depends on none of $*"
+}
+forbidden_deps sim-kit csma-cd retry-storm mac-sim backoff-core
+forbidden_deps retry-storm csma-cd mac-sim
+forbidden_deps csma-cd retry-storm mac-sim
+python3 scripts/module-cycles.py backoff-core mac-sim/sim-kit mac-sim/csma-cd mac-sim/retry-storm mac-sim
 
 step "backoff-core feature matrix"
 for features in "" std defmt embedded-hal defmt,embedded-hal std,defmt,embedded-hal; do
