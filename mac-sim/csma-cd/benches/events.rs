@@ -2,7 +2,7 @@
 //! a criterion benchmark (throughput = events). `mac-sim bench` gives the full table
 //! (N up to a million, the textbook loop beside, memory).
 //!
-//! Run: `cargo bench -p mac-sim --bench events`
+//! Run: `cargo bench -p csma-cd --bench events`
 
 use std::hint::black_box;
 use std::time::Duration;

@@ -1,31 +1,47 @@
-//! `mac-sim storm`: the retry-storm experiments of the seed articles — many clients,
-//! one server, something going wrong, and the question whether the server comes back —
-//! as a second model on the simulator's event engine, with every client decision made
-//! by `backoff-core`.
+//! # retry-storm
+//!
+//! The retry-storm experiments of the seed articles — many clients, one server,
+//! something going wrong, and the question whether the server comes back — on the
+//! [`sim_kit`] event engine, with every client decision made by `backoff-core`. It is
+//! the model behind `mac-sim storm` and knows nothing of the CSMA/CD simulator.
 //!
 //! ## Module map
 //!
+//! What a run is:
+//!
 //! * [`config`]: the parameters of a run ([`StormConfig`]: load, server, timeouts,
-//!   trigger, strategy, bins, recovery rule) and [`StormError`].
+//!   trigger, strategy, bins, recovery rule); [`limits`]: the largest runs accepted.
+//! * [`strategy`]: client strategies built from `backoff-core` parts, and their
+//!   specification syntax.
+//! * [`error`]: [`StormError`], a parameter the model cannot accept, with its value.
+//!
+//! The model:
+//!
 //! * [`clients`]: logical requests in flight and the client population (open loop,
 //!   closed loop, capped).
 //! * [`server`]: workers and a FIFO queue or a pure latency model, load-dependent
 //!   latency, deadline propagation.
 //! * [`triggers`]: full outage, pause, partial failure, failing shard.
-//! * [`strategy`]: client strategies built from `backoff-core` parts, and their
-//!   specification syntax.
 //! * [`sim`]: the events and the client's decision after a failed attempt; [`run`].
 //! * [`metrics`]: the time series in fixed bins.
 //! * [`recovery`]: amplification, burstiness and the recovery verdict.
-//! * [`presets`]: the named scenarios.
-//! * [`replicate`]: a scenario over several seeds, with 95 % confidence intervals.
 //! * [`contention`]: the optimistic-concurrency contention experiment per jitter kind.
+//!
+//! Scenarios and what is made of them:
+//!
+//! * [`names`], [`presets`]: the named scenarios.
+//! * [`scenario`]: every strategy of a scenario on the kit's parallel runner.
+//! * [`replicate`]: a scenario over several seeds, with 95 % confidence intervals.
+//! * [`report`]: the text report, CSV, JSON and the files of `--out`; [`chart`]: the
+//!   time-series panels and the contention chart.
 //!
 //! ## Time
 //!
-//! The engine counts picoseconds; `backoff-core`'s policies, budgets, breakers and
-//! deadlines take nanoseconds. The model converts only where it asks them (`ps / 1000`
-//! in, `ns · 1000` out), so a delay the policy returns is honoured to the nanosecond.
+//! The engine counts [`sim_kit::time::Time`] (picoseconds); `backoff-core`'s policies,
+//! budgets, breakers and deadlines take nanoseconds. The model converts only where it
+//! asks them ([`Time::as_ns`](sim_kit::time::Time::as_ns) in,
+//! [`Time::from_ns`](sim_kit::time::Time::from_ns) out), so a delay the policy returns
+//! is honoured to the nanosecond.
 //!
 //! ## What is measured
 //!
