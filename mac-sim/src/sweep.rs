@@ -12,6 +12,7 @@ use csma_cd::sweep::execute::{SweepOptions, run_sweep, table};
 use csma_cd::sweep::spec::{self, SweepSpec};
 use sim_kit::chart::save::save;
 use sim_kit::runner::progress;
+use sim_kit::runner::threads::{ThreadsError, pool};
 
 use crate::failure::Failure;
 use crate::sim_args::SimArgs;
@@ -58,7 +59,7 @@ pub struct SweepArgs {
     /// Skip the charts.
     #[arg(long)]
     no_plots: bool,
-    /// Worker threads (default: one per core).
+    /// Worker threads (default: one per core; at most 4 per core).
     #[arg(short = 'j', long, value_name = "N")]
     threads: Option<usize>,
     /// No progress output.
@@ -84,9 +85,6 @@ impl SweepArgs {
 /// `mac-sim sweep`.
 pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
     let spec = a.spec().map_err(Failure::usage)?;
-    if a.threads == Some(0) {
-        return Err(Failure::usage("--threads must be at least 1"));
-    }
     let handler = ctrlc::set_handler(|| {
         if CANCEL.swap(true, Ordering::SeqCst) {
             // A second Ctrl-C: stop at once (no result file is being presented).
@@ -107,10 +105,11 @@ pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
     let go = || run_sweep(&spec, &opts, progress.as_ref(), &CANCEL);
     let out = match a.threads {
         None => go(),
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map_err(|e| Failure::environment(format!("cannot start {n} threads: {e}")))?
+        Some(n) => pool(n)
+            .map_err(|e| match e {
+                ThreadsError::Start(_) => Failure::environment(e),
+                _ => Failure::usage(e),
+            })?
             .install(go),
     }?;
     crate::emit(&table(&out.points))?;

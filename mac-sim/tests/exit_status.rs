@@ -15,6 +15,7 @@ fn bad_arguments_exit_2_in_every_subcommand() {
         (&["theory", "--slot-bits", "0"], "slot must be"),
         (&["bench", "--budget-ms", "0"], "budget must be"),
         (&["sweep", "-n", "0"], "stations"),
+        (&["sweep", "-n", "2", "-j", "100000"], "per core"),
         (&["storm", "--scenario", "nope"], "unknown scenario"),
         (&["no-such-command"], "see mac-sim --help"),
     ] {

@@ -37,10 +37,7 @@ fn spec() -> SweepSpec {
 }
 
 fn pool(n: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .build()
-        .unwrap()
+    sim_kit::runner::threads::pool(n).unwrap()
 }
 
 #[test]

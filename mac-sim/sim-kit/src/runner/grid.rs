@@ -230,10 +230,7 @@ mod tests {
     use crate::runner::progress::Quiet;
 
     fn pool(n: usize) -> rayon::ThreadPool {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .unwrap()
+        crate::runner::threads::pool(n).unwrap()
     }
 
     #[test]

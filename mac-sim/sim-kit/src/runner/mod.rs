@@ -4,7 +4,9 @@
 //! * [`grid`]: the parallel, deterministic map over points × replications, with
 //!   cancellation and [`grid::replication_seed`];
 //! * [`progress`]: the reporters it drives: a bar on a terminal, log lines when
-//!   standard error is not one, or nothing.
+//!   standard error is not one, or nothing;
+//! * [`threads`]: a thread count checked against the machine, and its pool.
 
 pub mod grid;
 pub mod progress;
+pub mod threads;
