@@ -14,6 +14,7 @@ use std::fmt;
 
 use csma_cd::ConfigError;
 use csma_cd::sweep::execute::SweepError;
+use csma_cd::sweep::store::StoreError;
 use retry_storm::StormError;
 use sim_kit::output::atomic::OutputError;
 
@@ -95,12 +96,36 @@ impl From<OutputError> for Failure {
 impl From<SweepError> for Failure {
     fn from(e: SweepError) -> Self {
         let kind = match &e {
-            SweepError::Spec(_) | SweepError::OutputDir(_) => FailureKind::Usage,
+            SweepError::Spec(_) | SweepError::OutputDir(_) | SweepError::ShardWithoutDb => {
+                FailureKind::Usage
+            }
+            SweepError::Store(e) => store_kind(e),
             SweepError::Interrupted { .. } => FailureKind::Interrupted,
             SweepError::Run(_) | SweepError::Write(_) => FailureKind::Environment,
         };
         Self {
             kind,
+            error: Box::new(e),
+        }
+    }
+}
+
+/// A database the user named that cannot serve (another program's file, another
+/// model's results, shards that do not belong together, an output file in the way)
+/// is a bad argument; SQLite or the disk failing is the environment.
+fn store_kind(e: &StoreError) -> FailureKind {
+    match e {
+        StoreError::Sql(..) | StoreError::Io(..) | StoreError::Conflict { .. } => {
+            FailureKind::Environment
+        }
+        _ => FailureKind::Usage,
+    }
+}
+
+impl From<StoreError> for Failure {
+    fn from(e: StoreError) -> Self {
+        Self {
+            kind: store_kind(&e),
             error: Box::new(e),
         }
     }
@@ -115,8 +140,8 @@ mod tests {
         assert_eq!(Failure::usage("x").status(), 2);
         assert_eq!(Failure::environment("x").status(), 1);
         let interrupted = Failure::from(SweepError::Interrupted {
-            points_done: 1,
-            points: 2,
+            runs_done: 1,
+            runs: 2,
         });
         assert_eq!(interrupted.status(), 130);
     }

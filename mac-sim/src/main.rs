@@ -11,7 +11,6 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use csma_cd::config::{BackoffAlgorithm, Phy, RunConfig, Traffic};
 use csma_cd::{ConfigError, bench, exact, parse, report, slotted};
-use sim_kit::output::atomic::prepare_dir;
 use sim_kit::output::json;
 
 mod failure;
@@ -57,6 +56,9 @@ enum Cmd {
     /// Sweep stations, offered load, frame size and backoff algorithm with replications
     /// on all cores; write results.csv, results.json and charts with 95% intervals.
     Sweep(sweep::SweepArgs),
+    /// Merge the databases of a sweep run in shards (`sweep --db F --shard K/N`) into
+    /// one; `sweep --db MERGED` with the same options then writes the results.
+    Merge(sweep::MergeArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -293,10 +295,7 @@ fn run(args: &RunArgs) -> Result<(), Failure> {
     let cfg = args.config()?;
     let r = match &args.plot {
         None => exact::run(&cfg)?,
-        Some(dir) => {
-            prepare_dir(dir).map_err(Failure::usage)?;
-            sweep::run_with_plots(&cfg, dir)?
-        }
+        Some(dir) => sweep::run_with_plots(&cfg, dir)?,
     };
     emit_result(
         &r,
@@ -474,6 +473,7 @@ fn try_main() -> Result<(), Failure> {
         Some(Cmd::Bench(a)) => bench_cmd(a),
         Some(Cmd::Storm(a)) => storm::storm_cmd(a),
         Some(Cmd::Sweep(a)) => sweep::sweep_cmd(a),
+        Some(Cmd::Merge(a)) => sweep::merge_cmd(a),
     }
 }
 

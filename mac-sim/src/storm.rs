@@ -5,7 +5,8 @@ use clap::Args;
 use retry_storm::chart::trigger_window;
 use retry_storm::report as out;
 use retry_storm::{contention, presets, replicate, run_scenario, strategy::Strategy};
-use sim_kit::output::{atomic, json};
+use sim_kit::output::atomic::OutputError;
+use sim_kit::output::{json, set};
 use sim_kit::time::Time;
 
 use crate::emit;
@@ -76,7 +77,7 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
         ));
     };
     if let Some(dir) = &a.out {
-        atomic::prepare_dir(dir).map_err(Failure::usage)?;
+        set::check(dir).map_err(Failure::usage)?;
     }
     if name == contention::NAME {
         if a.clients.is_some()
@@ -96,7 +97,7 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
         };
         let rows = contention::run_contention(&cfg)?;
         if let Some(dir) = &a.out {
-            out::write_contention(dir, &rows)?;
+            publish(dir, |d| out::write_contention(d, &rows))?;
         }
         return if a.json {
             emit(&json::to_string(&rows))
@@ -139,7 +140,7 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
     }
     let r = run_scenario(&sc)?;
     if let Some(dir) = &a.out {
-        out::write_scenario(dir, &r)?;
+        publish(dir, |d| out::write_scenario(d, &r))?;
     }
     print_as(
         a,
@@ -173,7 +174,7 @@ fn seeds_cmd(a: &StormArgs, sc: &presets::Scenario) -> Result<(), Failure> {
     let r = replicate::run_seeds(sc, a.seeds)?;
     if let Some(dir) = &a.out {
         let trigger = sc.runs.first().and_then(trigger_window);
-        out::write_replicated(dir, &r, trigger)?;
+        publish(dir, |d| out::write_replicated(d, &r, trigger))?;
     }
     print_as(
         a,
@@ -187,4 +188,15 @@ fn seeds_cmd(a: &StormArgs, sc: &presets::Scenario) -> Result<(), Failure> {
 /// A duration option with its unit.
 fn duration(text: &str) -> Result<Time, Failure> {
     Time::parse(text).map_err(|e| Failure::usage(format!("duration {e}")))
+}
+
+/// Write a storm's files into `dir` as one set: all of them appear, or none.
+fn publish(
+    dir: &std::path::Path,
+    write: impl FnOnce(&std::path::Path) -> Result<(), OutputError>,
+) -> Result<(), Failure> {
+    let staged = set::OutputSet::begin(dir)?;
+    write(staged.dir())?;
+    staged.commit()?;
+    Ok(())
 }

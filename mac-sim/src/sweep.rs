@@ -9,8 +9,11 @@ use csma_cd::config::RunConfig;
 use csma_cd::report::charts as run_charts;
 use csma_cd::sweep;
 use csma_cd::sweep::execute::{SweepOptions, run_sweep, table};
+use csma_cd::sweep::shard::Shard;
 use csma_cd::sweep::spec::{self, SweepSpec};
+use csma_cd::sweep::store;
 use sim_kit::chart::save::save;
+use sim_kit::output::set::{OutputSet, check};
 use sim_kit::runner::progress;
 use sim_kit::runner::threads::{ThreadsError, pool};
 
@@ -52,10 +55,20 @@ pub struct SweepArgs {
     seed: u64,
     #[command(flatten)]
     sim: SimArgs,
-    /// Output directory for results.csv, results.json and the charts (created if
-    /// missing; existing files of the same names are replaced).
+    /// Output directory for results.csv, results.json and the charts. They appear
+    /// all together when the sweep has finished (existing files of the same names
+    /// are replaced), or not at all.
     #[arg(short = 'o', long, default_value = "sweep-results", value_name = "DIR")]
     out: PathBuf,
+    /// Results database (SQLite, created if missing): runs it holds are not run
+    /// again, every finished run is stored at once, so an interrupted sweep resumes
+    /// and a grown one computes only the new runs.
+    #[arg(long, value_name = "FILE")]
+    db: Option<PathBuf>,
+    /// Run only shard K of N (balanced by expected cost) into --db and write no
+    /// results; combine the shards with `mac-sim merge`.
+    #[arg(long, value_name = "K/N", requires = "db")]
+    shard: Option<Shard>,
     /// Skip the charts.
     #[arg(long)]
     no_plots: bool,
@@ -100,6 +113,8 @@ pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
     let opts = SweepOptions {
         out_dir: a.out.clone(),
         plots: !a.no_plots,
+        db: a.db.clone(),
+        shard: a.shard,
     };
     let progress = progress::for_stderr(a.quiet, "sweep", "events");
     let go = || run_sweep(&spec, &opts, progress.as_ref(), &CANCEL);
@@ -112,10 +127,30 @@ pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
             })?
             .install(go),
     }?;
+    if let Some(shard) = a.shard {
+        if !a.quiet {
+            eprintln!(
+                "mac-sim: shard {shard}: {} runs ({} already stored), {:.1} M events in {:.1} s; kept in {}",
+                out.runs,
+                out.stored,
+                out.events as f64 / 1e6,
+                out.wall.as_secs_f64(),
+                a.db.as_deref()
+                    .unwrap_or(std::path::Path::new(""))
+                    .display()
+            );
+        }
+        return Ok(());
+    }
     crate::emit(&table(&out.points))?;
     if !a.quiet {
+        let from_db = if a.db.is_some() {
+            format!(" ({} read from the database)", out.stored)
+        } else {
+            String::new()
+        };
         eprintln!(
-            "mac-sim: {} points x {} replications: {:.1} M events in {:.1} s; wrote {} files to {}",
+            "mac-sim: {} points x {} replications{from_db}: {:.1} M events in {:.1} s; wrote {} files to {}",
             out.points.len(),
             spec.replications,
             out.events as f64 / 1e6,
@@ -127,33 +162,64 @@ pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The run and its charts for `mac-sim run --plot DIR`; `dir` has been checked with
-/// `prepare_dir`.
+/// The run and its charts for `mac-sim run --plot DIR`: the three charts appear in
+/// `dir` together, after the run, or not at all.
 pub fn run_with_plots(
     cfg: &RunConfig,
     dir: &std::path::Path,
 ) -> Result<csma_cd::RunResult, Failure> {
+    check(dir).map_err(Failure::usage)?;
     let (r, per_station) = sweep::job::run_with_stations(cfg)?;
-    let mut files = Vec::new();
-    files.extend(save(
+    let set = OutputSet::begin(dir)?;
+    save(
         &run_charts::attempts_histogram(&r),
-        dir,
+        set.dir(),
         "attempts_histogram",
-    )?);
-    files.extend(save(
+    )?;
+    save(
         &run_charts::per_station_throughput(&r, &per_station),
-        dir,
+        set.dir(),
         "per_station_throughput",
-    )?);
-    files.extend(save(
+    )?;
+    save(
         &run_charts::backoff_vs_expected(&r),
-        dir,
+        set.dir(),
         "backoff_vs_expected",
-    )?);
+    )?;
+    let files = set.commit()?;
     eprintln!(
         "mac-sim: wrote {} chart files to {}",
         files.len(),
         dir.display()
     );
     Ok(r)
+}
+
+/// `mac-sim merge`: shard databases into one.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The merged database to write (must not exist).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    out: PathBuf,
+    /// The shard databases written by `sweep --db FILE --shard K/N`.
+    #[arg(required = true, value_name = "SHARD")]
+    shards: Vec<PathBuf>,
+    /// No summary line.
+    #[arg(short = 'q', long)]
+    quiet: bool,
+}
+
+/// `mac-sim merge`.
+pub fn merge_cmd(a: &MergeArgs) -> Result<(), Failure> {
+    let m = store::merge(&a.out, &a.shards)?;
+    if !a.quiet {
+        eprintln!(
+            "mac-sim: merged {} of {} shards: {} runs in {}",
+            m.shards,
+            m.of,
+            m.runs,
+            a.out.display()
+        );
+    }
+    Ok(())
 }

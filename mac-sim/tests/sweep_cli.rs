@@ -201,10 +201,8 @@ fn output_directory_that_is_a_file_or_unwritable_is_refused_before_running() {
     match target {
         Some(t) => {
             assert_usage_error(&tiny_sweep(&t), "is not writable");
-            assert_usage_error(
-                &tiny_sweep(&t.join("mac-sim-out")),
-                "cannot create output directory",
-            );
+            // A folder to be made inside it: the folder that would hold it is named.
+            assert_usage_error(&tiny_sweep(&t.join("mac-sim-out")), "is not writable");
         }
         None => eprintln!("no unwritable directory available here; case not exercised"),
     }

@@ -1,13 +1,13 @@
 //! Run parameters, their defaults (10 Mb/s IEEE 802.3) and their validation.
 
 use backoff_core::{BebConfig, ieee802_3};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
 use sim_kit::time::{PS_PER_SEC, Time};
 
 /// Where the stations sit along the cable.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Placement {
     /// All at one point: no propagation delay between any two.
@@ -31,7 +31,7 @@ impl std::str::FromStr for Placement {
 }
 
 /// Frame sizes in bytes (destination address to FCS, 64..=1518).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FrameSizes {
     /// Every frame the same size.
@@ -112,7 +112,7 @@ impl FrameSizes {
 }
 
 /// How frames arrive at the stations.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Traffic {
     /// Every station always has a frame ready.
@@ -126,7 +126,7 @@ pub enum Traffic {
 }
 
 /// The backoff algorithm run after each collision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BackoffAlgorithm {
     /// Truncated binary exponential backoff, decided by `backoff_core`:
@@ -158,7 +158,7 @@ impl BackoffAlgorithm {
 }
 
 /// Physical-layer timing, in bit times (and the bit rate).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Phy {
     /// Bits per second.
     pub bit_rate: u64,
@@ -188,7 +188,7 @@ impl Default for Phy {
 }
 
 /// Every parameter of one run of the exact CSMA/CD model.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunConfig {
     /// Number of stations N.
     pub stations: u32,

@@ -50,6 +50,8 @@ fn results_are_byte_identical_on_one_and_two_threads() {
         let opts = SweepOptions {
             out_dir: dir.path().to_path_buf(),
             plots: false,
+            db: None,
+            shard: None,
         };
         let out = pool(threads)
             .install(|| run_sweep(&s, &opts, &Quiet, &stop))
@@ -68,6 +70,8 @@ fn results_are_byte_identical_on_one_and_two_threads() {
     let opts = SweepOptions {
         out_dir: dir.path().to_path_buf(),
         plots: false,
+        db: None,
+        shard: None,
     };
     run_sweep(&other, &opts, &Quiet, &stop).unwrap();
     assert_ne!(
@@ -100,6 +104,8 @@ fn an_interrupted_sweep_writes_no_results() {
         let opts = SweepOptions {
             out_dir: dir.path().join("out"),
             plots: true,
+            db: None,
+            shard: None,
         };
         let flag = AtomicBool::new(pre_raised);
         let r =
@@ -108,14 +114,15 @@ fn an_interrupted_sweep_writes_no_results() {
             Err(e @ SweepError::Interrupted { .. }) => {
                 let msg = e.to_string();
                 assert!(
-                    msg.contains("of 36 points; no results were written"),
+                    msg.contains("of 108 runs; no results were written"),
                     "{msg}"
                 );
             }
             other => panic!("expected an interruption, got {other:?}"),
         }
-        // The directory was checked (created) but holds nothing at all.
-        let left: Vec<_> = std::fs::read_dir(&opts.out_dir).unwrap().collect();
+        // Nothing at all was left: not the directory, not a staging folder.
+        assert!(!opts.out_dir.exists(), "the output directory appeared");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert!(left.is_empty(), "{left:?}");
     }
 }
@@ -137,6 +144,8 @@ fn every_chart_of_a_sweep_and_of_a_run_is_a_real_image() {
     let opts = SweepOptions {
         out_dir: dir.path().to_path_buf(),
         plots: true,
+        db: None,
+        shard: None,
     };
     let out = run_sweep(&s, &opts, &Quiet, &AtomicBool::new(false)).unwrap();
     let charts = sweep_charts::all(&out.points);

@@ -1,7 +1,8 @@
 //! A whole CSMA/CD sweep: check everything, run every replication of every point on
-//! all cores, summarise, and write `results.csv`, `results.json` and the charts to the
-//! output directory — each file atomically, and none at all if the sweep is
-//! interrupted or fails.
+//! all cores (or only those a results database does not hold yet, or only one shard's
+//! share), summarise, and write `results.csv`, `results.json` and the charts to the
+//! output directory as one set: all of them or, if the sweep is interrupted or fails,
+//! none (not even the directory).
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -11,49 +12,63 @@
 //! let dir = std::env::temp_dir().join(format!("mac-sim-sweep-doc-{}", std::process::id()));
 //! let mut spec = SweepSpec { stations: vec![1, 4], replications: 2, ..SweepSpec::default() };
 //! spec.base.duration_ps = Time::from_ms(2);
-//! let out = run_sweep(&spec, &SweepOptions { out_dir: dir.clone(), plots: false },
-//!                     &Quiet, &AtomicBool::new(false)).unwrap();
+//! let opts = SweepOptions { out_dir: dir.clone(), plots: false, db: None, shard: None };
+//! let out = run_sweep(&spec, &opts, &Quiet, &AtomicBool::new(false)).unwrap();
 //! assert_eq!(out.points.len(), 2);
 //! assert!(dir.join("results.csv").is_file() && dir.join("results.json").is_file());
 //! std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
 use std::fmt;
-use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::config::RunConfig;
 use crate::error::ConfigError;
 use crate::sweep::charts as sweep_charts;
 use crate::sweep::job::run_cancellable;
+use crate::sweep::record::RunRecord;
+use crate::sweep::shard::{Shard, assign, campaign_id, expected_cost};
 use crate::sweep::spec::{SpecError, SweepSpec};
+use crate::sweep::store::{RunKey, Store, StoreError};
 use crate::sweep::summary::{PointSummary, to_csv, to_json};
 use sim_kit::chart::save::save;
-use sim_kit::output::atomic::{OutputError, prepare_dir, write_atomic};
+use sim_kit::output::atomic::{OutputError, write_atomic};
+use sim_kit::output::set::{OutputSet, check};
 use sim_kit::runner::grid::{Done, RunError, replication_seed, run_grid};
 use sim_kit::runner::progress::Progress;
 
 /// Where and what to write.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SweepOptions {
-    /// The output directory (created if missing).
+    /// The output directory (made when the results are written; not used by a
+    /// shard).
     pub out_dir: PathBuf,
     /// Whether to draw the charts.
     pub plots: bool,
+    /// The results database: runs it holds are read, not run again, and every
+    /// finished run is stored in it at once.
+    pub db: Option<PathBuf>,
+    /// Run only this shard's share of the runs, into `db`, and write no results.
+    pub shard: Option<Shard>,
 }
 
 /// What a finished sweep produced.
 #[derive(Clone, Debug)]
 pub struct SweepOutcome {
-    /// One summary per point, in point order.
+    /// One summary per point, in point order (none for a shard).
     pub points: Vec<PointSummary>,
     /// Files written.
     pub files: Vec<PathBuf>,
-    /// Events simulated over all runs.
+    /// Events simulated over all the sweep's runs (run now or read back).
     pub events: u64,
     /// Wall time of the simulations.
     pub wall: Duration,
+    /// Runs in the sweep (in the shard, for a shard).
+    pub runs: usize,
+    /// Of those, runs read from the database.
+    pub stored: usize,
 }
 
 /// Why a sweep wrote no results.
@@ -63,12 +78,17 @@ pub enum SweepError {
     Spec(SpecError),
     /// The output directory is unusable (nothing was run).
     OutputDir(OutputError),
-    /// Ctrl-C (or the cancel flag): nothing was written.
+    /// `--shard` without a database to keep the shard's runs.
+    ShardWithoutDb,
+    /// The results database cannot be used.
+    Store(StoreError),
+    /// Ctrl-C (or the cancel flag): no results were written (a database keeps the
+    /// runs that finished).
     Interrupted {
-        /// Points finished.
-        points_done: usize,
-        /// Points in the sweep.
-        points: usize,
+        /// Runs finished in this invocation.
+        runs_done: usize,
+        /// Runs it had to do.
+        runs: usize,
     },
     /// A run refused its configuration (every point is checked first, so this means
     /// a check missed something).
@@ -82,12 +102,14 @@ impl fmt::Display for SweepError {
         match self {
             Self::Spec(e) => write!(f, "{e}"),
             Self::OutputDir(e) | Self::Write(e) => write!(f, "{e}"),
-            Self::Interrupted {
-                points_done,
-                points,
-            } => write!(
+            Self::ShardWithoutDb => write!(
                 f,
-                "sweep interrupted after {points_done} of {points} points; no results were written"
+                "--shard needs --db FILE: a shard's runs are kept in its database and merged later"
+            ),
+            Self::Store(e) => write!(f, "{e}"),
+            Self::Interrupted { runs_done, runs } => write!(
+                f,
+                "sweep interrupted after {runs_done} of {runs} runs; no results were written"
             ),
             Self::Run(e) => write!(f, "a run failed: {e}"),
         }
@@ -102,28 +124,28 @@ impl From<SpecError> for SweepError {
     }
 }
 
+impl From<StoreError> for SweepError {
+    fn from(e: StoreError) -> Self {
+        Self::Store(e)
+    }
+}
+
 /// A job that did not produce a result.
 enum JobError {
     Config(ConfigError),
+    Store(StoreError),
     Cancelled,
-}
-
-impl fmt::Display for JobError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Config(e) => write!(f, "{e}"),
-            Self::Cancelled => write!(f, "cancelled"),
-        }
-    }
 }
 
 /// Run the sweep (see the module docs).
 ///
 /// # Errors
 ///
-/// [`SweepError::Spec`] or [`SweepError::OutputDir`] before anything runs;
-/// [`SweepError::Interrupted`] if `cancel` is raised; [`SweepError::Write`] if a file
-/// cannot be written. No results file is written in any of these cases.
+/// [`SweepError::Spec`], [`SweepError::OutputDir`], [`SweepError::ShardWithoutDb`] or
+/// [`SweepError::Store`] before anything runs; [`SweepError::Interrupted`] if `cancel`
+/// is raised, even after the last run; [`SweepError::Write`] if a file cannot be
+/// written; [`SweepError::Store`] if a result cannot be stored. No results file
+/// appears in any of these cases.
 pub fn run_sweep(
     spec: &SweepSpec,
     opts: &SweepOptions,
@@ -131,93 +153,173 @@ pub fn run_sweep(
     cancel: &AtomicBool,
 ) -> Result<SweepOutcome, SweepError> {
     let points = spec.validate()?;
-    prepare_dir(&opts.out_dir).map_err(SweepError::OutputDir)?;
+    if opts.shard.is_some() && opts.db.is_none() {
+        return Err(SweepError::ShardWithoutDb);
+    }
+    if opts.shard.is_none() {
+        check(&opts.out_dir).map_err(SweepError::OutputDir)?;
+    }
+    let store = opts.db.as_deref().map(Store::open).transpose()?;
+    // Every run of the sweep: (point, replication), in point order.
+    let all: Vec<(usize, u32)> = (0..points.len())
+        .flat_map(|p| (0..spec.replications).map(move |r| (p, r)))
+        .collect();
+    let key = |&(p, r): &(usize, u32)| RunKey::new(&points[p], replication_seed(spec.seed, r));
+    let jobs: Vec<(usize, u32)> = match opts.shard {
+        None => all.clone(),
+        Some(shard) => {
+            let costs: Vec<f64> = all
+                .iter()
+                .map(|&(p, _)| expected_cost(&points[p]))
+                .collect();
+            let to = assign(&costs, shard.count());
+            if let Some(st) = &store {
+                st.mark_shard(
+                    &campaign_id(&all.iter().map(key).collect::<Vec<_>>()),
+                    shard,
+                )?;
+            }
+            all.iter()
+                .zip(to)
+                .filter(|(_, s)| *s + 1 == shard.index())
+                .map(|(j, _)| *j)
+                .collect()
+        }
+    };
+    let keys: Vec<RunKey> = jobs.iter().map(key).collect();
+    let mut records = match &store {
+        Some(st) => st.load(&keys)?,
+        None => vec![None; jobs.len()],
+    };
+    let stored = records.iter().filter(|r| r.is_some()).count();
+    let missing: Vec<usize> = (0..jobs.len()).filter(|&j| records[j].is_none()).collect();
     let start = Instant::now();
-    let grid = run_grid(
-        &points,
-        spec.replications,
-        cancel,
-        progress,
-        |cfg: &RunConfig, job| {
+    if !missing.is_empty() {
+        let grid = run_grid(&missing, 1, cancel, progress, |&j: &usize, _| {
+            let (p, r) = jobs[j];
+            let seed = replication_seed(spec.seed, r);
             let cfg = RunConfig {
-                seed: replication_seed(spec.seed, job.replication),
-                ..cfg.clone()
+                seed,
+                ..points[p].clone()
             };
             match run_cancellable(&cfg, cancel) {
-                Ok(Some(r)) => Ok(Done {
-                    work: r.events,
-                    value: r,
-                }),
+                Ok(Some(result)) => {
+                    let record = RunRecord::of(&result);
+                    if let Some(st) = &store {
+                        st.put(&points[p], seed, r, &record)
+                            .map_err(JobError::Store)?;
+                    }
+                    Ok(Done {
+                        work: record.events,
+                        value: record,
+                    })
+                }
                 Ok(None) => Err(JobError::Cancelled),
                 Err(e) => Err(JobError::Config(e)),
             }
-        },
-    )
-    .map_err(|e| match e {
-        RunError::Interrupted {
-            points_done,
-            points,
-        } => SweepError::Interrupted {
-            points_done,
-            points,
-        },
-        RunError::Job {
-            error: JobError::Config(e),
-            ..
-        } => SweepError::Run(e),
-        // A job stops only once the flag is raised.
-        RunError::Job {
-            error: JobError::Cancelled,
-            ..
-        } => SweepError::Interrupted {
-            points_done: 0,
-            points: points.len(),
-        },
-        // Refused by the spec's checks before any run; kept for completeness.
-        RunError::Empty => SweepError::Spec(SpecError::NoReplications),
-    })?;
+        })
+        .map_err(|e| match e {
+            RunError::Interrupted { points_done, .. } => SweepError::Interrupted {
+                runs_done: points_done,
+                runs: missing.len(),
+            },
+            RunError::Job {
+                error: JobError::Config(e),
+                ..
+            } => SweepError::Run(e),
+            RunError::Job {
+                error: JobError::Store(e),
+                ..
+            } => SweepError::Store(e),
+            // A job stops only once the flag is raised.
+            RunError::Job {
+                error: JobError::Cancelled,
+                ..
+            } => SweepError::Interrupted {
+                runs_done: 0,
+                runs: missing.len(),
+            },
+            // `missing` is not empty and there is one replication per job.
+            RunError::Empty => SweepError::Spec(SpecError::NoReplications),
+        })?;
+        for (j, mut reps) in missing.iter().zip(grid) {
+            records[*j] = reps.pop();
+        }
+    }
     let wall = start.elapsed();
-    let summaries: Vec<PointSummary> = points
-        .iter()
-        .zip(&grid)
-        .map(|(p, reps)| PointSummary::new(p, reps))
-        .collect();
-    let events = summaries.iter().map(|p| p.events).sum();
-    write_outputs(&summaries, spec.seed, opts).map(|files| SweepOutcome {
-        points: summaries,
-        files,
+    let events = records.iter().flatten().map(|r| r.events).sum();
+    let mut outcome = SweepOutcome {
+        points: Vec::new(),
+        files: Vec::new(),
         events,
         wall,
-    })
+        runs: jobs.len(),
+        stored,
+    };
+    if opts.shard.is_some() {
+        return Ok(outcome);
+    }
+    let records: Vec<RunRecord> = records.into_iter().flatten().collect();
+    let per_point = spec.replications as usize;
+    outcome.points = points
+        .iter()
+        .zip(records.chunks(per_point))
+        .map(|(p, reps)| PointSummary::new(p, reps))
+        .collect();
+    outcome.files = publish(&outcome.points, spec.seed, opts, cancel)?;
+    Ok(outcome)
 }
 
-/// Write the charts (removing this directory's sweep charts that no longer apply), then
-/// `results.json`, then `results.csv`, each atomically.
-///
-/// # Errors
-///
-/// [`OutputError`] for the first file that cannot be written or chart that cannot be
-/// drawn.
-pub fn write_outputs(
+/// Write the results as one set into the output directory, unless `cancel` is raised
+/// before it is published; then remove this directory's sweep charts that no longer
+/// apply.
+fn publish(
     points: &[PointSummary],
     seed: u64,
     opts: &SweepOptions,
+    cancel: &AtomicBool,
 ) -> Result<Vec<PathBuf>, SweepError> {
-    let dir = &opts.out_dir;
-    let mut files = Vec::new();
+    let set = OutputSet::begin(&opts.out_dir).map_err(SweepError::Write)?;
+    write_outputs(points, seed, set.dir(), opts.plots)?;
+    if cancel.load(Ordering::SeqCst) {
+        return Err(SweepError::Interrupted {
+            runs_done: 0,
+            runs: 0,
+        });
+    }
+    let files = set.commit().map_err(SweepError::Write)?;
     if opts.plots {
-        let charts = sweep_charts::all(points);
-        for (stem, chart) in &charts {
-            files.extend(save(chart, dir, stem).map_err(SweepError::Write)?);
-        }
-        // A chart an earlier sweep drew in this directory but this one does not apply
-        // would be mistaken for this sweep's: remove it.
+        // A chart an earlier sweep drew in this directory but this one does not
+        // apply would be mistaken for this sweep's: remove it.
+        let drawn: Vec<&str> = sweep_charts::all(points).iter().map(|(s, _)| *s).collect();
         for stem in sweep_charts::STEMS {
-            if !charts.iter().any(|(s, _)| *s == stem) {
+            if !drawn.contains(&stem) {
                 for ext in ["png", "svg"] {
-                    let _ = std::fs::remove_file(dir.join(format!("{stem}.{ext}")));
+                    let _ = std::fs::remove_file(opts.out_dir.join(format!("{stem}.{ext}")));
                 }
             }
+        }
+    }
+    Ok(files)
+}
+
+/// Write the charts (if `plots`), then `results.json`, then `results.csv` into `dir`,
+/// each atomically.
+///
+/// # Errors
+///
+/// [`SweepError::Write`] for the first file that cannot be written or chart that
+/// cannot be drawn.
+pub fn write_outputs(
+    points: &[PointSummary],
+    seed: u64,
+    dir: &Path,
+    plots: bool,
+) -> Result<Vec<PathBuf>, SweepError> {
+    let mut files = Vec::new();
+    if plots {
+        for (stem, chart) in &sweep_charts::all(points) {
+            files.extend(save(chart, dir, stem).map_err(SweepError::Write)?);
         }
     }
     let json = dir.join("results.json");

@@ -4,6 +4,10 @@
 //!
 //! * [`spec`]: the swept parameters and their command-line forms;
 //! * [`job`]: one replication of the exact model, cancellable;
+//! * [`record`]: what a sweep keeps of a replication;
+//! * [`store`]: the results database (SQLite) that lets a sweep resume, grow and be
+//!   split into shards, and [`store::merge`] for the shards;
+//! * [`shard`]: the deterministic slice of a sweep's runs that one shard runs;
 //! * [`summary`]: per-point means and 95 % intervals, CSV and JSON;
 //! * [`charts`]: utilisation, delay, backoff and fairness across the sweep;
 //! * [`execute`]: the whole sweep, from checks to files.
@@ -11,5 +15,8 @@
 pub mod charts;
 pub mod execute;
 pub mod job;
+pub mod record;
+pub mod shard;
 pub mod spec;
+pub mod store;
 pub mod summary;

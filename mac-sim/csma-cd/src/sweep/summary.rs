@@ -13,6 +13,7 @@ use serde::ser::{SerializeMap, Serializer};
 
 use crate::config::{RunConfig, Traffic};
 use crate::exact::results::RunResult;
+use crate::sweep::record::RunRecord;
 use crate::sweep::spec::backoff_name;
 use crate::theory;
 use sim_kit::stats::ci::{Estimate, mean_ci95};
@@ -66,10 +67,9 @@ pub struct PointSummary {
 
 impl PointSummary {
     /// Summarise the replications of one point (in replication order).
-    pub fn new(config: &RunConfig, reps: &[RunResult]) -> Self {
-        let metrics = METRICS
-            .iter()
-            .map(|(_, f)| mean_ci95(&reps.iter().map(f).collect::<Vec<_>>()))
+    pub fn new(config: &RunConfig, reps: &[RunRecord]) -> Self {
+        let metrics = (0..METRICS.len())
+            .map(|i| mean_ci95(&reps.iter().map(|r| r.metrics[i]).collect::<Vec<_>>()))
             .collect();
         let mut backoff: Vec<(u32, u64, f64, f64)> = Vec::new();
         for r in reps {

@@ -2,7 +2,9 @@
 //!
 //! * [`atomic`]: a file written under a temporary name beside its target and renamed
 //!   when complete; an output directory checked before any work starts;
+//! * [`set`]: a set of files that appears whole or not at all;
 //! * [`json`]: pretty-printed JSON of any serialisable result.
 
 pub mod atomic;
 pub mod json;
+pub mod set;

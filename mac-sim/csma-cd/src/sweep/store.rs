@@ -1,0 +1,612 @@
+//! The results database: every run of a sweep, its parameters and all its metrics, in
+//! an SQLite file, so that a sweep resumes where it stopped, grows without recomputing,
+//! and can be split into shards that are merged afterwards.
+//!
+//! # Schema
+//!
+//! ```sql
+//! meta(key TEXT PRIMARY KEY, value TEXT)  -- schema_version, model_version;
+//!                                         -- campaign and shard in a shard's file
+//! runs(id INTEGER PRIMARY KEY,
+//!      point TEXT,          -- the point's parameters as JSON (seed 0): with seed, the key
+//!      seed INTEGER,        -- this run's seed (a u64 stored as its i64 bit pattern)
+//!      replication INTEGER, stations INTEGER, frame_bytes TEXT, load REAL (NULL:
+//!      saturated), backoff TEXT, duration_s REAL, bus_m REAL, bit_rate_bps INTEGER,
+//!      events INTEGER,
+//!      throughput_mbps REAL, utilisation_fraction REAL, access_delay_mean_us REAL,
+//!      access_delay_p99_us REAL, collision_rate_per_attempt REAL,
+//!      drop_rate_per_frame REAL, jain_fairness_index REAL, attempts_per_frame REAL,
+//!      capture_max_window_share_fraction REAL,
+//!      UNIQUE(point, seed))
+//! backoff(run_id INTEGER REFERENCES runs(id), collisions INTEGER, draws INTEGER,
+//!         mean_slots REAL, std_error REAL, expected_slots REAL,
+//!         PRIMARY KEY(run_id, collisions))
+//! ```
+//!
+//! A run is identified by its point and its seed: its results are a function of those
+//! two alone (and of the model, whose version the file records: a file written by
+//! another model version is refused, so results of two models never mix).
+//!
+//! # Safe against a crash
+//!
+//! Each finished run is written in one transaction, in WAL mode with `synchronous =
+//! NORMAL`: a process killed at any moment leaves every committed run readable and no
+//! half-written one; a power cut may lose the last few commits but does not corrupt
+//! the file (SQLite's guarantees for WAL mode).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+
+use crate::config::{RunConfig, Traffic};
+use crate::exact::backoff_stats::BackoffRow;
+use crate::sweep::record::RunRecord;
+use crate::sweep::shard::Shard;
+use crate::sweep::spec::backoff_name;
+use crate::sweep::summary::METRICS;
+
+/// The version of the file layout.
+pub const SCHEMA_VERSION: &str = "1";
+
+/// The version of the model whose results a file holds. Change it with any change
+/// that changes a run's results (the golden outputs tell): a database is then refused
+/// rather than mixing two models' results.
+pub const MODEL_VERSION: &str = concat!("csma-cd ", env!("CARGO_PKG_VERSION"), ", exact model 1");
+
+/// Why the results database could not be used.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// SQLite failed on this file (cannot open, not a database, disk full, ...).
+    Sql(PathBuf, rusqlite::Error),
+    /// The file holds results of another model version.
+    ModelVersion {
+        /// The file.
+        path: PathBuf,
+        /// The version it records.
+        found: String,
+    },
+    /// The file is not a results database of this program (no or another schema).
+    Schema(PathBuf),
+    /// A shard's file belongs to another campaign than the first shard's.
+    Campaign {
+        /// The file.
+        path: PathBuf,
+        /// Its campaign.
+        found: String,
+        /// The first shard's campaign.
+        expected: String,
+    },
+    /// A file given to merge was not written by `sweep --shard`.
+    NotAShard(PathBuf),
+    /// Two shards of different counts (`K/N` with another N), or the same shard twice.
+    Shards(String),
+    /// Two files hold different results for the same run.
+    Conflict {
+        /// The run's point (JSON).
+        point: String,
+        /// The run's seed.
+        seed: u64,
+    },
+    /// The merge's output file exists already.
+    Exists(PathBuf),
+    /// The merged file could not be moved into place.
+    Io(PathBuf, std::io::Error),
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Sql(p, e) => write!(f, "results database '{}': {e}", p.display()),
+            Self::ModelVersion { path, found } => write!(
+                f,
+                "results database '{}' holds results of '{found}', not of '{MODEL_VERSION}': use a new file",
+                path.display()
+            ),
+            Self::Schema(p) => write!(
+                f,
+                "'{}' is not a results database of mac-sim (schema {SCHEMA_VERSION})",
+                p.display()
+            ),
+            Self::Campaign {
+                path,
+                found,
+                expected,
+            } => write!(
+                f,
+                "'{}' is a shard of campaign {found}, not of campaign {expected}: shards of different sweeps cannot be merged",
+                path.display()
+            ),
+            Self::NotAShard(p) => write!(
+                f,
+                "'{}' was not written by sweep --shard: merge takes shard files",
+                p.display()
+            ),
+            Self::Shards(s) => write!(f, "shards do not fit together: {s}"),
+            Self::Conflict { point, seed } => write!(
+                f,
+                "two files hold different results for the run with seed {seed} at {point}"
+            ),
+            Self::Exists(p) => write!(f, "'{}' exists: merge writes a new file", p.display()),
+            Self::Io(p, e) => write!(f, "cannot write '{}': {e}", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// A run's key: its point (parameters as JSON, seed 0) and its seed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RunKey {
+    /// The point's parameters, canonical JSON.
+    pub point: String,
+    /// The run's seed.
+    pub seed: u64,
+}
+
+impl RunKey {
+    /// The key of the run of `point` (any seed in it is ignored) with `seed`.
+    pub fn new(point: &RunConfig, seed: u64) -> Self {
+        Self {
+            point: point_key(point),
+            seed,
+        }
+    }
+}
+
+/// The canonical text of a point: its parameters as JSON, with seed 0.
+pub fn point_key(point: &RunConfig) -> String {
+    let p = RunConfig {
+        seed: 0,
+        ..point.clone()
+    };
+    serde_json::to_string(&p).unwrap_or_default()
+}
+
+/// An open results database.
+pub struct Store {
+    path: PathBuf,
+    conn: Mutex<Connection>,
+}
+
+const CREATE: &str = "
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY,
+    point TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    replication INTEGER NOT NULL,
+    stations INTEGER NOT NULL,
+    frame_bytes TEXT NOT NULL,
+    load REAL,
+    backoff TEXT NOT NULL,
+    duration_s REAL NOT NULL,
+    bus_m REAL NOT NULL,
+    bit_rate_bps INTEGER NOT NULL,
+    events INTEGER NOT NULL,
+    throughput_mbps REAL NOT NULL,
+    utilisation_fraction REAL NOT NULL,
+    access_delay_mean_us REAL NOT NULL,
+    access_delay_p99_us REAL NOT NULL,
+    collision_rate_per_attempt REAL NOT NULL,
+    drop_rate_per_frame REAL NOT NULL,
+    jain_fairness_index REAL NOT NULL,
+    attempts_per_frame REAL NOT NULL,
+    capture_max_window_share_fraction REAL NOT NULL,
+    UNIQUE (point, seed)
+);
+CREATE TABLE IF NOT EXISTS backoff (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    collisions INTEGER NOT NULL,
+    draws INTEGER NOT NULL,
+    mean_slots REAL NOT NULL,
+    std_error REAL NOT NULL,
+    expected_slots REAL NOT NULL,
+    PRIMARY KEY (run_id, collisions)
+);
+";
+
+fn metric_columns() -> String {
+    METRICS.map(|(n, _)| n).join(", ")
+}
+
+impl Store {
+    /// Open the database at `path`, creating it if missing.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Sql`] if the file cannot be opened or is not a database,
+    /// [`StoreError::Schema`] if it is another program's, [`StoreError::ModelVersion`]
+    /// if it holds another model version's results.
+    pub fn open(path: &Path) -> Result<Self, StoreError> {
+        let sql = |e| StoreError::Sql(path.to_path_buf(), e);
+        let conn = Connection::open(path).map_err(sql)?;
+        conn.busy_timeout(std::time::Duration::from_secs(30))
+            .map_err(sql)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(sql)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(sql)?;
+        let fresh: i64 = conn
+            .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
+            .map_err(sql)?;
+        if fresh == 0 {
+            conn.execute_batch(CREATE).map_err(sql)?;
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES ('schema_version', ?1), ('model_version', ?2)",
+                params![SCHEMA_VERSION, MODEL_VERSION],
+            )
+            .map_err(sql)?;
+        }
+        check_versions(&conn, path)?;
+        Ok(Self {
+            path: path.to_path_buf(),
+            conn: Mutex::new(conn),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
+        // A panic while holding the lock leaves the connection usable: SQLite rolls
+        // back the open transaction.
+        self.conn.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn sql(&self, e: rusqlite::Error) -> StoreError {
+        StoreError::Sql(self.path.clone(), e)
+    }
+
+    /// The records stored for `keys`, in order (`None` where a run is missing).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Sql`] if the file cannot be read.
+    pub fn load(&self, keys: &[RunKey]) -> Result<Vec<Option<RunRecord>>, StoreError> {
+        let conn = self.lock();
+        let mut run = conn
+            .prepare_cached(&format!(
+                "SELECT id, events, {} FROM runs WHERE point = ?1 AND seed = ?2",
+                metric_columns()
+            ))
+            .map_err(|e| self.sql(e))?;
+        let mut rows = conn
+            .prepare_cached(
+                "SELECT collisions, draws, mean_slots, std_error, expected_slots FROM backoff WHERE run_id = ?1 ORDER BY collisions",
+            )
+            .map_err(|e| self.sql(e))?;
+        let mut out = Vec::with_capacity(keys.len());
+        for k in keys {
+            let found = run
+                .query_row(params![k.point, k.seed as i64], |r| {
+                    let id: i64 = r.get(0)?;
+                    let events: i64 = r.get(1)?;
+                    let mut metrics = [0.0; METRICS.len()];
+                    for (i, m) in metrics.iter_mut().enumerate() {
+                        *m = r.get(i + 2)?;
+                    }
+                    Ok((id, events as u64, metrics))
+                })
+                .optional()
+                .map_err(|e| self.sql(e))?;
+            let Some((id, events, metrics)) = found else {
+                out.push(None);
+                continue;
+            };
+            let backoff = rows
+                .query_map(params![id], |r| {
+                    Ok(BackoffRow {
+                        collisions: r.get(0)?,
+                        draws: r.get::<_, i64>(1)? as u64,
+                        mean_slots: r.get(2)?,
+                        std_error: r.get(3)?,
+                        expected_slots: r.get(4)?,
+                    })
+                })
+                .and_then(|it| it.collect::<Result<Vec<_>, _>>())
+                .map_err(|e| self.sql(e))?;
+            out.push(Some(RunRecord {
+                metrics,
+                events,
+                backoff,
+            }));
+        }
+        Ok(out)
+    }
+
+    /// Store the record of replication `replication` of `point`, run with `seed`, in
+    /// one transaction. A run already stored is left as it is.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Sql`] if the file cannot be written.
+    pub fn put(
+        &self,
+        point: &RunConfig,
+        seed: u64,
+        replication: u32,
+        record: &RunRecord,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.lock();
+        let tx = conn.transaction().map_err(|e| self.sql(e))?;
+        insert(&tx, &RunKey::new(point, seed), point, replication, record)
+            .map_err(|e| self.sql(e))?;
+        tx.commit().map_err(|e| self.sql(e))
+    }
+
+    /// Record that this file is shard `shard` of the campaign `campaign`.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Campaign`] or [`StoreError::Shards`] if the file already belongs
+    /// to another campaign or shard; [`StoreError::Sql`] if it cannot be written.
+    pub fn mark_shard(&self, campaign: &str, shard: Shard) -> Result<(), StoreError> {
+        let conn = self.lock();
+        let (c, s) = shard_of(&conn, &self.path)?;
+        if let Some(c) = c.filter(|c| c != campaign) {
+            return Err(StoreError::Campaign {
+                path: self.path.clone(),
+                found: c,
+                expected: campaign.to_string(),
+            });
+        }
+        if let Some(s) = s.filter(|s| *s != shard.to_string()) {
+            return Err(StoreError::Shards(format!(
+                "'{}' holds shard {s}, not {shard}",
+                self.path.display()
+            )));
+        }
+        conn.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('campaign', ?1), ('shard', ?2)",
+            params![campaign, shard.to_string()],
+        )
+        .map(|_| ())
+        .map_err(|e| self.sql(e))
+    }
+
+    /// Runs stored.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Sql`] if the file cannot be read.
+    pub fn len(&self) -> Result<u64, StoreError> {
+        self.lock()
+            .query_row("SELECT count(*) FROM runs", [], |r| r.get::<_, i64>(0))
+            .map(|n| n as u64)
+            .map_err(|e| self.sql(e))
+    }
+
+    /// Whether no run is stored.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Sql`] if the file cannot be read.
+    pub fn is_empty(&self) -> Result<bool, StoreError> {
+        self.len().map(|n| n == 0)
+    }
+}
+
+fn check_versions(conn: &Connection, path: &Path) -> Result<(), StoreError> {
+    let get = |k: &str| -> Result<Option<String>, StoreError> {
+        conn.query_row("SELECT value FROM meta WHERE key = ?1", [k], |r| r.get(0))
+            .optional()
+            .map_err(|_| StoreError::Schema(path.to_path_buf()))
+    };
+    if get("schema_version")?.as_deref() != Some(SCHEMA_VERSION) {
+        return Err(StoreError::Schema(path.to_path_buf()));
+    }
+    match get("model_version")? {
+        Some(v) if v == MODEL_VERSION => Ok(()),
+        found => Err(StoreError::ModelVersion {
+            path: path.to_path_buf(),
+            found: found.unwrap_or_default(),
+        }),
+    }
+}
+
+/// The campaign and shard a file records, if any.
+fn shard_of(
+    conn: &Connection,
+    path: &Path,
+) -> Result<(Option<String>, Option<String>), StoreError> {
+    let get = |k: &str| {
+        conn.query_row("SELECT value FROM meta WHERE key = ?1", [k], |r| r.get(0))
+            .optional()
+            .map_err(|e| StoreError::Sql(path.to_path_buf(), e))
+    };
+    Ok((get("campaign")?, get("shard")?))
+}
+
+fn insert(
+    conn: &Connection,
+    key: &RunKey,
+    point: &RunConfig,
+    replication: u32,
+    r: &RunRecord,
+) -> rusqlite::Result<()> {
+    let load = match point.traffic {
+        Traffic::Saturated => None,
+        Traffic::Poisson { load } => Some(load),
+    };
+    let placeholders: Vec<String> = (12..12 + METRICS.len()).map(|i| format!("?{i}")).collect();
+    let n = conn.prepare_cached(&format!(
+        "INSERT OR IGNORE INTO runs (point, seed, replication, stations, frame_bytes, load, backoff, duration_s, bus_m, bit_rate_bps, events, {}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, {})",
+        metric_columns(),
+        placeholders.join(", ")
+    ))?
+    .execute(rusqlite::params_from_iter(
+        [
+            rusqlite::types::Value::Text(key.point.clone()),
+            rusqlite::types::Value::Integer(key.seed as i64),
+            rusqlite::types::Value::Integer(i64::from(replication)),
+            rusqlite::types::Value::Integer(i64::from(point.stations)),
+            rusqlite::types::Value::Text(point.frames.label()),
+            load.map_or(rusqlite::types::Value::Null, rusqlite::types::Value::Real),
+            rusqlite::types::Value::Text(backoff_name(&point.backoff)),
+            rusqlite::types::Value::Real(point.duration_ps.as_secs_f64()),
+            rusqlite::types::Value::Real(point.bus_length_m),
+            rusqlite::types::Value::Integer(point.phy.bit_rate as i64),
+            rusqlite::types::Value::Integer(r.events as i64),
+        ]
+        .into_iter()
+        .chain(r.metrics.iter().map(|&m| rusqlite::types::Value::Real(m))),
+    ))?;
+    if n == 0 {
+        return Ok(());
+    }
+    let id = conn.last_insert_rowid();
+    let mut b = conn.prepare_cached(
+        "INSERT INTO backoff (run_id, collisions, draws, mean_slots, std_error, expected_slots) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for row in &r.backoff {
+        b.execute(params![
+            id,
+            row.collisions,
+            row.draws as i64,
+            row.mean_slots,
+            row.std_error,
+            row.expected_slots
+        ])?;
+    }
+    Ok(())
+}
+
+/// What [`merge`] combined.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Merged {
+    /// Runs in the merged file.
+    pub runs: u64,
+    /// Shards merged.
+    pub shards: usize,
+    /// The shard count N of the campaign.
+    pub of: u32,
+}
+
+/// Merge the shard files `inputs` (written by `sweep --shard K/N`) into a new file
+/// `out`. The runs are written in key order, so the merged file holds the same rows
+/// whatever the order of the inputs; it appears only when complete.
+///
+/// # Errors
+///
+/// [`StoreError::Exists`] if `out` exists; [`StoreError::NotAShard`],
+/// [`StoreError::Campaign`], [`StoreError::Shards`] or [`StoreError::ModelVersion`]
+/// for inputs that do not belong together; [`StoreError::Conflict`] if two inputs
+/// disagree on a run; [`StoreError::Sql`] or [`StoreError::Io`] for file failures.
+pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged, StoreError> {
+    if out.exists() {
+        return Err(StoreError::Exists(out.to_path_buf()));
+    }
+    let mut campaign: Option<String> = None;
+    let mut seen: Vec<Shard> = Vec::new();
+    let mut rows: std::collections::BTreeMap<RunKey, (RunConfig, u32, RunRecord)> =
+        std::collections::BTreeMap::new();
+    for path in inputs {
+        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .map_err(|e| StoreError::Sql(path.clone(), e))?;
+        check_versions(&conn, path)?;
+        let (c, s) = shard_of(&conn, path)?;
+        let (Some(c), Some(s)) = (c, s) else {
+            return Err(StoreError::NotAShard(path.clone()));
+        };
+        let s: Shard = s.parse().map_err(|_| StoreError::NotAShard(path.clone()))?;
+        match &campaign {
+            None => campaign = Some(c),
+            Some(e) if *e != c => {
+                return Err(StoreError::Campaign {
+                    path: path.clone(),
+                    found: c,
+                    expected: e.clone(),
+                });
+            }
+            Some(_) => {}
+        }
+        if let Some(first) = seen.first().filter(|f| f.count() != s.count()) {
+            return Err(StoreError::Shards(format!(
+                "'{}' is shard {s}, the first file shard {first}",
+                path.display()
+            )));
+        }
+        if seen.contains(&s) {
+            return Err(StoreError::Shards(format!(
+                "shard {s} is given twice ('{}')",
+                path.display()
+            )));
+        }
+        seen.push(s);
+        let store = Store {
+            path: path.clone(),
+            conn: Mutex::new(conn),
+        };
+        for (key, point, replication) in store.keys()? {
+            let Some(record) = store.load(std::slice::from_ref(&key))?.pop().flatten() else {
+                continue;
+            };
+            match rows.get(&key) {
+                Some((_, _, r)) if *r != record => {
+                    return Err(StoreError::Conflict {
+                        point: key.point,
+                        seed: key.seed,
+                    });
+                }
+                Some(_) => {}
+                None => {
+                    rows.insert(key, (point, replication, record));
+                }
+            }
+        }
+    }
+    let of = seen.first().map_or(0, |s| s.count());
+    let tmp = sim_kit::output::atomic::temp_path(out);
+    let result = (|| {
+        let store = Store::open(&tmp)?;
+        {
+            let mut conn = store.lock();
+            let tx = conn.transaction().map_err(|e| store.sql(e))?;
+            for (key, (point, replication, record)) in &rows {
+                insert(&tx, key, point, *replication, record).map_err(|e| store.sql(e))?;
+            }
+            tx.commit().map_err(|e| store.sql(e))?;
+            conn.pragma_update(None, "journal_mode", "DELETE")
+                .map_err(|e| store.sql(e))?;
+        }
+        drop(store);
+        std::fs::rename(&tmp, out).map_err(|e| StoreError::Io(out.to_path_buf(), e))
+    })();
+    if result.is_err() {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", tmp.display()));
+        }
+    }
+    result.map(|()| Merged {
+        runs: rows.len() as u64,
+        shards: seen.len(),
+        of,
+    })
+}
+
+impl Store {
+    /// Every stored run's key, point and replication, in key order.
+    fn keys(&self) -> Result<Vec<(RunKey, RunConfig, u32)>, StoreError> {
+        let conn = self.lock();
+        let mut q = conn
+            .prepare("SELECT point, seed, replication FROM runs ORDER BY point, seed")
+            .map_err(|e| self.sql(e))?;
+        let rows = q
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, i64>(1)? as u64,
+                    r.get::<_, u32>(2)?,
+                ))
+            })
+            .and_then(|it| it.collect::<Result<Vec<_>, _>>())
+            .map_err(|e| self.sql(e))?;
+        rows.into_iter()
+            .map(|(point, seed, rep)| {
+                let cfg: RunConfig = serde_json::from_str(&point)
+                    .map_err(|_| StoreError::Schema(self.path.clone()))?;
+                Ok((RunKey { point, seed }, cfg, rep))
+            })
+            .collect()
+    }
+}
