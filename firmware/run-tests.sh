@@ -46,6 +46,9 @@ cargo clippy -q -p serial-mac -p qemu-test --all-targets --features serial-mac/s
 
 step "firmware: serial-mac host tests (scripted line, shared bus N = 2..16, doc tests)"
 cargo test -q -p serial-mac
+
+step "firmware: 10^7 corrupted frames through the receiver (optimised build)"
+cargo test -q --profile host-release -p serial-mac --test corruption -- --nocapture
 RUSTDOCFLAGS="-D warnings" cargo doc -q -p serial-mac --no-deps --features defmt,sim-bus
 
 step "firmware: tools (QEMU, binutils, defmt-print)"
