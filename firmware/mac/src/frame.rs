@@ -9,7 +9,7 @@
 //! +-------+-----+-----+-----+---------+---------+-----------------+--------+--------+
 //! ```
 //!
-//! Both checks are CRC-16/CCITT-FALSE ([`crc`](crate::crc)): the header check `hcrc`
+//! Both checks are CRC-16/CCITT-FALSE ([`crc`]): the header check `hcrc`
 //! over `dst`, `src` and `len`; the frame check `crc` over `dst`, `src`, `len` and the
 //! payload. `N`, the payload capacity, is a const generic from 1 to 255. Frames are
 //! separated on the line by an idle gap (see [`MacConfig`](crate::MacConfig)), which is
@@ -105,7 +105,6 @@ impl core::error::Error for FrameError {}
 /// assert_eq!(&wire[..4], &[0x7E, 2, 1, 2]);
 /// assert_eq!(&wire[6..8], b"hi");
 /// assert_eq!(Frame::<16>::parse(&wire[..n]).unwrap(), frame); // `rx` parses
-/// ```
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
