@@ -276,6 +276,30 @@ impl MacConfig {
         self.beb
     }
 
+    /// The receive queue length that loses no frame when the application takes
+    /// received frames at least once every `drain_interval_ns`.
+    ///
+    /// The rule: frames are queued when their last byte arrives, and two frames
+    /// finish at least one shortest frame apart on the line (an empty payload:
+    /// [`OVERHEAD`](crate::frame::OVERHEAD) bytes, plus the interframe gap). So at
+    /// most `ceil(interval / shortest) + 1` frames can finish between two drains.
+    /// An application that drains after every poll (the poll-driven loop, or
+    /// [`Mac::send_with`](crate::Mac::send_with), which hands frames over as they
+    /// arrive) has an interval below one byte time and needs 2.
+    ///
+    /// ```
+    /// use serial_mac::{Address, MacConfig};
+    /// let config = MacConfig::new(Address(1), 115_200).unwrap();
+    /// assert_eq!(config.rx_queue_len(config.byte_times_ns(1)), 2);
+    /// // Draining once a millisecond at 115 200 baud (one shortest frame in 0.95 ms):
+    /// assert_eq!(config.rx_queue_len(1_000_000), 3);
+    /// ```
+    pub const fn rx_queue_len(&self, drain_interval_ns: u64) -> usize {
+        let shortest = self.byte_times_ns(crate::frame::OVERHEAD as u32 + self.interframe_gap);
+        let shortest = if shortest == 0 { 1 } else { shortest };
+        drain_interval_ns.div_ceil(shortest) as usize + 1
+    }
+
     /// `n` byte times in nanoseconds.
     pub const fn byte_times_ns(&self, n: u32) -> u64 {
         self.byte_time_ns as u64 * n as u64

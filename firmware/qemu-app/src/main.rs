@@ -24,7 +24,7 @@ use defmt::{error, info, warn};
 use defmt_semihosting as _;
 use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
-use serial_mac::{Address, Event, Mac, MacConfig, MacCore, SendError};
+use serial_mac::{Address, Event, Frame, Mac, MacConfig, MacCore, SendError};
 
 use clock::{SysTickClock, SysTickDelay};
 use uart::CmsdkUart;
@@ -99,12 +99,7 @@ fn main() -> ! {
             error!("rx timeout");
             fail()
         };
-        info!(
-            "rx frame src={=u8} dst={=u8} payload={=[u8]:a}",
-            frame.src().0,
-            frame.dst().0,
-            frame.payload()
-        );
+        log_frame(&frame);
         match frame.payload() {
             b"ping" => send(mac, 4, frame.src(), b"pong"),
             b"bye" => break,
@@ -119,7 +114,7 @@ fn main() -> ! {
 
 /// Send one frame, logging its progress and outcome.
 fn send(mac: &mut BusMac, n: u8, dst: Address, payload: &[u8]) {
-    match mac.send_with(dst, payload, |e| log_event(n, e)) {
+    match mac.send_with(dst, payload, |e| log_event(n, e), |f| log_frame(&f)) {
         Ok(delivery) => info!(
             "tx delivered frame={=u8} attempts={=u32}",
             n, delivery.attempts
@@ -127,6 +122,15 @@ fn send(mac: &mut BusMac, n: u8, dst: Address, payload: &[u8]) {
         Err(SendError::Dropped(reason)) => warn!("tx dropped frame={=u8} reason={}", n, reason),
         Err(e) => warn!("tx refused frame={=u8} error={}", n, e),
     }
+}
+
+fn log_frame(frame: &Frame<CAPACITY>) {
+    info!(
+        "rx frame src={=u8} dst={=u8} payload={=[u8]:a}",
+        frame.src().0,
+        frame.dst().0,
+        frame.payload()
+    );
 }
 
 fn log_event(n: u8, event: Event) {
