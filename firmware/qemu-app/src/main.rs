@@ -16,7 +16,6 @@
 #![no_main]
 
 mod clock;
-mod uart;
 
 use cortex_m_rt::entry;
 use cortex_m_semihosting::debug;
@@ -27,7 +26,7 @@ use rand_xorshift::XorShiftRng;
 use serial_mac::{Address, Event, Frame, Mac, MacConfig, MacCore, SendError};
 
 use clock::{SysTickClock, SysTickDelay};
-use uart::CmsdkUart;
+use qemu_app::uart::{self, CmsdkUart};
 
 /// The AN386 system clock, which drives both the core (SysTick) and the UART.
 const CLOCK_HZ: u32 = 25_000_000;
