@@ -130,6 +130,8 @@ pub struct RunOutput {
     pub ticks_stepped: u64,
     /// Wall time of the run, QEMU start-up included.
     pub wall: Duration,
+    /// Wall time of the lock-step part alone (first tick to the last report).
+    pub stepping: Duration,
 }
 
 fn timeout(limit: Duration, tick: u32) -> HubError {
@@ -193,6 +195,7 @@ pub fn run(scenario: &Scenario, opts: &Options) -> Result<RunOutput, HubError> {
     ];
     let mut tick: u32 = 0;
     let mut stepped: u64 = 0;
+    let stepping_started = Instant::now();
     loop {
         if Instant::now() >= deadline {
             return Err(timeout(opts.time_limit, tick));
@@ -267,6 +270,7 @@ pub fn run(scenario: &Scenario, opts: &Options) -> Result<RunOutput, HubError> {
             }
         }
     }
+    let stepping = stepping_started.elapsed();
     let stop_tick = tick + 1;
     for (i, node) in nodes.iter_mut().enumerate() {
         let mut buf = [0u8; 5];
@@ -295,6 +299,7 @@ pub fn run(scenario: &Scenario, opts: &Options) -> Result<RunOutput, HubError> {
         last_tick: tick,
         ticks_stepped: stepped,
         wall: started.elapsed(),
+        stepping,
     })
 }
 

@@ -105,12 +105,14 @@ fn twice_alike(n: usize, frames: usize, seed: u64) {
     let o = &first.output;
     let (sim_rate, sim_apf) = host_sim(n, frames);
     println!(
-        "{n} nodes x {frames} frames: wall {:.2} s + {:.2} s, {} ticks ({} stepped), {:.0} ticks/s of line time",
+        "{n} nodes x {frames} frames: wall {:.2} s + {:.2} s (lock step {:.2} s), {} ticks ({} stepped): {:.0} ticks/s stepped, {:.0} ticks/s of line time",
         o.wall.as_secs_f64(),
         second.output.wall.as_secs_f64(),
+        o.stepping.as_secs_f64(),
         o.last_tick,
         o.ticks_stepped,
-        f64::from(o.last_tick) / o.wall.as_secs_f64()
+        o.ticks_stepped as f64 / o.stepping.as_secs_f64(),
+        f64::from(o.last_tick) / o.stepping.as_secs_f64()
     );
     print!("{}", summary(&report));
     println!(
