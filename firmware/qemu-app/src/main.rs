@@ -18,7 +18,6 @@
 mod clock;
 
 use cortex_m_rt::entry;
-use cortex_m_semihosting::debug;
 use defmt::{error, info, warn};
 use defmt_semihosting as _;
 use rand_core::SeedableRng;
@@ -26,6 +25,7 @@ use rand_xorshift::XorShiftRng;
 use serial_mac::{Address, Event, Frame, Mac, MacConfig, MacCore, SendError};
 
 use clock::{SysTickClock, SysTickDelay};
+use qemu_app::exit::{fail, succeed};
 use qemu_app::uart::{self, CmsdkUart};
 
 /// The AN386 system clock, which drives both the core (SysTick) and the UART.
@@ -107,8 +107,7 @@ fn main() -> ! {
     }
     info!("counters {}", mac.counters());
     info!("done");
-    debug::exit(debug::EXIT_SUCCESS);
-    fail()
+    succeed()
 }
 
 /// Send one frame, logging its progress and outcome.
@@ -154,26 +153,4 @@ fn log_event(n: u8, event: Event) {
         // Reported by `send` from its result.
         Event::Delivered { .. } | Event::Dropped { .. } => {}
     }
-}
-
-/// Leave QEMU with a failure status.
-fn fail() -> ! {
-    debug::exit(debug::EXIT_FAILURE);
-    loop {
-        cortex_m::asm::bkpt();
-    }
-}
-
-#[panic_handler]
-fn panic(info: &core::panic::PanicInfo) -> ! {
-    match info.location() {
-        Some(l) => error!("panic at {=str}:{=u32}", l.file(), l.line()),
-        None => error!("panic"),
-    }
-    fail()
-}
-
-#[defmt::panic_handler]
-fn defmt_panic() -> ! {
-    fail()
 }

@@ -24,10 +24,10 @@
 use cortex_m::interrupt::InterruptNumber;
 use cortex_m::peripheral::NVIC;
 use cortex_m_rt::{entry, exception};
-use cortex_m_semihosting::debug;
 use defmt::{error, info, warn};
 use defmt_semihosting as _;
 use lockstep::{BYTE_TIME_NS, NodeSetup, Report, SETUP_LEN, TICK_NS, Tick, Wake};
+use qemu_app::exit::{fail, succeed};
 use qemu_app::uart::{self, CmsdkUart, UART0_BASE, UART1_BASE};
 use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
@@ -283,8 +283,7 @@ fn main() -> ! {
     }
     info!("t={=u32} counters {}", tick, mac.counters());
     info!("done");
-    debug::exit(debug::EXIT_SUCCESS);
-    fail()
+    succeed()
 }
 
 /// Log one event with its tick and frame; returns whether it resolved the frame.
@@ -322,26 +321,4 @@ fn log_event(tick: u32, frame: u8, event: Event) -> bool {
         Event::RxDiscarded { kind } => warn!("t={=u32} rx discarded kind={}", tick, kind),
     }
     false
-}
-
-/// Leave QEMU with a failure status.
-fn fail() -> ! {
-    debug::exit(debug::EXIT_FAILURE);
-    loop {
-        cortex_m::asm::bkpt();
-    }
-}
-
-#[panic_handler]
-fn panic(info: &core::panic::PanicInfo) -> ! {
-    match info.location() {
-        Some(l) => error!("panic at {=str}:{=u32}", l.file(), l.line()),
-        None => error!("panic"),
-    }
-    fail()
-}
-
-#[defmt::panic_handler]
-fn defmt_panic() -> ! {
-    fail()
 }
