@@ -148,16 +148,31 @@ fn timeout(limit: Duration, tick: u32) -> HubError {
 ///
 /// # Errors
 ///
-/// [`HubErrorKind::Timeout`] past the time limit, [`HubErrorKind::NodeFailed`] if
-/// a node breaks the protocol or every node waits for ever with frames unresolved,
-/// and the start-up errors of [`Node::start`].
+/// [`HubErrorKind::Usage`] for fewer than 2 or more than 31 nodes or more than
+/// [`MAX_FRAMES`] frames on one, [`HubErrorKind::Timeout`] past the time limit,
+/// [`HubErrorKind::NodeFailed`] if a node breaks the protocol or every node waits for
+/// ever with frames unresolved, and the start-up errors of [`Node::start`].
 pub fn run(scenario: &Scenario, opts: &Options) -> Result<RunOutput, HubError> {
     let started = Instant::now();
     let deadline = started + opts.time_limit;
     let n = scenario.nodes.len();
+    if !(2..=31).contains(&n)
+        || scenario
+            .nodes
+            .iter()
+            .any(|s| s.destinations.len() > MAX_FRAMES)
+    {
+        return Err(HubError::new(
+            HubErrorKind::Usage,
+            format!("2..=31 nodes of at most {MAX_FRAMES} frames each"),
+        ));
+    }
     let mut nodes = Vec::with_capacity(n);
     for i in 0..n {
-        nodes.push(Node::start(i, &opts.qemu, &opts.elf, deadline)?);
+        nodes.push(
+            Node::start(i, &opts.qemu, &opts.elf, deadline)
+                .map_err(|e| relabel(e, opts.time_limit, 0))?,
+        );
     }
     for (node, spec) in nodes.iter_mut().zip(&scenario.nodes) {
         let mut destinations = [0u8; MAX_FRAMES];

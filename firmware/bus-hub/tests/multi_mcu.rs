@@ -14,7 +14,8 @@
 //!
 //! Needs `BUS_NODE_ELF` (the firmware) and `DEFMT_PRINT`; `QEMU` overrides the
 //! emulator. `firmware/run-tests.sh` builds and sets everything. Every run has a
-//! hard time limit of 60 s and says so when it hits it.
+//! hard time limit of 60 s and says so when it hits it. Transcripts and decoded logs
+//! are kept in `target/tmp/multi_mcu/<run>/`.
 //!
 //! The figures (collision rate, attempts per frame, beside the host shared-bus
 //! simulation of the same MAC; ticks per second; wall time) are printed with
@@ -23,7 +24,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use bus_hub::{BusReport, Faults, Options, Outcome, Scenario, run_and_check, summary};
+use bus_hub::{
+    BusReport, Faults, Options, Outcome, Scenario, run_and_check, summary, write_outputs,
+};
 use serial_mac::sim::{ContentionParams, contend};
 
 const TIME_LIMIT: Duration = Duration::from_secs(60);
@@ -44,8 +47,15 @@ fn options() -> Options {
     }
 }
 
-fn run(scenario: &Scenario) -> Outcome {
-    run_and_check(scenario, &options(), &env("DEFMT_PRINT")).unwrap_or_else(|e| panic!("{e}"))
+/// Run, and keep the transcript and logs in `target/tmp/multi_mcu/<name>/`.
+fn run(name: &str, scenario: &Scenario) -> Outcome {
+    let outcome =
+        run_and_check(scenario, &options(), &env("DEFMT_PRINT")).unwrap_or_else(|e| panic!("{e}"));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("multi_mcu")
+        .join(name);
+    write_outputs(&outcome, &dir).unwrap_or_else(|e| panic!("{e}"));
+    outcome
 }
 
 fn checked(outcome: &Outcome) -> BusReport {
@@ -86,9 +96,9 @@ fn host_sim(n: usize, frames: usize) -> (f64, f64) {
 
 fn twice_alike(n: usize, frames: usize, seed: u64) {
     let scenario = Scenario::mixed(n, frames, seed).unwrap();
-    let first = run(&scenario);
+    let first = run(&format!("{n}-nodes-run1"), &scenario);
     let report = checked(&first);
-    let second = run(&scenario);
+    let second = run(&format!("{n}-nodes-run2"), &scenario);
     assert_eq!(
         first.output.transcript, second.output.transcript,
         "{n} nodes: two runs with the same seeds gave different transcripts"
@@ -132,7 +142,10 @@ fn five_mcus_share_one_line_and_two_runs_are_identical() {
 
 #[test]
 fn every_node_receives_all_twenty_frames_while_it_sends_its_ten() {
-    let outcome = run(&Scenario::broadcast(3, 10, 7).unwrap());
+    let outcome = run(
+        "3-nodes-10-broadcasts",
+        &Scenario::broadcast(3, 10, 7).unwrap(),
+    );
     let report = checked(&outcome);
     assert_eq!(report.delivered, 30);
     for (i, log) in outcome.logs.iter().enumerate() {
@@ -168,7 +181,7 @@ fn early_byte_line_busy_and_no_echo_through_the_emulated_line() {
         intruder,
         deaf: vec![(1, 2400)],
     };
-    let outcome = run(&scenario);
+    let outcome = run("faults", &scenario);
     let report = checked(&outcome);
     let log = |i: usize| outcome.logs[i].join("\n");
     for i in 0..2 {
@@ -189,4 +202,24 @@ fn early_byte_line_busy_and_no_echo_through_the_emulated_line() {
     );
     assert!(outcome.output.transcript.contains("write intruder a5"));
     print!("faults: {}", summary(&report));
+}
+
+#[test]
+fn a_run_past_its_hard_time_limit_stops_with_a_clear_message() {
+    let opts = Options {
+        time_limit: Duration::from_millis(1),
+        ..options()
+    };
+    let e = run_and_check(
+        &Scenario::mixed(3, 4, 1).unwrap(),
+        &opts,
+        &env("DEFMT_PRINT"),
+    )
+    .expect_err("1 ms is too short");
+    assert_eq!(e.kind(), bus_hub::HubErrorKind::Timeout, "{e}");
+    assert!(
+        e.to_string()
+            .contains("did not finish within its hard limit of 0.001 s"),
+        "{e}"
+    );
 }
