@@ -39,7 +39,7 @@ pub const DEFAULT_JAM_BYTE: u8 = 0x00;
 /// Default time to wait for the echo of a byte, in byte times.
 pub const DEFAULT_ECHO_TIMEOUT: u32 = 4;
 /// Default limit on waiting for an idle line, in byte times: a line busy for this
-/// long without one interframe gap is stuck (a frame of 255 bytes takes 261).
+/// long without one interframe gap is stuck (a frame with 255 payload bytes takes 263).
 pub const DEFAULT_DEFER_LIMIT: u32 = 2048;
 /// Bits on the line per byte with 8N1 framing (start, 8 data, stop).
 pub const BITS_PER_BYTE: u32 = 10;
