@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The firmware's tests: serial-mac on the host (scripted line, shared bus of 2..16
-# stations), the three Cortex-M4F builds (QEMU app, board app, size probes), the
-# QEMU test (the MAC on an emulated Cortex-M4, the test playing the bus), and the
+# stations, 10^7 corrupted frames), the Cortex-M4F builds (QEMU app, bus node, board
+# app, size probes), the QEMU test (the MAC on an emulated Cortex-M4, the test playing
+# the bus), the emulated multi-drop bus (2, 3 and 5 QEMU nodes in lock step), and the
 # size report with its budgets.
 #
 # Installs what it needs when it can (Debian packages as root, defmt-print with
@@ -42,11 +43,16 @@ flash_bytes() { arm-none-eabi-size -A "$1" | awk '$1 ~ /^\.(vector_table|text|ro
 
 step "firmware: formatting and lints (host crates)"
 cargo fmt --all --check
-cargo clippy -q -p serial-mac -p qemu-test --all-targets --features serial-mac/sim-bus -- -D warnings
+cargo clippy -q -p serial-mac -p qemu-test -p lockstep -p bus-hub --all-targets --features serial-mac/sim-bus -- -D warnings
 
-step "firmware: serial-mac host tests (scripted line, shared bus N = 2..16, doc tests)"
-cargo test -q -p serial-mac
+step "firmware: host tests (serial-mac: scripted line, shared bus N = 2..16, doc tests; lock-step protocol; line model)"
+cargo test -q -p serial-mac -p lockstep
+cargo test -q -p bus-hub --lib
+
+step "firmware: 10^7 corrupted frames through the receiver (optimised build)"
+cargo test -q --profile host-release -p serial-mac --test corruption -- --nocapture
 RUSTDOCFLAGS="-D warnings" cargo doc -q -p serial-mac --no-deps --features defmt,sim-bus
+RUSTDOCFLAGS="-D warnings" cargo doc -q -p lockstep -p bus-hub --no-deps
 
 step "firmware: tools (QEMU, binutils, defmt-print)"
 cross_apt_install qemu-system-arm binutils-arm-none-eabi
@@ -71,13 +77,21 @@ fi
 step "firmware: the MAC on a Cortex-M4 under QEMU"
 QEMU_APP_ELF="$RELEASE/qemu-app" DEFMT_PRINT="$DEFMT_PRINT" cargo test -q -p qemu-test
 
+step "firmware: 2, 3 and 5 emulated MCUs on one modelled line, in lock step (bus-hub)"
+# One test at a time: the nodes of one run share the two cores.
+BUS_NODE_ELF="$RELEASE/bus-node" DEFMT_PRINT="$DEFMT_PRINT" \
+    cargo test -q -p bus-hub --test multi_mcu -- --nocapture --test-threads=1
+
 step "firmware: sizes (arm-none-eabi-size)"
-arm-none-eabi-size "$RELEASE/qemu-app" "$RELEASE/board-app" "$RELEASE/without-backoff" "$RELEASE/with-backoff"
+arm-none-eabi-size "$RELEASE/qemu-app" "$RELEASE/bus-node" "$RELEASE/board-app" "$RELEASE/without-backoff" "$RELEASE/with-backoff"
 qemu_flash=$(flash_bytes "$RELEASE/qemu-app")
 delta=$(( $(flash_bytes "$RELEASE/with-backoff") - $(flash_bytes "$RELEASE/without-backoff") ))
+node_flash=$(flash_bytes "$RELEASE/bus-node")
 printf 'qemu-app flash: %d bytes (budget %d)\n' "$qemu_flash" "$QEMU_APP_FLASH_BUDGET"
+printf 'bus-node flash: %d bytes (budget %d)\n' "$node_flash" "$QEMU_APP_FLASH_BUDGET"
 printf 'backoff-core flash cost (with-backoff - without-backoff): %d bytes (budget %d)\n' "$delta" "$BACKOFF_CORE_FLASH_BUDGET"
 [ "$qemu_flash" -lt "$QEMU_APP_FLASH_BUDGET" ] || cross_die "qemu-app flash $qemu_flash bytes exceeds $QEMU_APP_FLASH_BUDGET"
+[ "$node_flash" -lt "$QEMU_APP_FLASH_BUDGET" ] || cross_die "bus-node flash $node_flash bytes exceeds $QEMU_APP_FLASH_BUDGET"
 [ "$delta" -lt "$BACKOFF_CORE_FLASH_BUDGET" ] || cross_die "backoff-core adds $delta bytes of flash, over $BACKOFF_CORE_FLASH_BUDGET"
 
 printf '\nfirmware tests passed\n'

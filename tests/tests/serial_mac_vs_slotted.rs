@@ -8,7 +8,7 @@
 //!   restarts at a window of one while the losers keep their grown windows, so it wins
 //!   the next contention more often than 1/Q (capture), and a collision on the serial
 //!   line is detected within a byte or two and costs less than a whole slot;
-//! * the MAC also pays a 3-byte interframe gap after every frame (ceiling 22/25 = 0.88),
+//! * the MAC also pays a 3-byte interframe gap after every frame (ceiling 24/27 = 0.89),
 //!   which the model does not.
 //!
 //! What must hold: the MAC is at least as efficient as the model minus a small margin
@@ -54,7 +54,7 @@ fn row(n: usize) -> Row {
         "N = {n}: a frame was lost"
     );
 
-    // Bit times, so P and C keep the MAC's ratio: P = 22 bytes, C = 8 bytes.
+    // Bit times, so P and C keep the MAC's ratio: P = 24 bytes, C = 8 bytes.
     let model = run_slotted(&SlottedConfig::new(
         n as u32,
         WIRE_BYTES * 8,

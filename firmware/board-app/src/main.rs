@@ -78,14 +78,21 @@ fn main() -> ! {
         n = n.wrapping_add(1);
         let mut text = [0u8; 16];
         let len = hello(&mut text, n);
-        match mac.send_with(Address::BROADCAST, &text[..len], |e| {
-            if let Event::Backoff { attempt, slots } = e {
-                info!(
-                    "collision on attempt {=u32}, backing off {=u32} slots",
-                    attempt, slots
-                );
-            }
-        }) {
+        // Frames heard while the hello waits for the line are logged as they come.
+        let sent = mac.send_with(
+            Address::BROADCAST,
+            &text[..len],
+            |e| {
+                if let Event::Backoff { attempt, slots } = e {
+                    info!(
+                        "collision on attempt {=u32}, backing off {=u32} slots",
+                        attempt, slots
+                    );
+                }
+            },
+            |frame| info!("rx from {=u8}: {=[u8]:a}", frame.src().0, frame.payload()),
+        );
+        match sent {
             Ok(d) => info!("hello {=u32} sent in {=u32} attempts", n, d.attempts),
             Err(SendError::Dropped(reason)) => warn!("hello {=u32} dropped: {}", n, reason),
             Err(e) => error!("hello {=u32} refused: {}", n, e),

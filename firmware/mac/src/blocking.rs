@@ -1,5 +1,14 @@
-//! A blocking driver around [`MacCore`]: send a frame and wait for its outcome,
-//! or wait for a received frame, polling the line in between.
+//! A driver around [`MacCore`] that owns the serial port, the clock and a delay.
+//!
+//! * Poll-driven, for an application with more than one thing to do:
+//!   [`Mac::submit`] hands over a frame, [`Mac::poll`] does what is due now and never
+//!   blocks, [`Mac::take_received`] hands out received frames, [`Mac::wait`] sleeps a
+//!   quarter byte time. The MAC keeps receiving and decoding while it defers, backs
+//!   off and retries; the application takes the frames as they come.
+//! * Blocking, on top: [`Mac::send_with`] returns when the frame is delivered or
+//!   dropped and hands every frame received meanwhile to a callback as it arrives, so
+//!   a long backoff never fills the receive queue; [`Mac::receive`] waits for a frame,
+//!   with a timeout.
 
 use embedded_hal::delay::DelayNs;
 use embedded_io::{Read, ReadReady, Write};
@@ -48,32 +57,95 @@ where
         }
     }
 
-    /// Send `payload` to `dst` and wait until it is delivered or dropped.
+    /// Hand a frame to the MAC without waiting: it ends as [`Event::Delivered`] or
+    /// [`Event::Dropped`], reported by [`poll`](Self::poll).
+    ///
+    /// # Errors
+    ///
+    /// [`SendError::Busy`] while another frame is in flight (one at a time: the
+    /// application keeps its own list of what to send next),
+    /// [`SendError::PayloadTooLong`] for a payload above `N` bytes.
+    pub fn submit(&mut self, dst: Address, payload: &[u8]) -> Result<(), SendError> {
+        self.core.enqueue(dst, payload)
+    }
+
+    /// Do what is due now (read the line, check the timers, write at most one byte)
+    /// and return the first event; `None` means nothing more until time passes or a
+    /// byte arrives. Never blocks.
+    pub fn poll(&mut self) -> Option<Event> {
+        let now = self.time.now_ns();
+        self.core.poll(&mut self.io, now)
+    }
+
+    /// Take the oldest received frame.
+    pub fn take_received(&mut self) -> Option<Frame<N>> {
+        self.core.take_received()
+    }
+
+    /// Sleep for one polling period (a quarter byte time, [`POLLS_PER_BYTE`]).
+    pub fn wait(&mut self) {
+        self.delay.delay_ns(self.poll_ns);
+    }
+
+    /// Send `payload` to `dst` and wait until it is delivered or dropped. Frames
+    /// received meanwhile stay in the receive queue (`Q` of them; more are counted
+    /// as overflows): on a busy line use [`send_with`](Self::send_with), which hands
+    /// them over as they come.
+    ///
+    /// # Errors
+    ///
+    /// As [`send_with`](Self::send_with).
     pub fn send(&mut self, dst: Address, payload: &[u8]) -> Result<Delivery, SendError> {
-        self.send_with(dst, payload, |_| {})
+        self.send_inner(dst, payload, &mut |_| {}, None)
     }
 
     /// [`send`](Self::send), calling `on_event` for every event on the way
-    /// (attempts, collisions, backoffs, frames received meanwhile).
+    /// (attempts, collisions, backoffs) and `on_frame` for every frame received
+    /// meanwhile, as soon as it is decoded: receiving goes on while the frame waits
+    /// for the line, backs off and retries.
+    ///
+    /// # Errors
+    ///
+    /// [`SendError::Busy`] if a frame [`submit`](Self::submit)ted earlier is still in
+    /// flight, [`SendError::PayloadTooLong`] for a payload above `N` bytes (nothing
+    /// is sent in either case), [`SendError::Dropped`] with the reason when the frame
+    /// was given up.
     pub fn send_with(
         &mut self,
         dst: Address,
         payload: &[u8],
         mut on_event: impl FnMut(Event),
+        mut on_frame: impl FnMut(Frame<N>),
+    ) -> Result<Delivery, SendError> {
+        self.send_inner(dst, payload, &mut on_event, Some(&mut on_frame))
+    }
+
+    fn send_inner(
+        &mut self,
+        dst: Address,
+        payload: &[u8],
+        on_event: &mut dyn FnMut(Event),
+        mut on_frame: Option<&mut dyn FnMut(Frame<N>)>,
     ) -> Result<Delivery, SendError> {
         self.core.enqueue(dst, payload)?;
         loop {
-            let now = self.time.now_ns();
-            match self.core.poll(&mut self.io, now) {
+            match self.poll() {
                 Some(event) => {
                     on_event(event);
                     match event {
                         Event::Delivered { attempts } => return Ok(Delivery { attempts }),
                         Event::Dropped { reason, .. } => return Err(SendError::Dropped(reason)),
+                        Event::Received { .. } => {
+                            if let Some(on_frame) = on_frame.as_mut() {
+                                while let Some(frame) = self.core.take_received() {
+                                    on_frame(frame);
+                                }
+                            }
+                        }
                         _ => {}
                     }
                 }
-                None => self.delay.delay_ns(self.poll_ns),
+                None => self.wait(),
             }
         }
     }
@@ -101,7 +173,7 @@ where
             }
             match self.core.poll(&mut self.io, now) {
                 Some(event) => on_event(event),
-                None => self.delay.delay_ns(self.poll_ns),
+                None => self.wait(),
             }
         }
     }

@@ -39,7 +39,7 @@ pub const DEFAULT_JAM_BYTE: u8 = 0x00;
 /// Default time to wait for the echo of a byte, in byte times.
 pub const DEFAULT_ECHO_TIMEOUT: u32 = 4;
 /// Default limit on waiting for an idle line, in byte times: a line busy for this
-/// long without one interframe gap is stuck (a frame of 255 bytes takes 261).
+/// long without one interframe gap is stuck (a frame with 255 payload bytes takes 263).
 pub const DEFAULT_DEFER_LIMIT: u32 = 2048;
 /// Bits on the line per byte with 8N1 framing (start, 8 data, stop).
 pub const BITS_PER_BYTE: u32 = 10;
@@ -274,6 +274,30 @@ impl MacConfig {
     /// The backoff rule.
     pub const fn beb(&self) -> BebConfig {
         self.beb
+    }
+
+    /// The receive queue length that loses no frame when the application takes
+    /// received frames at least once every `drain_interval_ns`.
+    ///
+    /// The rule: frames are queued when their last byte arrives, and two frames
+    /// finish at least one shortest frame apart on the line (an empty payload:
+    /// [`OVERHEAD`](crate::frame::OVERHEAD) bytes, plus the interframe gap). So at
+    /// most `ceil(interval / shortest) + 1` frames can finish between two drains.
+    /// An application that drains after every poll (the poll-driven loop, or
+    /// [`Mac::send_with`](crate::Mac::send_with), which hands frames over as they
+    /// arrive) has an interval below one byte time and needs 2.
+    ///
+    /// ```
+    /// use serial_mac::{Address, MacConfig};
+    /// let config = MacConfig::new(Address(1), 115_200).unwrap();
+    /// assert_eq!(config.rx_queue_len(config.byte_times_ns(1)), 2);
+    /// // Draining once a millisecond at 115 200 baud (one shortest frame in 0.95 ms):
+    /// assert_eq!(config.rx_queue_len(1_000_000), 3);
+    /// ```
+    pub const fn rx_queue_len(&self, drain_interval_ns: u64) -> usize {
+        let shortest = self.byte_times_ns(crate::frame::OVERHEAD as u32 + self.interframe_gap);
+        let shortest = if shortest == 0 { 1 } else { shortest };
+        drain_interval_ns.div_ceil(shortest) as usize + 1
     }
 
     /// `n` byte times in nanoseconds.

@@ -27,6 +27,8 @@ pub struct Counters {
     pub rx_frames: u32,
     /// Good frames addressed to another station.
     pub rx_filtered: u32,
+    /// Frames whose header check did not match.
+    pub rx_header_errors: u32,
     /// Frames whose CRC did not match.
     pub rx_crc_errors: u32,
     /// Frames cut short by an idle line.
@@ -58,7 +60,8 @@ impl Counters {
 
     /// Received frames discarded as bad, all reasons together.
     pub const fn rx_errors(&self) -> u32 {
-        self.rx_crc_errors
+        self.rx_header_errors
+            .saturating_add(self.rx_crc_errors)
             .saturating_add(self.rx_truncated)
             .saturating_add(self.rx_oversized)
             .saturating_add(self.rx_malformed)
@@ -75,6 +78,7 @@ impl Counters {
 
     pub(crate) fn count_rx_error(&mut self, kind: RxErrorKind) {
         bump(match kind {
+            RxErrorKind::BadHeader => &mut self.rx_header_errors,
             RxErrorKind::BadCrc => &mut self.rx_crc_errors,
             RxErrorKind::Truncated => &mut self.rx_truncated,
             RxErrorKind::Oversized => &mut self.rx_oversized,

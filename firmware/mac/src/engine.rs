@@ -119,6 +119,58 @@ impl<R: Rng, const N: usize, const Q: usize> MacCore<R, N, Q> {
         self.received.pop_front()
     }
 
+    /// Received frames waiting to be taken.
+    pub fn received_len(&self) -> usize {
+        self.received.len()
+    }
+
+    /// When [`poll`](Self::poll) next has something to do if the line stays silent,
+    /// in the time base of `poll`: `None` when nothing is pending (no frame to send,
+    /// none being received), a time at or before the present when it should be
+    /// polled at once. An application that sleeps until this deadline or until a
+    /// byte arrives, whichever comes first, misses nothing: it can skip idle time.
+    pub fn next_deadline_ns(&self) -> Option<u64> {
+        let Some(last) = self.last_activity else {
+            // Never polled: the first poll starts the clock.
+            return Some(0);
+        };
+        let rx = self
+            .decoder
+            .in_frame()
+            .then(|| last.saturating_add(self.config.byte_times_ns(self.config.rx_timeout())));
+        let tx = match self.state {
+            TxState::Idle => None,
+            TxState::Deferring { since: None }
+            | TxState::Sending { echo: None, .. }
+            | TxState::Jamming { echo: None, .. } => Some(0),
+            TxState::Deferring { since: Some(since) } => {
+                let gap =
+                    last.saturating_add(self.config.byte_times_ns(self.config.interframe_gap()));
+                // A frame being received holds the transmitter until it ends.
+                let start = rx.map_or(gap, |rx| rx.max(gap));
+                match self.config.defer_limit() {
+                    0 => Some(start),
+                    limit => {
+                        Some(start.min(since.saturating_add(self.config.byte_times_ns(limit))))
+                    }
+                }
+            }
+            TxState::Sending {
+                echo: Some(deadline),
+                ..
+            }
+            | TxState::Jamming {
+                echo: Some(deadline),
+                ..
+            } => Some(deadline),
+            TxState::Backoff { until } => Some(until),
+        };
+        match (rx, tx) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
     /// Do what is due at time `now_ns`: read what the line delivered, check the
     /// timers, and write at most one byte. Returns the first event that happened;
     /// call again until it returns `None`, which means there is nothing to do until

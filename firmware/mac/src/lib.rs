@@ -16,10 +16,12 @@
 //!   frame is dropped and reported as
 //!   [`DropReason::ExcessiveCollisions`]. Every frame handed to the MAC ends as
 //!   [`Event::Delivered`] or [`Event::Dropped`] with a typed reason.
-//! * **Framing** ([`frame`]): start delimiter, destination, source, length, payload
-//!   of up to `N` bytes (a `heapless` buffer), CRC-16. The receiver ([`rx`])
-//!   resynchronises after garbage, checks the CRC, filters by address, and counts and
-//!   discards malformed, truncated, oversized and bad-CRC frames.
+//! * **Framing** ([`frame`]: the format and `emit`): start delimiter, destination,
+//!   source, length, a header check (CRC-16, so that a corrupted length cannot move
+//!   the frame check), payload of up to `N` bytes (a `heapless` buffer), CRC-16. The
+//!   receiver ([`rx`]: all parsing) resynchronises after garbage, checks the header
+//!   and the CRC, filters by address, and counts and discards malformed, truncated,
+//!   oversized, bad-header and bad-CRC frames.
 //! * **Counters** ([`Counters`]) for everything, readable at any time.
 //!
 //! The MAC is generic over `embedded-io` (`Read + Write + ReadReady`; embedded-hal 1.0
@@ -33,8 +35,15 @@
 //! * [`MacCore`]: the state machine. [`MacCore::poll`] never blocks: it takes what
 //!   the line delivered, checks the timers and writes at most one byte. The tests
 //!   run many of them on one simulated line ([`sim`], feature `sim-bus`).
-//! * [`Mac`]: a blocking driver. [`Mac::send`] returns when the frame is delivered
-//!   or dropped; [`Mac::receive`] waits for a frame, with a timeout.
+//!   [`MacCore::next_deadline_ns`] says when it next needs a poll if nothing
+//!   arrives, so a device can sleep until then.
+//! * [`Mac`]: the driver that owns the port, clock and delay. Poll-driven
+//!   ([`Mac::submit`], [`Mac::poll`], [`Mac::take_received`]) for an application
+//!   with other work, which keeps receiving while a frame waits, backs off and
+//!   retries; or blocking: [`Mac::send_with`] returns when the frame is delivered or
+//!   dropped and hands over each frame received meanwhile, [`Mac::receive`] waits
+//!   for a frame, with a timeout. Size the receive queue with
+//!   [`MacConfig::rx_queue_len`].
 //!
 //! ```
 //! use serial_mac::{Address, Event, MacConfig, MacCore};

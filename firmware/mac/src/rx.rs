@@ -1,11 +1,14 @@
-//! The receive path: a byte-at-a-time frame decoder that never panics and never
-//! overflows.
+//! The receive path: all parsing of the [`frame`](crate::frame) format, in a
+//! byte-at-a-time decoder that never panics and never overflows, and
+//! [`Frame::parse`] for whole buffers. This module depends on `frame`, never the
+//! other way round.
 //!
-//! The decoder hunts for the start delimiter, reads the header, refuses a length
-//! above the capacity at once (before any payload byte is stored), collects the
-//! payload into a `heapless::Vec` and checks the CRC. Whatever goes wrong, it goes
-//! back to hunting. The MAC also tells it about line errors (framing, noise) and idle
-//! gaps, which end a frame in progress as malformed or truncated.
+//! The decoder hunts for the start delimiter, reads the header and checks it against
+//! the header check, and only then trusts the length: it refuses a length above the
+//! capacity at once (before any payload byte is stored), collects the payload into a
+//! `heapless::Vec` and checks the frame check. Whatever goes wrong, it goes back to
+//! hunting. The MAC also tells it about line errors (framing, noise) and idle gaps,
+//! which end a frame in progress as malformed or truncated.
 
 use heapless::Vec;
 
@@ -18,7 +21,9 @@ use crate::frame::{Frame, START};
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
 pub enum RxErrorKind {
-    /// The CRC did not match.
+    /// The header check did not match: the destination, source or length is wrong.
+    BadHeader,
+    /// The frame check did not match.
     BadCrc,
     /// The line went idle before the frame was complete.
     Truncated,
@@ -50,6 +55,7 @@ impl RxError {
 impl core::fmt::Display for RxError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(match self.kind {
+            RxErrorKind::BadHeader => "header check mismatch",
             RxErrorKind::BadCrc => "CRC mismatch",
             RxErrorKind::Truncated => "frame truncated",
             RxErrorKind::Oversized => "length above the frame capacity",
@@ -79,6 +85,8 @@ enum State {
     Dst,
     Src,
     Len,
+    HcrcHi,
+    HcrcLo,
     Payload,
     CrcHi,
     CrcLo,
@@ -92,7 +100,8 @@ pub struct Decoder<const N: usize> {
     src: u8,
     len: u8,
     crc: u16,
-    crc_hi: u8,
+    /// The high byte of the check being read (header or frame).
+    check_hi: u8,
     payload: Vec<u8, N>,
 }
 
@@ -112,7 +121,7 @@ impl<const N: usize> Decoder<N> {
             src: 0,
             len: 0,
             crc: crc::INIT,
-            crc_hi: 0,
+            check_hi: 0,
             payload: Vec::new(),
         }
     }
@@ -147,16 +156,26 @@ impl<const N: usize> Decoder<N> {
                 self.take_header_byte(byte, State::Len);
             }
             State::Len => {
-                if usize::from(byte) > N {
+                self.len = byte;
+                self.take_header_byte(byte, State::HcrcHi);
+            }
+            State::HcrcHi => {
+                self.check_hi = byte;
+                self.state = State::HcrcLo;
+            }
+            State::HcrcLo => {
+                if u16::from_be_bytes([self.check_hi, byte]) != self.crc {
+                    return self.fail(RxErrorKind::BadHeader);
+                }
+                // The length is trusted from here on.
+                if usize::from(self.len) > N {
                     return self.fail(RxErrorKind::Oversized);
                 }
-                self.len = byte;
-                let next = if byte == 0 {
+                self.state = if self.len == 0 {
                     State::CrcHi
                 } else {
                     State::Payload
                 };
-                self.take_header_byte(byte, next);
             }
             State::Payload => {
                 if self.payload.push(byte).is_err() {
@@ -169,12 +188,12 @@ impl<const N: usize> Decoder<N> {
                 }
             }
             State::CrcHi => {
-                self.crc_hi = byte;
+                self.check_hi = byte;
                 self.state = State::CrcLo;
             }
             State::CrcLo => {
                 self.state = State::Hunt;
-                if u16::from_be_bytes([self.crc_hi, byte]) != self.crc {
+                if u16::from_be_bytes([self.check_hi, byte]) != self.crc {
                     return Step::Error(RxError::new(RxErrorKind::BadCrc));
                 }
                 let src = Address(self.src);
@@ -215,5 +234,44 @@ impl<const N: usize> Decoder<N> {
     fn fail(&mut self, kind: RxErrorKind) -> Step<N> {
         self.state = State::Hunt;
         Step::Error(RxError::new(kind))
+    }
+}
+
+impl<const N: usize> Frame<N> {
+    /// Parse exactly one encoded frame (no leading or trailing bytes), with the same
+    /// checks as the receiver on the line.
+    ///
+    /// ```
+    /// use serial_mac::{Frame, rx::RxErrorKind};
+    /// assert_eq!(Frame::<8>::parse(&[0x7E, 1, 2]).unwrap_err().kind(), RxErrorKind::Truncated);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The [`RxError`] the receiver would count: [`RxErrorKind::Malformed`] for bytes
+    /// before or after the frame, [`RxErrorKind::Truncated`] for a frame cut short,
+    /// and the header, length and CRC checks' own kinds.
+    pub fn parse(bytes: &[u8]) -> Result<Self, RxError> {
+        let mut decoder = Decoder::<N>::new();
+        let mut iter = bytes.iter();
+        if bytes.first() != Some(&START) {
+            return Err(RxError::new(RxErrorKind::Malformed));
+        }
+        for &b in iter.by_ref() {
+            match decoder.push(b) {
+                Step::Frame(frame) => {
+                    return if iter.as_slice().is_empty() {
+                        Ok(frame)
+                    } else {
+                        Err(RxError::new(RxErrorKind::Malformed))
+                    };
+                }
+                Step::Error(e) => return Err(e),
+                Step::Hunting | Step::InFrame => {}
+            }
+        }
+        Err(decoder
+            .idle_gap()
+            .unwrap_or(RxError::new(RxErrorKind::Truncated)))
     }
 }

@@ -1,8 +1,10 @@
-//! The blocking driver: `send` returns the frame's fate, `receive` times out.
+//! The driver: `send` returns the frame's fate, `send_with` hands over frames received
+//! while it waits, `receive` times out, and the poll-driven calls never block.
 
 mod common;
 
 use std::cell::Cell;
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 use common::*;
@@ -29,11 +31,17 @@ impl embedded_hal::delay::DelayNs for SimClock {
 struct ClockedLine {
     line: Line,
     clock: Rc<Cell<u64>>,
+    /// Bytes from other stations: (step, byte), in step order.
+    schedule: VecDeque<(u64, u8)>,
 }
 
 impl ClockedLine {
     fn sync(&mut self) {
         while self.line.now() + u64::from(BYTE_NS) <= self.clock.get() {
+            while let Some(&(_, b)) = self.schedule.front().filter(|(s, _)| *s <= self.line.step) {
+                self.line.inject(Ok(b));
+                self.schedule.pop_front();
+            }
             self.line.end_step();
         }
     }
@@ -72,6 +80,7 @@ fn driver(
     let io = ClockedLine {
         line,
         clock: clock.clone(),
+        schedule: VecDeque::new(),
     };
     Mac::new(
         io,
@@ -86,7 +95,7 @@ fn send_returns_delivery_and_reports_events() {
     let mut mac = driver(Line::echo(), 1);
     let mut events = Vec::new();
     let delivery = mac
-        .send_with(PEER, b"blocking", |e| events.push(e))
+        .send_with(PEER, b"blocking", |e| events.push(e), |_| {})
         .unwrap();
     assert_eq!(delivery.attempts, 1);
     assert_eq!(
@@ -140,4 +149,80 @@ fn receive_gets_a_frame_or_times_out() {
     let mut mac = Mac::new(io, time, delay, core);
     let frame = mac.receive(1_000_000).unwrap();
     assert_eq!((frame.src(), frame.payload()), (Address(9), &b"hi"[..]));
+}
+
+/// `count` frames for this station back to back, two idle byte times apart (less
+/// than the interframe gap, so the line never looks free), from step 1 on.
+fn busy_line_schedule(count: u8) -> VecDeque<(u64, u8)> {
+    let mut schedule = VecDeque::new();
+    let mut step = 1;
+    for i in 0..count {
+        let mut wire = [0u8; 64];
+        let n = Frame::<N>::new(ME, PEER, &[i; 5])
+            .unwrap()
+            .emit(&mut wire)
+            .unwrap();
+        for &b in &wire[..n] {
+            schedule.push_back((step, b));
+            step += 1;
+        }
+        step += 2;
+    }
+    schedule
+}
+
+#[test]
+fn send_with_hands_over_every_frame_received_while_it_waits() {
+    // Q + 2 frames arrive while the frame to send waits for the line. `send_with`
+    // hands each over as it is decoded: all of them, no overflow, and the frame
+    // goes out once the line is free.
+    let count = Q as u8 + 2;
+    let mut mac = driver(Line::echo(), 5);
+    let (mut io, time, delay, core) = mac.release();
+    io.schedule = busy_line_schedule(count);
+    mac = Mac::new(io, time, delay, core);
+    let mut got = Vec::new();
+    let delivery = mac
+        .send_with(PEER, b"after them", |_| {}, |f| got.push(f.payload()[0]))
+        .unwrap();
+    assert_eq!(delivery.attempts, 1);
+    assert_eq!(got, (0..count).collect::<Vec<_>>());
+    assert_eq!(mac.counters().rx_frames, u32::from(count));
+    assert_eq!(mac.counters().rx_queue_overflows, 0);
+
+    // Plain `send` leaves them queued: Q fit, the rest are counted as overflows.
+    let mut mac = driver(Line::echo(), 5);
+    let (mut io, time, delay, core) = mac.release();
+    io.schedule = busy_line_schedule(count);
+    mac = Mac::new(io, time, delay, core);
+    mac.send(PEER, b"after them").unwrap();
+    assert_eq!(mac.counters().rx_queue_overflows, 2);
+    assert_eq!(std::iter::from_fn(|| mac.take_received()).count(), Q);
+}
+
+#[test]
+fn the_poll_driven_calls_never_block() {
+    let mut mac = driver(Line::echo(), 6);
+    mac.submit(PEER, b"polled").unwrap();
+    assert_eq!(mac.submit(PEER, b"second"), Err(SendError::Busy));
+    let mut events = Vec::new();
+    // Each call returns at once; the application sleeps between them.
+    for _ in 0..1_000 {
+        match mac.poll() {
+            Some(e) => events.push(e),
+            None => mac.wait(),
+        }
+        if events.contains(&Event::Delivered { attempts: 1 }) {
+            break;
+        }
+    }
+    assert_eq!(
+        events,
+        vec![
+            Event::AttemptStarted { attempt: 1 },
+            Event::Delivered { attempts: 1 }
+        ]
+    );
+    assert!(mac.take_received().is_none());
+    assert_eq!(mac.core().next_deadline_ns(), None);
 }

@@ -72,15 +72,20 @@ fn bad_frames_are_counted_and_discarded_and_the_receiver_recovers() {
     let mut bad_crc = good.clone();
     *bad_crc.last_mut().unwrap() ^= 0x01;
     let mut bad_payload = good.clone();
-    bad_payload[5] ^= 0x40;
+    bad_payload[7] ^= 0x40;
+    let mut bad_header = good.clone();
+    bad_header[3] ^= 0x04;
     let truncated = &good[..good.len() - 2];
     // Length 200 > capacity 32: refused at the length byte.
     let oversized = encode(ME, PEER, &[0x11; 200]);
     let broadcast_source = {
         let mut f = encode(ME, Address(3), b"x");
         f[2] = 0xFF;
-        // Recompute the CRC so only the source is wrong.
-        let crc = serial_mac::crc::checksum(&f[1..f.len() - 2]).to_be_bytes();
+        // Recompute both checks so only the source is wrong.
+        let hcrc = serial_mac::frame::header_crc(f[1], f[2], f[3]).to_be_bytes();
+        f[4..6].copy_from_slice(&hcrc);
+        let body: Vec<u8> = f[1..4].iter().chain(&f[6..f.len() - 2]).copied().collect();
+        let crc = serial_mac::crc::checksum(&body).to_be_bytes();
         let n = f.len();
         f[n - 2..].copy_from_slice(&crc);
         f
@@ -89,6 +94,7 @@ fn bad_frames_are_counted_and_discarded_and_the_receiver_recovers() {
     let mut events = Vec::new();
     events.extend(feed(&mut mac, &mut line, &bad_crc, GAP));
     events.extend(feed(&mut mac, &mut line, &bad_payload, GAP));
+    events.extend(feed(&mut mac, &mut line, &bad_header, GAP));
     events.extend(feed(&mut mac, &mut line, truncated, GAP));
     events.extend(feed(&mut mac, &mut line, &oversized, GAP));
     events.extend(feed(&mut mac, &mut line, &broadcast_source, GAP));
@@ -127,6 +133,7 @@ fn bad_frames_are_counted_and_discarded_and_the_receiver_recovers() {
         [
             "BadCrc",
             "BadCrc",
+            "BadHeader",
             "Truncated",
             "Oversized",
             "Malformed",
@@ -140,14 +147,16 @@ fn bad_frames_are_counted_and_discarded_and_the_receiver_recovers() {
         c,
         Counters {
             rx_frames: 2,
+            rx_header_errors: 1,
             rx_crc_errors: 2,
             rx_truncated: 1,
             rx_oversized: 1,
             rx_malformed: 2,
             rx_line_errors: 1,
-            // 4 garbage bytes, and the oversized frame's 200 payload and 2 CRC bytes
-            // after its refused length byte.
-            rx_noise_bytes: 4 + 200 + 2,
+            // 4 garbage bytes; the bad header's frame's 4 payload and 2 CRC bytes
+            // after its refused header check; the oversized frame's 200 payload and
+            // 2 CRC bytes after its refused length.
+            rx_noise_bytes: 4 + 6 + 200 + 2,
             ..Counters::default()
         }
     );
@@ -197,9 +206,9 @@ fn parse_round_trips_and_rejects_every_truncation_and_single_bit_error() {
     for len in 0..=32usize {
         let payload: Vec<u8> = (0..len as u8).map(|i| i.wrapping_mul(37)).collect();
         let frame = Frame::<32>::new(PEER, ME, &payload).unwrap();
-        let mut wire = [0u8; 38];
+        let mut wire = [0u8; 40];
         let n = frame.emit(&mut wire).unwrap();
-        assert_eq!(n, len + 6);
+        assert_eq!(n, len + 8);
         assert_eq!(Frame::<32>::parse(&wire[..n]), Ok(frame.clone()));
         for cut in 1..n {
             assert_eq!(
@@ -208,8 +217,9 @@ fn parse_round_trips_and_rejects_every_truncation_and_single_bit_error() {
                 "len {len} cut {cut}"
             );
         }
-        // Every single-bit error after the delimiter is caught (CRC-16 detects all
-        // of them); a length error may instead show as truncation or trailing bytes.
+        // Every single-bit error after the delimiter is caught: in the header by the
+        // header check, elsewhere by the frame check (tests/corruption.rs goes on to
+        // 2- and 3-bit errors and bursts).
         for i in 1..n {
             for bit in 0..8 {
                 let mut bad = wire;
@@ -234,7 +244,20 @@ fn parse_round_trips_and_rejects_every_truncation_and_single_bit_error() {
     );
     assert_eq!(
         Frame::<8>::parse(&[0x7E, 1, 2, 9]).unwrap_err().kind(),
+        RxErrorKind::Truncated
+    );
+    let [hi, lo] = serial_mac::frame::header_crc(1, 2, 9).to_be_bytes();
+    assert_eq!(
+        Frame::<8>::parse(&[0x7E, 1, 2, 9, hi, lo])
+            .unwrap_err()
+            .kind(),
         RxErrorKind::Oversized
+    );
+    assert_eq!(
+        Frame::<8>::parse(&[0x7E, 1, 2, 9, hi, lo ^ 1])
+            .unwrap_err()
+            .kind(),
+        RxErrorKind::BadHeader
     );
     let mut small = [0u8; 4];
     assert!(

@@ -56,7 +56,7 @@ fn two_to_sixteen_stations_share_the_line() {
             r.collision_rate()
         );
         // Thresholds about 0.1 beyond the worst these fixed seeds give (saturated
-        // throughput 0.74..0.85 of the 22/25 = 0.88 ceiling set by the interframe gap;
+        // throughput 0.74..0.85 of the 24/27 = 0.89 ceiling set by the interframe gap;
         // collision rate 0.08..0.25). A regression in carrier sense (stations talking
         // over each other) or in backoff (no spreading) breaks them by far more.
         assert!(

@@ -11,7 +11,7 @@ const PAYLOAD: &[u8] = b"collision test";
 
 fn wire() -> Vec<u8> {
     let frame = Frame::<N>::new(PEER, ME, PAYLOAD).unwrap();
-    let mut buf = [0u8; N + 6];
+    let mut buf = [0u8; N + serial_mac::frame::OVERHEAD];
     let n = frame.emit(&mut buf).unwrap();
     buf[..n].to_vec()
 }

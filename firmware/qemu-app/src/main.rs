@@ -16,18 +16,17 @@
 #![no_main]
 
 mod clock;
-mod uart;
 
 use cortex_m_rt::entry;
-use cortex_m_semihosting::debug;
 use defmt::{error, info, warn};
 use defmt_semihosting as _;
 use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
-use serial_mac::{Address, Event, Mac, MacConfig, MacCore, SendError};
+use serial_mac::{Address, Event, Frame, Mac, MacConfig, MacCore, SendError};
 
 use clock::{SysTickClock, SysTickDelay};
-use uart::CmsdkUart;
+use qemu_app::exit::{fail, succeed};
+use qemu_app::uart::{self, CmsdkUart};
 
 /// The AN386 system clock, which drives both the core (SysTick) and the UART.
 const CLOCK_HZ: u32 = 25_000_000;
@@ -99,12 +98,7 @@ fn main() -> ! {
             error!("rx timeout");
             fail()
         };
-        info!(
-            "rx frame src={=u8} dst={=u8} payload={=[u8]:a}",
-            frame.src().0,
-            frame.dst().0,
-            frame.payload()
-        );
+        log_frame(&frame);
         match frame.payload() {
             b"ping" => send(mac, 4, frame.src(), b"pong"),
             b"bye" => break,
@@ -113,13 +107,12 @@ fn main() -> ! {
     }
     info!("counters {}", mac.counters());
     info!("done");
-    debug::exit(debug::EXIT_SUCCESS);
-    fail()
+    succeed()
 }
 
 /// Send one frame, logging its progress and outcome.
 fn send(mac: &mut BusMac, n: u8, dst: Address, payload: &[u8]) {
-    match mac.send_with(dst, payload, |e| log_event(n, e)) {
+    match mac.send_with(dst, payload, |e| log_event(n, e), |f| log_frame(&f)) {
         Ok(delivery) => info!(
             "tx delivered frame={=u8} attempts={=u32}",
             n, delivery.attempts
@@ -127,6 +120,15 @@ fn send(mac: &mut BusMac, n: u8, dst: Address, payload: &[u8]) {
         Err(SendError::Dropped(reason)) => warn!("tx dropped frame={=u8} reason={}", n, reason),
         Err(e) => warn!("tx refused frame={=u8} error={}", n, e),
     }
+}
+
+fn log_frame(frame: &Frame<CAPACITY>) {
+    info!(
+        "rx frame src={=u8} dst={=u8} payload={=[u8]:a}",
+        frame.src().0,
+        frame.dst().0,
+        frame.payload()
+    );
 }
 
 fn log_event(n: u8, event: Event) {
@@ -151,26 +153,4 @@ fn log_event(n: u8, event: Event) {
         // Reported by `send` from its result.
         Event::Delivered { .. } | Event::Dropped { .. } => {}
     }
-}
-
-/// Leave QEMU with a failure status.
-fn fail() -> ! {
-    debug::exit(debug::EXIT_FAILURE);
-    loop {
-        cortex_m::asm::bkpt();
-    }
-}
-
-#[panic_handler]
-fn panic(info: &core::panic::PanicInfo) -> ! {
-    match info.location() {
-        Some(l) => error!("panic at {=str}:{=u32}", l.file(), l.line()),
-        None => error!("panic"),
-    }
-    fail()
-}
-
-#[defmt::panic_handler]
-fn defmt_panic() -> ! {
-    fail()
 }

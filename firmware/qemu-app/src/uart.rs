@@ -7,6 +7,7 @@ use core::ptr::{read_volatile, write_volatile};
 const DATA: usize = 0x00;
 const STATE: usize = 0x04;
 const CTRL: usize = 0x08;
+const INTCLEAR: usize = 0x0C;
 const BAUDDIV: usize = 0x10;
 
 const STATE_TX_FULL: u32 = 1 << 0;
@@ -15,9 +16,23 @@ const STATE_TX_OVERRUN: u32 = 1 << 2;
 const STATE_RX_OVERRUN: u32 = 1 << 3;
 const CTRL_TX_EN: u32 = 1 << 0;
 const CTRL_RX_EN: u32 = 1 << 1;
+const CTRL_RX_INT_EN: u32 = 1 << 3;
 
 /// UART0 of the MPS2 AN386 board.
 pub const UART0_BASE: usize = 0x4000_4000;
+/// UART1 of the MPS2 AN386 board.
+pub const UART1_BASE: usize = 0x4000_5000;
+
+/// Clear every interrupt of the UART at `base` (for an interrupt handler, which
+/// does not own the UART).
+///
+/// # Safety
+/// `base` must be the address of a CMSDK APB UART.
+pub unsafe fn clear_interrupts(base: usize) {
+    // SAFETY: the caller's contract; INTCLEAR is write-1-to-clear and touches
+    // nothing else.
+    unsafe { write_volatile((base + INTCLEAR) as *mut u32, 0xF) }
+}
 
 /// A received byte was overwritten before it was read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, defmt::Format)]
@@ -60,6 +75,18 @@ impl CmsdkUart {
         let _ = uart.read_reg(DATA);
         uart.write_reg(STATE, STATE_RX_OVERRUN | STATE_TX_OVERRUN);
         uart
+    }
+
+    /// Raise the UART's receive interrupt when a byte arrives, so that a core
+    /// asleep in `WFI` wakes for it.
+    pub fn enable_rx_interrupt(&mut self) {
+        let ctrl = self.read_reg(CTRL);
+        self.write_reg(CTRL, ctrl | CTRL_RX_INT_EN);
+    }
+
+    /// Whether a received byte is waiting.
+    pub fn rx_ready(&self) -> bool {
+        self.read_reg(STATE) & STATE_RX_FULL != 0
     }
 
     fn read_reg(&self, offset: usize) -> u32 {
