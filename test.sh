@@ -48,6 +48,13 @@ done
 step "host tests (unit, integration, doc)"
 cargo test --workspace --features backoff-core/std,backoff-core/embedded-hal
 
+step "campaigns: a sweep killed and resumed, in 4 shards under GNU parallel and under Slurm, merged, equals the sweep in one go"
+# shellcheck source=scripts/cross-env.sh
+source "$ROOT/scripts/cross-env.sh"
+APT_NO_RECOMMENDS=1 cross_apt_install parallel slurmctld slurmd slurm-client munge sqlite3
+timeout 600 "$ROOT/scripts/campaign/test-campaign.sh" "$ROOT/target/debug/mac-sim" \
+    || { echo "error: the campaign test failed or took more than 600 s" >&2; exit 1; }
+
 step "documentation builds without warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc -q --workspace --no-deps --features backoff-core/std,backoff-core/embedded-hal
 

@@ -25,14 +25,15 @@ cross_apt_install() {
     done
     [ ${#missing[@]} -eq 0 ] && return 0
     if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-        cross_die "missing Debian packages: ${missing[*]} (install them with: sudo apt-get install ${missing[*]}, or use rustup: rustup target add $CROSS_TARGET)"
+        cross_die "missing Debian packages: ${missing[*]} (install them with: sudo apt-get install ${missing[*]}${CROSS_APT_HINT:+, $CROSS_APT_HINT})"
     fi
     printf 'installing Debian packages: %s\n' "${missing[*]}"
     if [ -z "${CROSS_APT_UPDATED:-}" ]; then
         apt-get update -qq || cross_die "apt-get update failed"
         CROSS_APT_UPDATED=1
     fi
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null \
+    # APT_NO_RECOMMENDS=1: only what the packages need (e.g. Slurm without its extras).
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${APT_NO_RECOMMENDS:+--no-install-recommends} "${missing[@]}" >/dev/null \
         || cross_die "apt-get install ${missing[*]} failed"
 }
 
@@ -46,7 +47,7 @@ cross_setup() {
     fi
     command -v rustup >/dev/null 2>&1 || cross_die "rustup not found; it is needed to select the cross toolchain"
     printf 'cross build: rustup target %s not installed; using Debian rustc with -Z build-std=core\n' "$CROSS_TARGET"
-    cross_apt_install $CROSS_DEBIAN_PACKAGES
+    CROSS_APT_HINT="or use rustup: rustup target add $CROSS_TARGET" cross_apt_install $CROSS_DEBIAN_PACKAGES
     [ -d /usr/lib/rustlib/src/rust/library ] || cross_die "no library sources at /usr/lib/rustlib/src/rust/library (package rust-web-src)"
     command -v ld.lld-19 >/dev/null 2>&1 || cross_die "ld.lld-19 not found (package lld-19)"
     if ! rustup toolchain list | grep -q '^debian'; then
