@@ -56,6 +56,14 @@ impl Failure {
         }
     }
 
+    /// Ctrl-C stopped the command: `what` says what was left undone.
+    pub fn interrupted(what: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        Self {
+            kind: FailureKind::Interrupted,
+            error: what.into(),
+        }
+    }
+
     /// The process exit status, from the table in the module docs.
     pub fn status(&self) -> u8 {
         match self.kind {
@@ -80,7 +88,10 @@ impl From<ConfigError> for Failure {
 
 impl From<StormError> for Failure {
     fn from(e: StormError) -> Self {
-        Self::usage(e)
+        match e {
+            StormError::Interrupted => Self::interrupted(e),
+            e => Self::usage(e),
+        }
     }
 }
 

@@ -10,10 +10,12 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use csma_cd::config::{BackoffAlgorithm, Phy, RunConfig, Traffic};
-use csma_cd::{ConfigError, bench, exact, parse, report, slotted};
+use csma_cd::{ConfigError, bench, parse, report, slotted};
 use sim_kit::output::json;
+use sim_kit::runner::progress::{self, Steps};
 
 mod failure;
+mod interrupt;
 mod sim_args;
 mod storm;
 mod sweep;
@@ -129,6 +131,9 @@ struct RunArgs {
     /// Print CSV (header + one row) instead of the report.
     #[arg(long)]
     csv: bool,
+    /// No progress bar (it is shown only when standard error is a terminal).
+    #[arg(short = 'q', long)]
+    quiet: bool,
     /// Also draw the run's charts (attempts histogram, per-station throughput, backoff
     /// versus E(c)) as PNG and SVG into this directory.
     #[arg(long, value_name = "DIR")]
@@ -240,10 +245,11 @@ struct BenchArgs {
     /// Seed.
     #[arg(short = 's', long, default_value_t = 1)]
     seed: u64,
-    /// Station counts (among --stations) that also get a saturated steady-state row,
-    /// measured after --warmup-ms of simulated time, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "100000")]
-    steady_stations: Vec<u32>,
+    /// Station counts, each also in --stations, that also get a saturated
+    /// steady-state row, measured after --warmup-ms of simulated time, comma-separated
+    /// [default: 100000 when it is among --stations].
+    #[arg(long, value_delimiter = ',')]
+    steady_stations: Option<Vec<u32>>,
     /// Simulated warm-up before the steady-state rows, milliseconds.
     #[arg(long, default_value_t = 500, value_name = "MS")]
     warmup_ms: u64,
@@ -253,6 +259,9 @@ struct BenchArgs {
     /// Print JSON instead of the table.
     #[arg(long)]
     json: bool,
+    /// No progress bar (it is shown only when standard error is a terminal).
+    #[arg(short = 'q', long)]
+    quiet: bool,
     /// Measure only the steady-state rows of --stations (used for the child processes).
     #[arg(long, hide = true)]
     steady_only: bool,
@@ -293,10 +302,7 @@ fn emit_result<R: serde::Serialize>(
 
 fn run(args: &RunArgs) -> Result<(), Failure> {
     let cfg = args.config()?;
-    let r = match &args.plot {
-        None => exact::run(&cfg)?,
-        Some(dir) => sweep::run_with_plots(&cfg, dir)?,
-    };
+    let r = sweep::run_observed(&cfg, args.plot.as_deref(), args.quiet)?;
     emit_result(
         &r,
         args.json,
@@ -398,8 +404,19 @@ fn bench_cmd(a: &BenchArgs) -> Result<(), Failure> {
     if a.stations.is_empty() || a.stations.contains(&0) {
         return Err(ConfigError::NoStations.into());
     }
-    if a.steady_stations.contains(&0) {
+    let steady_stations = a.steady_stations.clone().unwrap_or_else(|| vec![100_000]);
+    if steady_stations.contains(&0) {
         return Err(ConfigError::NoStations.into());
+    }
+    if let Some(n) = a
+        .steady_stations
+        .iter()
+        .flatten()
+        .find(|n| !a.no_steady && !a.steady_only && !a.stations.contains(n))
+    {
+        return Err(Failure::usage(format!(
+            "--steady-stations {n} is not among --stations: a steady-state row is measured for station counts that are also measured from t = 0"
+        )));
     }
     if a.budget_ms == 0 || a.budget_ms > 600_000 {
         return Err(Failure::usage("budget must be between 1 and 600000 ms"));
@@ -417,7 +434,7 @@ fn bench_cmd(a: &BenchArgs) -> Result<(), Failure> {
         let steady = a
             .stations
             .iter()
-            .filter(|n| !a.no_steady && a.steady_stations.contains(n))
+            .filter(|n| !a.no_steady && steady_stations.contains(n))
             .map(|&n| (n, true));
         a.stations
             .iter()
@@ -426,14 +443,30 @@ fn bench_cmd(a: &BenchArgs) -> Result<(), Failure> {
             .collect()
     };
     let mut rows = Vec::new();
-    for (n, steady) in jobs {
+    let cancel = interrupt::flag();
+    let progress = progress::for_stderr(a.quiet || a.in_process, "bench", "measurements");
+    let steps = Steps::begin(progress.as_ref(), jobs.len());
+    for (i, (n, steady)) in jobs.into_iter().enumerate() {
         // One process per measurement, so that each one's peak memory is its own.
         let measured = if a.in_process {
             None
         } else {
             bench_child(a, n, steady)
         };
+        // A child stopped by the same Ctrl-C is not a reason to measure here.
+        if interrupt::raised() {
+            return Err(Failure::interrupted(
+                "bench interrupted; nothing was printed",
+            ));
+        }
         rows.append(&mut measured.map_or_else(|| bench_here(a, n, steady), Ok)?);
+        steps.done(i + 1, i as u64 + 1);
+    }
+    drop(steps);
+    if cancel.load(std::sync::atomic::Ordering::SeqCst) {
+        return Err(Failure::interrupted(
+            "bench interrupted; nothing was printed",
+        ));
     }
     rows.sort_by_key(|r| (r.mode == "steady", r.traffic != "saturated", r.stations));
     if a.json {
@@ -454,12 +487,22 @@ fn try_main() -> Result<(), Failure> {
                     emit(&e.render().to_string())
                 }
                 _ => {
+                    // clap's first paragraph, on one line (a missing argument is
+                    // named on the line after "not provided:").
                     let text = e.render().to_string();
-                    let line = text
+                    let first: Vec<&str> = text
                         .lines()
-                        .find(|l| !l.trim().is_empty())
-                        .unwrap_or("invalid arguments")
-                        .trim_start_matches("error: ");
+                        .skip_while(|l| l.trim().is_empty())
+                        .take_while(|l| !l.trim().is_empty())
+                        .map(str::trim)
+                        .collect();
+                    let line = first.join(" ");
+                    let line = line.trim_start_matches("error: ");
+                    let line = if line.is_empty() {
+                        "invalid arguments"
+                    } else {
+                        line
+                    };
                     Err(Failure::usage(format!("{line} (see mac-sim --help)")))
                 }
             };

@@ -4,13 +4,15 @@
 use clap::Args;
 use retry_storm::chart::trigger_window;
 use retry_storm::report as out;
-use retry_storm::{contention, presets, replicate, run_scenario, strategy::Strategy};
+use retry_storm::{contention, presets, replicate, run_scenario_with, strategy::Strategy};
 use sim_kit::output::atomic::OutputError;
 use sim_kit::output::{json, set};
 use sim_kit::time::Time;
 
 use crate::emit;
 use crate::failure::Failure;
+use crate::interrupt;
+use sim_kit::runner::progress;
 
 #[derive(Args, Debug)]
 pub struct StormArgs {
@@ -61,6 +63,9 @@ pub struct StormArgs {
     /// Print the time series as CSV.
     #[arg(long)]
     series: bool,
+    /// No progress bar (it is shown only when standard error is a terminal).
+    #[arg(short = 'q', long)]
+    quiet: bool,
     /// Also write NAME.json, NAME-summary.csv, NAME-series.csv and the chart
     /// (NAME.png, NAME.svg) into this directory.
     #[arg(long, value_name = "DIR")]
@@ -138,7 +143,9 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
     if a.seeds != 1 {
         return seeds_cmd(a, &sc);
     }
-    let r = run_scenario(&sc)?;
+    let progress = progress::for_stderr(a.quiet, "storm", "events");
+    let r = run_scenario_with(&sc, progress.as_ref(), interrupt::flag())?;
+    drop(progress);
     if let Some(dir) = &a.out {
         publish(dir, |d| out::write_scenario(d, &r))?;
     }
@@ -171,7 +178,9 @@ fn print_as(
 }
 
 fn seeds_cmd(a: &StormArgs, sc: &presets::Scenario) -> Result<(), Failure> {
-    let r = replicate::run_seeds(sc, a.seeds)?;
+    let progress = progress::for_stderr(a.quiet, "storm", "events");
+    let r = replicate::run_seeds_with(sc, a.seeds, progress.as_ref(), interrupt::flag())?;
+    drop(progress);
     if let Some(dir) = &a.out {
         let trigger = sc.runs.first().and_then(trigger_window);
         publish(dir, |d| out::write_replicated(d, &r, trigger))?;
@@ -197,6 +206,11 @@ fn publish(
 ) -> Result<(), Failure> {
     let staged = set::OutputSet::begin(dir)?;
     write(staged.dir())?;
+    if interrupt::raised() {
+        return Err(Failure::interrupted(
+            "interrupted; no output set was published",
+        ));
+    }
     staged.commit()?;
     Ok(())
 }

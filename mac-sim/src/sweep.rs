@@ -2,7 +2,6 @@
 //! work is in `csma_cd::sweep` and `csma_cd::report::charts`.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
 use csma_cd::config::RunConfig;
@@ -18,10 +17,8 @@ use sim_kit::runner::progress;
 use sim_kit::runner::threads::{ThreadsError, pool};
 
 use crate::failure::Failure;
+use crate::interrupt;
 use crate::sim_args::SimArgs;
-
-/// Raised by Ctrl-C; the sweep runner and every running job check it.
-static CANCEL: AtomicBool = AtomicBool::new(false);
 
 #[derive(Args, Debug)]
 // The shared simulation options, with this command's own help texts.
@@ -98,18 +95,7 @@ impl SweepArgs {
 /// `mac-sim sweep`.
 pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
     let spec = a.spec().map_err(Failure::usage)?;
-    let handler = ctrlc::set_handler(|| {
-        if CANCEL.swap(true, Ordering::SeqCst) {
-            // A second Ctrl-C: stop at once (no result file is being presented).
-            std::process::exit(130);
-        }
-        eprintln!(
-            "\nmac-sim: interrupted: stopping the running replications (Ctrl-C again to quit at once)"
-        );
-    });
-    if let Err(e) = handler {
-        eprintln!("mac-sim: warning: Ctrl-C will not stop the sweep cleanly: {e}");
-    }
+    let cancel = interrupt::flag();
     let opts = SweepOptions {
         out_dir: a.out.clone(),
         plots: !a.no_plots,
@@ -117,7 +103,7 @@ pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
         shard: a.shard,
     };
     let progress = progress::for_stderr(a.quiet, "sweep", "events");
-    let go = || run_sweep(&spec, &opts, progress.as_ref(), &CANCEL);
+    let go = || run_sweep(&spec, &opts, progress.as_ref(), cancel);
     let out = match a.threads {
         None => go(),
         Some(n) => pool(n)
@@ -162,14 +148,24 @@ pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The run and its charts for `mac-sim run --plot DIR`: the three charts appear in
-/// `dir` together, after the run, or not at all.
-pub fn run_with_plots(
+/// One run of the exact model with its progress on a terminal (unless `quiet`), and
+/// with `plot`, its three charts, which appear in that folder together after the run,
+/// or not at all.
+pub fn run_observed(
     cfg: &RunConfig,
-    dir: &std::path::Path,
+    plot: Option<&std::path::Path>,
+    quiet: bool,
 ) -> Result<csma_cd::RunResult, Failure> {
-    check(dir).map_err(Failure::usage)?;
-    let (r, per_station) = sweep::job::run_with_stations(cfg)?;
+    if let Some(dir) = plot {
+        check(dir).map_err(Failure::usage)?;
+    }
+    let progress = progress::for_stderr(quiet, "run", "events");
+    let (r, per_station) = sweep::job::run_observed(cfg, interrupt::flag(), progress.as_ref())?
+        .ok_or_else(|| Failure::interrupted("run interrupted; nothing was written"))?;
+    drop(progress);
+    let Some(dir) = plot else {
+        return Ok(r);
+    };
     let set = OutputSet::begin(dir)?;
     save(
         &run_charts::attempts_histogram(&r),
@@ -186,6 +182,11 @@ pub fn run_with_plots(
         set.dir(),
         "backoff_vs_expected",
     )?;
+    if interrupt::raised() {
+        return Err(Failure::interrupted(
+            "run interrupted; no chart was published",
+        ));
+    }
     let files = set.commit()?;
     eprintln!(
         "mac-sim: wrote {} chart files to {}",

@@ -14,6 +14,16 @@ fn bad_arguments_exit_2_in_every_subcommand() {
         (&["slotted", "-f", "10"], "frame size 10"),
         (&["theory", "--slot-bits", "0"], "slot must be"),
         (&["bench", "--budget-ms", "0"], "budget must be"),
+        (
+            &["bench", "--stations", "2,8", "--steady-stations", "16"],
+            "--steady-stations 16 is not among --stations",
+        ),
+        (&["sweep", "-n", "2", "--shard", "1/2"], "--db"),
+        (
+            &["sweep", "-n", "2", "--db", "x.db", "--shard", "3/2"],
+            "K/N",
+        ),
+        (&["merge", "-o", "m.db"], "SHARD"),
         (&["sweep", "-n", "0"], "stations"),
         (&["sweep", "-n", "2", "-j", "100000"], "per core"),
         (&["storm", "--scenario", "nope"], "unknown scenario"),

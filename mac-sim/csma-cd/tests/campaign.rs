@@ -188,11 +188,11 @@ fn merge_refuses_what_does_not_belong_together() {
     ));
     let text = t.path().join("text.db");
     std::fs::write(&text, "not a database at all, just some text\n".repeat(200)).unwrap();
-    assert!(merge(&out("m5.db"), &[text.clone()]).is_err());
+    assert!(merge(&out("m5.db"), std::slice::from_ref(&text)).is_err());
     assert!(Store::open(&text).is_err());
     // An existing output is never overwritten; a failed merge leaves no file.
     assert!(matches!(
-        merge(&a1, &[a2.clone()]),
+        merge(&a1, std::slice::from_ref(&a2)),
         Err(StoreError::Exists(_))
     ));
     for n in ["m1.db", "m2.db", "m3.db", "m4.db", "m5.db"] {

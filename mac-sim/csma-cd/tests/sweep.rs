@@ -8,6 +8,7 @@ use csma_cd::config::{BackoffAlgorithm, FrameSizes, RunConfig, Traffic};
 use csma_cd::report::charts as run_charts;
 use csma_cd::sweep::charts as sweep_charts;
 use csma_cd::sweep::execute::{SweepError, SweepOptions, run_sweep};
+use csma_cd::sweep::job::run_observed;
 use csma_cd::sweep::spec::SweepSpec;
 use csma_cd::sweep::summary::{to_csv, to_json};
 use sim_kit::chart::figure::Figure;
@@ -178,7 +179,9 @@ fn every_chart_of_a_sweep_and_of_a_run_is_a_real_image() {
         duration_ps: Time::from_ms(200),
         ..RunConfig::default()
     };
-    let (r, per_station) = csma_cd::sweep::job::run_with_stations(&cfg).unwrap();
+    let (r, per_station) = run_observed(&cfg, &AtomicBool::new(false), &Quiet)
+        .unwrap()
+        .unwrap();
     assert_real_image("attempts", &run_charts::attempts_histogram(&r));
     let ps = run_charts::per_station_throughput(&r, &per_station);
     assert_eq!(ps.bars.len(), 6);
@@ -194,7 +197,9 @@ fn every_chart_of_a_sweep_and_of_a_run_is_a_real_image() {
         duration_ps: Time::from_ms(20),
         ..RunConfig::default()
     };
-    let (r, per_station) = csma_cd::sweep::job::run_with_stations(&many).unwrap();
+    let (r, per_station) = run_observed(&many, &AtomicBool::new(false), &Quiet)
+        .unwrap()
+        .unwrap();
     let ps = run_charts::per_station_throughput(&r, &per_station);
     assert_eq!(ps.bars.len(), 500); // groups of 4
     // 2000 stations share 10 Mb/s: a few kb/s each.

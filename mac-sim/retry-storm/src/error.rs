@@ -18,6 +18,8 @@ pub enum StormError {
         /// What is wrong with it.
         problem: StrategyProblem,
     },
+    /// The cancel flag was raised (Ctrl-C): the runs stopped and no result is given.
+    Interrupted,
     /// A parameter out of its range: which, and the value given (empty where the
     /// parameter has no single value, e.g. a pair that contradicts itself).
     Param {
@@ -102,6 +104,7 @@ impl fmt::Display for StormError {
                 crate::names::CONTENTION
             ),
             StormError::Strategy { spec, problem } => write!(f, "strategy: '{spec}': {problem}"),
+            StormError::Interrupted => write!(f, "interrupted; nothing was written"),
             StormError::Param { param, value: v } => {
                 use Param::*;
                 match param {

@@ -100,5 +100,5 @@ pub mod triggers;
 
 pub use config::StormConfig;
 pub use error::StormError;
-pub use scenario::{ScenarioResult, run_all, run_scenario};
+pub use scenario::{ScenarioResult, run_all, run_all_with, run_scenario, run_scenario_with};
 pub use sim::{StormResult, run};

@@ -5,6 +5,10 @@
 use serde::Serialize;
 
 use crate::StormResult;
+use std::sync::atomic::AtomicBool;
+
+use sim_kit::runner::progress::{Progress, Quiet};
+
 use crate::error::{Param, StormError};
 use crate::metrics::BinRow;
 use crate::presets::Scenario;
@@ -110,10 +114,25 @@ fn over_bins(runs: &[StormResult]) -> Vec<BinEstimate> {
 /// [`StormError::Param`] for seeds outside 1..=1000; the first run's
 /// [`StormError`].
 pub fn run_seeds(sc: &Scenario, seeds: u32) -> Result<Replicated, StormError> {
+    run_seeds_with(sc, seeds, &Quiet, &AtomicBool::new(false))
+}
+
+/// [`run_seeds`], reporting each finished run to `progress` and stopping when
+/// `cancel` is raised.
+///
+/// # Errors
+///
+/// As [`run_seeds`], and [`StormError::Interrupted`] if `cancel` was raised.
+pub fn run_seeds_with(
+    sc: &Scenario,
+    seeds: u32,
+    progress: &dyn Progress,
+    cancel: &AtomicBool,
+) -> Result<Replicated, StormError> {
     if !(1..=1000).contains(&seeds) {
         return Err(StormError::param(Param::Seeds, seeds));
     }
-    let grid = crate::run_all(&sc.runs, seeds)?;
+    let grid = crate::run_all_with(&sc.runs, seeds, progress, cancel)?;
     let strategies = grid
         .iter()
         .map(|runs| {

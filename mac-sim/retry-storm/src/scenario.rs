@@ -2,6 +2,11 @@
 //! the kit's parallel runner.
 
 use crate::config::StormConfig;
+use std::sync::atomic::AtomicBool;
+
+use sim_kit::runner::grid::{Done, RunError, run_grid};
+use sim_kit::runner::progress::{Progress, Quiet};
+
 use crate::error::{Param, StormError};
 use crate::presets;
 use crate::sim::{StormResult, run};
@@ -28,10 +33,22 @@ pub struct ScenarioResult {
 /// The first run's [`StormError`] in `[run][seed]` order; [`StormError::Param`] when
 /// there is nothing to run.
 pub fn run_all(runs: &[StormConfig], seeds: u32) -> Result<Vec<Vec<StormResult>>, StormError> {
-    use sim_kit::runner::grid::{Done, RunError, run_grid};
-    use sim_kit::runner::progress::Quiet;
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    run_grid(runs, seeds, &stop, &Quiet, |cfg, job| {
+    run_all_with(runs, seeds, &Quiet, &AtomicBool::new(false))
+}
+
+/// [`run_all`], reporting each finished run to `progress` and stopping when `cancel`
+/// is raised.
+///
+/// # Errors
+///
+/// As [`run_all`], and [`StormError::Interrupted`] if `cancel` was raised.
+pub fn run_all_with(
+    runs: &[StormConfig],
+    seeds: u32,
+    progress: &dyn Progress,
+    cancel: &AtomicBool,
+) -> Result<Vec<Vec<StormResult>>, StormError> {
+    run_grid(runs, seeds, cancel, progress, |cfg, job| {
         let mut c = cfg.clone();
         c.seed = cfg.seed.wrapping_add(u64::from(job.replication));
         run(&c).map(|r| Done {
@@ -41,9 +58,9 @@ pub fn run_all(runs: &[StormConfig], seeds: u32) -> Result<Vec<Vec<StormResult>>
     })
     .map_err(|e| match e {
         RunError::Job { error, .. } => error,
-        // The stop flag is never raised here: nothing to run is the one other way.
-        _ if runs.is_empty() => StormError::param(Param::Strategies, 0),
-        _ => StormError::param(Param::Seeds, seeds),
+        RunError::Interrupted { .. } => StormError::Interrupted,
+        RunError::Empty if runs.is_empty() => StormError::param(Param::Strategies, 0),
+        RunError::Empty => StormError::param(Param::Seeds, seeds),
     })
 }
 
@@ -54,10 +71,27 @@ pub fn run_all(runs: &[StormConfig], seeds: u32) -> Result<Vec<Vec<StormResult>>
 ///
 /// The first run's [`StormError`].
 pub fn run_scenario(sc: &presets::Scenario) -> Result<ScenarioResult, StormError> {
+    run_scenario_with(sc, &Quiet, &AtomicBool::new(false))
+}
+
+/// [`run_scenario`], reporting each finished run to `progress` and stopping when
+/// `cancel` is raised.
+///
+/// # Errors
+///
+/// The first run's [`StormError`]; [`StormError::Interrupted`] if `cancel` was raised.
+pub fn run_scenario_with(
+    sc: &presets::Scenario,
+    progress: &dyn Progress,
+    cancel: &AtomicBool,
+) -> Result<ScenarioResult, StormError> {
     Ok(ScenarioResult {
         name: sc.name.to_string(),
         title: sc.title.to_string(),
         expectation: sc.expectation.to_string(),
-        runs: run_all(&sc.runs, 1)?.into_iter().flatten().collect(),
+        runs: run_all_with(&sc.runs, 1, progress, cancel)?
+            .into_iter()
+            .flatten()
+            .collect(),
     })
 }

@@ -21,15 +21,21 @@ use crate::error::ConfigError;
 use crate::exact::CsmaCd;
 use crate::exact::results::RunResult;
 use sim_kit::engine::Engine;
+use sim_kit::runner::progress::{Progress, Quiet, Steps};
 use sim_kit::time::Time;
 
 /// Slices per run.
 const SLICES: u64 = 64;
 
-fn drive(cfg: &RunConfig, cancel: &AtomicBool) -> Result<Option<Engine<CsmaCd>>, ConfigError> {
+fn drive(
+    cfg: &RunConfig,
+    cancel: &AtomicBool,
+    progress: &dyn Progress,
+) -> Result<Option<Engine<CsmaCd>>, ConfigError> {
     let (model, queue) = CsmaCd::new(cfg)?;
     let mut engine = Engine::with_queue(model, queue);
     let d = cfg.duration_ps;
+    let steps = Steps::begin(progress, SLICES as usize);
     for k in 1..=SLICES {
         if cancel.load(Ordering::Relaxed) {
             return Ok(None);
@@ -37,6 +43,7 @@ fn drive(cfg: &RunConfig, cancel: &AtomicBool) -> Result<Option<Engine<CsmaCd>>,
         // k·d/64 without overflow (d < 2^62).
         let t = Time::from_ps((u128::from(d.as_ps()) * u128::from(k) / u128::from(SLICES)) as u64);
         engine.run_until(t);
+        steps.done(k as usize, engine.events());
     }
     Ok(Some(engine))
 }
@@ -50,27 +57,31 @@ pub fn run_cancellable(
     cfg: &RunConfig,
     cancel: &AtomicBool,
 ) -> Result<Option<RunResult>, ConfigError> {
-    Ok(drive(cfg, cancel)?.map(|e| {
+    Ok(drive(cfg, cancel, &Quiet)?.map(|e| {
         e.model()
             .result(cfg.duration_ps, e.events(), e.stale_events())
     }))
 }
 
-/// Run `cfg` and also return the frame bits each station delivered (in order of
-/// position), for the per-station chart.
+/// Run `cfg` to its end, reporting its progress in 64 slices of simulated time, and
+/// return its results and the frame bits each station delivered (in order of
+/// position); `None` as soon as `cancel` is seen raised.
 ///
 /// # Errors
 ///
 /// The [`ConfigError`] of [`RunConfig::validate`].
-pub fn run_with_stations(cfg: &RunConfig) -> Result<(RunResult, Vec<u64>), ConfigError> {
-    let (model, queue) = CsmaCd::new(cfg)?;
-    let mut engine = Engine::with_queue(model, queue);
-    engine.run_until(cfg.duration_ps);
-    let m = engine.model();
-    Ok((
-        m.result(cfg.duration_ps, engine.events(), engine.stale_events()),
-        m.delivered_bits_per_station(),
-    ))
+pub fn run_observed(
+    cfg: &RunConfig,
+    cancel: &AtomicBool,
+    progress: &dyn Progress,
+) -> Result<Option<(RunResult, Vec<u64>)>, ConfigError> {
+    Ok(drive(cfg, cancel, progress)?.map(|e| {
+        let m = e.model();
+        (
+            m.result(cfg.duration_ps, e.events(), e.stale_events()),
+            m.delivered_bits_per_station(),
+        )
+    }))
 }
 
 #[cfg(test)]
@@ -93,7 +104,9 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(a, exact::run(&cfg).unwrap());
-        let (b, per) = run_with_stations(&cfg).unwrap();
+        let (b, per) = run_observed(&cfg, &AtomicBool::new(false), &Quiet)
+            .unwrap()
+            .unwrap();
         assert_eq!(a, b);
         assert_eq!(per.iter().sum::<u64>(), a.delivered_bits);
         assert_eq!(per.len(), 50);

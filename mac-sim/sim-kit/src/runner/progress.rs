@@ -1,9 +1,11 @@
-//! Progress reporting for long runs: an `indicatif` bar on a terminal, an occasional
-//! plain line when stderr is a pipe or a log file, or nothing.
+//! Progress reporting for long runs: an `indicatif` bar with the time left when
+//! standard error is a terminal, nothing when it is a pipe or a file (or with
+//! `--quiet`).
 //!
-//! The runner calls [`Progress::update`] after every finished job with a
-//! [`Snapshot`]; the reporters decide how often to show it. The estimate of the time
-//! left assumes the remaining jobs take as long on average as the finished ones.
+//! A run reports in *jobs*: the runs of a sweep, the slices of simulated time of one
+//! long run, the measurements of a bench. [`Progress::update`] is called after every
+//! finished job with a [`Snapshot`]. The estimate of the time left assumes the
+//! remaining jobs take as long on average as the finished ones.
 //!
 //! ```
 //! use std::time::Duration;
@@ -14,8 +16,7 @@
 //! assert_eq!(rate(&s, "events"), "3.0 M events/s");
 //! ```
 
-use std::io::{IsTerminal, Write};
-use std::sync::Mutex;
+use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -45,6 +46,44 @@ pub trait Progress: Sync {
     fn update(&self, s: &Snapshot);
     /// The run ended (finished, failed or interrupted).
     fn end(&self);
+}
+
+/// One long task reported in steps (the slices of simulated time of one run, the
+/// measurements of a bench) to a [`Progress`]: begun on creation, ended on drop.
+pub struct Steps<'a> {
+    progress: &'a dyn Progress,
+    steps: usize,
+    start: Instant,
+}
+
+impl<'a> Steps<'a> {
+    /// Begin a task of `steps` steps.
+    pub fn begin(progress: &'a dyn Progress, steps: usize) -> Self {
+        progress.begin(1, steps);
+        Self {
+            progress,
+            steps,
+            start: Instant::now(),
+        }
+    }
+
+    /// `done` steps are finished, with `work` units of work so far.
+    pub fn done(&self, done: usize, work: u64) {
+        self.progress.update(&Snapshot {
+            points_done: usize::from(done >= self.steps),
+            points: 1,
+            jobs_done: done,
+            jobs: self.steps,
+            work,
+            elapsed: self.start.elapsed(),
+        });
+    }
+}
+
+impl Drop for Steps<'_> {
+    fn drop(&mut self) {
+        self.progress.end();
+    }
 }
 
 /// The estimated wall time left, once at least one job has finished.
@@ -94,77 +133,7 @@ impl Progress for Quiet {
     fn end(&self) {}
 }
 
-/// One plain line on stderr at most every `interval` (and one at the end), for logs.
-#[derive(Debug)]
-pub struct Lines {
-    label: String,
-    unit: String,
-    interval: Duration,
-    last: Mutex<Option<Instant>>,
-    final_line: Mutex<Option<String>>,
-}
-
-impl Lines {
-    /// Lines starting with `label`, reporting the rate of `unit` (e.g. `"events"`).
-    pub fn new(label: &str, unit: &str, interval: Duration) -> Self {
-        Self {
-            label: label.into(),
-            unit: unit.into(),
-            interval,
-            last: Mutex::new(None),
-            final_line: Mutex::new(None),
-        }
-    }
-
-    /// The line for a snapshot.
-    pub fn line(&self, s: &Snapshot) -> String {
-        let pct = (s.jobs_done * 100).checked_div(s.jobs).unwrap_or(100);
-        let left = eta(s).map(clock).unwrap_or_else(|| "?".into());
-        format!(
-            "{}: {}/{} points ({pct}%), {} elapsed, ~{left} left, {}",
-            self.label,
-            s.points_done,
-            s.points,
-            clock(s.elapsed),
-            rate(s, &self.unit)
-        )
-    }
-}
-
-impl Progress for Lines {
-    fn begin(&self, points: usize, jobs: usize) {
-        eprintln!("{}: {points} points, {jobs} runs", self.label);
-        if let Ok(mut l) = self.last.lock() {
-            *l = Some(Instant::now());
-        }
-    }
-    fn update(&self, s: &Snapshot) {
-        let line = self.line(s);
-        let Ok(mut last) = self.last.lock() else {
-            return;
-        };
-        let due = last.is_none_or(|t| t.elapsed() >= self.interval);
-        if due {
-            *last = Some(Instant::now());
-            eprintln!("{line}");
-            if let Ok(mut f) = self.final_line.lock() {
-                *f = None;
-            }
-        } else if let Ok(mut f) = self.final_line.lock() {
-            *f = Some(line);
-        }
-    }
-    fn end(&self) {
-        if let Ok(mut f) = self.final_line.lock()
-            && let Some(line) = f.take()
-        {
-            eprintln!("{line}");
-        }
-        let _ = std::io::stderr().flush();
-    }
-}
-
-/// An `indicatif` bar: points done of all, elapsed, time left and the work rate.
+/// An `indicatif` bar: jobs done of all, elapsed, time left and the work rate.
 #[derive(Debug)]
 pub struct Bar {
     bar: ProgressBar,
@@ -176,7 +145,7 @@ impl Bar {
     pub fn new(label: &str, unit: &str) -> Self {
         let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
         let style = ProgressStyle::with_template(
-            "{prefix} [{elapsed_precise}] {bar:30.cyan/blue} {pos}/{len} points  {msg}",
+            "{prefix} [{elapsed_precise}] {bar:30.cyan/blue} {pos}/{len}  {msg}",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar())
         .progress_chars("=> ");
@@ -190,12 +159,12 @@ impl Bar {
 }
 
 impl Progress for Bar {
-    fn begin(&self, points: usize, _jobs: usize) {
-        self.bar.set_length(points as u64);
+    fn begin(&self, _points: usize, jobs: usize) {
+        self.bar.set_length(jobs as u64);
         self.bar.set_position(0);
     }
     fn update(&self, s: &Snapshot) {
-        self.bar.set_position(s.points_done as u64);
+        self.bar.set_position(s.jobs_done as u64);
         let left = eta(s).map(clock).unwrap_or_else(|| "?".into());
         self.bar
             .set_message(format!("ETA {left}  {}", rate(s, &self.unit)));
@@ -205,14 +174,12 @@ impl Progress for Bar {
     }
 }
 
-/// The reporter for stderr: none if `quiet`, a bar on a terminal, lines otherwise.
+/// The reporter for stderr: a bar on a terminal unless `quiet`, nothing otherwise.
 pub fn for_stderr(quiet: bool, label: &str, unit: &str) -> Box<dyn Progress> {
-    if quiet {
-        Box::new(Quiet)
-    } else if std::io::stderr().is_terminal() {
+    if !quiet && std::io::stderr().is_terminal() {
         Box::new(Bar::new(label, unit))
     } else {
-        Box::new(Lines::new(label, unit, Duration::from_secs(5)))
+        Box::new(Quiet)
     }
 }
 
@@ -221,8 +188,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lines_say_points_percent_eta_and_rate() {
-        let l = Lines::new("sweep", "events", Duration::from_secs(5));
+    fn eta_clock_and_rate() {
         let s = Snapshot {
             points_done: 3,
             points: 9,
@@ -231,11 +197,9 @@ mod tests {
             work: 1500,
             elapsed: Duration::from_secs(75),
         };
-        assert_eq!(
-            l.line(&s),
-            "sweep: 3/9 points (33%), 1:15 elapsed, ~2:30 left, 20 events/s"
-        );
+        assert_eq!(eta(&s), Some(Duration::from_secs(150)));
         assert_eq!(clock(Duration::from_secs(3725)), "1:02:05");
+        assert_eq!(rate(&s, "events"), "20 events/s");
         let none = Snapshot { jobs_done: 0, ..s };
         assert_eq!(eta(&none), None);
     }
