@@ -13,7 +13,7 @@ use csma_cd::sweep::spec::{self, SweepSpec};
 use csma_cd::sweep::store;
 use sim_kit::chart::save::save;
 use sim_kit::output::set::{OutputSet, check};
-use sim_kit::runner::progress;
+use sim_kit::runner::progress::{self, Progress, Snapshot};
 use sim_kit::runner::threads::{ThreadsError, pool};
 
 use crate::failure::Failure;
@@ -102,8 +102,12 @@ pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
         db: a.db.clone(),
         shard: a.shard,
     };
-    let progress = progress::for_stderr(a.quiet, "sweep", "events");
-    let go = || run_sweep(&spec, &opts, progress.as_ref(), cancel);
+    let bar = progress::for_stderr(a.quiet, "sweep", "events");
+    let progress = Announce {
+        inner: bar.as_ref(),
+        quiet: a.quiet,
+    };
+    let go = || run_sweep(&spec, &opts, &progress, cancel);
     let out = match a.threads {
         None => go(),
         Some(n) => pool(n)
@@ -223,4 +227,26 @@ pub fn merge_cmd(a: &MergeArgs) -> Result<(), Failure> {
         );
     }
     Ok(())
+}
+
+/// The progress of a sweep, announced by one line when its runs start (after every
+/// check), so that a log shows it too; the bar itself shows only on a terminal.
+struct Announce<'a> {
+    inner: &'a dyn Progress,
+    quiet: bool,
+}
+
+impl Progress for Announce<'_> {
+    fn begin(&self, points: usize, jobs: usize) {
+        if !self.quiet {
+            eprintln!("mac-sim: sweep: {jobs} runs to do");
+        }
+        self.inner.begin(points, jobs);
+    }
+    fn update(&self, s: &Snapshot) {
+        self.inner.update(s);
+    }
+    fn end(&self) {
+        self.inner.end();
+    }
 }

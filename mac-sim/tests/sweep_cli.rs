@@ -251,7 +251,7 @@ fn sigint_stops_the_sweep_with_status_130_and_no_results() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // The first progress line means the handler is installed and runs are under way.
+    // The first line means the handler is installed and runs are about to start.
     let mut err = child.stderr.take().unwrap();
     let mut first = Vec::new();
     {
@@ -262,7 +262,7 @@ fn sigint_stops_the_sweep_with_status_130_and_no_results() {
         }
     }
     assert!(
-        String::from_utf8_lossy(&first).contains("points"),
+        String::from_utf8_lossy(&first).contains("sweep: 2000 runs to do"),
         "{}",
         String::from_utf8_lossy(&first)
     );

@@ -291,6 +291,21 @@ impl SweepSpec {
         out
     }
 
+    /// The runs of the sweep: points × replications (saturating).
+    pub fn runs(&self) -> u64 {
+        [
+            self.stations.len(),
+            self.loads.len(),
+            self.frames.len(),
+            self.backoffs.len(),
+        ]
+        .iter()
+        .try_fold(u64::from(self.replications), |a, &k| {
+            a.checked_mul(k as u64)
+        })
+        .unwrap_or(u64::MAX)
+    }
+
     /// Check the replications, the size of the sweep and every point's parameters
     /// before anything runs.
     ///
@@ -302,17 +317,7 @@ impl SweepSpec {
         if self.replications == 0 {
             return Err(SpecError::NoReplications);
         }
-        let n = [
-            self.stations.len(),
-            self.loads.len(),
-            self.frames.len(),
-            self.backoffs.len(),
-        ]
-        .iter()
-        .try_fold(u64::from(self.replications), |a, &k| {
-            a.checked_mul(k as u64)
-        })
-        .unwrap_or(u64::MAX);
+        let n = self.runs();
         if n > MAX_RUNS {
             return Err(SpecError::TooManyRuns(n));
         }
