@@ -16,19 +16,20 @@ step "formatting (cargo fmt --check)"
 cargo fmt --all --check
 
 step "lints (clippy, warnings are errors)"
-cargo clippy --workspace --all-targets --features backoff-core/std,backoff-core/embedded-hal -- -D warnings
+cargo clippy --workspace --all-targets --features backoff-core/std,backoff-core/embedded-hal,backoff-core/embedded-hal-async -- -D warnings
 
 step "backoff-core feature matrix"
-for features in "" std defmt embedded-hal defmt,embedded-hal std,defmt,embedded-hal; do
+for features in "" std defmt embedded-hal embedded-hal-async defmt,embedded-hal defmt,embedded-hal-async \
+    embedded-hal,embedded-hal-async std,defmt,embedded-hal,embedded-hal-async; do
     echo "features: ${features:-(none)}"
     cargo check -q -p backoff-core --no-default-features ${features:+--features "$features"}
 done
 
 step "host tests (unit, integration, doc)"
-cargo test --workspace --features backoff-core/std,backoff-core/embedded-hal
+cargo test --workspace --features backoff-core/std,backoff-core/embedded-hal,backoff-core/embedded-hal-async
 
 step "documentation builds without warnings"
-RUSTDOCFLAGS="-D warnings" cargo doc -q --workspace --no-deps --features backoff-core/std,backoff-core/embedded-hal
+RUSTDOCFLAGS="-D warnings" cargo doc -q --workspace --no-deps --features backoff-core/std,backoff-core/embedded-hal,backoff-core/embedded-hal-async
 
 step "firmware: serial-mac host tests, Cortex-M4F builds (backoff-core no_std with defmt and embedded-hal), QEMU test, sizes"
 # The firmware builds compile backoff-core for thumbv7em-none-eabihf with no std: that

@@ -15,7 +15,7 @@ const MS: u64 = 1_000_000;
 #[test]
 fn token_budget_follows_grpc_semantics() {
     // maxTokens 10, tokenRatio 0.1: starts full (10); retries while tokens > 5.
-    let mut b = TokenBudget::new(10, 100).unwrap();
+    let mut b = TokenBudget::with_ratio(10, Ratio::from_thousandths(100)).unwrap();
     assert_eq!(b.tokens_milli(), 10_000);
     let script: [(bool, bool, u64); 9] = [
         // (success?, retry allowed after it, tokens in thousandths)
@@ -30,49 +30,62 @@ fn token_budget_follows_grpc_semantics() {
         (false, false, 2_100),
     ];
     for (i, (ok, allowed, tokens)) in script.into_iter().enumerate() {
-        let a = if ok {
-            b.on_success();
-            b.allows_retry()
-        } else {
-            b.on_failure()
-        };
+        b.record(ok);
+        let a = b.allows_retry();
         assert_eq!((a, b.tokens_milli()), (allowed, tokens), "step {i}");
     }
     // From a fresh bucket: throttled at 5, back on after one success (5.1).
-    let mut c = TokenBudget::new(10, 100).unwrap();
+    let mut c = TokenBudget::with_ratio(10, Ratio::from_thousandths(100)).unwrap();
     for _ in 0..5 {
-        c.on_failure();
+        c.record(false);
     }
     assert!(!c.allows_retry());
-    c.on_success();
+    c.record(true);
     assert!(c.allows_retry());
     // Never below zero, never above max.
     for _ in 0..100 {
-        b.on_failure();
+        b.record(false);
     }
     assert_eq!(b.tokens_milli(), 0);
     for _ in 0..1_000 {
-        b.on_success();
+        b.record(true);
     }
     assert_eq!(b.tokens_milli(), 10_000);
     assert_eq!(
-        TokenBudget::new(0, 100).unwrap_err().kind(),
+        TokenBudget::with_ratio(0, Ratio::from_thousandths(100))
+            .unwrap_err()
+            .kind(),
         ConfigErrorKind::OutOfRange
     );
+    // gRFC A6: maxTokens in (0, 1000], tokenRatio > 0 (to the thousandth).
+    assert!(TokenBudget::with_ratio(1_000, Ratio::from_thousandths(1)).is_ok());
+    for (max, ratio) in [
+        (1_001, Ratio::from_thousandths(100)),
+        (10, Ratio::ZERO),
+        (10, Ratio::new(1, 1_001).unwrap()),
+    ] {
+        assert_eq!(
+            TokenBudget::with_ratio(max, ratio).unwrap_err().kind(),
+            ConfigErrorKind::OutOfRange,
+            "{max} {ratio:?}"
+        );
+    }
 }
 
 #[test]
 fn token_budget_odd_max_threshold_is_exact() {
     // maxTokens 3: threshold 1.5; 2 tokens allow, 1.5 does not, 1.6 does.
-    let mut b = TokenBudget::new(3, 100).unwrap();
-    assert!(b.on_failure()); // 2
-    assert!(!b.on_failure()); // 1
+    let mut b = TokenBudget::with_ratio(3, Ratio::from_thousandths(100)).unwrap();
+    b.record(false);
+    assert!(b.allows_retry()); // 2
+    b.record(false);
+    assert!(!b.allows_retry()); // 1
     for _ in 0..5 {
-        b.on_success();
+        b.record(true);
     } // 1.5
     assert_eq!(b.tokens_milli(), 1_500);
     assert!(!b.allows_retry());
-    b.on_success(); // 1.6
+    b.record(true); // 1.6
     assert!(b.allows_retry());
 }
 
