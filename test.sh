@@ -28,6 +28,12 @@ done
 step "host tests (unit, integration, doc)"
 cargo test --workspace --features backoff-core/std,backoff-core/embedded-hal,backoff-core/embedded-hal-async
 
+step "backoff-core packages for crates.io (cargo publish --dry-run)"
+# Packages the crate as crates.io would receive it and builds it from the package alone
+# (a few seconds: it needs the registry index, which the builds above already used).
+# --allow-dirty lets a developer run this with uncommitted edits; CI's clone is clean.
+cargo publish --dry-run --allow-dirty -p backoff-core
+
 step "documentation builds without warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc -q --workspace --no-deps --features backoff-core/std,backoff-core/embedded-hal,backoff-core/embedded-hal-async
 
