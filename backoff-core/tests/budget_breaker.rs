@@ -4,7 +4,7 @@
 use backoff_core::window::OutcomeWindow;
 use backoff_core::{
     BreakerConfig, BreakerState, CircuitBreaker, ConfigErrorKind, Ratio, RatioBudget, RetryBreaker,
-    TokenBudget,
+    TokenBudget, TtlBudget,
 };
 
 const S: u64 = 1_000_000_000;
@@ -90,6 +90,87 @@ fn token_budget_odd_max_threshold_is_exact() {
 }
 
 // ---- retries as a share of requests ----------------------------------------------
+
+/// The check of the two budget semantics: 1000 requests spread over 10 s at
+/// 10 %, no minimum allowance, then silence. Finagle (ttl 10 s) allows 0 retries at
+/// t = 25 s because every deposit has expired; the never-expiring bank still holds 100.
+#[test]
+fn ttl_budget_forgets_a_burst_the_ratio_budget_keeps() {
+    let mut ttl = TtlBudget::<10>::new(10 * S, 0, Ratio::from_percent(10)).unwrap();
+    let mut bank = RatioBudget::new(Ratio::from_percent(10), 0, 1_000).unwrap();
+    for i in 0..1_000u64 {
+        ttl.on_request(i * 10 * MS);
+        bank.on_request(i * 10 * MS);
+    }
+    // During the burst's window both hold the 100 earned retries.
+    assert_eq!(ttl.balance_milli_at(10 * S - 1), 100_000);
+    assert_eq!(bank.balance_milli_at(10 * S - 1), 100_000);
+    // At t = 25 s: Finagle's answer and the bank's.
+    assert_eq!(ttl.balance_milli_at(25 * S), 0);
+    assert!(!ttl.try_retry(25 * S));
+    assert_eq!(bank.balance_milli_at(25 * S), 100_000);
+    let granted = (0..1_000).take_while(|_| bank.try_retry(25 * S)).count();
+    assert_eq!(granted, 100);
+}
+
+#[test]
+fn ttl_budget_reserve_and_expiring_withdrawals() {
+    // Finagle's defaults: ttl 10 s, 10 retries/s reserve, 20 % of requests.
+    let mut b = TtlBudget::<10>::new(10 * S, 10, Ratio::from_percent(20)).unwrap();
+    let granted = (0..1_000).take_while(|_| b.try_retry(0)).count();
+    assert_eq!(
+        granted, 100,
+        "the reserve is min_per_sec · ttl = 100 retries"
+    );
+    // Requests earn 1 retry per 5 while the withdrawals of t = 0 are still counted.
+    for _ in 0..10 {
+        b.on_request(2 * S);
+    }
+    assert_eq!(b.balance_milli_at(2 * S), 2_000);
+    assert!(b.try_retry(2 * S) && b.try_retry(2 * S) && !b.try_retry(2 * S));
+    // Once the t = 0 bucket drops out (one bucket = 1 s), the reserve is back, less the
+    // two retries of t = 2 s, plus the deposits of t = 2 s.
+    assert_eq!(b.balance_milli_at(10 * S), 100_000);
+    // Everything has expired 10 s after t = 2 s: the reserve alone.
+    assert_eq!(b.balance_milli_at(12 * S), 100_000);
+    // The queries change nothing.
+    assert_eq!(b.balance_milli_at(10 * S), 100_000);
+}
+
+#[test]
+fn ttl_budget_exact_ratio_and_bad_windows() {
+    // A ratio of 1/3: three requests earn exactly one retry, two do not.
+    let mut b = TtlBudget::<4>::new(S, 0, Ratio::new(1, 3).unwrap()).unwrap();
+    b.on_request(0);
+    b.on_request(0);
+    assert!(!b.allows_retry_at(0));
+    assert_eq!(b.balance_milli_at(0), 666);
+    b.on_request(0);
+    assert!(b.try_retry(0));
+    assert!(!b.try_retry(0));
+    assert_eq!(
+        TtlBudget::<10>::new(9, 10, Ratio::HALF).unwrap_err().kind(),
+        ConfigErrorKind::OutOfRange
+    );
+    assert_eq!(
+        TtlBudget::<0>::new(S, 10, Ratio::HALF).unwrap_err().kind(),
+        ConfigErrorKind::OutOfRange
+    );
+}
+
+#[test]
+fn ratio_budget_balance_query_includes_the_refill_and_changes_nothing() {
+    let mut b = RatioBudget::new(Ratio::from_percent(10), 2, 10).unwrap();
+    assert!(b.try_retry(0) && b.try_retry(0) && !b.try_retry(0));
+    assert_eq!(b.balance_milli_at(0), 0);
+    assert_eq!(b.balance_milli_at(250 * MS), 500); // 2/s for a quarter second
+    assert!(!b.allows_retry_at(250 * MS));
+    assert!(b.allows_retry_at(500 * MS));
+    let before = b;
+    let _ = (b.balance_milli_at(S), b.allows_retry_at(S));
+    assert_eq!(b, before);
+    assert_eq!(b.balance_milli_at(100 * S), 10_000); // capped at max_tokens
+}
 
 #[test]
 fn ratio_budget_grants_one_retry_per_ten_requests() {

@@ -51,6 +51,17 @@
 //! }
 //! let ms = Duration::from_millis;
 //!
+//! // IEEE 802.3 at 10 Mb/s: after collision n, U{0, ..., 2^min(n,10) - 1} slots of 51.2 µs:
+//! // [0, 51.2 µs], [0, 153.6 µs], [0, 358.4 µs], [0, 768 µs]; discard after 16 attempts.
+//! let beb = backoff_core::BebConfig::IEEE_802_3;
+//! let slot = backoff_core::SlotTime::ETHERNET_10M;
+//! let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(1);
+//! for (n, max_ns) in [(1, 51_200), (2, 153_600), (3, 358_400), (4, 768_000)] {
+//!     let ns = beb.decide(n, &mut rng).delay_nanos(slot).unwrap();
+//!     assert!(ns <= max_ns);
+//! }
+//! assert_eq!(beb.decide(16, &mut rng), backoff_core::Decision::Discard);
+//!
 //! // cenkalti: 500 ms · 1.5^n × U(0.5, 1.5)
 //! first_delays(&presets::CENKALTI, &[(250, 750), (375, 1125), (562, 1688), (843, 2532)], false);
 //! // gRPC retryPolicy, 4 attempts, 100 ms · 2^n ≤ 1 s, × U(0.8, 1.2): three retries
