@@ -112,6 +112,11 @@ impl BebConfig {
     /// assert_eq!(BebConfig::new(33, 16).unwrap_err().kind(), ConfigErrorKind::BackoffLimitTooLarge);
     /// assert_eq!(BebConfig::new(10, 0).unwrap_err().kind(), ConfigErrorKind::ZeroAttemptLimit);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::BackoffLimitTooLarge`] above [`Self::MAX_BACKOFF_LIMIT`];
+    /// [`ConfigErrorKind::ZeroAttemptLimit`] for `attempt_limit = 0`.
     pub const fn new(backoff_limit: u8, attempt_limit: u32) -> Result<Self, ConfigError> {
         if backoff_limit > Self::MAX_BACKOFF_LIMIT {
             return Err(ConfigError::new(ConfigErrorKind::BackoffLimitTooLarge));

@@ -11,7 +11,8 @@
     clippy::float_arithmetic,
     clippy::unreachable,
     clippy::todo,
-    clippy::unimplemented
+    clippy::unimplemented,
+    clippy::missing_errors_doc
 )]
 
 #[cfg(feature = "std")]

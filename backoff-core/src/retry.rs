@@ -102,6 +102,11 @@ pub trait Timer {
 /// [`Failure::Permanent`], or the policy gives up; between attempts wait the policy's
 /// delay on `timer`. `notify(error, delay)` sees every error, with the delay about to be
 /// waited or `None` when the loop stops.
+///
+/// # Errors
+///
+/// [`GaveUp`] with the last error, the attempts made and why: a
+/// [`Failure::Permanent`] error, or the policy's stop rules.
 pub fn retry<T, E, R, Tm, Op, N>(
     policy: &Policy,
     rng: &mut R,
@@ -228,6 +233,11 @@ mod std_timer {
     ///     |e, d| eprintln!("attempt {e} failed, retrying in {d:?} ns"));
     /// assert_eq!(r, Ok(2));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`retry`](super::retry): [`GaveUp`] with the last error, the attempts made
+    /// and why.
     pub fn retry_std<T, E, R, Op, N>(
         policy: &Policy,
         rng: &mut R,
@@ -303,6 +313,11 @@ mod delay_timer {
     /// assert_eq!(r.unwrap_err().reason, GiveUpReason::Policy(StopReason::MaxAttempts));
     /// assert_eq!(delay.0, 5_000_000_000);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`retry`](super::retry): [`GaveUp`] with the last error, the attempts made
+    /// and why.
     pub fn retry_delay<T, E, R, D, Op, N>(
         policy: &Policy,
         rng: &mut R,
@@ -368,6 +383,11 @@ mod async_delay {
     /// assert_eq!(r, Ok(3));
     /// assert_eq!(delay.0, 10_000_000_000);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`retry`](super::retry): [`GaveUp`] with the last error, the attempts made
+    /// and why.
     pub async fn retry_async<T, E, R, D, Op, N>(
         policy: &Policy,
         rng: &mut R,

@@ -27,7 +27,11 @@ impl SlotTime {
     /// 1000 Mb/s half-duplex Ethernet: 4096 bit times = 4.096 µs.
     pub const ETHERNET_1G: Self = Self { nanos: 4_096 };
 
-    /// A slot of `nanos` nanoseconds; zero is rejected.
+    /// A slot of `nanos` nanoseconds.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::ZeroSlotTime`] for zero.
     pub const fn from_nanos(nanos: u64) -> Result<Self, ConfigError> {
         if nanos == 0 {
             Err(ConfigError::new(ConfigErrorKind::ZeroSlotTime))
@@ -46,6 +50,10 @@ impl SlotTime {
     /// assert_eq!(SlotTime::from_bit_times(40, 115_200).unwrap().as_nanos(), 347_223);
     /// assert!(SlotTime::from_bit_times(512, 0).is_err());
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::ZeroSlotTime`] when `bit_times` or `bit_rate` is zero.
     pub const fn from_bit_times(bit_times: u32, bit_rate: u64) -> Result<Self, ConfigError> {
         if bit_times == 0 || bit_rate == 0 {
             return Err(ConfigError::new(ConfigErrorKind::ZeroSlotTime));

@@ -63,6 +63,10 @@ impl Schedule {
     /// `min(initial · multiplier^n, max)`. An `initial` above `max` is rejected with
     /// [`ConfigErrorKind::OutOfRange`]; any multiplier is accepted (0 gives zero delays
     /// after the first, below 1 shrinking ones).
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::OutOfRange`] when `initial > max`.
     pub const fn exponential(
         initial: Duration,
         multiplier: Ratio,
@@ -76,6 +80,10 @@ impl Schedule {
     }
 
     /// [`Schedule::exponential`] in nanoseconds (or any other integer tick).
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::OutOfRange`] when `initial_ns > max_ns`.
     pub const fn exponential_nanos(
         initial_ns: u64,
         multiplier: Ratio,

@@ -58,8 +58,11 @@ impl Ratio {
         den: 25_000,
     };
 
-    /// `num / den`, reduced to lowest terms. A zero denominator is rejected with
-    /// [`ConfigErrorKind::OutOfRange`].
+    /// `num / den`, reduced to lowest terms.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::OutOfRange`] for a zero denominator.
     pub const fn new(num: u32, den: u32) -> Result<Self, ConfigError> {
         if den == 0 {
             return Err(ConfigError::new(ConfigErrorKind::OutOfRange));
@@ -155,8 +158,11 @@ impl Fraction {
     /// One.
     pub const ONE: Self = Self(Ratio::ONE);
 
-    /// `num / den`, in lowest terms. Rejected with [`ConfigErrorKind::OutOfRange`]: a
-    /// zero denominator, or `num > den`.
+    /// `num / den`, in lowest terms.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::OutOfRange`]: a zero denominator, or `num > den`.
     pub const fn new(num: u32, den: u32) -> Result<Self, ConfigError> {
         match Ratio::new(num, den) {
             Ok(r) => Self::from_ratio(r),
@@ -164,7 +170,11 @@ impl Fraction {
         }
     }
 
-    /// The ratio, if it is at most one; otherwise [`ConfigErrorKind::OutOfRange`].
+    /// The ratio as a fraction.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::OutOfRange`] for a ratio above one.
     pub const fn from_ratio(ratio: Ratio) -> Result<Self, ConfigError> {
         if ratio.is_at_most_one() {
             Ok(Self(ratio))
@@ -173,7 +183,11 @@ impl Fraction {
         }
     }
 
-    /// `percent / 100`; above 100 is rejected with [`ConfigErrorKind::OutOfRange`].
+    /// `percent / 100`.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::OutOfRange`] above 100.
     pub const fn from_percent(percent: u32) -> Result<Self, ConfigError> {
         Self::from_ratio(Ratio::from_percent(percent))
     }

@@ -64,8 +64,12 @@ impl Stop {
         max_elapsed_ns: u64::MAX,
     };
 
-    /// Give up after `attempts` attempts, the first one included. Zero is rejected
-    /// with [`ConfigErrorKind::ZeroAttemptLimit`](crate::ConfigErrorKind::ZeroAttemptLimit).
+    /// Give up after `attempts` attempts, the first one included.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::ZeroAttemptLimit`](crate::ConfigErrorKind::ZeroAttemptLimit)
+    /// for zero attempts.
     pub const fn with_max_attempts(self, attempts: u32) -> Result<Self, crate::ConfigError> {
         match NonZeroU32::new(attempts) {
             Some(n) => Ok(self.with_max_attempts_nonzero(n)),
