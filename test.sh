@@ -17,7 +17,7 @@ step "formatting (cargo fmt --check)"
 cargo fmt --all --check
 
 step "lints (clippy, warnings are errors)"
-cargo clippy --workspace --all-targets --features backoff-core/std,backoff-core/embedded-hal -- -D warnings
+cargo clippy --workspace --all-targets --features backoff-core/std,backoff-core/embedded-hal,backoff-core/embedded-hal-async -- -D warnings
 
 step "layering: the kit knows no model, the storm crate no CSMA/CD code, no module cycles"
 # Which crate may depend on which (see ARCHITECTURE.md), as cargo resolves them.
@@ -40,13 +40,20 @@ forbidden_deps csma-cd retry-storm mac-sim
 python3 scripts/module-cycles.py backoff-core mac-sim/sim-kit mac-sim/csma-cd mac-sim/retry-storm mac-sim
 
 step "backoff-core feature matrix"
-for features in "" std defmt embedded-hal defmt,embedded-hal std,defmt,embedded-hal; do
+for features in "" std defmt embedded-hal embedded-hal-async defmt,embedded-hal defmt,embedded-hal-async \
+    embedded-hal,embedded-hal-async std,defmt,embedded-hal,embedded-hal-async; do
     echo "features: ${features:-(none)}"
     cargo check -q -p backoff-core --no-default-features ${features:+--features "$features"}
 done
 
 step "host tests (unit, integration, doc)"
-cargo test --workspace --features backoff-core/std,backoff-core/embedded-hal
+cargo test --workspace --features backoff-core/std,backoff-core/embedded-hal,backoff-core/embedded-hal-async
+
+step "backoff-core packages for crates.io (cargo publish --dry-run)"
+# Packages the crate as crates.io would receive it and builds it from the package alone
+# (a few seconds: it needs the registry index, which the builds above already used).
+# --allow-dirty lets a developer run this with uncommitted edits; CI's clone is clean.
+cargo publish --dry-run --allow-dirty -p backoff-core
 
 step "campaigns: a sweep killed and resumed, in 4 shards under GNU parallel and under Slurm, merged, equals the sweep in one go"
 # shellcheck source=scripts/cross-env.sh
@@ -56,7 +63,7 @@ timeout 600 "$ROOT/scripts/campaign/test-campaign.sh" "$ROOT/target/debug/mac-si
     || { echo "error: the campaign test failed or took more than 600 s" >&2; exit 1; }
 
 step "documentation builds without warnings"
-RUSTDOCFLAGS="-D warnings" cargo doc -q --workspace --no-deps --features backoff-core/std,backoff-core/embedded-hal
+RUSTDOCFLAGS="-D warnings" cargo doc -q --workspace --no-deps --features backoff-core/std,backoff-core/embedded-hal,backoff-core/embedded-hal-async
 
 step "firmware: serial-mac host tests, Cortex-M4F builds (backoff-core no_std with defmt and embedded-hal), QEMU test, sizes"
 # The firmware builds compile backoff-core for thumbv7em-none-eabihf with no std: that

@@ -95,7 +95,7 @@ fn one_decision(c: &mut Criterion) {
         |(r, n)| {
             *n = (*n & 15) + 1;
             match beb.decide(black_box(*n), r) {
-                Decision::Retry { slots } => Some(SlotTime::ETHERNET_10M.backoff_duration(slots)),
+                Decision::Retry { slots } => Some(SlotTime::ETHERNET_10M.times(u64::from(slots))),
                 Decision::Discard => None,
             }
         },

@@ -11,8 +11,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use backoff_core::{
-    BreakerConfig, CircuitBreaker, Deadline, Jitter, Policy, Ratio, RatioBudget, RetryBreaker,
-    RetryDecision, RetryState, Schedule, Stop, TokenBudget, presets,
+    BreakerConfig, CircuitBreaker, Deadline, Fraction, Jitter, Policy, Ratio, RatioBudget,
+    RetryBreaker, RetryDecision, RetryState, Schedule, Stop, TokenBudget, TtlBudget, presets,
 };
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand_core::{Rng, SeedableRng};
@@ -46,7 +46,7 @@ fn backoff_policies(c: &mut Criterion) {
         ("full", Jitter::Full),
         ("equal", Jitter::Equal),
         ("decorrelated", Jitter::Decorrelated),
-        ("proportional 1/2", Jitter::Proportional(Ratio::HALF)),
+        ("proportional 1/2", Jitter::Factor(Fraction::HALF)),
         (
             "additive 1 s",
             Jitter::Additive {
@@ -159,17 +159,27 @@ fn budgets_and_breakers(c: &mut Criterion) {
         },
     );
 
-    let mut tb = TokenBudget::new(10, 100).unwrap_or_else(|_| std::process::abort());
+    let mut tb = TokenBudget::with_ratio(10, Ratio::from_thousandths(100))
+        .unwrap_or_else(|_| std::process::abort());
     let mut k = 0u32;
     g.bench_function("backoff-core: TokenBudget on_failure / on_success", |b| {
         b.iter(|| {
             k = k.wrapping_add(1);
-            if k % 3 == 0 {
-                tb.on_success();
-                black_box(tb.allows_retry())
-            } else {
-                black_box(tb.on_failure())
-            }
+            tb.record(k % 3 == 0);
+            black_box(tb.allows_retry())
+        })
+    });
+
+    // Finagle's defaults (ttl 10 s in 10 buckets, 10/s reserve, 20 %), the design
+    // tower's TpsBudget follows: the like-for-like row for tower.
+    let mut ttl = TtlBudget::<10>::new(10_000_000_000, 10, Ratio::from_percent(20))
+        .unwrap_or_else(|_| std::process::abort());
+    let mut now = 0u64;
+    g.bench_function("backoff-core: TtlBudget on_request + try_retry", |b| {
+        b.iter(|| {
+            now = now.wrapping_add(1_000);
+            ttl.on_request(now);
+            black_box(ttl.try_retry(now))
         })
     });
 
@@ -221,7 +231,7 @@ fn budgets_and_breakers(c: &mut Criterion) {
             b.iter(|| {
                 now = (now + 7_919) % 1_200_000_000;
                 let ok = d.allows_attempt(black_box(now), 100_000, 50_000_000);
-                black_box((ok, d.attempt_timeout(now, 100_000, 50_000_000)))
+                black_box((ok, d.attempt_timeout_nanos(now, 100_000, 50_000_000)))
             })
         },
     );

@@ -38,7 +38,7 @@ fn main() {
                         frame.collisions(),
                         beb.window(frame.collisions())
                     );
-                    waited += slot.backoff_nanos(slots);
+                    waited += slot.times_nanos(u64::from(slots));
                 }
                 Decision::Discard => {
                     println!("frame {id}: discarded (excessive collisions)");
@@ -48,9 +48,11 @@ fn main() {
             }
         }
     }
+    let worst = theory::worst_case_total_backoff(&beb);
+    let mean = theory::expected_total_backoff(&beb);
     println!(
-        "worst-case total backoff before discard: {} slots = {:.1} ms at 10 Mb/s",
-        theory::worst_case_total_backoff_slots(&beb),
-        theory::worst_case_total_backoff_slots(&beb) as f64 * slot.as_nanos() as f64 / 1e6
+        "total backoff before discard: worst {worst} = {:?}, expected {mean} = {:?} at 10 Mb/s",
+        worst.at(slot),
+        mean.at(slot)
     );
 }

@@ -5,9 +5,12 @@
 //! `attemptLimit` attempts have all collided the frame is discarded and the caller is
 //! told so by [`Decision::Discard`] (the standard's `excessiveCollisionError`).
 
+use core::time::Duration;
+
 use rand_core::Rng;
 
 use crate::error::{ConfigError, ConfigErrorKind};
+use crate::slot::SlotTime;
 use crate::uniform::top_bits;
 
 /// What to do after a collision.
@@ -25,12 +28,47 @@ pub enum Decision {
 }
 
 impl Decision {
-    /// The slots to wait, or `None` for [`Decision::Discard`].
-    pub const fn slots(self) -> Option<u32> {
+    /// The slot times to wait, or `None` for [`Decision::Discard`].
+    pub const fn delay_slots(self) -> Option<u32> {
         match self {
             Decision::Retry { slots } => Some(slots),
             Decision::Discard => None,
         }
+    }
+
+    /// The wait as a [`Duration`] at the given slot time, or `None` for
+    /// [`Decision::Discard`].
+    ///
+    /// ```
+    /// use backoff_core::{Decision, SlotTime};
+    /// use core::time::Duration;
+    /// let d = Decision::Retry { slots: 3 };
+    /// assert_eq!(d.delay(SlotTime::ETHERNET_10M), Some(Duration::from_nanos(153_600)));
+    /// assert_eq!(d.delay_nanos(SlotTime::ETHERNET_10M), Some(153_600));
+    /// assert_eq!(Decision::Discard.delay(SlotTime::ETHERNET_10M), None);
+    /// ```
+    #[inline]
+    pub const fn delay(self, slot: SlotTime) -> Option<Duration> {
+        match self {
+            Decision::Retry { slots } => Some(slot.times(slots as u64)),
+            Decision::Discard => None,
+        }
+    }
+
+    /// The wait in nanoseconds at the given slot time, or `None` for
+    /// [`Decision::Discard`].
+    #[inline]
+    pub const fn delay_nanos(self, slot: SlotTime) -> Option<u64> {
+        match self {
+            Decision::Retry { slots } => Some(slot.times_nanos(slots as u64)),
+            Decision::Discard => None,
+        }
+    }
+
+    /// The slots to wait, or `None` for [`Decision::Discard`].
+    #[deprecated(since = "0.2.0", note = "renamed `delay_slots`")]
+    pub const fn slots(self) -> Option<u32> {
+        self.delay_slots()
     }
 }
 
@@ -74,6 +112,11 @@ impl BebConfig {
     /// assert_eq!(BebConfig::new(33, 16).unwrap_err().kind(), ConfigErrorKind::BackoffLimitTooLarge);
     /// assert_eq!(BebConfig::new(10, 0).unwrap_err().kind(), ConfigErrorKind::ZeroAttemptLimit);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::BackoffLimitTooLarge`] above [`Self::MAX_BACKOFF_LIMIT`];
+    /// [`ConfigErrorKind::ZeroAttemptLimit`] for `attempt_limit = 0`.
     pub const fn new(backoff_limit: u8, attempt_limit: u32) -> Result<Self, ConfigError> {
         if backoff_limit > Self::MAX_BACKOFF_LIMIT {
             return Err(ConfigError::new(ConfigErrorKind::BackoffLimitTooLarge));
@@ -119,10 +162,14 @@ impl BebConfig {
     /// The rule: after `collisions` collisions of the current frame, retry after `r`
     /// slots or discard.
     ///
-    /// `collisions` counts the collisions of this frame so far, this one included
-    /// (`n` in the standard). With `collisions = 0` there is nothing to back off from and
-    /// the answer is `Retry { slots: 0 }` without drawing. The RNG is stepped once per
-    /// `Retry` with a non-empty window, never for `Discard`.
+    /// `collisions` counts the failed attempts of this frame so far, this one included,
+    /// from 1 (`n` in the standard), the same count [`Policy::decide`] takes as
+    /// `failures`. `collisions = 0` means nothing has failed yet: the answer is
+    /// `Retry { slots: 0 }` (go now) without drawing, which is also what the formula gives
+    /// (`k = 0`, window `[0, 1)`), and what [`Policy::decide`] answers for 0 failures.
+    /// The RNG is stepped once per `Retry` with a non-empty window, never for `Discard`.
+    ///
+    /// [`Policy::decide`]: crate::Policy::decide
     ///
     /// ```
     /// use backoff_core::{BebConfig, Decision};

@@ -39,7 +39,11 @@ pub struct RetryBreaker<const N: usize> {
 impl<const N: usize> RetryBreaker<N> {
     /// A breaker that refuses retries while more than `threshold` of the calls in the
     /// last `window_ns` failed, once at least `min_calls` calls were seen. The window is
-    /// split in `N` buckets; `N = 0` or a window shorter than `N` ns is rejected.
+    /// split in `N` buckets.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::OutOfRange`]: `N = 0`, or a window shorter than `N` ns.
     pub const fn new(
         threshold: Ratio,
         min_calls: u32,
@@ -163,8 +167,12 @@ pub struct CircuitBreaker<const N: usize> {
 }
 
 impl<const N: usize> CircuitBreaker<N> {
-    /// A closed breaker. Rejected with [`ConfigErrorKind::OutOfRange`]: zero
-    /// `half_open_probes`, `N = 0`, or a window shorter than `N` ns.
+    /// A closed breaker.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::OutOfRange`]: zero `half_open_probes`, `N = 0`, or a window
+    /// shorter than `N` ns.
     pub const fn new(config: BreakerConfig) -> Result<Self, ConfigError> {
         if config.half_open_probes == 0 {
             return Err(ConfigError::new(ConfigErrorKind::OutOfRange));

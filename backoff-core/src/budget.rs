@@ -1,32 +1,64 @@
 //! Retry budgets: what bounds the load retries add when a server is in trouble.
 //!
-//! Backoff only postpones retries; a budget limits how many there are. Two kinds, both
-//! integer-only, with time (where needed) passed in by the caller:
+//! Backoff only postpones retries; a budget limits how many there are. Three kinds,
+//! all integer-only, with time (where needed) passed in by the caller as nanoseconds:
 //!
-//! * [`TokenBudget`]: gRPC's `retryThrottling` token bucket (gRFC A6). Each failure
-//!   costs one token, each success earns `token_ratio` tokens, and retries are allowed
-//!   only while more than half the tokens remain.
-//! * [`RatioBudget`]: "retries at most X % of requests" (10 % in the seed articles,
-//!   20 % in Finagle and Envoy) plus a minimum allowance per second so a quiet client
-//!   can still retry.
+//! | budget | rule | the systems it matches |
+//! |---|---|---|
+//! | [`TokenBudget`] | −1 token per failure, +`token_ratio` per success; retry while more than half the tokens remain | gRPC `retryThrottling` (gRFC A6), exactly |
+//! | [`TtlBudget`] | each request deposits `ratio` of a retry, each retry withdraws one; deposits *and* withdrawals expire after `ttl`; a constant reserve of `min_per_sec · ttl` | Finagle's `RetryBudget(ttl, minRetriesPerSec, percentCanRetry)`, and tower's `TpsBudget` (Linkerd 2's `retryBudget` with `ttl`) |
+//! | [`RatioBudget`] | the same deposits and withdrawals, kept until spent (capped at `max_tokens`); time refills `min_per_sec` per second | the "retries at most X % of requests" rule of the retry-storm literature, counted over the client's life: a bank that idle periods do not empty |
+//!
+//! The difference shows after a burst: 1000 requests in 10 s at 10 %, then silence.
+//! At t = 25 s Finagle's budget (ttl 10 s, no minimum) allows 0 retries: the deposits
+//! have expired. [`RatioBudget`] still allows 100: nothing expires. [`TtlBudget`]
+//! allows 0, as Finagle:
+//!
+//! ```
+//! use backoff_core::{Ratio, RatioBudget, TtlBudget};
+//! const S: u64 = 1_000_000_000;
+//! let mut ttl = TtlBudget::<10>::new(10 * S, 0, Ratio::from_percent(10)).unwrap();
+//! let mut bank = RatioBudget::new(Ratio::from_percent(10), 0, 1_000).unwrap();
+//! for i in 0..1000u64 {
+//!     let now = i * 10 * S / 1000; // 1000 requests over 10 s
+//!     ttl.on_request(now);
+//!     bank.on_request(now);
+//! }
+//! assert_eq!(ttl.balance_milli_at(25 * S), 0); // Finagle: 0 retries at t = 25 s
+//! assert_eq!(bank.balance_milli_at(25 * S), 100_000); // 100 retries banked
+//! assert!(!ttl.try_retry(25 * S));
+//! ```
+//!
+//! Envoy's `retry_budget` (`budget_percent` of the *active* requests, at least
+//! `min_retry_concurrency`) limits concurrent retries rather than a rate, and is none
+//! of these.
 
 use crate::error::{ConfigError, ConfigErrorKind};
 use crate::policy::Ratio;
+use crate::window::BucketRing;
 
-/// gRPC's retry throttle: a bucket of `max_tokens`, starting full. A failed RPC takes
-/// one token (not below zero), a successful one adds `token_ratio` (up to the maximum),
-/// and retries are allowed only while `tokens > max_tokens / 2`.
+/// The largest `maxTokens` gRPC accepts in a `retryThrottling` config (gRFC A6).
+pub const GRPC_MAX_TOKENS_LIMIT: u32 = 1000;
+
+/// gRPC's retry throttle (gRFC A6 `retryThrottling`): a bucket of `max_tokens`,
+/// starting full. A failed RPC takes one token (not below zero), a successful one adds
+/// `token_ratio` (up to the maximum), and retries are allowed only while
+/// `tokens > max_tokens / 2`.
 ///
-/// Tokens are kept in thousandths, so a `tokenRatio` with up to three decimal places
-/// (the gRFC's limit) is exact.
+/// Tokens are kept in thousandths, as the gRFC specifies `tokenRatio` to three decimal
+/// places; a finer ratio is rounded down to thousandths.
 ///
 /// ```
-/// use backoff_core::TokenBudget;
+/// use backoff_core::{Ratio, TokenBudget};
 /// // maxTokens 10, tokenRatio 0.1
-/// let mut b = TokenBudget::new(10, 100).unwrap();
-/// for _ in 0..4 { assert!(b.on_failure()); } // 9, 8, 7, 6 tokens: > 5, retry
-/// assert!(!b.on_failure()); // 5 tokens: not > 5, throttled
-/// for _ in 0..10 { b.on_success(); } // +1.0
+/// let mut b = TokenBudget::with_ratio(10, Ratio::from_thousandths(100)).unwrap();
+/// for _ in 0..4 {
+///     b.record(false);
+///     assert!(b.allows_retry()); // 9, 8, 7, 6 tokens: > 5, retry
+/// }
+/// b.record(false);
+/// assert!(!b.allows_retry()); // 5 tokens: not > 5, throttled
+/// for _ in 0..10 { b.record(true); } // +1.0
 /// assert!(b.allows_retry()); // 6 tokens
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -38,18 +70,44 @@ pub struct TokenBudget {
 }
 
 impl TokenBudget {
-    /// A full bucket of `max_tokens` (at least 1) that earns `token_ratio_thousandths`
-    /// thousandths of a token per success (`100` for gRPC's `tokenRatio: 0.1`).
-    pub const fn new(max_tokens: u32, token_ratio_thousandths: u32) -> Result<Self, ConfigError> {
-        if max_tokens == 0 {
+    /// A full bucket of `max_tokens` that earns `token_ratio` of a token per success
+    /// (`Ratio::from_thousandths(100)` for gRPC's `tokenRatio: 0.1`): the ratio is a
+    /// [`Ratio`], as in [`RatioBudget::new`] and [`TtlBudget::new`].
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::OutOfRange`]: `max_tokens` outside `1..=1000` (the gRFC's
+    /// range, [`GRPC_MAX_TOKENS_LIMIT`]), or a `token_ratio` below one thousandth (zero
+    /// included: the gRFC requires it to be greater than zero, and a bucket that never
+    /// refills would throttle retries for good after a few failures).
+    pub const fn with_ratio(max_tokens: u32, token_ratio: Ratio) -> Result<Self, ConfigError> {
+        if max_tokens == 0 || max_tokens > GRPC_MAX_TOKENS_LIMIT {
+            return Err(ConfigError::new(ConfigErrorKind::OutOfRange));
+        }
+        let ratio_milli = token_ratio.mul_floor(1000);
+        if ratio_milli == 0 {
             return Err(ConfigError::new(ConfigErrorKind::OutOfRange));
         }
         let max_milli = (max_tokens as u64).saturating_mul(1000);
         Ok(Self {
             max_milli,
-            ratio_milli: token_ratio_thousandths as u64,
+            ratio_milli,
             tokens_milli: max_milli,
         })
+    }
+
+    /// A full bucket of `max_tokens` that earns `token_ratio_thousandths` thousandths
+    /// of a token per success.
+    ///
+    /// # Errors
+    ///
+    /// As [`TokenBudget::with_ratio`] (a zero ratio is now rejected).
+    #[deprecated(
+        since = "0.2.0",
+        note = "takes the ratio as u32 thousandths; use `TokenBudget::with_ratio(max_tokens, Ratio::from_thousandths(t))`"
+    )]
+    pub const fn new(max_tokens: u32, token_ratio_thousandths: u32) -> Result<Self, ConfigError> {
+        Self::with_ratio(max_tokens, Ratio::from_thousandths(token_ratio_thousandths))
     }
 
     /// Tokens left, in thousandths.
@@ -64,31 +122,43 @@ impl TokenBudget {
         self.tokens_milli.saturating_mul(2) > self.max_milli
     }
 
-    /// An RPC failed (with a status that counts as a failure): take one token, then say
-    /// whether it may be retried.
+    /// An RPC finished: a success adds `token_ratio` (up to the maximum), a failure
+    /// (a status that counts as one) takes one token. Ask [`TokenBudget::allows_retry`]
+    /// whether a failed RPC may be retried.
     #[inline]
+    pub fn record(&mut self, success: bool) {
+        self.tokens_milli = if success {
+            self.tokens_milli
+                .saturating_add(self.ratio_milli)
+                .min(self.max_milli)
+        } else {
+            self.tokens_milli.saturating_sub(1000)
+        };
+    }
+
+    /// An RPC failed: take one token, then say whether it may be retried.
+    #[deprecated(since = "0.2.0", note = "use `record(false)`, then `allows_retry()`")]
     pub fn on_failure(&mut self) -> bool {
-        self.tokens_milli = self.tokens_milli.saturating_sub(1000);
+        self.record(false);
         self.allows_retry()
     }
 
     /// An RPC succeeded: add `token_ratio`, up to the maximum.
-    #[inline]
+    #[deprecated(since = "0.2.0", note = "use `record(true)`")]
     pub fn on_success(&mut self) {
-        self.tokens_milli = self
-            .tokens_milli
-            .saturating_add(self.ratio_milli)
-            .min(self.max_milli);
+        self.record(true);
     }
 }
 
-/// Units of [`RatioBudget`]'s balance per retry: one token is `10^9` units, so a
+/// Units of a ratio budget's balance per retry: one token is `10^9` units, so a
 /// minimum allowance of `r` retries per second refills exactly `r` units per
 /// nanosecond.
 const UNITS_PER_TOKEN: u64 = 1_000_000_000;
+const UNITS_PER_MILLI: u64 = UNITS_PER_TOKEN / 1000;
 
 /// "Retries at most `ratio` of requests", plus `min_per_sec` retries per second that a
-/// quiet client may always make (Finagle's `RetryBudget`, Envoy's retry budget).
+/// quiet client may always make, with nothing expiring: see the [module](self) table
+/// for how it differs from Finagle's ([`TtlBudget`]).
 ///
 /// Each request ([`RatioBudget::on_request`], first attempts only) deposits `ratio`
 /// of a token; each retry ([`RatioBudget::try_retry`]) withdraws one whole token or is
@@ -104,6 +174,7 @@ const UNITS_PER_TOKEN: u64 = 1_000_000_000;
 /// for _ in 0..9 { b.on_request(0); }
 /// assert!(!b.try_retry(0)); // 0.9 tokens
 /// b.on_request(0);
+/// assert_eq!(b.balance_milli_at(0), 1_000);
 /// assert!(b.try_retry(0)); // 1.0 token: one retry per ten requests
 /// assert!(!b.try_retry(0));
 /// ```
@@ -119,8 +190,12 @@ pub struct RatioBudget {
 
 impl RatioBudget {
     /// A budget of `ratio` retries per request (`Ratio::from_percent(10)`), a minimum
-    /// allowance of `min_per_sec` retries per second, and at most `max_tokens` (at
-    /// least 1) retries banked.
+    /// allowance of `min_per_sec` retries per second, and at most `max_tokens` retries
+    /// banked.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::OutOfRange`] for `max_tokens = 0`.
     pub const fn new(ratio: Ratio, min_per_sec: u32, max_tokens: u32) -> Result<Self, ConfigError> {
         if max_tokens == 0 {
             return Err(ConfigError::new(ConfigErrorKind::OutOfRange));
@@ -136,22 +211,46 @@ impl RatioBudget {
         })
     }
 
-    /// Retries that could be granted now, in thousandths (before any refill since the
-    /// last call).
-    pub const fn balance_milli(&self) -> u64 {
-        self.balance / (UNITS_PER_TOKEN / 1000)
+    /// The balance at `now_ns`, refill included, without changing anything.
+    #[inline]
+    const fn balance_at(&self, now_ns: u64) -> u64 {
+        if now_ns <= self.last_ns {
+            return self.balance; // a clock that goes backwards adds nothing
+        }
+        let refill = now_ns
+            .saturating_sub(self.last_ns)
+            .saturating_mul(self.refill_per_ns);
+        let b = self.balance.saturating_add(refill);
+        if b < self.cap { b } else { self.cap }
     }
 
-    /// Apply the time-based refill up to `now_ns` (a clock that goes backwards adds
-    /// nothing).
+    /// Retries that could be granted at `now_ns`, in thousandths, the time-based
+    /// refill since the last call included. Changes nothing.
+    pub const fn balance_milli_at(&self, now_ns: u64) -> u64 {
+        self.balance_at(now_ns) / UNITS_PER_MILLI
+    }
+
+    /// Whether [`RatioBudget::try_retry`] would grant a retry at `now_ns`. Changes
+    /// nothing.
+    pub const fn allows_retry_at(&self, now_ns: u64) -> bool {
+        self.balance_at(now_ns) >= UNITS_PER_TOKEN
+    }
+
+    /// Retries that could be granted, in thousandths, before any refill since the last
+    /// call.
+    #[deprecated(
+        since = "0.2.0",
+        note = "ignores the refill since the last call; use `balance_milli_at(now_ns)`"
+    )]
+    pub const fn balance_milli(&self) -> u64 {
+        self.balance / UNITS_PER_MILLI
+    }
+
+    /// Apply the time-based refill up to `now_ns`.
     #[inline]
     fn refill(&mut self, now_ns: u64) {
+        self.balance = self.balance_at(now_ns);
         if now_ns > self.last_ns {
-            let dt = now_ns.saturating_sub(self.last_ns);
-            self.balance = self
-                .balance
-                .saturating_add(dt.saturating_mul(self.refill_per_ns))
-                .min(self.cap);
             self.last_ns = now_ns;
         }
     }
@@ -163,7 +262,9 @@ impl RatioBudget {
         self.balance = self.balance.saturating_add(self.deposit).min(self.cap);
     }
 
-    /// May a retry be sent at `now_ns`? If so, it is charged to the budget.
+    /// May a retry be sent at `now_ns`? If so, it is charged to the budget: asking and
+    /// charging are one call, so no other request can spend the same token in between
+    /// (Finagle's `tryWithdraw`, tower's `withdraw`).
     #[inline]
     pub fn try_retry(&mut self, now_ns: u64) -> bool {
         self.refill(now_ns);
@@ -174,5 +275,120 @@ impl RatioBudget {
             }
             None => false,
         }
+    }
+}
+
+/// Finagle's retry budget: deposits and withdrawals that expire after a `ttl`, over
+/// a constant reserve (see the [module](self) table for the systems it matches).
+///
+/// Each request ([`TtlBudget::on_request`]) deposits `ratio` of a retry, each retry
+/// ([`TtlBudget::try_retry`]) withdraws one, and both are kept in a sliding window of
+/// `ttl` split into `N` buckets (Finagle and tower use 10), so they drop out between
+/// `ttl · (N−1)/N` and `ttl` after they were made. A retry is granted while
+/// `reserve + deposits − withdrawals ≥ 1` over the window, where the reserve is
+/// `min_per_sec · ttl` retries (Finagle's `minRetriesPerSec · ttl`), always available
+/// and never used up for good. Time is the caller's, in nanoseconds, and should not go
+/// backwards (older events than a bucket holds are dropped, nothing panics).
+///
+/// Finagle's defaults are `ttl` 10 s, `min_per_sec` 10, `ratio` 20 %:
+///
+/// ```
+/// use backoff_core::{Ratio, TtlBudget};
+/// const S: u64 = 1_000_000_000;
+/// let mut b = TtlBudget::<10>::new(10 * S, 10, Ratio::from_percent(20)).unwrap();
+/// assert_eq!(b.balance_milli_at(0), 100_000); // the reserve: 10/s · 10 s
+/// for _ in 0..100 { assert!(b.try_retry(0)); }
+/// assert!(!b.try_retry(0)); // reserve spent ...
+/// for _ in 0..5 { b.on_request(S); }
+/// assert!(b.try_retry(S)); // ... five requests at 20 % earn one retry
+/// assert!(b.allows_retry_at(11 * S)); // the withdrawals of t = 0 have expired
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct TtlBudget<const N: usize> {
+    /// Deposits and withdrawals, in units of `1 / ratio.denom()` of a retry.
+    ring: BucketRing<N>,
+    deposit: u64,
+    withdrawal: u64,
+    reserve: u64,
+}
+
+impl<const N: usize> TtlBudget<N> {
+    /// A budget whose deposits and withdrawals expire after `ttl_ns`, with a reserve of
+    /// `min_per_sec · ttl` retries and `ratio` retries earned per request
+    /// (`Ratio::from_percent(20)` for Finagle's `percentCanRetry` 0.2; above one is
+    /// allowed, as in Finagle).
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::OutOfRange`] when `N` is 0 or a bucket would be shorter than
+    /// one nanosecond (`ttl_ns < N`).
+    pub const fn new(ttl_ns: u64, min_per_sec: u32, ratio: Ratio) -> Result<Self, ConfigError> {
+        let ring = match BucketRing::new(ttl_ns) {
+            Some(r) => r,
+            None => return Err(ConfigError::new(ConfigErrorKind::OutOfRange)),
+        };
+        // One retry is `den` units and a deposit `num`, so the ratio is exact.
+        let withdrawal = ratio.denom() as u64;
+        // reserve = min_per_sec · ttl_s retries, exact to the unit: < 2^32 · 2^64 · 2^32.
+        let reserve_units = (min_per_sec as u128)
+            .saturating_mul(ttl_ns as u128)
+            .saturating_mul(withdrawal as u128)
+            / 1_000_000_000;
+        let reserve = if reserve_units > u64::MAX as u128 {
+            u64::MAX
+        } else {
+            reserve_units as u64
+        };
+        Ok(Self {
+            ring,
+            deposit: ratio.numer() as u64,
+            withdrawal,
+            reserve,
+        })
+    }
+
+    /// `reserve + deposits` and `withdrawals` in the window ending at `now_ns`.
+    #[inline]
+    fn sides(&self, now_ns: u64) -> (u64, u64) {
+        let [deposits, withdrawals] = self.ring.sums(now_ns);
+        (self.reserve.saturating_add(deposits), withdrawals)
+    }
+
+    /// Retries that could be granted at `now_ns`, in thousandths (0 when the window
+    /// holds more withdrawals than the reserve and deposits cover). Changes nothing.
+    pub fn balance_milli_at(&self, now_ns: u64) -> u64 {
+        let (credit, debit) = self.sides(now_ns);
+        let units = u128::from(credit.saturating_sub(debit));
+        let milli = units
+            .saturating_mul(1000)
+            .checked_div(u128::from(self.withdrawal))
+            .unwrap_or(0);
+        u64::try_from(milli).unwrap_or(u64::MAX)
+    }
+
+    /// Whether [`TtlBudget::try_retry`] would grant a retry at `now_ns`. Changes
+    /// nothing.
+    #[inline]
+    pub fn allows_retry_at(&self, now_ns: u64) -> bool {
+        let (credit, debit) = self.sides(now_ns);
+        credit.saturating_sub(debit) >= self.withdrawal
+    }
+
+    /// A new request (its first attempt) was sent at `now_ns`.
+    #[inline]
+    pub fn on_request(&mut self, now_ns: u64) {
+        self.ring.add(now_ns, [self.deposit, 0]);
+    }
+
+    /// May a retry be sent at `now_ns`? If so, it is charged to the budget (asking and
+    /// charging in one call, as [`RatioBudget::try_retry`]).
+    #[inline]
+    pub fn try_retry(&mut self, now_ns: u64) -> bool {
+        let ok = self.allows_retry_at(now_ns);
+        if ok {
+            self.ring.add(now_ns, [0, self.withdrawal]);
+        }
+        ok
     }
 }

@@ -7,17 +7,20 @@
 
 use core::time::Duration;
 
-use crate::policy::duration_to_nanos;
+use crate::time::duration_to_nanos;
 
 /// An absolute deadline in nanoseconds on the caller's clock.
 ///
 /// ```
 /// use backoff_core::Deadline;
+/// use core::time::Duration;
 /// let d = Deadline::after(1_000, 10_000); // at t = 11 000 ns
 /// assert!(d.allows_attempt(5_000, 2_000, 4_000)); // ends at 11 000: just in time
 /// assert!(!d.allows_attempt(5_000, 2_000, 4_001));
-/// assert_eq!(d.attempt_timeout(5_000, 2_000, 60_000), Some(4_000)); // propagate 4 µs
-/// assert_eq!(d.attempt_timeout(11_000, 0, 60_000), None);
+/// assert_eq!(d.attempt_timeout_nanos(5_000, 2_000, 60_000), Some(4_000)); // propagate 4 µs
+/// assert_eq!(d.attempt_timeout_nanos(11_000, 0, 60_000), None); // nothing left
+/// assert_eq!(d.attempt_timeout_nanos(5_000, 0, 0), None); // a zero per-attempt timeout
+/// assert_eq!(d.remaining(6_000), Duration::from_micros(5));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -51,9 +54,14 @@ impl Deadline {
         self.at_ns
     }
 
-    /// Time left at `now_ns` (0 once expired).
-    pub const fn remaining(&self, now_ns: u64) -> u64 {
+    /// Time left at `now_ns`, in nanoseconds (0 once expired).
+    pub const fn remaining_nanos(&self, now_ns: u64) -> u64 {
         self.at_ns.saturating_sub(now_ns)
+    }
+
+    /// Time left at `now_ns` (zero once expired).
+    pub const fn remaining(&self, now_ns: u64) -> Duration {
+        Duration::from_nanos(self.remaining_nanos(now_ns))
     }
 
     /// Whether the deadline has passed at `now_ns` (the deadline instant itself counts
@@ -74,21 +82,44 @@ impl Deadline {
         }
     }
 
-    /// The timeout to give an attempt that starts after waiting `delay_ns`: what is
-    /// left of the deadline then, at most `per_attempt_ns`. `None` if nothing is left.
+    /// The timeout to give an attempt that starts after waiting `delay_ns`, in
+    /// nanoseconds: what is left of the deadline then, at most `per_attempt_ns`
+    /// (`u64::MAX` for no per-attempt limit).
+    ///
+    /// Never `Some(0)`: `None` means no attempt should be made, because nothing is left
+    /// of the deadline or because `per_attempt_ns` is zero (an attempt that must finish
+    /// in no time cannot succeed; pass `u64::MAX`, not 0, for "no per-attempt limit").
+    pub const fn attempt_timeout_nanos(
+        &self,
+        now_ns: u64,
+        delay_ns: u64,
+        per_attempt_ns: u64,
+    ) -> Option<u64> {
+        let left = self.remaining_nanos(now_ns.saturating_add(delay_ns));
+        let timeout = if left < per_attempt_ns {
+            left
+        } else {
+            per_attempt_ns
+        };
+        if timeout == 0 { None } else { Some(timeout) }
+    }
+
+    /// [`Deadline::attempt_timeout_nanos`] under its 0.1 name.
+    ///
+    /// The name without `_nanos` is kept for the nanosecond answer until 0.3, so that
+    /// 0.1 callers keep compiling; it will then return a [`Duration`], as every other
+    /// plain name does. Until then the `Duration` is
+    /// `attempt_timeout_nanos(..).map(Duration::from_nanos)`.
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed `attempt_timeout_nanos`; this name will return a `Duration` in 0.3"
+    )]
     pub const fn attempt_timeout(
         &self,
         now_ns: u64,
         delay_ns: u64,
         per_attempt_ns: u64,
     ) -> Option<u64> {
-        let left = self.remaining(now_ns.saturating_add(delay_ns));
-        if left == 0 {
-            None
-        } else if left < per_attempt_ns {
-            Some(left)
-        } else {
-            Some(per_attempt_ns)
-        }
+        self.attempt_timeout_nanos(now_ns, delay_ns, per_attempt_ns)
     }
 }

@@ -3,6 +3,7 @@
 use embedded_hal::delay::DelayNs;
 
 use crate::slot::SlotTime;
+use crate::time::u32_pieces;
 
 /// Wait `slots` slot times. The total (up to `2^64 · 2^32` ns) is computed in `u128` and
 /// paid out in `u32`-nanosecond pieces, so nothing overflows however long the wait.
@@ -18,10 +19,8 @@ use crate::slot::SlotTime;
 /// assert_eq!(d.0, 7 * 51_200);
 /// ```
 pub fn wait_slots<D: DelayNs + ?Sized>(delay: &mut D, slot: SlotTime, slots: u32) {
-    let mut remaining = u128::from(slot.as_nanos()).saturating_mul(u128::from(slots));
-    while remaining > 0 {
-        let piece = u32::try_from(remaining).unwrap_or(u32::MAX);
+    let total = u128::from(slot.as_nanos()).saturating_mul(u128::from(slots));
+    for piece in u32_pieces(total) {
         delay.delay_ns(piece);
-        remaining = remaining.saturating_sub(u128::from(piece));
     }
 }

@@ -2,11 +2,14 @@
 //! policy's delay and call it again, until it succeeds, fails permanently, or the
 //! policy gives up.
 //!
-//! [`retry`] is the one loop, generic over a [`Timer`] that tells elapsed time and
-//! waits, so it runs on any clock, real or simulated. Two timers come with the crate:
-//! [`StdTimer`] (feature `std`: `std::time::Instant` and `std::thread::sleep`, used by
-//! [`retry_std`]) and [`DelayTimer`] (feature `embedded-hal`: waits through
-//! `embedded_hal::delay::DelayNs`, used by [`retry_delay`]).
+//! [`retry`] is the one blocking loop, generic over a [`Timer`] that tells elapsed time
+//! and waits, so it runs on any clock, real or simulated. Two timers come with the
+//! crate: `StdTimer` (feature `std`: `std::time::Instant` and `std::thread::sleep`,
+//! used by `retry_std`) and `DelayTimer` (feature `embedded-hal`: waits through
+//! `embedded_hal::delay::DelayNs`, used by `retry_delay`). `retry_async` (feature
+//! `embedded-hal-async`) is the same loop awaiting
+//! `embedded_hal_async::delay::DelayNs`, for embassy on a microcontroller or tokio on a
+//! host. All of them make the same decisions, through one function.
 //!
 //! The operation decides, through its error, between [`Failure::Transient`] (retry)
 //! and [`Failure::Permanent`] (stop now). A notify hook sees each error with the delay
@@ -99,6 +102,11 @@ pub trait Timer {
 /// [`Failure::Permanent`], or the policy gives up; between attempts wait the policy's
 /// delay on `timer`. `notify(error, delay)` sees every error, with the delay about to be
 /// waited or `None` when the loop stops.
+///
+/// # Errors
+///
+/// [`GaveUp`] with the last error, the attempts made and why: a
+/// [`Failure::Permanent`] error, or the policy's stop rules.
 pub fn retry<T, E, R, Tm, Op, N>(
     policy: &Policy,
     rng: &mut R,
@@ -114,33 +122,68 @@ where
 {
     let mut state = RetryState::new();
     loop {
-        let attempt = state.attempts().saturating_add(1);
-        let error = match op(attempt) {
-            Ok(v) => return Ok(v),
-            Err(Failure::Permanent(error)) => {
-                notify(&error, None);
-                return Err(GaveUp {
-                    error,
-                    attempts: attempt,
-                    reason: GiveUpReason::Permanent,
-                });
-            }
-            Err(Failure::Transient(error)) => error,
-        };
-        let elapsed = timer.elapsed_ns();
-        match state.on_failure(policy, elapsed, rng) {
-            RetryDecision::Retry { delay_ns } => {
-                notify(&error, Some(delay_ns));
-                timer.sleep_ns(delay_ns);
-            }
-            RetryDecision::GiveUp(reason) => {
-                notify(&error, None);
-                return Err(GaveUp {
-                    error,
-                    attempts: state.attempts(),
-                    reason: GiveUpReason::Policy(reason),
-                });
-            }
+        let outcome = op(state.attempt());
+        match after_attempt(
+            outcome,
+            &mut state,
+            policy,
+            || timer.elapsed_ns(),
+            rng,
+            &mut notify,
+        ) {
+            Next::Done(result) => return result,
+            Next::Wait(delay_ns) => timer.sleep_ns(delay_ns),
+        }
+    }
+}
+
+/// What a retry loop does after an attempt.
+enum Next<T, E> {
+    /// Return this.
+    Done(Result<T, GaveUp<E>>),
+    /// Wait this many nanoseconds, then make the next attempt.
+    Wait(u64),
+}
+
+/// The decision every retry loop makes after an attempt, in one place: return the
+/// value, give up (permanent error or the policy's stop rules), or wait the policy's
+/// delay. `elapsed_ns` is asked only after a transient failure.
+fn after_attempt<T, E, R, N>(
+    outcome: Result<T, Failure<E>>,
+    state: &mut RetryState,
+    policy: &Policy,
+    elapsed_ns: impl FnOnce() -> u64,
+    rng: &mut R,
+    notify: &mut N,
+) -> Next<T, E>
+where
+    R: Rng + ?Sized,
+    N: FnMut(&E, Option<u64>),
+{
+    let error = match outcome {
+        Ok(v) => return Next::Done(Ok(v)),
+        Err(Failure::Permanent(error)) => {
+            notify(&error, None);
+            return Next::Done(Err(GaveUp {
+                error,
+                attempts: state.attempt(),
+                reason: GiveUpReason::Permanent,
+            }));
+        }
+        Err(Failure::Transient(error)) => error,
+    };
+    match state.on_failure(policy, elapsed_ns(), rng) {
+        RetryDecision::Retry { delay_ns } => {
+            notify(&error, Some(delay_ns));
+            Next::Wait(delay_ns)
+        }
+        RetryDecision::GiveUp(reason) => {
+            notify(&error, None);
+            Next::Done(Err(GaveUp {
+                error,
+                attempts: state.failures(),
+                reason: GiveUpReason::Policy(reason),
+            }))
         }
     }
 }
@@ -148,7 +191,7 @@ where
 #[cfg(feature = "std")]
 mod std_timer {
     use super::{Failure, GaveUp, Policy, Rng, Timer, retry};
-    use crate::policy::duration_to_nanos;
+    use crate::time::duration_to_nanos;
     use std::time::{Duration, Instant};
 
     /// Real time for [`retry`]: `Instant` for elapsed time, `thread::sleep` to wait
@@ -190,6 +233,11 @@ mod std_timer {
     ///     |e, d| eprintln!("attempt {e} failed, retrying in {d:?} ns"));
     /// assert_eq!(r, Ok(2));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`retry`](super::retry): [`GaveUp`] with the last error, the attempts made
+    /// and why.
     pub fn retry_std<T, E, R, Op, N>(
         policy: &Policy,
         rng: &mut R,
@@ -210,6 +258,7 @@ pub use std_timer::{StdTimer, retry_std};
 #[cfg(feature = "embedded-hal")]
 mod delay_timer {
     use super::{Failure, GaveUp, Policy, Rng, Timer, retry};
+    use crate::time::u32_pieces;
     use embedded_hal::delay::DelayNs;
 
     /// Waits through `embedded_hal::delay::DelayNs` (feature `embedded-hal`). Without a
@@ -237,11 +286,8 @@ mod delay_timer {
         }
         fn sleep_ns(&mut self, ns: u64) {
             // DelayNs takes u32 nanoseconds (4.29 s): pay long waits out in pieces.
-            let mut left = ns;
-            while left > 0 {
-                let piece = u32::try_from(left).unwrap_or(u32::MAX);
+            for piece in u32_pieces(u128::from(ns)) {
                 self.delay.delay_ns(piece);
-                left = left.saturating_sub(u64::from(piece));
             }
             self.waited_ns = self.waited_ns.saturating_add(ns);
         }
@@ -267,6 +313,11 @@ mod delay_timer {
     /// assert_eq!(r.unwrap_err().reason, GiveUpReason::Policy(StopReason::MaxAttempts));
     /// assert_eq!(delay.0, 5_000_000_000);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`retry`](super::retry): [`GaveUp`] with the last error, the attempts made
+    /// and why.
     pub fn retry_delay<T, E, R, D, Op, N>(
         policy: &Policy,
         rng: &mut R,
@@ -285,3 +336,86 @@ mod delay_timer {
 }
 #[cfg(feature = "embedded-hal")]
 pub use delay_timer::{DelayTimer, retry_delay};
+
+#[cfg(feature = "embedded-hal-async")]
+mod async_delay {
+    use embedded_hal_async::delay::DelayNs;
+
+    use super::{Failure, GaveUp, Next, Policy, RetryState, Rng, after_attempt};
+    use crate::time::u32_pieces;
+
+    /// [`retry`](super::retry) for async code: awaits the policy's delays through
+    /// `embedded_hal_async::delay::DelayNs` (feature `embedded-hal-async`), so it runs
+    /// under embassy (`embassy_time::Delay`) on a microcontroller and under tokio on a
+    /// host (a `DelayNs` over `tokio::time::sleep`), with no allocation.
+    ///
+    /// `op` is an async closure called with the attempt number (1, 2, ...); it may
+    /// borrow the driver mutably (`async |_| i2c.read(..).await`), and a plain closure
+    /// returning a future works too. As with
+    /// `retry_delay`, there is no clock: the elapsed time the policy's
+    /// `max_elapsed` rule sees is the sum of the waits so far (the attempts' own
+    /// durations are not counted). Waits longer than `u32::MAX` ns (4.29 s) are paid
+    /// out in pieces.
+    ///
+    /// ```
+    /// use backoff_core::{Policy, Schedule, Stop};
+    /// use backoff_core::retry::{retry_async, Failure};
+    /// use core::future::Future;
+    /// use core::pin::pin;
+    /// use core::task::{Context, Poll, Waker};
+    /// use rand_core::SeedableRng;
+    ///
+    /// /// A delay that only counts (a real one is `embassy_time::Delay` or a tokio sleep).
+    /// struct Count(u64);
+    /// impl embedded_hal_async::delay::DelayNs for Count {
+    ///     async fn delay_ns(&mut self, ns: u32) { self.0 += u64::from(ns); }
+    /// }
+    ///
+    /// let policy = Policy::new(Schedule::constant_nanos(5_000_000_000)) // 5 s > u32 ns
+    ///     .with_stop(Stop::NEVER.with_max_attempts(3).unwrap());
+    /// let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(1);
+    /// let mut delay = Count(0);
+    /// let fut = retry_async(&policy, &mut rng, &mut delay,
+    ///     async |attempt| if attempt < 3 { Err(Failure::Transient(attempt)) } else { Ok(attempt) },
+    ///     |_, _| {});
+    /// // Nothing here ever waits for real, so one poll runs it to the end.
+    /// let Poll::Ready(r) = pin!(fut).poll(&mut Context::from_waker(Waker::noop())) else { panic!() };
+    /// assert_eq!(r, Ok(3));
+    /// assert_eq!(delay.0, 10_000_000_000);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`retry`](super::retry): [`GaveUp`] with the last error, the attempts made
+    /// and why.
+    pub async fn retry_async<T, E, R, D, Op, N>(
+        policy: &Policy,
+        rng: &mut R,
+        delay: &mut D,
+        mut op: Op,
+        mut notify: N,
+    ) -> Result<T, GaveUp<E>>
+    where
+        R: Rng + ?Sized,
+        D: DelayNs + ?Sized,
+        Op: AsyncFnMut(u32) -> Result<T, Failure<E>>,
+        N: FnMut(&E, Option<u64>),
+    {
+        let mut state = RetryState::new();
+        let mut waited_ns = 0u64;
+        loop {
+            let outcome = op(state.attempt()).await;
+            match after_attempt(outcome, &mut state, policy, || waited_ns, rng, &mut notify) {
+                Next::Done(result) => return result,
+                Next::Wait(delay_ns) => {
+                    for piece in u32_pieces(u128::from(delay_ns)) {
+                        delay.delay_ns(piece).await;
+                    }
+                    waited_ns = waited_ns.saturating_add(delay_ns);
+                }
+            }
+        }
+    }
+}
+#[cfg(feature = "embedded-hal-async")]
+pub use async_delay::retry_async;

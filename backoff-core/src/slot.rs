@@ -8,6 +8,7 @@
 use core::time::Duration;
 
 use crate::error::{ConfigError, ConfigErrorKind};
+use crate::time::wide_nanos_to_duration;
 
 /// The length of one backoff slot, in nanoseconds (never zero).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -26,7 +27,11 @@ impl SlotTime {
     /// 1000 Mb/s half-duplex Ethernet: 4096 bit times = 4.096 µs.
     pub const ETHERNET_1G: Self = Self { nanos: 4_096 };
 
-    /// A slot of `nanos` nanoseconds; zero is rejected.
+    /// A slot of `nanos` nanoseconds.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::ZeroSlotTime`] for zero.
     pub const fn from_nanos(nanos: u64) -> Result<Self, ConfigError> {
         if nanos == 0 {
             Err(ConfigError::new(ConfigErrorKind::ZeroSlotTime))
@@ -45,6 +50,10 @@ impl SlotTime {
     /// assert_eq!(SlotTime::from_bit_times(40, 115_200).unwrap().as_nanos(), 347_223);
     /// assert!(SlotTime::from_bit_times(512, 0).is_err());
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::ZeroSlotTime`] when `bit_times` or `bit_rate` is zero.
     pub const fn from_bit_times(bit_times: u32, bit_rate: u64) -> Result<Self, ConfigError> {
         if bit_times == 0 || bit_rate == 0 {
             return Err(ConfigError::new(ConfigErrorKind::ZeroSlotTime));
@@ -74,34 +83,48 @@ impl SlotTime {
         Duration::from_nanos(self.nanos)
     }
 
-    /// `slots` slot times in nanoseconds, saturating at `u64::MAX` (585 years).
+    /// `slots` slot times as a [`Duration`], exact up to [`Duration::MAX`] (about
+    /// 5.8 · 10^11 years) and saturating there.
+    ///
+    /// The slot count is a `u64`, so a draw ([`Decision::delay_slots`], `u32`) and a
+    /// closed form ([`theory`](crate::theory), `u64`) both go in without a conversion
+    /// that could fail.
+    ///
+    /// ```
+    /// use backoff_core::SlotTime;
+    /// use core::time::Duration;
+    /// assert_eq!(SlotTime::ETHERNET_10M.times(7), Duration::from_nanos(7 * 51_200));
+    /// assert_eq!(SlotTime::ETHERNET_10M.times_nanos(1023), 52_377_600);
+    /// ```
+    ///
+    /// [`Decision::delay_slots`]: crate::Decision::delay_slots
     #[inline]
-    pub const fn backoff_nanos(self, slots: u32) -> u64 {
-        self.nanos.saturating_mul(slots as u64)
-    }
-
-    /// `slots` slot times as a [`Duration`], exact (no truncation) up to
-    /// [`Duration::MAX`] (about 5.8 · 10^11 years); a longer total, possible only for slots
-    /// longer than about 136 years, saturates at [`Duration::MAX`].
-    #[inline]
-    pub const fn backoff_duration(self, slots: u32) -> Duration {
+    pub const fn times(self, slots: u64) -> Duration {
         // Every Ethernet backoff (and any total below 584 years) fits u64 nanoseconds,
         // which Duration takes exactly and without a 128-bit division.
-        if let Some(total) = self.nanos.checked_mul(slots as u64) {
-            return Duration::from_nanos(total);
+        match self.nanos.checked_mul(slots) {
+            Some(total) => Duration::from_nanos(total),
+            None => wide_nanos_to_duration((self.nanos as u128).saturating_mul(slots as u128)),
         }
-        let total = (self.nanos as u128).saturating_mul(slots as u128);
-        let (secs, sub) = match (
-            total.checked_div(NANOS_PER_SEC as u128),
-            total.checked_rem(NANOS_PER_SEC as u128),
-        ) {
-            (Some(secs), Some(sub)) => (secs, sub),
-            _ => return Duration::MAX, // not reached: the divisor is a non-zero constant
-        };
-        if secs > u64::MAX as u128 {
-            return Duration::MAX;
-        }
-        // secs fits u64 (checked above) and sub < 1e9 fits u32: both casts are exact.
-        Duration::new(secs as u64, sub as u32)
+    }
+
+    /// `slots` slot times in nanoseconds, saturating at `u64::MAX` (584 years).
+    #[inline]
+    pub const fn times_nanos(self, slots: u64) -> u64 {
+        self.nanos.saturating_mul(slots)
+    }
+
+    /// `slots` slot times in nanoseconds.
+    #[deprecated(since = "0.2.0", note = "use `times_nanos(u64::from(slots))`")]
+    #[inline]
+    pub const fn backoff_nanos(self, slots: u32) -> u64 {
+        self.times_nanos(slots as u64)
+    }
+
+    /// `slots` slot times as a [`Duration`].
+    #[deprecated(since = "0.2.0", note = "use `times(u64::from(slots))`")]
+    #[inline]
+    pub const fn backoff_duration(self, slots: u32) -> Duration {
+        self.times(slots as u64)
     }
 }

@@ -15,7 +15,7 @@ use backoff_core::uniform::{
     uniform_below, uniform_below_u64, uniform_inclusive_u64, uniform_pow2,
 };
 use backoff_core::{BebConfig, Decision, FrameBackoff, theory};
-use beb_support::{chi_square, chi_square_critical_p001, chi_square_uniform, rng};
+use beb_support::{chi_square, chi_square_critical_p001, chi_square_uniform, half_slots, rng};
 use rand_core::Rng;
 use rand_xorshift::XorShiftRng;
 
@@ -159,8 +159,8 @@ fn decide_means_match_the_closed_form() {
         let cells = 1usize << n.min(10);
         let draws = PER_CELL * cells;
         let counts = histogram(cells, draws, || decide_slots(&beb, n, &mut r));
-        let expected = theory::expected_backoff_half_slots(&beb, n) as f64 / 2.0;
-        let variance = theory::backoff_variance_twelfths(&beb, n) as f64 / 12.0;
+        let expected = half_slots(theory::expected_backoff(&beb, n)) as f64 / 2.0;
+        let variance = u128::from(theory::backoff_variance_twelfths(&beb, n)) as f64 / 12.0;
         let se = (variance / draws as f64).sqrt();
         let m = mean(&counts);
         assert!(
@@ -184,8 +184,10 @@ fn the_mean_check_rejects_a_shifted_window() {
         let counts = histogram(cells + 1, draws, || {
             uniform_pow2(&mut r, k as u8) as usize + 1
         });
-        let expected = theory::expected_backoff_half_slots(&beb, k) as f64 / 2.0;
-        let se = (theory::backoff_variance_twelfths(&beb, k) as f64 / 12.0 / draws as f64).sqrt();
+        let expected = half_slots(theory::expected_backoff(&beb, k)) as f64 / 2.0;
+        let se =
+            (u128::from(theory::backoff_variance_twelfths(&beb, k)) as f64 / 12.0 / draws as f64)
+                .sqrt();
         let m = mean(&counts);
         assert!(
             (m - expected).abs() > MEAN_TOLERANCE_SE * se,
@@ -211,10 +213,10 @@ fn total_backoff_of_a_discarded_frame_matches_the_closed_form() {
         }
         assert_eq!(frame.collisions(), 16);
     }
-    let expected = theory::expected_total_backoff_half_slots(&beb) as f64 / 2.0;
+    let expected = half_slots(theory::expected_total_backoff(&beb)) as f64 / 2.0;
     assert_eq!(expected, 3575.5);
     let variance: f64 = (1..=15)
-        .map(|c| theory::backoff_variance_twelfths(&beb, c) as f64 / 12.0)
+        .map(|c| u128::from(theory::backoff_variance_twelfths(&beb, c)) as f64 / 12.0)
         .sum();
     let se = (variance / f64::from(frames)).sqrt();
     let m = total as f64 / f64::from(frames);

@@ -10,7 +10,7 @@ use backoff_core::uniform::{
     uniform_below, uniform_below_u64, uniform_inclusive_u64, uniform_pow2,
 };
 use backoff_core::{BebConfig, ConfigErrorKind, Decision, FrameBackoff, SlotTime, theory};
-use beb_support::{CountingRng, rng};
+use beb_support::{CountingRng, half_slots, rng};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 
@@ -184,8 +184,8 @@ proptest! {
         }
         let slot = SlotTime::from_nanos(nanos.max(1)).unwrap();
         let exact = u128::from(slot.as_nanos()) * u128::from(slots);
-        prop_assert_eq!(slot.backoff_nanos(slots), u64::try_from(exact).unwrap_or(u64::MAX));
-        let d = slot.backoff_duration(slots);
+        prop_assert_eq!(slot.times_nanos(u64::from(slots)), u64::try_from(exact).unwrap_or(u64::MAX));
+        let d = slot.times(u64::from(slots));
         if exact <= Duration::MAX.as_nanos() {
             prop_assert_eq!(d.as_nanos(), exact);
         } else {
@@ -197,10 +197,10 @@ proptest! {
     #[test]
     fn theory_is_total_and_consistent(beb in any_config(), c in any_collisions()) {
         let k = c.min(u32::from(beb.backoff_limit()));
-        prop_assert_eq!(theory::expected_backoff_half_slots(&beb, c), (1u64 << k) - 1);
-        prop_assert_eq!(theory::backoff_variance_twelfths(&beb, c), (1u128 << (2 * k)) - 1);
-        let worst = theory::worst_case_total_backoff_slots(&beb);
-        prop_assert_eq!(theory::expected_total_backoff_half_slots(&beb), worst);
+        prop_assert_eq!(half_slots(theory::expected_backoff(&beb, c)), (1u128 << k) - 1);
+        prop_assert_eq!(u128::from(theory::backoff_variance_twelfths(&beb, c)), (1u128 << (2 * k)) - 1);
+        let worst = u128::from(theory::worst_case_total_backoff(&beb).floor());
+        prop_assert_eq!(half_slots(theory::expected_total_backoff(&beb)), worst);
         // Below the bound of attempts · (window - 1), and above the growing part alone.
         let cap = u128::from(beb.attempt_limit() - 1) * ((1u128 << beb.backoff_limit()) - 1);
         prop_assert!(worst <= cap);
@@ -209,7 +209,7 @@ proptest! {
             let next = BebConfig::new(beb.backoff_limit(), more).unwrap();
             let a = beb.attempt_limit();
             prop_assert_eq!(
-                theory::worst_case_total_backoff_slots(&next) - worst,
+                u128::from(theory::worst_case_total_backoff(&next).floor()) - worst,
                 (1u128 << a.min(u32::from(beb.backoff_limit()))) - 1
             );
         }

@@ -126,8 +126,11 @@ fn discard_comes_exactly_on_the_16th_collision() {
     for n in 1..=15u32 {
         assert_eq!(frame.attempt(), n, "attempt number before collision {n}");
         let d = frame.on_collision(&mut r);
-        assert!(d.slots().is_some(), "collision {n} must retry, got {d:?}");
-        assert!(d.slots().unwrap() < 1 << n.min(10));
+        assert!(
+            d.delay_slots().is_some(),
+            "collision {n} must retry, got {d:?}"
+        );
+        assert!(d.delay_slots().unwrap() < 1 << n.min(10));
         assert_eq!(frame.collisions(), n);
         assert!(!frame.is_discarded());
     }
@@ -337,7 +340,7 @@ fn other_limits_follow_the_same_rule() {
 
 #[test]
 fn decision_slots_accessor() {
-    assert_eq!(Decision::Retry { slots: 7 }.slots(), Some(7));
-    assert_eq!(Decision::Retry { slots: 0 }.slots(), Some(0));
-    assert_eq!(Decision::Discard.slots(), None);
+    assert_eq!(Decision::Retry { slots: 7 }.delay_slots(), Some(7));
+    assert_eq!(Decision::Retry { slots: 0 }.delay_slots(), Some(0));
+    assert_eq!(Decision::Discard.delay_slots(), None);
 }

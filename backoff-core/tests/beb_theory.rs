@@ -7,6 +7,11 @@ use core::time::Duration;
 use backoff_core::ieee802_3::{SLOT_BIT_TIMES, SLOT_BIT_TIMES_1G};
 use backoff_core::{BebConfig, ConfigErrorKind, SlotTime, theory};
 
+/// A `Slots` value as a count of half slots.
+fn half_slots(s: theory::Slots) -> u128 {
+    2 * u128::from(s.floor()) + u128::from(s.has_half())
+}
+
 /// Attempt limits small enough to sum term by term, plus a few far larger ones.
 fn attempt_limits() -> impl Iterator<Item = u32> {
     (1..=70).chain([100, 1000, 65_537, 100_000])
@@ -28,8 +33,8 @@ fn window_mean_and_variance_match_brute_force_sums() {
         let m = 1u128 << k;
         let (s1, s2) = (0..m).fold((0u128, 0u128), |(a, b), r| (a + r, b + r * r));
         let config = BebConfig::new(32, u32::MAX).unwrap();
-        let half = u128::from(theory::expected_backoff_half_slots(&config, k));
-        let twelfths = theory::backoff_variance_twelfths(&config, k);
+        let half = half_slots(theory::expected_backoff(&config, k));
+        let twelfths = u128::from(theory::backoff_variance_twelfths(&config, k));
         assert_eq!(2 * s1, half * m, "mean, k = {k}");
         assert_eq!(
             12 * (m * s2 - s1 * s1),
@@ -44,13 +49,10 @@ fn window_mean_and_variance_match_brute_force_sums() {
         let s1 = m * (m - 1) / 2;
         let s2 = (m - 1) * m * (2 * m - 1) / 6;
         let config = BebConfig::new(32, u32::MAX).unwrap();
-        assert_eq!(
-            2 * s1,
-            u128::from(theory::expected_backoff_half_slots(&config, k)) * m
-        );
+        assert_eq!(2 * s1, half_slots(theory::expected_backoff(&config, k)) * m);
         assert_eq!(
             12 * (m * s2 - s1 * s1),
-            theory::backoff_variance_twelfths(&config, k) * m * m
+            u128::from(theory::backoff_variance_twelfths(&config, k)) * m * m
         );
     }
 }
@@ -63,11 +65,11 @@ fn per_collision_forms_follow_the_truncated_exponent() {
             for c in (0..=40).chain([1000, u32::MAX - 1, u32::MAX]) {
                 let k = c.min(u32::from(limit));
                 assert_eq!(
-                    theory::expected_backoff_half_slots(&config, c),
+                    (half_slots(theory::expected_backoff(&config, c)) as u64),
                     (1u64 << k) - 1
                 );
                 assert_eq!(
-                    theory::backoff_variance_twelfths(&config, c),
+                    u128::from(theory::backoff_variance_twelfths(&config, c)),
                     (1u128 << (2 * k)) - 1
                 );
             }
@@ -76,11 +78,11 @@ fn per_collision_forms_follow_the_truncated_exponent() {
     // The largest: k = 32, window 2^32, variance (2^64 - 1)/12 slots².
     let big = BebConfig::new(32, u32::MAX).unwrap();
     assert_eq!(
-        theory::expected_backoff_half_slots(&big, u32::MAX),
+        (half_slots(theory::expected_backoff(&big, u32::MAX)) as u64),
         u64::from(u32::MAX)
     );
     assert_eq!(
-        theory::backoff_variance_twelfths(&big, u32::MAX),
+        u128::from(theory::backoff_variance_twelfths(&big, u32::MAX)),
         u128::from(u64::MAX)
     );
 }
@@ -92,18 +94,21 @@ fn worst_case_total_matches_the_term_by_term_sum() {
             let config = BebConfig::new(limit, attempts).unwrap();
             let want = brute_worst_case(limit, attempts);
             assert_eq!(
-                theory::worst_case_total_backoff_slots(&config),
+                u128::from(theory::worst_case_total_backoff(&config).floor()),
                 want,
                 "limit {limit}, attempts {attempts}"
             );
-            assert_eq!(theory::expected_total_backoff_half_slots(&config), want);
+            assert_eq!(half_slots(theory::expected_total_backoff(&config)), want);
         }
     }
     // IEEE 802.3: 7151 slots at worst, 366.1 ms at 10 Mb/s; 3575.5 slots expected.
     let ieee = BebConfig::IEEE_802_3;
-    assert_eq!(theory::worst_case_total_backoff_slots(&ieee), 7151);
-    assert_eq!(theory::expected_total_backoff_half_slots(&ieee), 7151);
-    assert_eq!(SlotTime::ETHERNET_10M.backoff_nanos(7151), 366_131_200);
+    assert_eq!(
+        u128::from(theory::worst_case_total_backoff(&ieee).floor()),
+        7151
+    );
+    assert_eq!(half_slots(theory::expected_total_backoff(&ieee)), 7151);
+    assert_eq!(SlotTime::ETHERNET_10M.times_nanos(7151), 366_131_200);
 }
 
 #[test]
@@ -118,7 +123,7 @@ fn worst_case_total_at_the_extremes_does_not_overflow() {
             let rising = brute_worst_case(limit, growing + 1);
             let flat = u128::from(attempts - 1 - growing) * ((1u128 << limit) - 1);
             assert_eq!(
-                theory::worst_case_total_backoff_slots(&config),
+                u128::from(theory::worst_case_total_backoff(&config).floor()),
                 rising + flat
             );
         }
@@ -127,15 +132,22 @@ fn worst_case_total_at_the_extremes_does_not_overflow() {
     // a + 1 adds the backoff after collision a.
     for limit in [0u8, 1, 10, 31, 32] {
         for a in (u32::MAX - 40)..u32::MAX {
-            let lo = theory::worst_case_total_backoff_slots(&BebConfig::new(limit, a).unwrap());
-            let hi = theory::worst_case_total_backoff_slots(&BebConfig::new(limit, a + 1).unwrap());
+            let lo = u128::from(
+                theory::worst_case_total_backoff(&BebConfig::new(limit, a).unwrap()).floor(),
+            );
+            let hi = u128::from(
+                theory::worst_case_total_backoff(&BebConfig::new(limit, a + 1).unwrap()).floor(),
+            );
             assert_eq!(hi - lo, (1u128 << a.min(u32::from(limit))) - 1);
         }
     }
     // The largest value: backoffLimit 32, attemptLimit u32::MAX, just below 2^64 slots.
     let max = BebConfig::new(32, u32::MAX).unwrap();
     let want = (1u128 << 33) - 34 + (u128::from(u32::MAX) - 33) * u128::from(u32::MAX);
-    assert_eq!(theory::worst_case_total_backoff_slots(&max), want);
+    assert_eq!(
+        u128::from(theory::worst_case_total_backoff(&max).floor()),
+        want
+    );
     assert_eq!(want, (1u128 << 64) - 33 * (1u128 << 32));
 }
 
@@ -144,20 +156,23 @@ fn worst_case_total_grows_with_both_limits() {
     for limit in 0..=32u8 {
         let mut last = 0;
         for attempts in 1..=80u32 {
-            let w =
-                theory::worst_case_total_backoff_slots(&BebConfig::new(limit, attempts).unwrap());
+            let w = u128::from(
+                theory::worst_case_total_backoff(&BebConfig::new(limit, attempts).unwrap()).floor(),
+            );
             assert!(w >= last);
             last = w;
             if limit < 32 {
                 let wider = BebConfig::new(limit + 1, attempts).unwrap();
-                assert!(theory::worst_case_total_backoff_slots(&wider) >= w);
+                assert!(u128::from(theory::worst_case_total_backoff(&wider).floor()) >= w);
             }
         }
     }
     // A single attempt never backs off.
     for limit in 0..=32u8 {
         assert_eq!(
-            theory::worst_case_total_backoff_slots(&BebConfig::new(limit, 1).unwrap()),
+            u128::from(
+                theory::worst_case_total_backoff(&BebConfig::new(limit, 1).unwrap()).floor()
+            ),
             0
         );
     }
@@ -302,20 +317,24 @@ fn backoff_nanos_is_exact_or_saturates_at_u64_max() {
         for slots in SLOTS {
             let exact = u128::from(nanos) * u128::from(slots);
             let want = u64::try_from(exact).unwrap_or(u64::MAX);
-            assert_eq!(slot.backoff_nanos(slots), want, "{nanos} ns x {slots}");
+            assert_eq!(
+                slot.times_nanos(u64::from(slots)),
+                want,
+                "{nanos} ns x {slots}"
+            );
         }
     }
     assert_eq!(
-        SlotTime::from_nanos(u64::MAX).unwrap().backoff_nanos(2),
+        SlotTime::from_nanos(u64::MAX).unwrap().times_nanos(2),
         u64::MAX
     );
     assert_eq!(
         SlotTime::from_nanos(1 << 32)
             .unwrap()
-            .backoff_nanos(u32::MAX),
+            .times_nanos(u64::from(u32::MAX)),
         u64::MAX - u64::from(u32::MAX)
     );
-    assert_eq!(SlotTime::ETHERNET_10M.backoff_nanos(1023), 52_377_600);
+    assert_eq!(SlotTime::ETHERNET_10M.times_nanos(1023), 52_377_600);
 }
 
 #[test]
@@ -324,7 +343,7 @@ fn backoff_duration_is_exact_or_saturates_at_duration_max() {
         let slot = SlotTime::from_nanos(nanos).unwrap();
         for slots in SLOTS {
             let exact = u128::from(nanos) * u128::from(slots);
-            let got = slot.backoff_duration(slots);
+            let got = slot.times(u64::from(slots));
             if exact <= duration_max_nanos() {
                 assert_eq!(got.as_nanos(), exact, "{nanos} ns x {slots}");
             } else {
@@ -335,20 +354,17 @@ fn backoff_duration_is_exact_or_saturates_at_duration_max() {
     // Beyond u64 nanoseconds, still exact: 2^32 ns x (2^32 - 1) slots.
     let big = SlotTime::from_nanos(1 << 32)
         .unwrap()
-        .backoff_duration(u32::MAX);
+        .times(u64::from(u32::MAX));
     assert_eq!(big.as_nanos(), (1u128 << 32) * u128::from(u32::MAX));
     // The boundary: a slot of u64::MAX ns times 1e9 slots is u64::MAX whole seconds,
     // exactly; one slot more no longer fits a Duration.
     let longest = SlotTime::from_nanos(u64::MAX).unwrap();
+    assert_eq!(longest.times(1_000_000_000), Duration::new(u64::MAX, 0));
+    assert_eq!(longest.times(1_000_000_001), Duration::MAX);
+    assert_eq!(longest.times(u64::from(u32::MAX)), Duration::MAX);
+    assert_eq!(longest.times(0), Duration::ZERO);
     assert_eq!(
-        longest.backoff_duration(1_000_000_000),
-        Duration::new(u64::MAX, 0)
-    );
-    assert_eq!(longest.backoff_duration(1_000_000_001), Duration::MAX);
-    assert_eq!(longest.backoff_duration(u32::MAX), Duration::MAX);
-    assert_eq!(longest.backoff_duration(0), Duration::ZERO);
-    assert_eq!(
-        SlotTime::ETHERNET_10M.backoff_duration(7151),
+        SlotTime::ETHERNET_10M.times(7151),
         Duration::from_nanos(366_131_200)
     );
 }

@@ -4,7 +4,7 @@
 use backoff_core::window::OutcomeWindow;
 use backoff_core::{
     BreakerConfig, BreakerState, CircuitBreaker, ConfigErrorKind, Ratio, RatioBudget, RetryBreaker,
-    TokenBudget,
+    TokenBudget, TtlBudget,
 };
 
 const S: u64 = 1_000_000_000;
@@ -15,7 +15,7 @@ const MS: u64 = 1_000_000;
 #[test]
 fn token_budget_follows_grpc_semantics() {
     // maxTokens 10, tokenRatio 0.1: starts full (10); retries while tokens > 5.
-    let mut b = TokenBudget::new(10, 100).unwrap();
+    let mut b = TokenBudget::with_ratio(10, Ratio::from_thousandths(100)).unwrap();
     assert_eq!(b.tokens_milli(), 10_000);
     let script: [(bool, bool, u64); 9] = [
         // (success?, retry allowed after it, tokens in thousandths)
@@ -30,53 +30,147 @@ fn token_budget_follows_grpc_semantics() {
         (false, false, 2_100),
     ];
     for (i, (ok, allowed, tokens)) in script.into_iter().enumerate() {
-        let a = if ok {
-            b.on_success();
-            b.allows_retry()
-        } else {
-            b.on_failure()
-        };
+        b.record(ok);
+        let a = b.allows_retry();
         assert_eq!((a, b.tokens_milli()), (allowed, tokens), "step {i}");
     }
     // From a fresh bucket: throttled at 5, back on after one success (5.1).
-    let mut c = TokenBudget::new(10, 100).unwrap();
+    let mut c = TokenBudget::with_ratio(10, Ratio::from_thousandths(100)).unwrap();
     for _ in 0..5 {
-        c.on_failure();
+        c.record(false);
     }
     assert!(!c.allows_retry());
-    c.on_success();
+    c.record(true);
     assert!(c.allows_retry());
     // Never below zero, never above max.
     for _ in 0..100 {
-        b.on_failure();
+        b.record(false);
     }
     assert_eq!(b.tokens_milli(), 0);
     for _ in 0..1_000 {
-        b.on_success();
+        b.record(true);
     }
     assert_eq!(b.tokens_milli(), 10_000);
     assert_eq!(
-        TokenBudget::new(0, 100).unwrap_err().kind(),
+        TokenBudget::with_ratio(0, Ratio::from_thousandths(100))
+            .unwrap_err()
+            .kind(),
         ConfigErrorKind::OutOfRange
     );
+    // gRFC A6: maxTokens in (0, 1000], tokenRatio > 0 (to the thousandth).
+    assert!(TokenBudget::with_ratio(1_000, Ratio::from_thousandths(1)).is_ok());
+    for (max, ratio) in [
+        (1_001, Ratio::from_thousandths(100)),
+        (10, Ratio::ZERO),
+        (10, Ratio::new(1, 1_001).unwrap()),
+    ] {
+        assert_eq!(
+            TokenBudget::with_ratio(max, ratio).unwrap_err().kind(),
+            ConfigErrorKind::OutOfRange,
+            "{max} {ratio:?}"
+        );
+    }
 }
 
 #[test]
 fn token_budget_odd_max_threshold_is_exact() {
     // maxTokens 3: threshold 1.5; 2 tokens allow, 1.5 does not, 1.6 does.
-    let mut b = TokenBudget::new(3, 100).unwrap();
-    assert!(b.on_failure()); // 2
-    assert!(!b.on_failure()); // 1
+    let mut b = TokenBudget::with_ratio(3, Ratio::from_thousandths(100)).unwrap();
+    b.record(false);
+    assert!(b.allows_retry()); // 2
+    b.record(false);
+    assert!(!b.allows_retry()); // 1
     for _ in 0..5 {
-        b.on_success();
+        b.record(true);
     } // 1.5
     assert_eq!(b.tokens_milli(), 1_500);
     assert!(!b.allows_retry());
-    b.on_success(); // 1.6
+    b.record(true); // 1.6
     assert!(b.allows_retry());
 }
 
 // ---- retries as a share of requests ----------------------------------------------
+
+/// The check of the two budget semantics: 1000 requests spread over 10 s at
+/// 10 %, no minimum allowance, then silence. Finagle (ttl 10 s) allows 0 retries at
+/// t = 25 s because every deposit has expired; the never-expiring bank still holds 100.
+#[test]
+fn ttl_budget_forgets_a_burst_the_ratio_budget_keeps() {
+    let mut ttl = TtlBudget::<10>::new(10 * S, 0, Ratio::from_percent(10)).unwrap();
+    let mut bank = RatioBudget::new(Ratio::from_percent(10), 0, 1_000).unwrap();
+    for i in 0..1_000u64 {
+        ttl.on_request(i * 10 * MS);
+        bank.on_request(i * 10 * MS);
+    }
+    // During the burst's window both hold the 100 earned retries.
+    assert_eq!(ttl.balance_milli_at(10 * S - 1), 100_000);
+    assert_eq!(bank.balance_milli_at(10 * S - 1), 100_000);
+    // At t = 25 s: Finagle's answer and the bank's.
+    assert_eq!(ttl.balance_milli_at(25 * S), 0);
+    assert!(!ttl.try_retry(25 * S));
+    assert_eq!(bank.balance_milli_at(25 * S), 100_000);
+    let granted = (0..1_000).take_while(|_| bank.try_retry(25 * S)).count();
+    assert_eq!(granted, 100);
+}
+
+#[test]
+fn ttl_budget_reserve_and_expiring_withdrawals() {
+    // Finagle's defaults: ttl 10 s, 10 retries/s reserve, 20 % of requests.
+    let mut b = TtlBudget::<10>::new(10 * S, 10, Ratio::from_percent(20)).unwrap();
+    let granted = (0..1_000).take_while(|_| b.try_retry(0)).count();
+    assert_eq!(
+        granted, 100,
+        "the reserve is min_per_sec · ttl = 100 retries"
+    );
+    // Requests earn 1 retry per 5 while the withdrawals of t = 0 are still counted.
+    for _ in 0..10 {
+        b.on_request(2 * S);
+    }
+    assert_eq!(b.balance_milli_at(2 * S), 2_000);
+    assert!(b.try_retry(2 * S) && b.try_retry(2 * S) && !b.try_retry(2 * S));
+    // Once the t = 0 bucket drops out (one bucket = 1 s), the reserve is back, less the
+    // two retries of t = 2 s, plus the deposits of t = 2 s.
+    assert_eq!(b.balance_milli_at(10 * S), 100_000);
+    // Everything has expired 10 s after t = 2 s: the reserve alone.
+    assert_eq!(b.balance_milli_at(12 * S), 100_000);
+    // The queries change nothing.
+    assert_eq!(b.balance_milli_at(10 * S), 100_000);
+}
+
+#[test]
+fn ttl_budget_exact_ratio_and_bad_windows() {
+    // A ratio of 1/3: three requests earn exactly one retry, two do not.
+    let mut b = TtlBudget::<4>::new(S, 0, Ratio::new(1, 3).unwrap()).unwrap();
+    b.on_request(0);
+    b.on_request(0);
+    assert!(!b.allows_retry_at(0));
+    assert_eq!(b.balance_milli_at(0), 666);
+    b.on_request(0);
+    assert!(b.try_retry(0));
+    assert!(!b.try_retry(0));
+    assert_eq!(
+        TtlBudget::<10>::new(9, 10, Ratio::HALF).unwrap_err().kind(),
+        ConfigErrorKind::OutOfRange
+    );
+    assert_eq!(
+        TtlBudget::<0>::new(S, 10, Ratio::HALF).unwrap_err().kind(),
+        ConfigErrorKind::OutOfRange
+    );
+}
+
+#[test]
+fn ratio_budget_balance_query_includes_the_refill_and_changes_nothing() {
+    let mut b = RatioBudget::new(Ratio::from_percent(10), 2, 10).unwrap();
+    assert!(b.try_retry(0) && b.try_retry(0) && !b.try_retry(0));
+    assert_eq!(b.balance_milli_at(0), 0);
+    assert_eq!(b.balance_milli_at(250 * MS), 500); // 2/s for a quarter second
+    assert!(!b.allows_retry_at(250 * MS));
+    assert!(b.allows_retry_at(500 * MS));
+    let before = b;
+    let _ = (b.balance_milli_at(S), b.allows_retry_at(S));
+    assert_eq!(b, before);
+    assert_eq!(b.balance_milli_at(100 * S), 10_000); // capped at max_tokens
+}
 
 #[test]
 fn ratio_budget_grants_one_retry_per_ten_requests() {

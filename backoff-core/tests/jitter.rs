@@ -6,7 +6,7 @@
 //! test that would fail by chance with probability below 1e-6 for a correct sampler,
 //! and that catches any bias larger than that, e.g. an off-by-one-half of the range).
 
-use backoff_core::{Jitter, Policy, Ratio, RetryDecision, RetryState, Schedule};
+use backoff_core::{Fraction, Jitter, Policy, Ratio, RetryDecision, RetryState, Schedule};
 use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
 
@@ -27,7 +27,7 @@ fn sample(jitter: Jitter, d: u64, lo: u64, hi: u64) -> (f64, f64) {
     for seed in SEEDS {
         let mut rng = XorShiftRng::seed_from_u64(seed);
         for _ in 0..DRAWS_PER_SEED {
-            let v = jitter.apply(d, 0, &s, &mut rng);
+            let v = jitter.apply_nanos(d, 0, &s, &mut rng);
             assert!(
                 (lo..=hi).contains(&v),
                 "{jitter:?}: {v} outside [{lo}, {hi}]"
@@ -90,12 +90,12 @@ fn equal_jitter_is_at_least_half() {
 fn proportional_cenkalti_and_grpc_ranges() {
     // cenkalti: f = 1/2 -> [0.5 d, 1.5 d]; gRPC: f = 1/5 -> [0.8 d, 1.2 d]
     for (f, lo, hi) in [
-        (Ratio::HALF, D / 2, D + D / 2),
-        (Ratio::ONE_FIFTH, D * 4 / 5, D * 6 / 5),
-        (Ratio::ONE, 0, 2 * D),
-        (Ratio::ZERO, D, D),
+        (Fraction::HALF, D / 2, D + D / 2),
+        (Fraction::ONE_FIFTH, D * 4 / 5, D * 6 / 5),
+        (Fraction::ONE, 0, 2 * D),
+        (Fraction::ZERO, D, D),
     ] {
-        let (mean, _) = sample(Jitter::Proportional(f), D, lo, hi);
+        let (mean, _) = sample(Jitter::Factor(f), D, lo, hi);
         assert_mean(
             "proportional",
             mean,
@@ -106,13 +106,18 @@ fn proportional_cenkalti_and_grpc_ranges() {
 }
 
 #[test]
-fn proportional_factor_above_one_clamps_at_zero() {
+fn proportional_factor_above_one_is_rejected() {
+    // A factor above one cannot be built: the variant holds a `Fraction`.
     assert!(Jitter::proportional(Ratio::integer(2)).is_err());
-    assert!(Jitter::proportional(Ratio::HALF).is_ok());
-    // Used anyway: the lower end clamps at 0, the upper end is d + d.
-    let (mean, _) = sample(Jitter::Proportional(Ratio::integer(2)), D, 0, 2 * D);
+    assert!(Fraction::from_ratio(Ratio::new(1_001, 1_000).unwrap()).is_err());
+    assert_eq!(
+        Jitter::proportional(Ratio::HALF),
+        Ok(Jitter::Factor(Fraction::HALF))
+    );
+    // The largest factor, one: U(0, 2d), mean d.
+    let (mean, _) = sample(Jitter::Factor(Fraction::ONE), D, 0, 2 * D);
     assert_mean(
-        "proportional>1",
+        "proportional 1",
         mean,
         D as f64,
         2.0 * D as f64 / 12f64.sqrt(),
@@ -137,7 +142,7 @@ fn additive_saturates_instead_of_overflowing() {
     let mut rng = XorShiftRng::seed_from_u64(5);
     let j = Jitter::Additive { max_ns: u64::MAX };
     for _ in 0..1000 {
-        assert!(j.apply(u64::MAX - 10, 0, &s, &mut rng) >= u64::MAX - 10);
+        assert!(j.apply_nanos(u64::MAX - 10, 0, &s, &mut rng) >= u64::MAX - 10);
     }
 }
 
@@ -165,7 +170,7 @@ fn normal_shape_is_close_to_gaussian() {
     for seed in SEEDS {
         let mut rng = XorShiftRng::seed_from_u64(seed);
         for _ in 0..DRAWS_PER_SEED {
-            let v = Jitter::Normal(j).apply(D, 0, &s, &mut rng);
+            let v = Jitter::Normal(j).apply_nanos(D, 0, &s, &mut rng);
             let dev = v.abs_diff(D);
             within1 += u32::from(dev <= sd);
             within2 += u32::from(dev <= 2 * sd);
@@ -187,7 +192,7 @@ fn normal_is_clamped_at_zero_not_wrapped() {
     let s = schedule();
     let mut rng = XorShiftRng::seed_from_u64(11);
     let zeros = (0..20_000)
-        .filter(|_| Jitter::Normal(Ratio::ONE).apply(D, 0, &s, &mut rng) == 0)
+        .filter(|_| Jitter::Normal(Ratio::ONE).apply_nanos(D, 0, &s, &mut rng) == 0)
         .count();
     let p = zeros as f64 / 20_000.0;
     assert!((p - 0.1587).abs() < 0.015, "P(clamped) = {p}");
@@ -234,7 +239,7 @@ fn jitter_over_many_attempts_stays_in_range() {
         Jitter::None,
         Jitter::Full,
         Jitter::Equal,
-        Jitter::Proportional(Ratio::HALF),
+        Jitter::Factor(Fraction::HALF),
         Jitter::Additive {
             max_ns: 1_000_000_000,
         },
@@ -244,16 +249,16 @@ fn jitter_over_many_attempts_stays_in_range() {
         for seed in SEEDS {
             let mut rng = XorShiftRng::seed_from_u64(seed);
             for n in 0..64 {
-                let d = s.base_nanos(n);
-                let v = j.apply(d, 0, &s, &mut rng);
+                let d = s.base_after_nanos(n + 1);
+                let v = j.apply_nanos(d, 0, &s, &mut rng);
                 let (lo, hi) = match j {
                     Jitter::None => (d, d),
                     Jitter::Full => (0, d),
                     Jitter::Equal => (d - d / 2, d),
-                    Jitter::Proportional(_) => (d / 2, d + d / 2),
+                    Jitter::Factor(_) => (d / 2, d + d / 2),
                     Jitter::Additive { max_ns } => (d, d + max_ns),
                     Jitter::Normal(_) => (d - 6 * d / 10, d + 6 * d / 10),
-                    Jitter::Decorrelated => unreachable!(),
+                    _ => unreachable!("not in the list"),
                 };
                 assert!(
                     (lo..=hi).contains(&v),

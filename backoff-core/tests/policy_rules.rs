@@ -10,7 +10,11 @@ use rand_xorshift::XorShiftRng;
 
 #[test]
 fn multipliers_as_exact_ratios() {
-    let ms = |s: Schedule| (0..6).map(|n| s.base_nanos(n)).collect::<Vec<_>>();
+    let ms = |s: Schedule| {
+        (0..6)
+            .map(|n| s.base_after_nanos(n + 1))
+            .collect::<Vec<_>>()
+    };
     let s = Schedule::exponential_nanos(1_000, Ratio::TWO, u64::MAX).unwrap();
     assert_eq!(ms(s), [1_000, 2_000, 4_000, 8_000, 16_000, 32_000]);
     let s = Schedule::exponential_nanos(1_000, Ratio::EIGHT_FIFTHS, u64::MAX).unwrap();
@@ -31,7 +35,7 @@ fn multipliers_as_exact_ratios() {
     // Small ticks do not get stuck: 1 tick · 1.5^n = 1, 1.5, 2.25, 3.375, 5.06, 7.59
     let s = Schedule::exponential_nanos(1, Ratio::THREE_HALVES, u64::MAX).unwrap();
     assert_eq!(ms(s), [1, 1, 2, 3, 5, 7]);
-    assert_eq!(s.base_nanos(100), 406_561_177_535_215_237); // floor(1.5^100)
+    assert_eq!(s.base_after_nanos(101), 406_561_177_535_215_237); // floor(1.5^100)
 }
 
 #[test]
@@ -43,25 +47,33 @@ fn saturates_for_any_number_of_attempts() {
         Ratio::from_thousandths(1_001),
     ] {
         let s = Schedule::exponential_nanos(1, m, u64::MAX).unwrap();
-        assert_eq!(s.base_nanos(u32::MAX), u64::MAX, "{m:?}");
+        assert_eq!(s.base_after_nanos(u32::MAX), u64::MAX, "{m:?}");
         let s =
             Schedule::exponential(Duration::from_millis(1), m, Duration::from_secs(30)).unwrap();
-        assert_eq!(s.base(u32::MAX), Duration::from_secs(30));
+        assert_eq!(s.base_after(u32::MAX), Duration::from_secs(30));
     }
     // A multiplier just above one grows slowly but surely.
     let s = Schedule::exponential_nanos(1_000_000_000, Ratio::from_thousandths(1_001), u64::MAX)
         .unwrap();
-    let b = s.base_nanos(1_000) as f64 / 1e9; // 1.001^1000 = 2.7169
+    let b = s.base_after_nanos(1001) as f64 / 1e9; // 1.001^1000 = 2.7169
     assert!((b - 2.716_923_932).abs() < 1e-6, "{b}");
     // Multiplier 0: zero after the first; below one: shrinks to zero.
     let s = Schedule::exponential_nanos(5_000, Ratio::ZERO, 5_000).unwrap();
     assert_eq!(
-        (s.base_nanos(0), s.base_nanos(1), s.base_nanos(u32::MAX)),
+        (
+            s.base_after_nanos(1),
+            s.base_after_nanos(2),
+            s.base_after_nanos(u32::MAX)
+        ),
         (5_000, 0, 0)
     );
     let s = Schedule::exponential_nanos(u64::MAX, Ratio::HALF, u64::MAX).unwrap();
     assert_eq!(
-        (s.base_nanos(1), s.base_nanos(64), s.base_nanos(u32::MAX)),
+        (
+            s.base_after_nanos(2),
+            s.base_after_nanos(65),
+            s.base_after_nanos(u32::MAX)
+        ),
         (u64::MAX / 2, 0, 0)
     );
 }
@@ -209,7 +221,7 @@ fn state_resets_and_remembers_the_previous_delay() {
     let mut st = RetryState::new();
     st.on_failure(&p, 0, &mut rng);
     st.on_failure(&p, 0, &mut rng);
-    assert_eq!((st.attempts(), st.prev_delay_nanos()), (2, 20));
+    assert_eq!((st.failures(), st.prev_delay_nanos()), (2, 20));
     st.reset();
     assert_eq!(st, RetryState::new());
     assert_eq!(

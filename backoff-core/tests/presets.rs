@@ -3,7 +3,8 @@
 use core::time::Duration;
 
 use backoff_core::{
-    BebConfig, Decision, Policy, Ratio, RetryDecision, RetryState, StopReason, presets,
+    BebConfig, ConfigErrorKind, Decision, Policy, Ratio, RetryDecision, RetryState, StopReason,
+    presets,
 };
 use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
@@ -95,7 +96,7 @@ const CENKALTI_TABLE: [(f64, f64, f64); 13] = [
 
 #[test]
 fn cenkalti_intervals_match_the_documented_table() {
-    let p = presets::cenkalti();
+    let p = presets::CENKALTI;
     let s = p.schedule();
     // The first nine are exact in nanoseconds.
     let exact = [
@@ -110,10 +111,10 @@ fn cenkalti_intervals_match_the_documented_table() {
         12_814_453_125,
     ];
     for (n, &e) in exact.iter().enumerate() {
-        assert_eq!(s.base_nanos(n as u32), e, "interval {n}");
+        assert_eq!(s.base_after_nanos(n as u32 + 1), e, "interval {n}");
     }
     for (n, &(interval, lo, hi)) in CENKALTI_TABLE.iter().enumerate() {
-        let b = s.base_nanos(n as u32) as f64 / 1e9;
+        let b = s.base_after_nanos(n as u32 + 1) as f64 / 1e9;
         assert!(
             (b - interval).abs() < 1e-9,
             "interval {n}: {b} vs {interval}"
@@ -122,16 +123,16 @@ fn cenkalti_intervals_match_the_documented_table() {
         assert!((b * 0.5 - lo).abs() <= lo * 1e-3 && (b * 1.5 - hi).abs() <= hi * 1e-3);
     }
     // Capped at the max interval from then on, however many retries.
-    assert_eq!(s.base_nanos(13), 60 * S);
-    assert_eq!(s.base_nanos(u32::MAX), 60 * S);
+    assert_eq!(s.base_after_nanos(14), 60 * S);
+    assert_eq!(s.base_after_nanos(u32::MAX), 60 * S);
 }
 
 #[test]
 fn cenkalti_randomized_ranges() {
-    let p = presets::cenkalti();
+    let p = presets::CENKALTI;
     let ranges: Vec<(u64, u64)> = (0..14)
         .map(|n| {
-            let b = p.schedule().base_nanos(n);
+            let b = p.schedule().base_after_nanos(n + 1);
             (b - b / 2, b + b / 2)
         })
         .collect();
@@ -143,7 +144,7 @@ fn cenkalti_randomized_ranges() {
 
 #[test]
 fn cenkalti_stops_when_elapsed_plus_next_exceeds_15_minutes() {
-    let p = presets::cenkalti();
+    let p = presets::CENKALTI;
     let max = 15 * 60 * S;
     // Elapsed 15 min minus 1 ms: any next interval (at least 250 ms) goes past.
     let d = decisions(&p, 3, |_| max - MS, 1);
@@ -229,7 +230,7 @@ fn celery_defaults_full_jitter_three_retries() {
 
 #[test]
 fn celery_backoff_without_jitter_caps_at_retry_backoff_max() {
-    let p = presets::celery(3, 600, false, 12);
+    let p = presets::celery(3, 600, false, 12).unwrap();
     let secs: Vec<u64> = decisions(&p, 1, |_| 0, 13)
         .iter()
         .map(|d| d.delay_nanos().map_or(u64::MAX, |ns| ns / S))
@@ -241,15 +242,16 @@ fn celery_backoff_without_jitter_caps_at_retry_backoff_max() {
     // A factor above the maximum is capped from the first retry, as min() does.
     assert_eq!(
         presets::celery(1_000, 600, false, 1)
+            .unwrap()
             .schedule()
-            .base_nanos(0),
+            .base_after_nanos(1),
         600 * S
     );
 }
 
 #[test]
 fn apue_connect_retry_sleeps_1_to_64_then_gives_up() {
-    let p = presets::apue_connect_retry();
+    let p = presets::APUE_CONNECT_RETRY;
     let d = decisions(&p, 1, |_| 0, 8);
     let sleeps: Vec<u64> = d
         .iter()
@@ -277,7 +279,7 @@ fn apue_connect_retry_sleeps_1_to_64_then_gives_up() {
 fn aws_full_equal_and_decorrelated_jitter() {
     let base = Duration::from_millis(10);
     let cap = Duration::from_millis(100);
-    let full = presets::aws_full_jitter(base, cap).unwrap();
+    let full = presets::aws_full_jitter(10, base, cap).unwrap();
     check_ranges(
         &full,
         &[
@@ -288,7 +290,7 @@ fn aws_full_equal_and_decorrelated_jitter() {
             (0, 100 * MS),
         ],
     );
-    let equal = presets::aws_equal_jitter(base, cap).unwrap();
+    let equal = presets::aws_equal_jitter(10, base, cap).unwrap();
     check_ranges(
         &equal,
         &[
@@ -299,15 +301,45 @@ fn aws_full_equal_and_decorrelated_jitter() {
             (50 * MS, 100 * MS),
         ],
     );
-    let deco = presets::aws_decorrelated_jitter(base, cap).unwrap();
+    let deco = presets::aws_decorrelated_jitter(10, base, cap).unwrap();
     // sleep = min(cap, U(base, 3 sleep)), sleep starting at base: first U(10, 30) ms.
     check_ranges(&deco, &[(10 * MS, 30 * MS)]);
-    assert!(presets::aws_full_jitter(cap, base).is_err());
+    assert!(presets::aws_full_jitter(10, cap, base).is_err());
+}
+
+#[test]
+fn aws_presets_stop_after_max_attempts_and_reject_bad_parameters() {
+    let (base, cap) = (Duration::from_millis(10), Duration::from_millis(100));
+    for p in [
+        presets::aws_full_jitter(presets::AWS_SDK_MAX_ATTEMPTS, base, cap).unwrap(),
+        presets::aws_equal_jitter(presets::AWS_SDK_MAX_ATTEMPTS, base, cap).unwrap(),
+        presets::aws_decorrelated_jitter(presets::AWS_SDK_MAX_ATTEMPTS, base, cap).unwrap(),
+    ] {
+        let d = decisions(&p, 1, |_| 0, 3);
+        assert!(d[0].delay_nanos().is_some() && d[1].delay_nanos().is_some());
+        assert_eq!(d[2], RetryDecision::GiveUp(StopReason::MaxAttempts));
+    }
+    type Preset = fn(u32, Duration, Duration) -> Result<Policy, backoff_core::ConfigError>;
+    let all: [Preset; 3] = [
+        presets::aws_full_jitter,
+        presets::aws_equal_jitter,
+        presets::aws_decorrelated_jitter,
+    ];
+    for f in all {
+        assert_eq!(
+            f(0, base, cap).unwrap_err().kind(),
+            ConfigErrorKind::ZeroAttemptLimit
+        );
+        assert_eq!(
+            f(3, Duration::ZERO, cap).unwrap_err().kind(),
+            ConfigErrorKind::OutOfRange
+        );
+    }
 }
 
 #[test]
 fn google_cloud_two_to_the_n_plus_random_ms_capped() {
-    let p = presets::google_cloud(Duration::from_secs(32));
+    let p = presets::google_cloud(u32::MAX, Duration::from_secs(32)).unwrap();
     // 1 s + U(0, 1000 ms), 2 s + ..., 16 s + ..., then min(32 + r, 32) = 32 s exactly.
     check_ranges(
         &p,
@@ -324,5 +356,47 @@ fn google_cloud_two_to_the_n_plus_random_ms_capped() {
         d[5..]
             .iter()
             .all(|d| *d == RetryDecision::Retry { delay_ns: 32 * S })
+    );
+    // With an attempt limit it stops; zero attempts are rejected.
+    let p = presets::google_cloud(6, Duration::from_secs(64)).unwrap();
+    let d = decisions(&p, 1, |_| 0, 6);
+    assert_eq!(d[4].delay_nanos().map(|ns| ns / S), Some(16));
+    assert_eq!(d[5], RetryDecision::GiveUp(StopReason::MaxAttempts));
+    assert_eq!(
+        presets::google_cloud(0, Duration::from_secs(32))
+            .unwrap_err()
+            .kind(),
+        ConfigErrorKind::ZeroAttemptLimit
+    );
+}
+
+#[test]
+fn grpc_connection_backoff_first_delay_exact_then_jittered() {
+    let p = presets::GRPC_CONNECTION_BACKOFF;
+    // INITIAL_BACKOFF exactly, then 1.6^n s ± 20 %, capped at 120 s ± 20 %, forever.
+    let mut ranges = vec![(S, S)];
+    let mut backoff = S as f64;
+    for _ in 0..12 {
+        backoff = (backoff * 1.6).min(120.0 * S as f64);
+        ranges.push((
+            (backoff * 0.8).ceil() as u64,
+            (backoff * 1.2).floor() as u64,
+        ));
+    }
+    check_ranges(&p, &ranges);
+    // Never gives up.
+    let d = decisions(&p, 3, |i| u64::from(i) * 120 * S, 1_000);
+    assert!(d.iter().all(|d| d.delay_nanos().is_some()));
+    // The first delay takes no randomness: seeds cannot change it.
+    for seed in 0..50 {
+        assert_eq!(decisions(&p, seed, |_| 0, 1)[0].delay_nanos(), Some(S));
+    }
+}
+
+#[test]
+fn celery_rejects_a_zero_factor() {
+    assert_eq!(
+        presets::celery(0, 600, true, 3).unwrap_err().kind(),
+        ConfigErrorKind::OutOfRange
     );
 }

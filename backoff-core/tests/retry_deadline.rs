@@ -168,20 +168,23 @@ fn deadline_decides_whether_one_more_attempt_fits() {
         if !deadline.allows_attempt(now, delay, attempt) {
             break;
         }
-        timeouts.push(deadline.attempt_timeout(now, delay, attempt).unwrap());
+        timeouts.push(deadline.attempt_timeout_nanos(now, delay, attempt).unwrap());
         now += delay + attempt;
     }
     // Attempts end at 0.3, 0.7, 1.2 (0.7 + 0.2 + 0.3), then 1.2 + 0.4 + 0.3 = 1.9 s, then
     // 1.9 + 0.8 + 0.3 = 3.0 s > 2 s: three retries fit.
     assert_eq!(timeouts.len(), 3);
     assert_eq!(now, 1_900_000_000);
-    assert_eq!(st.attempts(), 4);
+    assert_eq!(st.failures(), 4);
     // What is left to propagate is shorter than the per-attempt timeout near the end.
     assert_eq!(
-        deadline.attempt_timeout(1_900_000_000, 0, attempt),
+        deadline.attempt_timeout_nanos(1_900_000_000, 0, attempt),
         Some(100_000_000)
     );
-    assert_eq!(deadline.attempt_timeout(2_000_000_000, 0, attempt), None);
+    assert_eq!(
+        deadline.attempt_timeout_nanos(2_000_000_000, 0, attempt),
+        None
+    );
     assert!(deadline.is_expired(2_000_000_000) && !deadline.is_expired(1_999_999_999));
     assert!(!Deadline::at(10).allows_attempt(u64::MAX, 1, 1));
     assert!(Deadline::NONE.allows_attempt(0, u64::MAX, 0));

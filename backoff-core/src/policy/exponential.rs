@@ -3,13 +3,14 @@
 use core::time::Duration;
 
 use super::ratio::Ratio;
-use super::time::duration_to_nanos;
 use crate::error::{ConfigError, ConfigErrorKind};
+use crate::time::duration_to_nanos;
 
 /// `min(initial · multiplier^n, max)` in nanoseconds (a constant delay is multiplier 1).
 ///
-/// The `n`-th retry (`n = 0` for the first retry, after the first failed attempt) waits
-/// `min(initial · multiplier^n, max)` before jitter. The multiplier is an exact
+/// After the `f`-th failure (`f = 1` for the first failed attempt, the count
+/// [`Policy::decide`](crate::Policy::decide) takes) the delay before jitter is
+/// `min(initial · multiplier^(f-1), max)`: [`Schedule::base_after`]. The multiplier is an exact
 /// [`Ratio`], and the power is computed without overflow for every `n` up to
 /// `u32::MAX`:
 ///
@@ -28,12 +29,13 @@ use crate::error::{ConfigError, ConfigErrorKind};
 /// use core::time::Duration;
 /// let s = Schedule::exponential(
 ///     Duration::from_millis(500), Ratio::THREE_HALVES, Duration::from_secs(60)).unwrap();
-/// let ms: Vec<u64> = (0..5).map(|n| s.base_nanos(n) / 1_000_000).collect();
+/// let ms: Vec<u64> = (1..=5).map(|f| s.base_after_nanos(f) / 1_000_000).collect();
 /// assert_eq!(ms, [500, 750, 1125, 1687, 2531]); // 1687.5 and 2531.25 ms, exact in ns
-/// assert_eq!(s.base_nanos(u32::MAX), 60_000_000_000); // capped, never overflows
+/// assert_eq!(s.base_after(3), Duration::from_micros(1_125_000));
+/// assert_eq!(s.base_after(u32::MAX), Duration::from_secs(60)); // capped, never overflows
 ///
 /// let c = Schedule::constant(Duration::from_micros(250));
-/// assert_eq!(c.base_nanos(1_000), 250_000);
+/// assert_eq!(c.base_after_nanos(1_000), 250_000);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -61,6 +63,10 @@ impl Schedule {
     /// `min(initial · multiplier^n, max)`. An `initial` above `max` is rejected with
     /// [`ConfigErrorKind::OutOfRange`]; any multiplier is accepted (0 gives zero delays
     /// after the first, below 1 shrinking ones).
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::OutOfRange`] when `initial > max`.
     pub const fn exponential(
         initial: Duration,
         multiplier: Ratio,
@@ -74,6 +80,10 @@ impl Schedule {
     }
 
     /// [`Schedule::exponential`] in nanoseconds (or any other integer tick).
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::OutOfRange`] when `initial_ns > max_ns`.
     pub const fn exponential_nanos(
         initial_ns: u64,
         multiplier: Ratio,
@@ -112,6 +122,16 @@ impl Schedule {
         self.initial_ns
     }
 
+    /// The first delay.
+    pub const fn initial(&self) -> Duration {
+        Duration::from_nanos(self.initial_ns)
+    }
+
+    /// The cap on the un-jittered delay.
+    pub const fn max(&self) -> Duration {
+        Duration::from_nanos(self.max_ns)
+    }
+
     /// The multiplier.
     pub const fn multiplier(&self) -> Ratio {
         self.multiplier
@@ -122,15 +142,39 @@ impl Schedule {
         self.max_ns
     }
 
-    /// The delay before the retry numbered `n` (0 for the first retry), before jitter.
+    /// The delay after the `failures`-th failure (1 for the first), before jitter:
+    /// `min(initial · multiplier^(failures-1), max)` nanoseconds. Zero failures give
+    /// zero (nothing to wait for).
     #[inline]
+    pub fn base_after_nanos(&self, failures: u32) -> u64 {
+        match failures.checked_sub(1) {
+            Some(n) => scaled_power(self.initial_ns, self.multiplier, n).min(self.max_ns),
+            None => 0,
+        }
+    }
+
+    /// [`Schedule::base_after_nanos`] as a [`Duration`].
+    #[inline]
+    pub fn base_after(&self, failures: u32) -> Duration {
+        Duration::from_nanos(self.base_after_nanos(failures))
+    }
+
+    /// The delay before the retry numbered `n` (0 for the first retry), before jitter.
+    #[deprecated(
+        since = "0.2.0",
+        note = "counted from 0; use `base_after_nanos(n + 1)`, counted in failures from 1"
+    )]
     pub fn base_nanos(&self, n: u32) -> u64 {
         scaled_power(self.initial_ns, self.multiplier, n).min(self.max_ns)
     }
 
-    /// [`Schedule::base_nanos`] as a [`Duration`].
+    /// The delay before the retry numbered `n` (0 for the first retry), before jitter.
+    #[deprecated(
+        since = "0.2.0",
+        note = "counted from 0; use `base_after(n + 1)`, counted in failures from 1"
+    )]
     pub fn base(&self, n: u32) -> Duration {
-        Duration::from_nanos(self.base_nanos(n))
+        Duration::from_nanos(scaled_power(self.initial_ns, self.multiplier, n).min(self.max_ns))
     }
 }
 

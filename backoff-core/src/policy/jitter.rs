@@ -1,10 +1,14 @@
 //! Jitter kinds: how a delay is randomized.
 
+// This file defines the deprecated `Jitter::Proportional`; its derives and `apply_nanos`
+// must name it.
+#![allow(deprecated)]
+
 use rand_core::Rng;
 
 use super::exponential::Schedule;
-use super::ratio::Ratio;
-use crate::error::{ConfigError, ConfigErrorKind};
+use super::ratio::{Fraction, Ratio};
+use crate::error::ConfigError;
 use crate::uniform::uniform_inclusive_u64;
 
 /// A named way to randomize a delay, so that clients that failed together do not
@@ -21,7 +25,7 @@ use crate::uniform::uniform_inclusive_u64;
 /// | [`Jitter::Full`] | `U(0, d)` | `[0, d]` | `d/2` |
 /// | [`Jitter::Equal`] | `⌈d/2⌉ + U(0, ⌊d/2⌋)` | `[⌈d/2⌉, d]` | `3d/4` |
 /// | [`Jitter::Decorrelated`] | `min(max, U(initial, 3·prev))` | `[initial, max]` | — |
-/// | [`Jitter::Proportional`]`(f)` | `U(d − ⌊fd⌋, d + ⌊fd⌋)` | `[d(1−f), d(1+f)]` | `d` |
+/// | [`Jitter::Factor`]`(f)` | `U(d − ⌊fd⌋, d + ⌊fd⌋)` | `[d(1−f), d(1+f)]` | `d` |
 /// | [`Jitter::Additive`]`{a}` | `d + U(0, a)` | `[d, d + a]` | `d + a/2` |
 /// | [`Jitter::Normal`]`(j)` | `max(0, d + N(0, (jd)²))` | `[d − 6jd, d + 6jd]`, `≥ 0` | `d` if `j ≤ 1/6` |
 ///
@@ -30,13 +34,13 @@ use crate::uniform::uniform_inclusive_u64;
 /// `±6σ`, and it costs six 64-bit RNG steps, no floating point.
 ///
 /// ```
-/// use backoff_core::{Jitter, Ratio, Schedule};
+/// use backoff_core::{Fraction, Jitter, Schedule};
 /// use rand_core::SeedableRng;
 /// let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(3);
 /// let s = Schedule::constant_nanos(1_000);
-/// let d = Jitter::Proportional(Ratio::HALF).apply(1_000, 0, &s, &mut rng);
+/// let d = Jitter::Factor(Fraction::HALF).apply_nanos(1_000, 0, &s, &mut rng);
 /// assert!((500..=1_500).contains(&d));
-/// let d = Jitter::Additive { max_ns: 1_000_000_000 }.apply(2_000_000_000, 0, &s, &mut rng);
+/// let d = Jitter::Additive { max_ns: 1_000_000_000 }.apply_nanos(2_000_000_000, 0, &s, &mut rng);
 /// assert!((2_000_000_000..=3_000_000_000).contains(&d));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,8 +57,15 @@ pub enum Jitter {
     /// delay before the first retry). The schedule's multiplier is not used.
     Decorrelated,
     /// `d · U(1 − f, 1 + f)`: Go's cenkalti/backoff randomization factor (`f = 1/2`),
-    /// gRPC's `U(0.8, 1.2)` (`f = 1/5`). A factor above one is treated as one (the
-    /// lower end clamps at zero); [`Jitter::proportional`] rejects it instead.
+    /// gRPC's jitter factor `U(0.8, 1.2)` (`f = 1/5`). The factor is a [`Fraction`],
+    /// so it is never above one.
+    Factor(Fraction),
+    /// `d · U(1 − f, 1 + f)` with the factor as a plain [`Ratio`]; a factor above one
+    /// is clamped to one without an error.
+    #[deprecated(
+        since = "0.2.0",
+        note = "clamps a factor above one silently; use `Jitter::Factor(Fraction)` (`Fraction::HALF`, `Fraction::ONE_FIFTH`, `Fraction::new(n, d)?`) or `Jitter::proportional(ratio)?`"
+    )]
     Proportional(Ratio),
     /// `d + U(0, max_ns)`: "2^n seconds plus up to 1000 random milliseconds".
     Additive {
@@ -67,20 +78,38 @@ pub enum Jitter {
 }
 
 impl Jitter {
-    /// [`Jitter::Proportional`], rejecting a factor above one with
-    /// [`ConfigErrorKind::OutOfRange`].
+    /// [`Jitter::Factor`] from a [`Ratio`], rejecting a factor above one with
+    /// [`ConfigErrorKind::OutOfRange`](crate::ConfigErrorKind::OutOfRange).
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::OutOfRange`](crate::ConfigErrorKind::OutOfRange) when
+    /// `factor > 1`.
     pub const fn proportional(factor: Ratio) -> Result<Self, ConfigError> {
-        if factor.is_at_most_one() {
-            Ok(Self::Proportional(factor))
-        } else {
-            Err(ConfigError::new(ConfigErrorKind::OutOfRange))
+        match Fraction::from_ratio(factor) {
+            Ok(f) => Ok(Self::Factor(f)),
+            Err(e) => Err(e),
         }
     }
 
     /// Randomize the un-jittered delay `base_ns` (from `schedule`); `prev_ns` is the
     /// previous delay returned (0 if none), used only by [`Jitter::Decorrelated`].
-    #[inline]
+    #[deprecated(since = "0.2.0", note = "renamed `apply_nanos`")]
     pub fn apply<R: Rng + ?Sized>(
+        &self,
+        base_ns: u64,
+        prev_ns: u64,
+        schedule: &Schedule,
+        rng: &mut R,
+    ) -> u64 {
+        self.apply_nanos(base_ns, prev_ns, schedule, rng)
+    }
+
+    /// Randomize the un-jittered delay `base_ns` (from `schedule`), in nanoseconds;
+    /// `prev_ns` is the previous delay returned (0 if none), used only by
+    /// [`Jitter::Decorrelated`].
+    #[inline]
+    pub fn apply_nanos<R: Rng + ?Sized>(
         &self,
         base_ns: u64,
         prev_ns: u64,
@@ -101,10 +130,8 @@ impl Jitter {
                 let hi = prev_ns.max(lo).saturating_mul(3);
                 uniform_inclusive_u64(rng, lo, hi).min(schedule.max_nanos())
             }
-            Jitter::Proportional(f) => {
-                let spread = f.mul_floor(d).min(d);
-                uniform_inclusive_u64(rng, d.saturating_sub(spread), d.saturating_add(spread))
-            }
+            Jitter::Factor(f) => spread(rng, d, f.ratio().mul_floor(d)),
+            Jitter::Proportional(f) => spread(rng, d, f.mul_floor(d).min(d)),
             Jitter::Additive { max_ns } => d.saturating_add(uniform_inclusive_u64(rng, 0, max_ns)),
             Jitter::Normal(j) => {
                 let sd = j.mul_floor(d);
@@ -114,6 +141,12 @@ impl Jitter {
             }
         }
     }
+}
+
+/// `U(d − spread, d + spread)`, `spread <= d`.
+#[inline]
+fn spread<R: Rng + ?Sized>(rng: &mut R, d: u64, spread: u64) -> u64 {
+    uniform_inclusive_u64(rng, d.saturating_sub(spread), d.saturating_add(spread))
 }
 
 /// `sd · Z` with `Z` approximately standard normal (Irwin–Hall of order 12), rounded

@@ -36,13 +36,12 @@ mod jitter;
 pub mod presets;
 mod ratio;
 mod stop;
-mod time;
 
+pub use crate::time::{duration_to_nanos, nanos_to_duration};
 pub use exponential::Schedule;
 pub use jitter::Jitter;
-pub use ratio::Ratio;
+pub use ratio::{Fraction, Ratio};
 pub use stop::{Stop, StopReason};
-pub use time::{duration_to_nanos, nanos_to_duration};
 
 use core::time::Duration;
 
@@ -80,10 +79,13 @@ impl RetryDecision {
 }
 
 /// A complete retry policy: schedule, jitter, an optional ceiling applied after jitter,
-/// and stopping rules. 72 bytes, `Copy`, shared by every request that uses it.
+/// and stopping rules. 80 bytes, `Copy`, shared by every request that uses it.
 ///
-/// The delay before the retry that follows the `a`-th failed attempt (`a >= 1`) is
-/// `min(ceiling, jitter(min(initial · multiplier^(a-1), max)))`.
+/// The delay after the `f`-th failure (`f >= 1`: the `f`-th failed attempt, the same
+/// count as the collisions of [`BebConfig::decide`](crate::BebConfig::decide)) is
+/// `min(ceiling, jitter(min(initial · multiplier^(f-1), max)))`. With
+/// [`Policy::with_first_delay_unjittered`] the first one (`f = 1`) is exactly
+/// `min(ceiling, initial)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Policy {
@@ -91,6 +93,7 @@ pub struct Policy {
     jitter: Jitter,
     stop: Stop,
     ceiling_ns: u64,
+    jitter_first: bool,
 }
 
 impl Policy {
@@ -101,7 +104,22 @@ impl Policy {
             jitter: Jitter::None,
             stop: Stop::NEVER,
             ceiling_ns: u64::MAX,
+            jitter_first: true,
         }
+    }
+
+    /// The same policy with the first delay (after the first failure) left unjittered:
+    /// exactly the schedule's initial delay, as gRPC's connection backoff waits
+    /// `INITIAL_BACKOFF` before its second attempt. Later delays are jittered as before.
+    pub const fn with_first_delay_unjittered(mut self) -> Self {
+        self.jitter_first = false;
+        self
+    }
+
+    /// Whether the first delay is jittered (true unless
+    /// [`Policy::with_first_delay_unjittered`] was called).
+    pub const fn jitters_first_delay(&self) -> bool {
+        self.jitter_first
     }
 
     /// The same policy with this jitter.
@@ -149,43 +167,72 @@ impl Policy {
         self.ceiling_ns
     }
 
-    /// The pure rule: after `attempts` failed attempts (`0` is treated as `1`), with
-    /// `prev_delay_ns` the previous delay (0 if none) and `elapsed_ns` the time since
-    /// the first attempt began, retry after how long, or give up?
+    /// The ceiling after jitter ([`Duration`] of `u64::MAX` ns when none).
+    pub const fn ceiling(&self) -> Duration {
+        Duration::from_nanos(self.ceiling_ns)
+    }
+
+    /// The pure rule: after `failures` failed attempts, with `prev_delay_ns` the
+    /// previous delay (0 if none) and `elapsed_ns` the time since the first attempt
+    /// began, retry after how long, or give up?
+    ///
+    /// `failures` counts from 1, this failure included: the same count as the
+    /// `collisions` of [`BebConfig::decide`](crate::BebConfig::decide), and what
+    /// [`RetryState::failures`] holds after [`RetryState::on_failure`]. As there,
+    /// `failures = 0` means nothing has failed yet: the answer is `Retry` with no delay
+    /// (go now), and nothing is drawn.
     ///
     /// The attempt limit is checked before anything is drawn, so a policy that gives up
     /// on attempts does not step the RNG.
+    ///
+    /// ```
+    /// use backoff_core::{Policy, RetryDecision, Schedule};
+    /// use rand_core::SeedableRng;
+    /// let p = Policy::new(Schedule::constant_nanos(1_000));
+    /// let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(1);
+    /// assert_eq!(p.decide(0, 0, 0, &mut rng), RetryDecision::Retry { delay_ns: 0 });
+    /// assert_eq!(p.decide(1, 0, 0, &mut rng), RetryDecision::Retry { delay_ns: 1_000 });
+    /// ```
     #[inline]
     pub fn decide<R: Rng + ?Sized>(
         &self,
-        attempts: u32,
+        failures: u32,
         prev_delay_ns: u64,
         elapsed_ns: u64,
         rng: &mut R,
     ) -> RetryDecision {
-        let attempts = attempts.max(1);
-        if self.stop.attempts_exhausted(attempts) {
+        if failures == 0 {
+            return RetryDecision::Retry { delay_ns: 0 };
+        }
+        if self.stop.attempts_exhausted(failures) {
             return RetryDecision::GiveUp(StopReason::MaxAttempts);
         }
-        let base = self.schedule.base_nanos(attempts.saturating_sub(1));
-        let delay = self
-            .jitter
-            .apply(base, prev_delay_ns, &self.schedule, rng)
-            .min(self.ceiling_ns);
-        match self.stop.check(attempts, delay, elapsed_ns) {
+        let base = self.schedule.base_after_nanos(failures);
+        let jittered = if failures == 1 && !self.jitter_first {
+            base
+        } else {
+            self.jitter
+                .apply_nanos(base, prev_delay_ns, &self.schedule, rng)
+        };
+        let delay = jittered.min(self.ceiling_ns);
+        match self.stop.check(failures, delay, elapsed_ns) {
             Some(reason) => RetryDecision::GiveUp(reason),
             None => RetryDecision::Retry { delay_ns: delay },
         }
     }
 }
 
-/// The per-request state of a [`Policy`]: attempts made so far and the last delay.
+/// The per-request state of a [`Policy`]: failures so far and the last delay.
 /// 16 bytes, `Copy`; keep one per request (or per simulated client) and share the
-/// policy.
+/// policy. It counts as [`FrameBackoff`](crate::FrameBackoff) does: [`failures`]
+/// (like `collisions`) from 0, and [`attempt`] (the attempt about to be made) from 1.
+///
+/// [`failures`]: RetryState::failures
+/// [`attempt`]: RetryState::attempt
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct RetryState {
-    attempts: u32,
+    failures: u32,
     prev_delay_ns: u64,
 }
 
@@ -193,19 +240,36 @@ impl RetryState {
     /// A request before its first attempt.
     pub const fn new() -> Self {
         Self {
-            attempts: 0,
+            failures: 0,
             prev_delay_ns: 0,
         }
     }
 
+    /// Failed attempts so far (0 before the first failure).
+    pub const fn failures(&self) -> u32 {
+        self.failures
+    }
+
+    /// The number of the attempt about to be made (1 for the first), saturating at
+    /// `u32::MAX`.
+    pub const fn attempt(&self) -> u32 {
+        self.failures.saturating_add(1)
+    }
+
     /// Attempts made (and failed) so far.
+    #[deprecated(since = "0.2.0", note = "renamed `failures`")]
     pub const fn attempts(&self) -> u32 {
-        self.attempts
+        self.failures
     }
 
     /// The last delay returned, in nanoseconds (0 before the first retry).
     pub const fn prev_delay_nanos(&self) -> u64 {
         self.prev_delay_ns
+    }
+
+    /// The last delay returned (zero before the first retry).
+    pub const fn prev_delay(&self) -> Duration {
+        Duration::from_nanos(self.prev_delay_ns)
     }
 
     /// The attempt that just finished failed: count it and ask the policy. `elapsed_ns`
@@ -217,8 +281,8 @@ impl RetryState {
         elapsed_ns: u64,
         rng: &mut R,
     ) -> RetryDecision {
-        self.attempts = self.attempts.saturating_add(1);
-        let d = policy.decide(self.attempts, self.prev_delay_ns, elapsed_ns, rng);
+        self.failures = self.failures.saturating_add(1);
+        let d = policy.decide(self.failures, self.prev_delay_ns, elapsed_ns, rng);
         if let RetryDecision::Retry { delay_ns } = d {
             self.prev_delay_ns = delay_ns;
         }

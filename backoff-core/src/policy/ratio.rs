@@ -58,8 +58,11 @@ impl Ratio {
         den: 25_000,
     };
 
-    /// `num / den`, reduced to lowest terms. A zero denominator is rejected with
-    /// [`ConfigErrorKind::OutOfRange`].
+    /// `num / den`, reduced to lowest terms.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::OutOfRange`] for a zero denominator.
     pub const fn new(num: u32, den: u32) -> Result<Self, ConfigError> {
         if den == 0 {
             return Err(ConfigError::new(ConfigErrorKind::OutOfRange));
@@ -128,5 +131,82 @@ impl Ratio {
         } else {
             q as u64
         }
+    }
+}
+
+/// A [`Ratio`] between zero and one, both included: a fraction of a delay (a jitter
+/// factor) that cannot be out of range, because every constructor checks it.
+///
+/// ```
+/// use backoff_core::{ConfigErrorKind, Fraction, Ratio};
+/// assert_eq!(Fraction::new(1, 2).unwrap(), Fraction::HALF);
+/// assert_eq!(Fraction::try_from(Ratio::new(3, 2).unwrap()).unwrap_err().kind(), ConfigErrorKind::OutOfRange);
+/// assert_eq!(Fraction::from_percent(20).unwrap(), Fraction::ONE_FIFTH);
+/// assert_eq!(Fraction::HALF.ratio(), Ratio::HALF);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Fraction(Ratio);
+
+impl Fraction {
+    /// Zero.
+    pub const ZERO: Self = Self(Ratio::ZERO);
+    /// One half: cenkalti/backoff's randomization factor, `U(0.5, 1.5)`.
+    pub const HALF: Self = Self(Ratio::HALF);
+    /// `1/5`: gRPC's jitter, `U(0.8, 1.2)`.
+    pub const ONE_FIFTH: Self = Self(Ratio::ONE_FIFTH);
+    /// One.
+    pub const ONE: Self = Self(Ratio::ONE);
+
+    /// `num / den`, in lowest terms.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::OutOfRange`]: a zero denominator, or `num > den`.
+    pub const fn new(num: u32, den: u32) -> Result<Self, ConfigError> {
+        match Ratio::new(num, den) {
+            Ok(r) => Self::from_ratio(r),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The ratio as a fraction.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::OutOfRange`] for a ratio above one.
+    pub const fn from_ratio(ratio: Ratio) -> Result<Self, ConfigError> {
+        if ratio.is_at_most_one() {
+            Ok(Self(ratio))
+        } else {
+            Err(ConfigError::new(ConfigErrorKind::OutOfRange))
+        }
+    }
+
+    /// `percent / 100`.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::OutOfRange`] above 100.
+    pub const fn from_percent(percent: u32) -> Result<Self, ConfigError> {
+        Self::from_ratio(Ratio::from_percent(percent))
+    }
+
+    /// The fraction as a [`Ratio`].
+    pub const fn ratio(self) -> Ratio {
+        self.0
+    }
+}
+
+impl TryFrom<Ratio> for Fraction {
+    type Error = ConfigError;
+    fn try_from(ratio: Ratio) -> Result<Self, ConfigError> {
+        Self::from_ratio(ratio)
+    }
+}
+
+impl From<Fraction> for Ratio {
+    fn from(f: Fraction) -> Ratio {
+        f.0
     }
 }

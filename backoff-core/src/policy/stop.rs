@@ -3,7 +3,7 @@
 use core::num::NonZeroU32;
 use core::time::Duration;
 
-use super::time::duration_to_nanos;
+use crate::time::duration_to_nanos;
 
 /// Why a policy gave up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -22,7 +22,12 @@ pub enum StopReason {
 /// * **Attempts** count every call of the operation, **the first one included**:
 ///   `max_attempts = 1` never retries, `max_attempts = 3` allows two retries.
 ///   [`Stop::with_max_retries`] takes the number of retries instead (`r` retries =
-///   `r + 1` attempts).
+///   `r + 1` attempts). Only the first can fail, and that is deliberate, not an
+///   inconsistency: zero retries is a valid limit (try once), zero attempts is not (the
+///   operation would never run), so [`Stop::with_max_attempts`] rejects 0 with an error
+///   while every `u32` is a valid retry count. ([`Stop::with_max_attempts_nonzero`]
+///   takes a `NonZeroU32` and cannot fail.) `u32::MAX` retries saturates to `u32::MAX`
+///   attempts, which is the same as no limit.
 /// * **Maximum single delay**: give up rather than wait longer than this once.
 /// * **Maximum elapsed time**: give up when `elapsed + next delay` would exceed it
 ///   (cenkalti/backoff's rule); the caller supplies `elapsed`, measured from the start
@@ -59,8 +64,12 @@ impl Stop {
         max_elapsed_ns: u64::MAX,
     };
 
-    /// Give up after `attempts` attempts, the first one included. Zero is rejected
-    /// with [`ConfigErrorKind::ZeroAttemptLimit`](crate::ConfigErrorKind::ZeroAttemptLimit).
+    /// Give up after `attempts` attempts, the first one included.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::ZeroAttemptLimit`](crate::ConfigErrorKind::ZeroAttemptLimit)
+    /// for zero attempts.
     pub const fn with_max_attempts(self, attempts: u32) -> Result<Self, crate::ConfigError> {
         match NonZeroU32::new(attempts) {
             Some(n) => Ok(self.with_max_attempts_nonzero(n)),
@@ -119,16 +128,26 @@ impl Stop {
         self.max_elapsed_ns
     }
 
-    /// Whether `attempts` attempts (all failed) exhaust the attempt limit; checked
-    /// before a delay is drawn.
-    pub const fn attempts_exhausted(&self, attempts: u32) -> bool {
-        attempts >= self.max_attempts
+    /// The longest single delay accepted (`u64::MAX` ns when unlimited).
+    pub const fn max_delay(&self) -> Duration {
+        Duration::from_nanos(self.max_delay_ns)
     }
 
-    /// The rule: after `attempts` failed attempts, `elapsed_ns` after the first began,
+    /// The elapsed-time limit (`u64::MAX` ns when unlimited).
+    pub const fn max_elapsed(&self) -> Duration {
+        Duration::from_nanos(self.max_elapsed_ns)
+    }
+
+    /// Whether `failures` failed attempts exhaust the attempt limit; checked before a
+    /// delay is drawn.
+    pub const fn attempts_exhausted(&self, failures: u32) -> bool {
+        failures >= self.max_attempts
+    }
+
+    /// The rule: after `failures` failed attempts, `elapsed_ns` after the first began,
     /// may we wait `delay_ns` and try again? `None` means yes.
-    pub const fn check(&self, attempts: u32, delay_ns: u64, elapsed_ns: u64) -> Option<StopReason> {
-        if self.attempts_exhausted(attempts) {
+    pub const fn check(&self, failures: u32, delay_ns: u64, elapsed_ns: u64) -> Option<StopReason> {
+        if self.attempts_exhausted(failures) {
             Some(StopReason::MaxAttempts)
         } else if delay_ns > self.max_delay_ns {
             Some(StopReason::DelayTooLong)

@@ -138,3 +138,8 @@ pub fn chi_square_critical_p001(df: usize) -> f64 {
     let a = 2.0 / (9.0 * df);
     df * (1.0 - a + Z_0_001 * a.sqrt()).powi(3)
 }
+
+/// A `Slots` value as a count of half slots (exact in `u128`).
+pub fn half_slots(s: backoff_core::theory::Slots) -> u128 {
+    2 * u128::from(s.floor()) + u128::from(s.has_half())
+}

@@ -408,7 +408,7 @@ impl<R: Rng, const N: usize, const Q: usize> MacCore<R, N, Q> {
         let attempt = self.attempts;
         match self.backoff.on_collision(&mut self.rng) {
             Decision::Retry { slots } => {
-                let until = now_ns.saturating_add(self.slot.backoff_nanos(slots));
+                let until = now_ns.saturating_add(self.slot.times_nanos(u64::from(slots)));
                 self.state = TxState::Backoff { until };
                 Event::Backoff { attempt, slots }
             }

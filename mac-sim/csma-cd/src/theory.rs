@@ -51,7 +51,10 @@ pub fn mb_efficiency(q: u64, p_bits: f64, c_bits: f64) -> f64 {
 
 /// `E(c)`, slots: the mean BEB backoff after the c-th collision.
 pub fn beb_expected_backoff(beb: &BebConfig, c: u32) -> f64 {
-    backoff_core::theory::expected_backoff_half_slots(beb, c) as f64 / 2.0
+    {
+        let s = backoff_core::theory::expected_backoff(beb, c);
+        s.floor() as f64 + if s.has_half() { 0.5 } else { 0.0 }
+    }
 }
 
 /// Standard deviation of the BEB backoff after the c-th collision, slots:

@@ -188,7 +188,7 @@ impl Storm {
             return;
         }
         // The attempt's timeout: the client's, cut to what is left of the deadline.
-        let Some(t_ns) = r.deadline.attempt_timeout(ns(now), 0, ns(r.timeout)) else {
+        let Some(t_ns) = r.deadline.attempt_timeout_nanos(ns(now), 0, ns(r.timeout)) else {
             self.counts.deadline += 1;
             self.finish(now, req, false, q);
             return;
@@ -200,7 +200,7 @@ impl Storm {
         rq.attempt = id;
         rq.outstanding = true;
         self.counts.attempts += 1;
-        self.series.attempt(now, r.state.attempts() > 0);
+        self.series.attempt(now, r.state.failures() > 0);
         q.schedule(now + timeout, Event::Timeout { req, attempt: id });
         let deadline = if self.strategy.propagate {
             now + timeout

@@ -30,8 +30,8 @@
 //! ```
 
 use backoff_core::{
-    BreakerConfig, CircuitBreaker, Jitter, Policy, Ratio, RatioBudget, RetryBreaker, Schedule,
-    Stop, TokenBudget,
+    BreakerConfig, CircuitBreaker, Fraction, Jitter, Policy, Ratio, RatioBudget, RetryBreaker,
+    Schedule, Stop, TokenBudget,
 };
 
 use crate::error::{StormError, StrategyProblem};
@@ -225,7 +225,7 @@ impl Strategy {
             "exp-full" => Jitter::Full,
             "exp-equal" => Jitter::Equal,
             "exp-decorrelated" => Jitter::Decorrelated,
-            "exp-proportional" => Jitter::Proportional(Ratio::HALF),
+            "exp-proportional" => Jitter::Factor(Fraction::HALF),
             "exp-additive" => Jitter::Additive { max_ns: base },
             "exp-normal" => Jitter::Normal(Ratio::new(1, 6).unwrap_or(Ratio::ZERO)),
             _ => Jitter::None,
@@ -342,8 +342,10 @@ impl Guards {
                 max_tokens,
                 ratio_milli,
             }) => {
-                token =
-                    Some(TokenBudget::new(max_tokens, ratio_milli).map_err(|e| bad("tokens", e))?)
+                token = Some(
+                    TokenBudget::with_ratio(max_tokens, Ratio::from_thousandths(ratio_milli))
+                        .map_err(|e| bad("tokens", e))?,
+                )
             }
             None => {}
         }
@@ -400,11 +402,10 @@ impl Guards {
             b.on_result(now_ns, success);
         }
         match &mut self.token {
-            Some(t) if success => {
-                t.on_success();
-                true
+            Some(t) => {
+                t.record(success);
+                success || t.allows_retry()
             }
-            Some(t) => t.on_failure(),
             None => true,
         }
     }
@@ -467,7 +468,7 @@ mod tests {
             ("exp", Jitter::None),
             ("exp-full", Jitter::Full),
             ("exp-decorrelated", Jitter::Decorrelated),
-            ("exp-proportional", Jitter::Proportional(Ratio::HALF)),
+            ("exp-proportional", Jitter::Factor(Fraction::HALF)),
             (
                 "exp-additive+base=1s+cap=8s",
                 Jitter::Additive {

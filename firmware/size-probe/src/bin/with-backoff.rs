@@ -23,7 +23,7 @@ fn main() -> ! {
         // SAFETY: single-threaded; volatile so the compiler keeps the computation.
         let collisions = unsafe { read_volatile(addr_of!(COLLISIONS)) };
         let out = match frame.on_collision(&mut rng) {
-            Decision::Retry { slots } => slot.backoff_nanos(slots),
+            Decision::Retry { slots } => slot.times_nanos(u64::from(slots)),
             Decision::Discard => {
                 frame.reset();
                 u64::MAX

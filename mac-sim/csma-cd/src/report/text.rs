@@ -325,7 +325,7 @@ pub fn theory_report(slot_bits: u32, beb: &backoff_core::BebConfig) -> String {
     let _ = writeln!(
         s,
         "  worst-case total backoff before discard: {} slots; frame dropped after {} attempts",
-        backoff_core::theory::worst_case_total_backoff_slots(beb),
+        backoff_core::theory::worst_case_total_backoff(beb).floor(),
         beb.attempt_limit()
     );
     s
