@@ -21,7 +21,6 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::config::{RunConfig, Traffic};
-use crate::sweep::store::RunKey;
 
 /// Shard `K` of `N` (both counted from 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,24 +81,6 @@ impl FromStr for Shard {
         let n: u32 = n.trim().parse().map_err(|_| err())?;
         Shard::new(k, n).ok_or_else(err)
     }
-}
-
-/// The identity of a campaign: a hash of every run's key (point and seed), in sweep
-/// order, as 16 hex digits. Two shards belong together only if their campaigns match.
-pub fn campaign_id(keys: &[RunKey]) -> String {
-    // FNV-1a, 64 bits: stable across machines and versions (not a security hash).
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |bytes: &[u8]| {
-        for &b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
-    for k in keys {
-        eat(k.point.as_bytes());
-        eat(&k.seed.to_le_bytes());
-    }
-    format!("{h:016x}")
 }
 
 /// The expected events of one run of `cfg`: frames per second at the bus's capacity

@@ -42,10 +42,10 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use crate::config::{RunConfig, Traffic};
 use crate::exact::backoff_stats::BackoffRow;
+use crate::sweep::record::METRICS;
 use crate::sweep::record::RunRecord;
 use crate::sweep::shard::Shard;
 use crate::sweep::spec::backoff_name;
-use crate::sweep::summary::METRICS;
 
 /// The version of the file layout.
 pub const SCHEMA_VERSION: &str = "1";
@@ -163,6 +163,24 @@ pub fn point_key(point: &RunConfig) -> String {
         ..point.clone()
     };
     serde_json::to_string(&p).unwrap_or_default()
+}
+
+/// The identity of a campaign: a hash of every run's key (point and seed), in sweep
+/// order, as 16 hex digits. Two shards belong together only if their campaigns match.
+pub fn campaign_id(keys: &[RunKey]) -> String {
+    // FNV-1a, 64 bits: stable across machines and versions (not a security hash).
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for k in keys {
+        eat(k.point.as_bytes());
+        eat(&k.seed.to_le_bytes());
+    }
+    format!("{h:016x}")
 }
 
 /// An open results database.

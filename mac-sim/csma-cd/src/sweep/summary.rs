@@ -12,40 +12,10 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
 use crate::config::{RunConfig, Traffic};
-use crate::exact::results::RunResult;
-use crate::sweep::record::RunRecord;
+use crate::sweep::record::{METRICS, RunRecord};
 use crate::sweep::spec::backoff_name;
 use crate::theory;
 use sim_kit::stats::ci::{Estimate, mean_ci95};
-
-/// How a metric is read from one replication's results.
-pub type Metric = fn(&RunResult) -> f64;
-
-/// The metrics estimated at every point, in column order: name (with unit) and how
-/// to read it from one replication.
-pub const METRICS: [(&str, Metric); 9] = [
-    ("throughput_mbps", |r| r.throughput_mbps),
-    ("utilisation_fraction", |r| r.utilisation),
-    ("access_delay_mean_us", |r| r.access_delay.mean_us),
-    ("access_delay_p99_us", |r| r.access_delay.p99_us),
-    ("collision_rate_per_attempt", |r| r.collisions_per_attempt),
-    ("drop_rate_per_frame", drop_rate),
-    ("jain_fairness_index", |r| r.jain_index),
-    ("attempts_per_frame", |r| r.mean_attempts),
-    ("capture_max_window_share_fraction", |r| {
-        r.capture.max_window_share
-    }),
-];
-
-/// Frames dropped (excessive collisions or overflow) per frame generated (0 if none).
-pub fn drop_rate(r: &RunResult) -> f64 {
-    let c = &r.conservation;
-    if c.generated == 0 {
-        0.0
-    } else {
-        (c.dropped_excessive + c.dropped_overflow) as f64 / c.generated as f64
-    }
-}
 
 /// One point's parameters and estimates.
 #[derive(Clone, Debug, PartialEq)]
