@@ -102,6 +102,40 @@ fn interrupted_then_resumed_equals_one_go_and_runs_nothing_twice() {
     assert_eq!(files(&again), files(&one_go));
 }
 
+/// Raises the cancel flag when the runs have all finished: a Ctrl-C that arrives after
+/// the last run, while the results are being written.
+struct InterruptAtEnd<'a>(&'a AtomicBool);
+
+impl Progress for InterruptAtEnd<'_> {
+    fn begin(&self, _: usize, _: usize) {}
+    fn update(&self, _: &Snapshot) {}
+    fn end(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn a_late_interruption_publishes_nothing_but_keeps_the_runs() {
+    let t = tempfile::tempdir().unwrap();
+    let s = spec(vec![1, 4], 2);
+    let db = t.path().join("c.db");
+    let out = t.path().join("out");
+    let flag = AtomicBool::new(false);
+    let r = run_sweep(
+        &s,
+        &opts(&out, Some(&db), None),
+        &InterruptAtEnd(&flag),
+        &flag,
+    );
+    assert!(matches!(r, Err(SweepError::Interrupted { .. })), "{r:?}");
+    assert!(!out.exists(), "results published after the interruption");
+    for e in std::fs::read_dir(t.path()).unwrap() {
+        let name = e.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(name.starts_with("c.db"), "left behind: {name}");
+    }
+    assert_eq!(Store::open(&db).unwrap().len().unwrap(), 4);
+}
+
 #[test]
 fn a_grown_sweep_computes_only_the_new_runs() {
     let t = tempfile::tempdir().unwrap();
