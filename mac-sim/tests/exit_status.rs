@@ -41,6 +41,24 @@ fn blocked_write_exits_1(args: &[&str], dir: &std::path::Path, blocker: &str) {
     assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
     assert!(err.starts_with("mac-sim: error: cannot write"), "{err}");
+    // Nothing new is left: the target holds only the blocker, its parent only the
+    // target (no staging folder).
+    let names = |d: &std::path::Path| -> Vec<String> {
+        std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    assert_eq!(names(dir), vec![blocker.to_string()], "{args:?}");
+    let parent = dir.parent().unwrap();
+    let here = dir.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        names(parent)
+            .iter()
+            .all(|n| !n.starts_with(&format!(".{here}"))),
+        "{args:?}: a staging folder was left in {}",
+        parent.display()
+    );
 }
 
 #[test]
