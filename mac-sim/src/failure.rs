@@ -97,7 +97,7 @@ impl From<StormError> for Failure {
 
 /// A result file that could not be written: the environment failed. (An output
 /// directory refused before the work starts is a usage error: see
-/// `sim_kit::output::atomic::prepare_dir` at the call sites.)
+/// `sim_kit::output::set::check` at the call sites.)
 impl From<OutputError> for Failure {
     fn from(e: OutputError) -> Self {
         Self::environment(e)

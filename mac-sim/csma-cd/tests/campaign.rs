@@ -2,6 +2,9 @@
 //! replications, and a sweep run in shards and merged all write the same bytes as the
 //! sweep run in one go, and compute no run twice.
 
+mod common;
+use common::InterruptAfter;
+
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -50,22 +53,6 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
         .collect();
     v.sort();
     v
-}
-
-/// Raises the cancel flag once `after` runs have finished.
-struct InterruptAfter<'a> {
-    flag: &'a AtomicBool,
-    after: usize,
-}
-
-impl Progress for InterruptAfter<'_> {
-    fn begin(&self, _: usize, _: usize) {}
-    fn update(&self, s: &Snapshot) {
-        if s.jobs_done >= self.after {
-            self.flag.store(true, Ordering::SeqCst);
-        }
-    }
-    fn end(&self) {}
 }
 
 #[test]

@@ -1,8 +1,11 @@
 //! The sweep library: identical bytes on 1 and 2 threads, an interruption through the
 //! cancel flag writes nothing, and every sweep and single-run chart is a real image.
 
+mod common;
+use common::InterruptAfter;
+
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use csma_cd::config::{BackoffAlgorithm, FrameSizes, RunConfig, Traffic};
 use csma_cd::report::charts as run_charts;
@@ -13,7 +16,7 @@ use csma_cd::sweep::spec::SweepSpec;
 use csma_cd::sweep::summary::{to_csv, to_json};
 use sim_kit::chart::figure::Figure;
 use sim_kit::chart::save::to_rgb;
-use sim_kit::runner::progress::{Progress, Quiet, Snapshot};
+use sim_kit::runner::progress::Quiet;
 use sim_kit::time::Time;
 
 fn spec() -> SweepSpec {
@@ -79,22 +82,6 @@ fn results_are_byte_identical_on_one_and_two_threads() {
         std::fs::read(dir.path().join("results.csv")).unwrap(),
         outputs[0].0
     );
-}
-
-/// Raises the cancel flag once `after` jobs have finished, as Ctrl-C would.
-struct InterruptAfter<'a> {
-    flag: &'a AtomicBool,
-    after: usize,
-}
-
-impl Progress for InterruptAfter<'_> {
-    fn begin(&self, _: usize, _: usize) {}
-    fn update(&self, s: &Snapshot) {
-        if s.jobs_done >= self.after {
-            self.flag.store(true, Ordering::SeqCst);
-        }
-    }
-    fn end(&self) {}
 }
 
 #[test]

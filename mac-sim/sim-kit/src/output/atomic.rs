@@ -8,12 +8,10 @@
 //! choose a format from it still work) and are removed if writing fails.
 //!
 //! ```
-//! let dir = std::env::temp_dir().join(format!("mac-sim-doc-{}", std::process::id()));
-//! sim_kit::output::atomic::prepare_dir(&dir).unwrap();
-//! let path = dir.join("results.csv");
+//! let dir = tempfile::tempdir().unwrap();
+//! let path = dir.path().join("results.csv");
 //! sim_kit::output::atomic::write_atomic(&path, b"a,b\n1,2\n").unwrap();
 //! assert_eq!(std::fs::read(&path).unwrap(), b"a,b\n1,2\n");
-//! std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
 use std::fmt;
@@ -58,47 +56,6 @@ impl fmt::Display for OutputError {
 }
 
 impl std::error::Error for OutputError {}
-
-/// Make sure `dir` is a directory this process can create files in: create it (and
-/// its parents) if missing, fail if it is a file, and probe it with a temporary file.
-/// Call this before a long computation so that a bad output path fails at once.
-///
-/// # Errors
-///
-/// [`OutputError::NotADirectory`] if `dir` exists and is not a directory,
-/// [`OutputError::CreateDir`] if it cannot be created, [`OutputError::NotWritable`] if
-/// no file can be created in it.
-pub fn prepare_dir(dir: &Path) -> Result<(), OutputError> {
-    if dir.as_os_str().is_empty() {
-        return Err(OutputError::CreateDir(
-            dir.to_path_buf(),
-            io::Error::new(io::ErrorKind::InvalidInput, "the path is empty"),
-        ));
-    }
-    match fs::metadata(dir) {
-        Ok(m) if !m.is_dir() => return Err(OutputError::NotADirectory(dir.to_path_buf())),
-        Ok(_) => {}
-        Err(_) => {
-            fs::create_dir_all(dir).map_err(|e| {
-                // create_dir_all fails on a file somewhere in the path: say so plainly.
-                if dir.ancestors().skip(1).any(|a| a.is_file()) {
-                    OutputError::NotADirectory(dir.to_path_buf())
-                } else {
-                    OutputError::CreateDir(dir.to_path_buf(), e)
-                }
-            })?;
-        }
-    }
-    let probe = temp_path(&dir.join("probe"));
-    fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&probe)
-        .map_err(|e| OutputError::NotWritable(dir.to_path_buf(), e))?;
-    // Best effort: a probe that cannot be removed is hidden and harmless.
-    let _ = fs::remove_file(&probe);
-    Ok(())
-}
 
 /// A fresh hidden temporary name in `target`'s directory with `target`'s extension.
 pub fn temp_path(target: &Path) -> PathBuf {
@@ -187,29 +144,6 @@ mod tests {
         assert_eq!(fs::read_to_string(&target).unwrap(), "old");
         let names: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1, "temporary file left behind");
-    }
-
-    #[test]
-    fn a_file_is_not_an_output_directory() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("f");
-        fs::write(&file, "x").unwrap();
-        assert!(matches!(
-            prepare_dir(&file),
-            Err(OutputError::NotADirectory(_))
-        ));
-        assert!(matches!(
-            prepare_dir(&file.join("sub")),
-            Err(OutputError::NotADirectory(_))
-        ));
-        assert!(matches!(
-            prepare_dir(Path::new("")),
-            Err(OutputError::CreateDir(..))
-        ));
-        let sub = dir.path().join("a/b");
-        prepare_dir(&sub).unwrap();
-        assert!(sub.is_dir());
-        assert_eq!(fs::read_dir(&sub).unwrap().count(), 0, "probe left behind");
     }
 
     #[test]
