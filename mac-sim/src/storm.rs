@@ -35,9 +35,12 @@ pub struct StormArgs {
     horizon: Option<String>,
     /// Replace the preset's strategies (repeat for several): parts joined by +, from
     /// none, immediate, fixed=DUR, exp, exp-full, exp-equal, exp-decorrelated,
-    /// exp-proportional, exp-additive, exp-normal, base=DUR, cap=DUR, retries=N,
-    /// budget=PCT, tokens=MAX/RATIO, retry-breaker=PCT, breaker=PCT, deadline[=DUR];
-    /// e.g. exp-full+retries=3+budget=10.
+    /// exp-proportional, exp-additive, exp-normal, base=DUR, cap=DUR, mult=RATIO,
+    /// spread=RATIO, jitter-max=DUR, retries=N, budget=PCT, budget-floor=N,
+    /// budget-bank=N, tokens=MAX/RATIO, retry-breaker=PCT, retry-breaker-calls=N,
+    /// retry-breaker-window=DUR, breaker=PCT, breaker-calls=N, breaker-window=DUR,
+    /// breaker-open=DUR, breaker-probes=N, shared, deadline[=DUR]; e.g.
+    /// exp-full+retries=3+budget=10.
     #[arg(long, value_name = "SPEC")]
     strategy: Vec<String>,
     /// Per-attempt client timeouts, one drawn per request (e.g. 100ms,200ms,300ms).

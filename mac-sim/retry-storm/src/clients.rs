@@ -100,7 +100,11 @@ impl Population {
     pub fn new(load: Load, strategy: &Strategy) -> Result<Self, crate::error::StormError> {
         let g = Guards::new(strategy)?;
         let n = load.clients();
-        let kept = if g.is_empty() { 0 } else { n };
+        let kept = match (g.is_empty(), strategy.shared) {
+            (true, _) => 0,
+            (false, true) => 1,
+            (false, false) => n,
+        };
         let gap_mean_ps = match load {
             Load::Open { rate_per_s, .. } | Load::Capped { rate_per_s, .. } => {
                 PS_PER_SEC as f64 / rate_per_s
@@ -125,10 +129,14 @@ impl Population {
     }
 
     /// A client's guards, or `None` when the strategy has none (then nothing is kept
-    /// per client, and nothing is looked up).
+    /// per client, and nothing is looked up). With a shared strategy every client has
+    /// the one set.
     #[inline]
     pub fn guards(&mut self, client: u32) -> Option<&mut Guards> {
-        self.guards.get_mut(client as usize)
+        match self.guards.len() {
+            1 => self.guards.first_mut(),
+            _ => self.guards.get_mut(client as usize),
+        }
     }
 
     /// The gap to the next open-loop arrival.

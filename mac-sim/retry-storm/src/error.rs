@@ -176,6 +176,18 @@ pub enum StrategyProblem {
     Duration(String),
     /// A retry count outside 0..=1000000 (the text given).
     Retries(String),
+    /// A count (calls, probes, tokens) that is not a whole number in range (the text
+    /// given).
+    Count(String),
+    /// A ratio that is not `A/B` or a decimal (the text given).
+    Ratio(String),
+    /// A parameter given without the part it belongs to.
+    Orphan {
+        /// The parameter (`budget-floor`).
+        part: String,
+        /// The part it needs (`budget`).
+        needs: String,
+    },
     /// A percentage outside 0..=100 (the text given).
     Percentage(String),
     /// A token budget that is not `MAX/RATIO` in range (the text given).
@@ -204,6 +216,9 @@ impl fmt::Display for StrategyProblem {
                 "duration '{v}' must be positive with a unit: s, ms, us or ns"
             ),
             Retries(v) => write!(f, "retries '{v}' must be 0..=1000000"),
+            Count(v) => write!(f, "count '{v}' must be a whole number up to 1000000"),
+            Ratio(v) => write!(f, "ratio '{v}' must be A/B or a decimal, e.g. 3/2 or 1.5"),
+            Orphan { part, needs } => write!(f, "'{part}' needs '{needs}'"),
             Percentage(v) => write!(f, "percentage '{v}' must be a number from 0 to 100"),
             Tokens(v) => write!(f, "tokens '{v}' must be MAX/RATIO, e.g. 10/0.1"),
             EmptyPart => write!(f, "empty part"),

@@ -11,8 +11,8 @@
 //!
 //! * [`config`]: the parameters of a run ([`StormConfig`]: load, server, timeouts,
 //!   trigger, strategy, bins, recovery rule); [`limits`]: the largest runs accepted.
-//! * [`strategy`]: client strategies built from `backoff-core` parts, and their
-//!   specification syntax.
+//! * [`strategy`]: client strategies built from `backoff-core` parts; [`spec`]: their
+//!   specification syntax, every parameter settable.
 //! * [`error`]: [`StormError`], a parameter the model cannot accept, with its value.
 //!
 //! The model:
@@ -95,6 +95,7 @@ pub mod report;
 pub mod scenario;
 pub mod server;
 pub mod sim;
+pub mod spec;
 pub mod strategy;
 pub mod triggers;
 
