@@ -13,8 +13,9 @@ use crate::failure::Failure;
 
 #[derive(Args, Debug)]
 pub struct StormArgs {
-    /// The scenario preset (see --list), or `contention`.
-    #[arg(long, value_name = "NAME")]
+    /// The scenario: a preset's name (see --list), `contention`, or the path of a
+    /// scenario file (TOML; see the presets in mac-sim/retry-storm/scenarios/).
+    #[arg(long, value_name = "NAME|PATH")]
     scenario: Option<String>,
     /// List the scenarios and what each is expected to show.
     #[arg(long)]
@@ -136,7 +137,7 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
                 .collect::<Result<_, _>>()?,
         );
     }
-    let sc = presets::scenario(name, &opts)?;
+    let sc = presets::load(name, &opts)?;
     if a.seeds != 1 {
         return seeds_cmd(a, &sc);
     }

@@ -239,3 +239,45 @@ fn bad_input_gets_one_line_and_status_2() {
         assert_args_fail(&args, needle);
     }
 }
+
+/// A scenario file of one's own: the shipped preset read from its path gives the same
+/// report as the preset's name, and bad files fail with file, line and key.
+#[test]
+fn scenario_files_by_path() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let path = format!("{dir}/retry-storm/scenarios/shard.toml");
+    let by_path = mac_sim(&["storm", "--scenario", &path, "--csv"]);
+    assert!(by_path.status.success(), "{}", stderr(&by_path));
+    let by_name = mac_sim(&["storm", "--scenario", "shard", "--csv"]);
+    assert_eq!(stdout(&by_path), stdout(&by_name));
+
+    let tmp = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    for (from, to, needle) in [
+        ("rate = 200.0", "rat = 200.0", ":11: rat: unknown field"),
+        (
+            "start = \"20s\"",
+            "start = \"20\"",
+            ":22: start: '20' must be a positive time",
+        ),
+        (
+            "end = \"60s\"",
+            "end = \"90s\"",
+            ":23: end: the trigger must end within the horizon",
+        ),
+        (
+            "spec = \"breaker=10\"",
+            "spec = \"breaker=x\"",
+            ":35: spec: strategy: 'breaker=x'",
+        ),
+    ] {
+        let bad = tmp.path().join("bad.toml");
+        std::fs::write(&bad, text.replacen(from, to, 1)).unwrap();
+        let bad = bad.to_string_lossy().into_owned();
+        assert_args_fail(&["storm", "--scenario", &bad], &format!("{bad}{needle}"));
+    }
+    assert_args_fail(
+        &["storm", "--scenario", "no/such.toml"],
+        "no/such.toml: cannot read the scenario file",
+    );
+}

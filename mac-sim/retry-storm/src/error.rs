@@ -18,6 +18,8 @@ pub enum StormError {
         /// What is wrong with it.
         problem: StrategyProblem,
     },
+    /// A scenario file that cannot be used: where, and why.
+    File(Box<FileError>),
     /// A parameter out of its range: which, and the value given (empty where the
     /// parameter has no single value, e.g. a pair that contradicts itself).
     Param {
@@ -102,6 +104,7 @@ impl fmt::Display for StormError {
                 crate::names::CONTENTION
             ),
             StormError::Strategy { spec, problem } => write!(f, "strategy: '{spec}': {problem}"),
+            StormError::File(e) => write!(f, "{e}"),
             StormError::Param { param, value: v } => {
                 use Param::*;
                 match param {
@@ -161,6 +164,74 @@ impl fmt::Display for StormError {
 }
 
 impl std::error::Error for StormError {}
+
+impl From<FileError> for StormError {
+    fn from(e: FileError) -> Self {
+        StormError::File(Box::new(e))
+    }
+}
+
+/// A scenario file that cannot be used: the file, the line and the key, and what is
+/// wrong. `Display` is one line, `FILE:LINE: KEY: PROBLEM`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileError {
+    /// The file as named (a path, or a preset's name).
+    pub file: String,
+    /// The 1-based line, when the problem has one.
+    pub line: Option<usize>,
+    /// The key (or table) at fault; empty when the problem has none.
+    pub key: String,
+    /// What is wrong.
+    pub problem: FileProblem,
+}
+
+/// What is wrong in a scenario file.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum FileProblem {
+    /// The file could not be read.
+    Read(std::io::ErrorKind),
+    /// TOML that cannot be read into a scenario: toml's message (syntax, an unknown
+    /// key, a value of the wrong type or not a time).
+    Toml(String),
+    /// A key the scenario's kinds need is not there.
+    Missing,
+    /// A key that the table's `kind` does not use.
+    NotForKind,
+    /// More than one trigger (the model takes one).
+    OneTrigger,
+    /// A value the model cannot accept.
+    Invalid(Box<StormError>),
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(l) = self.line {
+            write!(f, ":{l}")?;
+        }
+        if !self.key.is_empty() {
+            write!(f, ": {}", self.key)?;
+        }
+        write!(f, ": {}", self.problem)
+    }
+}
+
+impl fmt::Display for FileProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileProblem::Read(kind) => write!(f, "cannot read the scenario file: {kind}"),
+            // toml's messages may span lines; the error is one line.
+            FileProblem::Toml(m) => write!(f, "{}", m.trim().replace('\n', "; ")),
+            FileProblem::Missing => write!(f, "missing: this kind needs it"),
+            FileProblem::NotForKind => write!(f, "not used by this kind: remove it"),
+            FileProblem::OneTrigger => write!(f, "only one trigger per scenario is supported"),
+            FileProblem::Invalid(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for FileError {}
 
 /// What is wrong with a strategy specification.
 #[derive(Clone, Debug, PartialEq)]

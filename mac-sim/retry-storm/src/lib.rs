@@ -29,8 +29,10 @@
 //!
 //! Scenarios and what is made of them:
 //!
-//! * [`names`], [`presets`]: the named scenarios.
-//! * [`scenario`]: every strategy of a scenario on the kit's parallel runner.
+//! * [`file`]: scenario files (TOML) read into a [`Scenario`]; [`names`],
+//!   [`presets`]: the shipped scenarios, each a file of `scenarios/` built in.
+//! * [`scenario`]: a [`Scenario`], and every strategy of one on the kit's parallel
+//!   runner.
 //! * [`replicate`]: a scenario over several seeds, with 95 % confidence intervals.
 //! * [`report`]: the text report, CSV, JSON and the files of `--out`; [`chart`]: the
 //!   time-series panels and the contention chart.
@@ -85,6 +87,7 @@ pub mod clients;
 pub mod config;
 pub mod contention;
 pub mod error;
+pub mod file;
 pub mod limits;
 pub mod metrics;
 pub mod names;
@@ -101,5 +104,5 @@ pub mod triggers;
 
 pub use config::StormConfig;
 pub use error::StormError;
-pub use scenario::{ScenarioResult, run_all, run_scenario};
+pub use scenario::{Scenario, ScenarioResult, run_all, run_scenario};
 pub use sim::{StormResult, run};

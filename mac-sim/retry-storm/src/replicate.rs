@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::StormResult;
 use crate::error::{Param, StormError};
 use crate::metrics::BinRow;
-use crate::presets::Scenario;
+use crate::scenario::Scenario;
 use sim_kit::stats::ci::{Estimate, mean_ci95};
 
 /// One strategy over all seeds.

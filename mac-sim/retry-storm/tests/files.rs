@@ -1,0 +1,130 @@
+//! Scenario files: every preset is a file that reads back to runnable runs, and every
+//! kind of bad file gives one line naming the file, the line and the key.
+
+use retry_storm::StormError;
+use retry_storm::error::{FileError, FileProblem};
+use retry_storm::file::parse;
+use retry_storm::presets;
+
+const GOOD: &str = r#"# a small scenario
+horizon = "60s"
+bin = "500ms"
+
+[load]
+kind = "closed"
+clients = 100
+think = "1s"
+
+[server]
+workers = 10
+service = "exponential"
+mean = "50ms"
+
+[[trigger]]
+kind = "partial"
+start = "10s"
+end = "20s"
+fraction = 0.5
+
+[recovery]
+sustain = "2s"
+
+[[strategy]]
+name = "backoff"
+spec = "exp-full+retries=3"
+
+[[strategy]]
+spec = "none"
+timeouts = ["200ms", "300ms"]
+"#;
+
+fn err(text: &str) -> FileError {
+    match parse(text, "s.toml") {
+        Err(e) => e,
+        Ok(_) => panic!("accepted:\n{text}"),
+    }
+}
+
+#[test]
+fn a_file_gives_the_runs_it_describes() {
+    let sc = parse(GOOD, "dir/small.toml").unwrap();
+    assert_eq!(sc.name, "small");
+    assert_eq!(sc.runs.len(), 2);
+    assert_eq!(sc.runs[0].strategy.name, "backoff");
+    assert_eq!(sc.runs[1].strategy.name, "none");
+    assert_eq!(sc.runs[1].timeouts_ps.len(), 2);
+    assert_eq!(sc.runs[0].timeouts_ps.len(), 1);
+    assert_eq!(
+        sc.runs[0].recovery.sustain_ps,
+        sim_kit::time::Time::from_secs(2)
+    );
+    let r = retry_storm::run_scenario(&sc).unwrap();
+    assert!(r.runs.iter().all(|x| x.counts.balanced()));
+}
+
+#[test]
+fn every_preset_is_a_file_that_reads() {
+    for (name, text) in presets::FILES {
+        let sc = parse(text, name).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(sc.name, name);
+        assert!(!sc.title.is_empty() && !sc.expectation.is_empty());
+    }
+    assert_eq!(presets::FILES.len(), presets::NAMES.len());
+}
+
+#[test]
+fn bad_files_name_file_line_and_key() {
+    // (replace this, with that, expected line, key, problem kind)
+    let cases: &[(&str, &str, usize, &str)] = &[
+        ("think = \"1s\"", "thnk = \"1s\"", 8, "thnk"),
+        ("mean = \"50ms\"", "mean = \"50\"", 13, "mean"),
+        ("mean = \"50ms\"", "mean = 50", 13, "mean"),
+        ("kind = \"closed\"", "kind = \"closd\"", 6, "kind"),
+        ("fraction = 0.5", "fraction = 1.5", 19, "fraction"),
+        ("end = \"20s\"", "end = \"90s\"", 18, "end"),
+        ("spec = \"none\"", "spec = \"exp+budget=250\"", 29, "spec"),
+        ("think = \"1s\"", "rate = 5.0", 8, "rate"),
+        ("kind = \"partial\"", "kind = \"outage\"", 19, "fraction"),
+        ("workers = 10", "workers = 0", 11, "workers"),
+        ("horizon = \"60s\"", "horizon = \"60s", 2, "horizon"),
+    ];
+    for &(from, to, line, key) in cases {
+        let text = GOOD.replacen(from, to, 1);
+        let e = err(&text);
+        assert_eq!(e.file, "s.toml");
+        assert_eq!((e.line, e.key.as_str()), (Some(line), key), "{to}: {e}");
+        let shown = e.to_string();
+        assert_eq!(shown.lines().count(), 1, "{shown}");
+        assert!(shown.starts_with(&format!("s.toml:{line}: ")), "{shown}");
+    }
+    let e = err(&GOOD.replacen("think = \"1s\"\n", "", 1));
+    assert_eq!(
+        (e.key.as_str(), &e.problem),
+        ("think", &FileProblem::Missing)
+    );
+    let e = err(&GOOD.replacen("[[strategy]]", "[[strategies]]", 2));
+    assert!(matches!(e.problem, FileProblem::Toml(_)), "{e}");
+    let two = format!("{GOOD}\n[[trigger]]\nkind = \"outage\"\nstart = \"0s\"\nend = \"5s\"\n");
+    assert_eq!(err(&two).problem, FileProblem::OneTrigger);
+}
+
+#[test]
+fn names_and_paths() {
+    let o = presets::Options::default();
+    assert!(matches!(
+        presets::load("nope", &o),
+        Err(StormError::UnknownScenario(_))
+    ));
+    match presets::load("no/such/file.toml", &o) {
+        Err(StormError::File(e)) => {
+            assert!(matches!(e.problem, FileProblem::Read(_)));
+            assert_eq!(e.line, None);
+        }
+        other => panic!("{other:?}"),
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mine.toml");
+    std::fs::write(&path, GOOD).unwrap();
+    let sc = presets::load(path.to_str().unwrap(), &o).unwrap();
+    assert_eq!(sc.name, "mine");
+}
