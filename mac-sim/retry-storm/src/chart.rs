@@ -169,7 +169,7 @@ fn styled(s: Series, look: Look) -> Series {
 /// The trigger window of a run, in seconds.
 pub fn trigger_window(cfg: &StormConfig) -> Option<(f64, f64)> {
     let s = |t: Time| t.as_secs_f64();
-    cfg.trigger.map(|t| (s(t.start_ps), s(t.end_ps)))
+    cfg.trigger_window().map(|(a, b)| (s(a), s(b)))
 }
 
 /// The time-series figure of a scenario: six panels (attempts/s, amplification,

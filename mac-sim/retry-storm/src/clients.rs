@@ -97,7 +97,15 @@ impl Population {
     /// # Errors
     ///
     /// The [`StormError`](crate::error::StormError) of [`Guards::new`] for the strategy.
-    pub fn new(load: Load, strategy: &Strategy) -> Result<Self, crate::error::StormError> {
+    ///
+    /// Open-loop arrivals come at `peak` times the load's rate (the largest factor of
+    /// its load spikes, 1 without), to be thinned by the caller to the factor of the
+    /// moment.
+    pub fn new(
+        load: Load,
+        strategy: &Strategy,
+        peak: f64,
+    ) -> Result<Self, crate::error::StormError> {
         let g = Guards::new(strategy)?;
         let n = load.clients();
         let kept = match (g.is_empty(), strategy.shared) {
@@ -107,7 +115,7 @@ impl Population {
         };
         let gap_mean_ps = match load {
             Load::Open { rate_per_s, .. } | Load::Capped { rate_per_s, .. } => {
-                PS_PER_SEC as f64 / rate_per_s
+                PS_PER_SEC as f64 / (rate_per_s * peak)
             }
             Load::Closed { .. } => 0.0,
         };
@@ -145,12 +153,12 @@ impl Population {
         Time::from_ps_f64(maths::exponential(rng, self.gap_mean_ps).round()).max(Time::from_ps(1))
     }
 
-    /// A closed-loop think time.
+    /// A closed-loop think time, with the load at `factor` times its rate.
     #[inline]
-    pub fn think<R: Rng + ?Sized>(&self, rng: &mut R) -> Time {
+    pub fn think<R: Rng + ?Sized>(&self, rng: &mut R, factor: f64) -> Time {
         match self.load {
             Load::Closed { think_ps, .. } => {
-                Time::from_ps_f64(maths::exponential(rng, think_ps.as_ps_f64()).round())
+                Time::from_ps_f64(maths::exponential(rng, think_ps.as_ps_f64() / factor).round())
                     .max(Time::from_ps(1))
             }
             _ => Time::ZERO,
@@ -168,16 +176,23 @@ impl Population {
         }
     }
 
-    /// A logical request of `client` ended at `now`.
+    /// A logical request of `client` ended at `now`, with the load at `factor` times
+    /// its rate.
     #[inline]
-    pub fn on_end<R: Rng + ?Sized>(&mut self, now: Time, client: u32, rng: &mut R) -> Next {
+    pub fn on_end<R: Rng + ?Sized>(
+        &mut self,
+        now: Time,
+        client: u32,
+        rng: &mut R,
+        factor: f64,
+    ) -> Next {
         match self.load {
             Load::Open { .. } => Next::Nothing,
             Load::Capped { .. } => {
                 self.idle.push(client);
                 Next::Nothing
             }
-            Load::Closed { .. } => Next::WakeAt(now.saturating_add(self.think(rng))),
+            Load::Closed { .. } => Next::WakeAt(now.saturating_add(self.think(rng, factor))),
         }
     }
 }

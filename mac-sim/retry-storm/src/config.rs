@@ -120,6 +120,18 @@ pub enum TriggerKind {
         /// The failing shard.
         failing: u32,
     },
+    /// The server loses this fraction (0..=1) of its workers, rounded; work in
+    /// service finishes, new work waits for the workers left.
+    CapacityLoss {
+        /// Fraction of the workers lost.
+        fraction: f64,
+    },
+    /// The offered load is multiplied by `factor`: an open-loop rate, or the rate at
+    /// which closed-loop clients start requests (their think time divided by it).
+    LoadSpike {
+        /// The load's factor (above 1 a spike, below 1 a drop).
+        factor: f64,
+    },
 }
 
 /// A trigger in the window `[start_ps, end_ps)`.
@@ -169,8 +181,8 @@ pub struct StormConfig {
     pub timeouts_ps: Vec<Time>,
     /// Users (for the shard trigger; a logical request picks one uniformly).
     pub users: u32,
-    /// The trigger, if any.
-    pub trigger: Option<Trigger>,
+    /// The triggers, in any order; their windows may overlap.
+    pub triggers: Vec<Trigger>,
     /// The client strategy (every retry decision comes from `backoff-core`).
     #[serde(skip)]
     pub strategy: Strategy,
@@ -197,6 +209,14 @@ fn positive_rate(r: f64) -> Result<(), StormError> {
 }
 
 impl StormConfig {
+    /// From the first trigger's start to the last one's end: "before", "during" and
+    /// "after" in the summary and the recovery verdict; `None` without a trigger.
+    pub fn trigger_window(&self) -> Option<(Time, Time)> {
+        let start = self.triggers.iter().map(|t| t.start_ps).min()?;
+        let end = self.triggers.iter().map(|t| t.end_ps).max()?;
+        Some((start, end))
+    }
+
     /// Check every parameter; the model runs only on a validated configuration.
     ///
     /// # Errors
@@ -274,7 +294,7 @@ impl StormConfig {
         if self.horizon_ps > Time::from_secs(1_000_000) {
             return Err(StormError::param(Param::Horizon, self.horizon_ps));
         }
-        if let Some(t) = self.trigger {
+        for t in &self.triggers {
             if t.start_ps >= t.end_ps {
                 return Err(StormError::param(Param::TriggerWindow, ""));
             }
@@ -293,6 +313,19 @@ impl StormConfig {
                             Param::FailingShard,
                             format!("{failing} of {shards}"),
                         ));
+                    }
+                }
+                TriggerKind::CapacityLoss { fraction } => {
+                    if !(0.0..=1.0).contains(&fraction) {
+                        return Err(StormError::param(Param::FailureFraction, fraction));
+                    }
+                    if s.workers.is_none() {
+                        return Err(StormError::param(Param::CapacityLossWorkers, ""));
+                    }
+                }
+                TriggerKind::LoadSpike { factor } => {
+                    if !(factor.is_finite() && factor > 0.0 && factor <= 1000.0) {
+                        return Err(StormError::param(Param::SpikeFactor, factor));
                     }
                 }
                 TriggerKind::Outage | TriggerKind::Pause => {}

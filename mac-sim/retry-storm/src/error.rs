@@ -80,6 +80,10 @@ pub enum Param {
     FailureFraction,
     /// The failing shard (`failing of shards`).
     FailingShard,
+    /// A capacity loss on a server without workers.
+    CapacityLossWorkers,
+    /// A load spike's factor.
+    SpikeFactor,
     /// The recovery rule.
     RecoveryRule,
     /// The list of strategies to run.
@@ -145,6 +149,16 @@ impl fmt::Display for StormError {
                         f,
                         "failing shard {v}: the failing shard must be below the number of shards"
                     ),
+                    CapacityLossWorkers => write!(
+                        f,
+                        "a capacity loss needs a server with workers (set workers)"
+                    ),
+                    SpikeFactor => {
+                        write!(
+                            f,
+                            "load spike factor {v} must be above 0 (and at most 1000)"
+                        )
+                    }
                     RecoveryRule => write!(f, "recovery rule out of range"),
                     Strategies => write!(f, "no strategy to run"),
                     Seeds => write!(f, "{v} seeds: between 1 and 1000 are supported"),
@@ -198,8 +212,6 @@ pub enum FileProblem {
     Missing,
     /// A key that the table's `kind` does not use.
     NotForKind,
-    /// More than one trigger (the model takes one).
-    OneTrigger,
     /// A value the model cannot accept.
     Invalid(Box<StormError>),
 }
@@ -225,7 +237,6 @@ impl fmt::Display for FileProblem {
             FileProblem::Toml(m) => write!(f, "{}", m.trim().replace('\n', "; ")),
             FileProblem::Missing => write!(f, "missing: this kind needs it"),
             FileProblem::NotForKind => write!(f, "not used by this kind: remove it"),
-            FileProblem::OneTrigger => write!(f, "only one trigger per scenario is supported"),
             FileProblem::Invalid(e) => write!(f, "{e}"),
         }
     }

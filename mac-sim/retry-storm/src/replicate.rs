@@ -33,6 +33,12 @@ pub struct StrategyOverSeeds {
     pub after_amplification: Estimate,
     /// Client success ratio after the trigger.
     pub after_success: Estimate,
+    /// Normalised server load during the triggers ([`Summary::load_during`](crate::recovery::Summary::load_during)).
+    pub load_during: Estimate,
+    /// Normalised server load after them.
+    pub load_after: Estimate,
+    /// Fraction of the server's work done for nobody.
+    pub wasted_fraction: Estimate,
     /// Per bin: mean and confidence interval of each plotted measure.
     pub series: Vec<BinEstimate>,
     /// Events handled, all seeds.
@@ -132,6 +138,9 @@ pub fn run_seeds(sc: &Scenario, seeds: u32) -> Result<Replicated, StormError> {
                 during_attempts_cv: s(|r| r.summary.during.attempts_cv),
                 after_amplification: s(|r| r.summary.after.mean_amplification),
                 after_success: s(|r| r.summary.after.success_ratio),
+                load_during: s(|r| r.summary.load_during),
+                load_after: s(|r| r.summary.load_after),
+                wasted_fraction: s(|r| r.counts.wasted_fraction()),
                 series: over_bins(runs),
                 events: runs.iter().map(|r| r.events).sum(),
             }

@@ -118,9 +118,10 @@ impl Server {
         self.jobs[id as usize]
     }
 
-    /// Schedule the end of the pause, if the trigger is one.
+    /// Schedule the ends of the pauses and capacity losses, when waiting work can
+    /// start again.
     pub fn schedule_resume<E: ServerEvent>(&self, q: &mut EventQueue<E>) {
-        if let Some((_, end)) = self.triggers.pause() {
+        for end in self.triggers.resumes() {
             q.schedule(end, E::resume());
         }
     }
@@ -146,7 +147,9 @@ impl Server {
         self.conc += 1;
         match self.cfg.workers {
             None => self.start(now, id, q),
-            Some(w) if self.busy < w && !self.triggers.paused(now) => self.start(now, id, q),
+            Some(w) if self.busy < self.triggers.workers(now, w) && !self.triggers.paused(now) => {
+                self.start(now, id, q)
+            }
             Some(_) => self.queue.push_back(id),
         }
     }
@@ -198,7 +201,7 @@ impl Server {
         job
     }
 
-    /// The pause is over: start what waits.
+    /// A pause or a capacity loss is over: start what waits.
     pub fn resume<E: ServerEvent>(&mut self, now: Time, q: &mut EventQueue<E>) {
         self.start_queued(now, q);
     }
@@ -208,6 +211,7 @@ impl Server {
         if self.triggers.paused(now) {
             return;
         }
+        let w = self.triggers.workers(now, w);
         while self.busy < w {
             let Some(id) = self.queue.pop_front() else {
                 return;

@@ -2,7 +2,7 @@
 //! attempt, and [`run`].
 
 use backoff_core::{Deadline, RetryDecision, RetryState};
-use rand_core::SeedableRng;
+use rand_core::{Rng, SeedableRng};
 use rand_xorshift::XorShiftRng;
 use serde::Serialize;
 
@@ -81,7 +81,10 @@ pub struct Counts {
     pub timeouts: u64,
     /// Attempts answered with an error.
     pub errors: u64,
-    /// Server work finished after its client had stopped waiting.
+    /// Server work finished (answers to attempts, whether awaited or not).
+    pub served: u64,
+    /// Server work finished after its client had stopped waiting: work done for
+    /// nobody.
     pub wasted: u64,
     /// Server jobs stopped at their propagated deadline.
     pub cancelled: u64,
@@ -98,6 +101,15 @@ impl Counts {
             + self.retry_breaker
             + self.breaker_open
             + self.turned_away
+    }
+
+    /// The fraction of the server's finished work whose answer nobody waited for.
+    pub fn wasted_fraction(&self) -> f64 {
+        if self.served == 0 {
+            0.0
+        } else {
+            self.wasted as f64 / self.served as f64
+        }
     }
 
     /// Conservation of logical requests: every one issued has succeeded, failed for
@@ -131,6 +143,11 @@ struct Storm {
     users: u32,
     nominal_ns: u64,
     pop: Population,
+    /// The triggers, for the load spikes (the server asks its own copy).
+    triggers: Triggers,
+    /// The largest load factor (1 without spikes): open-loop arrivals come at this
+    /// rate and are thinned to the factor of the moment.
+    peak: f64,
     reqs: Requests,
     server: Server,
     series: Series,
@@ -151,6 +168,28 @@ fn ps(ns: u64) -> Time {
 }
 
 impl Storm {
+    /// The offered load's factor at `now` (1 without load spikes).
+    #[inline]
+    fn load_factor(&self, now: Time) -> f64 {
+        if !self.triggers.has_spikes() {
+            1.0
+        } else {
+            self.triggers.load_factor(now)
+        }
+    }
+
+    /// Whether an open-loop arrival at `now` is kept: all are without spikes; with
+    /// them, arrivals come at the peak rate and each is kept with probability
+    /// factor / peak (thinning a Poisson stream gives one of the lower rate).
+    #[inline]
+    fn keep_arrival(&mut self, now: Time) -> bool {
+        if !self.triggers.has_spikes() {
+            return true;
+        }
+        let u = (self.arrivals.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+        u * self.peak < self.triggers.load_factor(now)
+    }
+
     fn start_request(&mut self, now: Time, client: u32, q: &mut EventQueue<Event>) {
         use backoff_core::uniform::uniform_below;
         self.counts.offered += 1;
@@ -267,7 +306,8 @@ impl Storm {
         }
         self.series.completed(now, success, now - r.start);
         self.reqs.remove(req);
-        if let Next::WakeAt(t) = self.pop.on_end(now, r.client, &mut self.clients) {
+        let factor = self.load_factor(now);
+        if let Next::WakeAt(t) = self.pop.on_end(now, r.client, &mut self.clients, factor) {
             if t < self.horizon {
                 q.schedule(t, Event::Wake(r.client));
             }
@@ -284,6 +324,9 @@ impl Model for Storm {
                 let next = now.saturating_add(self.pop.next_gap(&mut self.arrivals));
                 if next < self.horizon {
                     q.schedule(next, Event::Arrival);
+                }
+                if !self.keep_arrival(now) {
+                    return true;
                 }
                 match self.pop.take_client(&mut self.arrivals) {
                     Some(c) => self.start_request(now, c, q),
@@ -351,9 +394,10 @@ pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
     cfg.validate()?;
     let seed = cfg.seed;
     let rng = |stream| XorShiftRng::seed_from_u64(split_seed(seed, stream));
-    let triggers = Triggers::new(cfg.trigger);
-    let server = Server::new(cfg.server.clone(), triggers, rng(1));
-    let pop = Population::new(cfg.load.clone(), &cfg.strategy)?;
+    let triggers = Triggers::new(&cfg.triggers);
+    let peak = triggers.peak_load_factor();
+    let server = Server::new(cfg.server.clone(), triggers.clone(), rng(1));
+    let pop = Population::new(cfg.load.clone(), &cfg.strategy, peak)?;
     let mut model = Storm {
         strategy: cfg.strategy.clone(),
         horizon: cfg.horizon_ps,
@@ -361,6 +405,8 @@ pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
         users: cfg.users,
         nominal_ns: ns(cfg.server.service.mean_ps()),
         pop,
+        triggers,
+        peak,
         reqs: Requests::default(),
         server,
         series: Series::new(cfg.bin_ps, cfg.horizon_ps),
@@ -378,7 +424,8 @@ pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
         }
         Load::Closed { clients, .. } => {
             for c in 0..clients {
-                let t = model.pop.think(&mut model.clients);
+                let factor = model.load_factor(Time::ZERO);
+                let t = model.pop.think(&mut model.clients, factor);
                 q.schedule(t, Event::Wake(c));
             }
         }
@@ -389,6 +436,7 @@ pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
     let mut m = engine.into_model();
     let sc = m.server.counts();
     m.counts.cancelled = sc.cancelled;
+    m.counts.served = sc.served;
     m.counts.expired = sc.expired;
     m.counts.in_flight = m.reqs.in_flight() as u64;
     let series = m.series.finish();
@@ -396,7 +444,7 @@ pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
         &series,
         cfg.bin_ps,
         cfg.warmup_ps,
-        cfg.trigger,
+        cfg.trigger_window(),
         &cfg.recovery,
     );
     Ok(StormResult {

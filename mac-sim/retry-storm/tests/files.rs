@@ -104,8 +104,30 @@ fn bad_files_name_file_line_and_key() {
     );
     let e = err(&GOOD.replacen("[[strategy]]", "[[strategies]]", 2));
     assert!(matches!(e.problem, FileProblem::Toml(_)), "{e}");
-    let two = format!("{GOOD}\n[[trigger]]\nkind = \"outage\"\nstart = \"0s\"\nend = \"5s\"\n");
-    assert_eq!(err(&two).problem, FileProblem::OneTrigger);
+    // The second trigger is the wrong one: its lines are named.
+    let two = format!(
+        "{GOOD}\n[[trigger]]\nkind = \"load-spike\"\nstart = \"0s\"\nend = \"5s\"\nfactor = -1.0\n"
+    );
+    let e = err(&two);
+    assert_eq!((e.line, e.key.as_str()), (Some(36), "factor"), "{e}");
+    let e = err(&two.replace("load-spike", "capacity-loss"));
+    assert_eq!(e.key, "fraction", "{e}"); // a capacity loss takes a fraction
+}
+
+#[test]
+fn several_triggers_of_every_kind() {
+    let text = format!(
+        "{GOOD}\n[[trigger]]\nkind = \"load-spike\"\nstart = \"0s\"\nend = \"5s\"\nfactor = 2.0\n\n[[trigger]]\nkind = \"capacity-loss\"\nstart = \"30s\"\nend = \"40s\"\nfraction = 0.5\n"
+    );
+    let sc = parse(&text, "s.toml").unwrap();
+    assert_eq!(sc.runs[0].triggers.len(), 3);
+    assert_eq!(
+        sc.runs[0].trigger_window(),
+        Some((
+            sim_kit::time::Time::ZERO,
+            sim_kit::time::Time::from_secs(40)
+        ))
+    );
 }
 
 #[test]

@@ -29,11 +29,11 @@ fn by<'a>(r: &'a ScenarioResult, name: &str) -> &'a StormResult {
 }
 
 fn trigger_bins(run: &StormResult) -> Vec<&BinRow> {
-    let t = run.config.trigger.unwrap();
+    let (start, end) = run.config.trigger_window().unwrap();
     let s = |t: Time| t.as_secs_f64();
     run.series
         .iter()
-        .filter(|b| b.t_s >= s(t.start_ps) && b.t_s < s(t.end_ps))
+        .filter(|b| b.t_s >= s(start) && b.t_s < s(end))
         .collect()
 }
 
@@ -366,7 +366,7 @@ fn bad_parameters_are_refused() {
         .unwrap()
         .runs[0]
         .clone();
-    let trig = base.trigger.unwrap();
+    let trig = base.triggers[0];
     let mut cases: Vec<(retry_storm::StormConfig, &str)> = Vec::new();
     let mut c = base.clone();
     c.server.workers = Some(0);
@@ -395,25 +395,38 @@ fn bad_parameters_are_refused() {
     };
     cases.push((c, "think time"));
     let mut c = base.clone();
-    c.trigger = Some(Trigger {
+    c.triggers = vec![Trigger {
         kind: TriggerKind::Partial { fraction: 1.5 },
         ..trig
-    });
+    }];
     cases.push((c, "failure fraction"));
     let mut c = base.clone();
-    c.trigger = Some(Trigger {
+    c.triggers = vec![Trigger {
         kind: TriggerKind::Shard {
             shards: 5,
             failing: 5,
         },
         ..trig
-    });
+    }];
     cases.push((c, "failing shard"));
     let mut c = base.clone();
-    c.trigger = Some(Trigger {
-        end_ps: trig.start_ps,
+    c.triggers.push(Trigger {
+        kind: TriggerKind::LoadSpike { factor: 0.0 },
         ..trig
     });
+    cases.push((c, "load spike factor"));
+    let mut c = base.clone();
+    c.server.workers = None;
+    c.triggers.push(Trigger {
+        kind: TriggerKind::CapacityLoss { fraction: 0.5 },
+        ..trig
+    });
+    cases.push((c, "capacity loss needs a server with workers"));
+    let mut c = base.clone();
+    c.triggers = vec![Trigger {
+        end_ps: trig.start_ps,
+        ..trig
+    }];
     cases.push((c, "end after it starts"));
     let mut c = base.clone();
     c.bin_ps = Time::from_ps(1);
@@ -467,4 +480,60 @@ fn seeds_summary_agrees_with_the_single_runs() {
     // Plain retries never recover, with deadlines every seed does.
     assert_eq!(rep.strategies[0].recovered, 0);
     assert_eq!(rep.strategies[1].recovered, 3);
+}
+
+/// A capacity loss queues work the way a smaller server would, and the server takes
+/// it back when the workers return; a load spike multiplies the offered load in its
+/// window and nowhere else. Over three seeds each.
+#[test]
+fn capacity_loss_and_load_spike_act_in_their_window() {
+    use retry_storm::config::{Trigger, TriggerKind};
+    for seed in SEEDS {
+        let mut o = presets::Options {
+            seed: Some(seed),
+            ..Default::default()
+        };
+        o.strategies = Some(vec![
+            retry_storm::strategy::Strategy::parse("none").unwrap(),
+        ]);
+        let mut c = presets::scenario("outage-open", &o).unwrap().runs[0].clone();
+        // 100 requests/s on 50 workers of 50 ms: 10 % busy. Losing 96 % leaves 2
+        // workers for 5 Erlangs of work: the queue grows and requests time out.
+        c.triggers = vec![Trigger {
+            start_ps: Time::from_secs(20),
+            end_ps: Time::from_secs(40),
+            kind: TriggerKind::CapacityLoss { fraction: 0.96 },
+        }];
+        let r = retry_storm::run(&c).unwrap();
+        let m = &r.summary;
+        assert!(m.during.concurrency > 20.0 * m.before.concurrency, "{m:?}");
+        assert!(m.during.success_ratio < 0.5, "{m:?}");
+        assert!(
+            matches!(m.recovery, Recovery::Recovered { after_s } if after_s < 10.0),
+            "{m:?}"
+        );
+        // A spike x3 from 20 s to 40 s: offered load triples there, not elsewhere.
+        c.triggers = vec![Trigger {
+            start_ps: Time::from_secs(20),
+            end_ps: Time::from_secs(40),
+            kind: TriggerKind::LoadSpike { factor: 3.0 },
+        }];
+        let r = retry_storm::run(&c).unwrap();
+        let offered = |from: f64, to: f64| {
+            let bins: Vec<f64> = r
+                .series
+                .iter()
+                .filter(|b| b.t_s >= from && b.t_s < to)
+                .map(|b| b.offered_per_s)
+                .collect();
+            bins.iter().sum::<f64>() / bins.len() as f64
+        };
+        let (before, during, after) =
+            (offered(5.0, 20.0), offered(20.0, 40.0), offered(40.0, 80.0));
+        // 2000 arrivals in 20 s: their mean is within 5 % of 300/s with a margin of
+        // over 4 standard deviations (sd of a Poisson mean: sqrt(300/20) = 3.9/s).
+        assert!((during / 300.0 - 1.0).abs() < 0.06, "{during}");
+        assert!((before / 100.0 - 1.0).abs() < 0.1, "{before}");
+        assert!((after / 100.0 - 1.0).abs() < 0.1, "{after}");
+    }
 }

@@ -123,6 +123,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
             ("fraction", t.fraction.is_some()),
             ("shards", t.shards.is_some()),
             ("failing", t.failing.is_some()),
+            ("factor", t.factor.is_some()),
         ];
         let kind = match t.kind {
             TriggerKindName::Outage => TriggerKind::Outage,
@@ -134,9 +135,16 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
                 shards: t.shards.ok_or_else(|| need("shards"))?,
                 failing: t.failing.ok_or_else(|| need("failing"))?,
             },
+            TriggerKindName::CapacityLoss => TriggerKind::CapacityLoss {
+                fraction: t.fraction.ok_or_else(|| need("fraction"))?,
+            },
+            TriggerKindName::LoadSpike => TriggerKind::LoadSpike {
+                factor: t.factor.ok_or_else(|| need("factor"))?,
+            },
         };
         let uses: &[&str] = match kind {
-            TriggerKind::Partial { .. } => &["fraction"],
+            TriggerKind::Partial { .. } | TriggerKind::CapacityLoss { .. } => &["fraction"],
+            TriggerKind::LoadSpike { .. } => &["factor"],
             TriggerKind::Shard { .. } => &["shards", "failing"],
             _ => &[],
         };
@@ -148,9 +156,6 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
             end_ps: t.end.0,
             kind,
         });
-    }
-    if triggers.len() > 1 {
-        return Err(at("trigger", 1, "kind", FileProblem::OneTrigger));
     }
     let d = RecoveryRule::default();
     let recovery = f.recovery.as_ref().map_or(d, |r| RecoveryRule {
@@ -168,7 +173,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
         server,
         timeouts_ps: times(&f.timeouts).unwrap_or_else(|| vec![Time::from_secs(1)]),
         users: f.users.unwrap_or(1000),
-        trigger: triggers.first().copied(),
+        triggers,
         strategy: Strategy::none(),
         horizon_ps: f.horizon.0,
         bin_ps: f.bin.map_or(Time::from_secs(1), |b| b.0),
@@ -181,7 +186,21 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
             StormError::Param { param, .. } => key_of(*param),
             _ => ("", ""),
         };
-        at(table, 0, key, FileProblem::Invalid(Box::new(e)))
+        // The first trigger that is wrong alone, for a trigger's key.
+        let index = if table == "trigger" {
+            (0..base.triggers.len())
+                .find(|&i| {
+                    let one = StormConfig {
+                        triggers: vec![base.triggers[i]],
+                        ..base.clone()
+                    };
+                    one.validate().is_err()
+                })
+                .unwrap_or(0)
+        } else {
+            0
+        };
+        at(table, index, key, FileProblem::Invalid(Box::new(e)))
     })?;
     if f.strategy.is_empty() {
         return Err(at("", 0, "strategy", FileProblem::Missing));
@@ -237,6 +256,8 @@ fn key_of(p: Param) -> (&'static str, &'static str) {
         Horizon => ("", "horizon"),
         TriggerWindow | TriggerEnd => ("trigger", "end"),
         FailureFraction => ("trigger", "fraction"),
+        SpikeFactor => ("trigger", "factor"),
+        CapacityLossWorkers => ("server", "workers"),
         FailingShard => ("trigger", "failing"),
         RecoveryRule => ("recovery", "success_fraction"),
         _ => ("", ""),

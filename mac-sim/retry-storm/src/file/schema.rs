@@ -113,6 +113,8 @@ pub enum TriggerKindName {
     Pause,
     Partial,
     Shard,
+    CapacityLoss,
+    LoadSpike,
 }
 
 /// `[[trigger]]`.
@@ -125,6 +127,7 @@ pub struct TriggerTable {
     pub fraction: Option<f64>,
     pub shards: Option<u32>,
     pub failing: Option<u32>,
+    pub factor: Option<f64>,
 }
 
 /// `[recovery]`.
