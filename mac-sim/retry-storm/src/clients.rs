@@ -28,6 +28,13 @@ pub struct Request {
     pub attempt: u64,
     /// Whether that attempt awaits an answer.
     pub outstanding: bool,
+    /// Its layer in the call chain: 0 for a client's logical request, `k` for the
+    /// call the `k`-th service makes on behalf of an attempt of layer `k − 1`.
+    pub layer: u8,
+    /// For `layer > 0`: the request whose attempt this call serves ...
+    pub parent: u32,
+    /// ... and that attempt's serial number.
+    pub parent_attempt: u64,
 }
 
 /// The requests in flight, in reusable slots.
@@ -70,6 +77,19 @@ impl Requests {
     /// Requests in flight.
     pub fn in_flight(&self) -> usize {
         self.slots.len() - self.free.len()
+    }
+
+    /// Requests of `layer` in flight.
+    pub fn in_flight_at(&self, layer: u8) -> usize {
+        let mut live = vec![true; self.slots.len()];
+        for &i in &self.free {
+            live[i as usize] = false;
+        }
+        self.slots
+            .iter()
+            .zip(live)
+            .filter(|(r, l)| *l && r.layer == layer)
+            .count()
     }
 }
 

@@ -145,6 +145,26 @@ pub struct Trigger {
     pub kind: TriggerKind,
 }
 
+/// A service between the clients and the server in a call chain: it passes each
+/// call it receives down to the next service (or the server), retrying by its own
+/// strategy, and answers the caller when that call ends. It adds no service time of
+/// its own (a simplification: the chain's cost is the load it sends down).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChainLayer {
+    /// Its name in reports.
+    pub name: String,
+    /// Its retry strategy towards the next service.
+    #[serde(skip)]
+    pub strategy: Strategy,
+    /// The strategy's specification, for the record.
+    pub spec: String,
+    /// Its per-attempt timeout towards the next service, picoseconds.
+    pub timeout_ps: Time,
+}
+
+/// Services a call chain may have at most.
+pub const MAX_CHAIN: usize = 8;
+
 /// How "time to recover" is judged (see the module docs of [`super`]).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct RecoveryRule {
@@ -186,6 +206,10 @@ pub struct StormConfig {
     /// The client strategy (every retry decision comes from `backoff-core`).
     #[serde(skip)]
     pub strategy: Strategy,
+    /// The services between the clients and the server, the clients' side first
+    /// (empty: the clients call the server).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub chain: Vec<ChainLayer>,
     /// Simulated time, picoseconds.
     pub horizon_ps: Time,
     /// Width of a time-series bin, picoseconds.
@@ -341,6 +365,15 @@ impl StormConfig {
             && !r.sustain_ps.is_zero();
         if !ok {
             return Err(StormError::param(Param::RecoveryRule, ""));
+        }
+        if self.chain.len() > MAX_CHAIN {
+            return Err(StormError::param(Param::Chain, self.chain.len()));
+        }
+        for l in &self.chain {
+            if l.timeout_ps.is_zero() {
+                return Err(StormError::param(Param::Timeout, ""));
+            }
+            l.strategy.validate()?;
         }
         self.strategy.validate()
     }

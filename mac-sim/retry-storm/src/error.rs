@@ -80,6 +80,8 @@ pub enum Param {
     FailureFraction,
     /// The failing shard (`failing of shards`).
     FailingShard,
+    /// The number of services in a call chain.
+    Chain,
     /// A capacity loss on a server without workers.
     CapacityLossWorkers,
     /// A load spike's factor.
@@ -103,7 +105,7 @@ impl fmt::Display for StormError {
         match self {
             StormError::UnknownScenario(s) => write!(
                 f,
-                "unknown scenario '{s}': use one of {}, {} (or --list)",
+                "unknown scenario '{s}': use one of {}, {} (or --list), or the path of a scenario file",
                 crate::names::PRESETS.join(", "),
                 crate::names::CONTENTION
             ),
@@ -148,6 +150,11 @@ impl fmt::Display for StormError {
                     FailingShard => write!(
                         f,
                         "failing shard {v}: the failing shard must be below the number of shards"
+                    ),
+                    Chain => write!(
+                        f,
+                        "{v} services in the call chain: at most {} are supported",
+                        crate::config::MAX_CHAIN
                     ),
                     CapacityLossWorkers => write!(
                         f,

@@ -19,6 +19,7 @@
 //!
 //! * [`clients`]: logical requests in flight and the client population (open loop,
 //!   closed loop, capped).
+//! * [`chain`]: the layers of a call chain, each retrying the one below.
 //! * [`server`]: workers and a FIFO queue or a pure latency model, load-dependent
 //!   latency, deadline propagation.
 //! * [`triggers`]: full outage, pause, partial failure, failing shard.
@@ -82,6 +83,7 @@
 #![deny(missing_docs)]
 #![warn(clippy::missing_errors_doc)]
 
+pub mod chain;
 pub mod chart;
 pub mod clients;
 pub mod config;

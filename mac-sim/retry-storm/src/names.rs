@@ -3,7 +3,7 @@
 //! ([`crate::contention`]).
 
 /// The retry-storm presets.
-pub const PRESETS: [&str; 7] = [
+pub const PRESETS: [&str; 10] = [
     "pause",
     "outage-open",
     "waves",
@@ -11,6 +11,9 @@ pub const PRESETS: [&str; 7] = [
     "partial",
     "shard",
     "deadline",
+    "layers",
+    "budget-scope",
+    "metastable",
 ];
 
 /// The optimistic-concurrency contention experiment.

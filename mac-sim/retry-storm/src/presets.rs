@@ -32,7 +32,7 @@ pub struct Options {
 }
 
 /// The shipped scenario files, built into the binary: (name, text).
-pub const FILES: [(&str, &str); 7] = [
+pub const FILES: [(&str, &str); 10] = [
     ("pause", include_str!("../scenarios/pause.toml")),
     ("outage-open", include_str!("../scenarios/outage-open.toml")),
     ("waves", include_str!("../scenarios/waves.toml")),
@@ -40,6 +40,12 @@ pub const FILES: [(&str, &str); 7] = [
     ("partial", include_str!("../scenarios/partial.toml")),
     ("shard", include_str!("../scenarios/shard.toml")),
     ("deadline", include_str!("../scenarios/deadline.toml")),
+    ("layers", include_str!("../scenarios/layers.toml")),
+    (
+        "budget-scope",
+        include_str!("../scenarios/budget-scope.toml"),
+    ),
+    ("metastable", include_str!("../scenarios/metastable.toml")),
 ];
 
 /// The text of the preset `name`'s scenario file.

@@ -36,7 +36,8 @@ mod locate;
 mod schema;
 
 use crate::config::{
-    Load, RecoveryRule, ServerConfig, ServiceTime, Slowdown, StormConfig, Trigger, TriggerKind,
+    ChainLayer, Load, RecoveryRule, ServerConfig, ServiceTime, Slowdown, StormConfig, Trigger,
+    TriggerKind,
 };
 use crate::error::{FileError, FileProblem, Param, StormError};
 use crate::scenario::Scenario;
@@ -168,7 +169,19 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
         v.as_ref()
             .map(|ts| ts.iter().map(|d| d.0).collect::<Vec<_>>())
     };
+    let mut chain = Vec::with_capacity(f.chain.len());
+    for (i, c) in f.chain.iter().enumerate() {
+        let strategy = Strategy::parse(&c.spec)
+            .map_err(|e| at("chain", i, "spec", FileProblem::Invalid(Box::new(e))))?;
+        chain.push(ChainLayer {
+            name: c.name.clone(),
+            strategy: strategy.named(&c.name),
+            spec: c.spec.clone(),
+            timeout_ps: c.timeout.0,
+        });
+    }
     let base = StormConfig {
+        chain,
         load,
         server,
         timeouts_ps: times(&f.timeouts).unwrap_or_else(|| vec![Time::from_secs(1)]),
@@ -251,6 +264,7 @@ fn key_of(p: Param) -> (&'static str, &'static str) {
         SlowdownStep => ("server.slowdown", "step"),
         SlowdownMax => ("server.slowdown", "max"),
         Timeout => ("", "timeouts"),
+        Chain => ("chain", "name"),
         Users => ("", "users"),
         HorizonOrBin | Bins => ("", "bin"),
         Horizon => ("", "horizon"),

@@ -55,6 +55,17 @@ pub struct File {
     pub trigger: Vec<TriggerTable>,
     pub recovery: Option<RecoveryTable>,
     pub strategy: Vec<StrategyTable>,
+    #[serde(default)]
+    pub chain: Vec<ChainTable>,
+}
+
+/// `[[chain]]`: a service between the clients and the server.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChainTable {
+    pub name: String,
+    pub spec: String,
+    pub timeout: Duration,
 }
 
 /// `kind` of `[load]`.

@@ -286,6 +286,28 @@ pub fn report(r: &ScenarioResult) -> String {
             c.expired
         );
     }
+    if r.runs.iter().any(|x| !x.layers.is_empty()) {
+        let _ = writeln!(
+            s,
+            "\nCall chain: attempts each caller sent while a trigger was active, per logical request issued then:"
+        );
+        for run in &r.runs {
+            let layers: Vec<String> = run
+                .layers
+                .iter()
+                .map(|l| {
+                    format!(
+                        "{} -> {} {} ({} late answers)",
+                        l.caller,
+                        l.callee,
+                        f(l.per_request_during, 2),
+                        l.wasted
+                    )
+                })
+                .collect();
+            let _ = writeln!(s, "{:<32} {}", run.strategy, layers.join("; "));
+        }
+    }
     let _ = writeln!(
         s,
         "\n<: before the trigger, ~: during it, >: after it; amp = attempts / new requests (~ mean, ^ peak bin),\nload = attempts per second / the pre-trigger attempts per second (^ peak bin during or after), succ = client success ratio,\nconc = server concurrency, cv = variation of attempts per bin over the trigger's second half (waves: large)."
