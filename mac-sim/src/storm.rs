@@ -83,32 +83,7 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
         atomic::prepare_dir(dir).map_err(Failure::usage)?;
     }
     if name == contention::NAME {
-        if a.clients.is_some()
-            || a.horizon.is_some()
-            || !a.strategy.is_empty()
-            || !a.timeouts.is_empty()
-            || a.seeds != 1
-            || a.bin.is_some()
-        {
-            return Err(Failure::usage(
-                "contention takes only --seed, --json, --csv and --out",
-            ));
-        }
-        let cfg = contention::ContentionConfig {
-            seed: a.seed,
-            ..Default::default()
-        };
-        let rows = contention::run_contention(&cfg)?;
-        if let Some(dir) = &a.out {
-            out::write_contention(dir, &rows)?;
-        }
-        return if a.json {
-            emit(&json::to_string(&rows))
-        } else if a.csv || a.series {
-            emit(&out::contention_csv(&rows))
-        } else {
-            emit(&out::contention_report(&rows))
-        };
+        return contention_cmd(a);
     }
     let mut opts = presets::Options {
         seed: Some(a.seed),
@@ -151,6 +126,47 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
         || out::summary_csv(&r),
         || out::series_csv(&r),
         || out::report(&r),
+    )
+}
+
+/// `--scenario contention`: the jitter kinds and the immediate-retry baseline, at the
+/// default client counts or `--clients`, over one seed or `--seeds`.
+fn contention_cmd(a: &StormArgs) -> Result<(), Failure> {
+    if a.horizon.is_some() || !a.strategy.is_empty() || !a.timeouts.is_empty() || a.bin.is_some() {
+        return Err(Failure::usage(
+            "contention takes only --seed, --seeds, --clients, --json, --csv and --out",
+        ));
+    }
+    let mut cfg = contention::ContentionConfig {
+        seed: a.seed,
+        ..Default::default()
+    };
+    if let Some(n) = a.clients {
+        cfg.clients = vec![n];
+    }
+    if a.seeds != 1 {
+        let rows = contention::run_contention_seeds(&cfg, a.seeds)?;
+        if let Some(dir) = &a.out {
+            out::write_contention_seeds(dir, &rows)?;
+        }
+        return print_as(
+            a,
+            || json::to_string(&rows),
+            || out::contention_seeds_csv(&rows),
+            || out::contention_seeds_csv(&rows),
+            || out::contention_seeds_report(&rows),
+        );
+    }
+    let rows = contention::run_contention(&cfg)?;
+    if let Some(dir) = &a.out {
+        out::write_contention(dir, &rows)?;
+    }
+    print_as(
+        a,
+        || json::to_string(&rows),
+        || out::contention_csv(&rows),
+        || out::contention_csv(&rows),
+        || out::contention_report(&rows),
     )
 }
 

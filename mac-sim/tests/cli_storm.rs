@@ -201,8 +201,12 @@ fn bad_input_gets_one_line_and_status_2() {
         (&["storm"], "needs --scenario"),
         (&["storm", "--scenario", "nope"], "unknown scenario 'nope'"),
         (
-            &["storm", "--scenario", "contention", "--clients", "5"],
+            &["storm", "--scenario", "contention", "-d", "5s"],
             "contention takes only",
+        ),
+        (
+            &["storm", "--scenario", "contention", "--clients", "0"],
+            "client counts must be between 1 and 10000",
         ),
     ];
     for (args, needle) in cases {
@@ -279,5 +283,33 @@ fn scenario_files_by_path() {
     assert_args_fail(
         &["storm", "--scenario", "no/such.toml"],
         "no/such.toml: cannot read the scenario file",
+    );
+}
+
+/// Contention takes --clients and --seeds, and has the immediate-retry baseline.
+#[test]
+fn contention_seeds_clients_and_baseline() {
+    let o = mac_sim(&[
+        "storm",
+        "--scenario",
+        "contention",
+        "--clients",
+        "20",
+        "--seeds",
+        "3",
+        "--csv",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = stdout(&o);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 1 + 5, "{csv}");
+    // Immediate retries and no jitter: one winner per round, 20 * 21 / 2 calls always.
+    assert!(
+        lines[1].starts_with("immediate,20,3,210.000000,0.000000,"),
+        "{csv}"
+    );
+    assert!(
+        lines[2].starts_with("none,20,3,210.000000,0.000000,"),
+        "{csv}"
     );
 }

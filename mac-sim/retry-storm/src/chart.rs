@@ -5,7 +5,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::contention::{ContentionRow, JITTERS};
+use crate::contention::{ContentionRow, KINDS};
 use crate::metrics::BinRow;
 use crate::replicate::{BinEstimate, Replicated};
 use crate::{ScenarioResult, StormConfig};
@@ -259,7 +259,7 @@ pub fn contention_chart(rows: &[ContentionRow]) -> Panels {
     let chart = |title: &str, unit: &str, get: fn(&ContentionRow) -> f64| {
         let mut c = LineChart::new(title, Axis::linear("clients"), Axis::log(unit))
             .legend_at(LegendAt::UpperLeft);
-        for (i, (name, _)) in JITTERS.iter().enumerate() {
+        for (i, name) in KINDS.iter().enumerate() {
             let pts = rows
                 .iter()
                 .filter(|r| r.jitter == *name)
