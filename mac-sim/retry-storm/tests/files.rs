@@ -150,3 +150,34 @@ fn names_and_paths() {
     let sc = presets::load(path.to_str().unwrap(), &o).unwrap();
     assert_eq!(sc.name, "mine");
 }
+
+/// The example of mac-sim/README.md (a three-service chain and a capacity loss) is a
+/// working scenario, and the error the README shows for it is the one given.
+#[test]
+fn the_readme_example_runs() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+        .expect("mac-sim/README.md");
+    let start = readme.find("```toml\n# chain.toml").expect("the example") + 8;
+    let len = readme[start..].find("```").expect("its end");
+    let text = &readme[start..start + len];
+    let sc = parse(text, "chain.toml").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(sc.runs.len(), 2);
+    assert_eq!(sc.runs[0].chain.len(), 2);
+    assert!(matches!(
+        sc.runs[0].triggers[0].kind,
+        retry_storm::config::TriggerKind::CapacityLoss { .. }
+    ));
+    let r = retry_storm::run_scenario(&sc).unwrap();
+    let layers = &r.runs[0].layers;
+    assert_eq!(layers.len(), 3);
+    // Each layer's retries add to the load below it.
+    assert!(layers[2].per_request_during > layers[1].per_request_during);
+    assert!(layers[1].per_request_during > layers[0].per_request_during);
+    let bad = text.replacen("fraction = 0.5", "fraction = 1.5", 1);
+    let e = parse(&bad, "chain.toml").unwrap_err().to_string();
+    let shown = readme
+        .lines()
+        .find_map(|l| l.strip_prefix("mac-sim: error: chain.toml:"))
+        .expect("the README's error line");
+    assert_eq!(e, format!("chain.toml:{shown}"));
+}

@@ -20,7 +20,11 @@ pub fn key_on_line(text: &str, line: usize) -> String {
         .unwrap_or("")
         .trim();
     if let Some(h) = l.strip_prefix('[') {
+        let h = h.split('#').next().unwrap_or("");
         return h.trim_matches(['[', ']', ' ']).to_string();
+    }
+    if l.starts_with('#') {
+        return String::new();
     }
     match l.split_once('=') {
         Some((k, _)) => k.trim().trim_matches('"').to_string(),
@@ -37,7 +41,12 @@ pub fn line_of_key(text: &str, table: &str, index: usize, key: &str) -> usize {
     let mut inside = table.is_empty();
     for (i, raw) in text.lines().enumerate() {
         let l = raw.trim();
+        if l.starts_with('#') {
+            continue;
+        }
         if l.starts_with('[') {
+            // A header may have a comment after it (a key's `#` is after its `=`).
+            let l = l.split('#').next().unwrap_or("").trim();
             let name = l.trim_matches(['[', ']', ' ']);
             if inside && seen == Some(index) {
                 return header; // the table ended without the key
@@ -64,7 +73,7 @@ pub fn line_of_key(text: &str, table: &str, index: usize, key: &str) -> usize {
 mod tests {
     use super::*;
 
-    const TEXT: &str = "horizon = \"1s\"\n[load]\nkind = \"open\"\n[[trigger]]\nstart = \"1s\"\n[[trigger]]\nkind = \"x\"\nend = \"2s\"\n";
+    const TEXT: &str = "horizon = \"1s\"\n[load]\nkind = \"open\"\n[[trigger]]\nstart = \"1s\"\n[[trigger]]  # a = b\n# end = 1\nkind = \"x\"\nend = \"2s\"\n";
 
     #[test]
     fn keys_and_lines() {
@@ -74,7 +83,9 @@ mod tests {
         assert_eq!(key_on_line(TEXT, 4), "trigger");
         assert_eq!(line_of_key(TEXT, "", 0, "horizon"), 1);
         assert_eq!(line_of_key(TEXT, "load", 0, "kind"), 3);
-        assert_eq!(line_of_key(TEXT, "trigger", 1, "end"), 8);
+        assert_eq!(line_of_key(TEXT, "trigger", 1, "end"), 9);
+        assert_eq!(key_on_line(TEXT, 6), "trigger");
+        assert_eq!(key_on_line(TEXT, 7), "");
         assert_eq!(line_of_key(TEXT, "trigger", 0, "end"), 4); // not written: the header
         assert_eq!(line_of_key(TEXT, "trigger", 1, "start"), 6);
     }
