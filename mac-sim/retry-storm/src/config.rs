@@ -85,6 +85,10 @@ pub struct Slowdown {
     pub max_ps: Time,
 }
 
+fn no_time(t: &Time) -> bool {
+    t.is_zero()
+}
+
 /// The server.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ServerConfig {
@@ -97,6 +101,16 @@ pub struct ServerConfig {
     pub slowdown: Option<Slowdown>,
     /// How long an error response (a failing trigger) takes, picoseconds.
     pub error_ps: Time,
+    /// Load shedding: attempts that would wait behind this many queued ones are
+    /// rejected at once (needs workers); `None`: the queue is unbounded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queue_limit: Option<u32>,
+    /// Rate limiting: attempts beyond the bucket are rejected at once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rate_limit: Option<crate::shedding::RateLimit>,
+    /// The Retry-After delay a rejection carries, picoseconds.
+    #[serde(skip_serializing_if = "no_time")]
+    pub retry_after_ps: Time,
 }
 
 /// What goes wrong, and when.
@@ -298,6 +312,17 @@ impl StormConfig {
             }
             if sl.max_ps < s.service.mean_ps() {
                 return Err(StormError::param(Param::SlowdownMax, sl.max_ps));
+            }
+        }
+        if s.queue_limit.is_some() && s.workers.is_none() {
+            return Err(StormError::param(Param::Shedding, "queue_limit"));
+        }
+        if let Some(r) = s.rate_limit {
+            if !(r.per_s.is_finite() && r.per_s > 0.0 && r.per_s <= 1e8) || r.burst == 0 {
+                return Err(StormError::param(
+                    Param::Shedding,
+                    format!("rate_limit {}/s, burst {}", r.per_s, r.burst),
+                ));
             }
         }
         if self.timeouts_ps.is_empty() || self.timeouts_ps.contains(&Time::ZERO) {

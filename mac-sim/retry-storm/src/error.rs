@@ -82,6 +82,8 @@ pub enum Param {
     FailingShard,
     /// The number of services in a call chain.
     Chain,
+    /// Load shedding or rate limiting (which, as text).
+    Shedding,
     /// A capacity loss on a server without workers.
     CapacityLossWorkers,
     /// A load spike's factor.
@@ -150,6 +152,10 @@ impl fmt::Display for StormError {
                     FailingShard => write!(
                         f,
                         "failing shard {v}: the failing shard must be below the number of shards"
+                    ),
+                    Shedding => write!(
+                        f,
+                        "{v}: a queue limit needs workers; a rate limit needs a positive rate (at most 1e8) and a burst of at least 1"
                     ),
                     Chain => write!(
                         f,

@@ -22,6 +22,8 @@
 //! * [`chain`]: the layers of a call chain, each retrying the one below.
 //! * [`server`]: workers and a FIFO queue or a pure latency model, load-dependent
 //!   latency, deadline propagation.
+//! * [`shedding`]: load shedding (a bounded queue) and rate limiting, answered with
+//!   Retry-After.
 //! * [`triggers`]: full outage, pause, partial failure, failing shard.
 //! * [`sim`]: the events and the client's decision after a failed attempt; [`run`].
 //! * [`metrics`]: the time series in fixed bins.
@@ -99,6 +101,7 @@ pub mod replicate;
 pub mod report;
 pub mod scenario;
 pub mod server;
+pub mod shedding;
 pub mod sim;
 pub mod spec;
 pub mod strategy;

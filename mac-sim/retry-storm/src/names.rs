@@ -3,7 +3,7 @@
 //! ([`crate::contention`]).
 
 /// The retry-storm presets.
-pub const PRESETS: [&str; 10] = [
+pub const PRESETS: [&str; 11] = [
     "pause",
     "outage-open",
     "waves",
@@ -14,6 +14,7 @@ pub const PRESETS: [&str; 10] = [
     "layers",
     "budget-scope",
     "metastable",
+    "shedding",
 ];
 
 /// The optimistic-concurrency contention experiment.

@@ -32,7 +32,7 @@ pub struct Options {
 }
 
 /// The shipped scenario files, built into the binary: (name, text).
-pub const FILES: [(&str, &str); 10] = [
+pub const FILES: [(&str, &str); 11] = [
     ("pause", include_str!("../scenarios/pause.toml")),
     ("outage-open", include_str!("../scenarios/outage-open.toml")),
     ("waves", include_str!("../scenarios/waves.toml")),
@@ -46,6 +46,7 @@ pub const FILES: [(&str, &str); 10] = [
         include_str!("../scenarios/budget-scope.toml"),
     ),
     ("metastable", include_str!("../scenarios/metastable.toml")),
+    ("shedding", include_str!("../scenarios/shedding.toml")),
 ];
 
 /// The text of the preset `name`'s scenario file.

@@ -89,8 +89,15 @@ pub struct Counts {
     pub wasted: u64,
     /// Server jobs stopped at their propagated deadline.
     pub cancelled: u64,
+    /// Attempts rejected at once by load shedding or the rate limiter.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub rejected: u64,
     /// Queued server jobs dropped, deadline passed, with no work done.
     pub expired: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Counts {
@@ -149,6 +156,8 @@ struct Storm {
     window: Option<(Time, Time)>,
     /// Logical requests issued inside that window (counted with a chain).
     offered_during: u64,
+    /// The Retry-After of the server's rejections, nanoseconds.
+    retry_after_ns: u64,
     horizon: Time,
     timeouts: Vec<Time>,
     users: u32,
@@ -317,7 +326,14 @@ impl Storm {
             if layer == 0 {
                 self.counts.errors += u64::from(outcome == Outcome::Error);
             }
-            self.failed_attempt(now, req, q);
+            let floor = if outcome == Outcome::Rejected
+                && self.layers[layer as usize].strategy.retry_after
+            {
+                self.retry_after_ns
+            } else {
+                0
+            };
+            self.failed_attempt(now, req, floor, q);
         }
         true
     }
@@ -375,8 +391,8 @@ impl Storm {
     }
 
     /// The current attempt of `req` failed at `now`: ask the policy, the deadline and
-    /// the guards whether and when to retry.
-    fn failed_attempt(&mut self, now: Time, req: u32, q: &mut EventQueue<Event>) {
+    /// the guards whether and when to retry (not before `floor_ns`, a Retry-After).
+    fn failed_attempt(&mut self, now: Time, req: u32, floor_ns: u64, q: &mut EventQueue<Event>) {
         let r = *self.reqs.get(req);
         let now_ns = ns(now);
         let token_ok = self
@@ -391,6 +407,7 @@ impl Storm {
                 match d {
                     RetryDecision::GiveUp(_) => Err(Refusal::Policy),
                     RetryDecision::Retry { delay_ns } => {
+                        let delay_ns = delay_ns.max(floor_ns);
                         if !r.deadline.allows_attempt(now_ns, delay_ns, self.nominal_ns) {
                             Err(Refusal::Deadline)
                         } else {
@@ -483,7 +500,7 @@ impl Model for Storm {
                     self.counts.timeouts += 1;
                     self.series.attempt_ended(now, false);
                 }
-                self.failed_attempt(now, req, q);
+                self.failed_attempt(now, req, 0, q);
             }
             Event::Done { job, outcome } => {
                 let j = self.server.done(now, job, outcome, q);
@@ -524,6 +541,7 @@ pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
         chained: !cfg.chain.is_empty(),
         window: cfg.trigger_window(),
         offered_during: 0,
+        retry_after_ns: ns(cfg.server.retry_after_ps),
         horizon: cfg.horizon_ps,
         timeouts: cfg.timeouts_ps.clone(),
         users: cfg.users,
@@ -561,6 +579,7 @@ pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
     let sc = m.server.counts();
     m.counts.cancelled = sc.cancelled;
     m.counts.served = sc.served;
+    m.counts.rejected = sc.rejected;
     m.counts.expired = sc.expired;
     m.counts.in_flight = if m.chained {
         m.reqs.in_flight_at(0)

@@ -21,6 +21,7 @@
 //! | `breaker=PCT` | circuit breaker opening at PCT % failures |
 //! | `breaker-calls=N`, `breaker-window=DUR`, `breaker-open=DUR`, `breaker-probes=N` | its calls before judging (20), window (10s), time open (5s), half-open probes (5) |
 //! | `shared` | one budget and one set of breakers for all clients (default: one per client) |
+//! | `retry-after` | honour a rejection's Retry-After: wait at least that long before retrying |
 //! | `deadline` | propagate each attempt's deadline to the server |
 //! | `deadline=DUR` | also give each logical request this total deadline |
 //!
@@ -65,6 +66,7 @@ struct Parts<'a> {
     breaker_open: Option<u64>,
     breaker_probes: Option<u32>,
     shared: bool,
+    retry_after: bool,
     propagate: bool,
     request_deadline: Option<u64>,
 }
@@ -124,6 +126,10 @@ impl<'a> Parts<'a> {
             "shared" => {
                 flag()?;
                 self.shared = true;
+            }
+            "retry-after" => {
+                flag()?;
+                self.retry_after = true;
             }
             "deadline" => {
                 self.propagate = true;
@@ -256,6 +262,7 @@ impl<'a> Parts<'a> {
             half_open_probes: self.breaker_probes.unwrap_or(5),
         });
         s.shared = self.shared;
+        s.retry_after = self.retry_after;
         s.propagate = self.propagate;
         s.request_deadline_ns = self.request_deadline;
         Ok(s)

@@ -77,6 +77,8 @@ pub struct Strategy {
     /// One set of budgets and breakers shared by every client, instead of one per
     /// client.
     pub shared: bool,
+    /// Wait at least the Retry-After delay of a rejection before retrying.
+    pub retry_after: bool,
 }
 
 impl Default for Strategy {
@@ -108,6 +110,7 @@ impl Strategy {
             propagate: false,
             request_deadline_ns: None,
             shared: false,
+            retry_after: false,
         }
     }
 

@@ -181,3 +181,22 @@ fn the_readme_example_runs() {
         .expect("the README's error line");
     assert_eq!(e, format!("chain.toml:{shown}"));
 }
+
+#[test]
+fn shedding_and_rate_limit_keys() {
+    let text = GOOD.replacen(
+        "mean = \"50ms\"",
+        "mean = \"50ms\"\nqueue_limit = 5\nretry_after = \"2s\"\n[server.rate_limit]\nper_s = 30.0\nburst = 4",
+        1,
+    );
+    let sc = parse(&text, "s.toml").unwrap_or_else(|e| panic!("{e}"));
+    let s = &sc.runs[0].server;
+    assert_eq!(s.queue_limit, Some(5));
+    assert_eq!(s.retry_after_ps, sim_kit::time::Time::from_secs(2));
+    assert_eq!(s.rate_limit.map(|r| r.burst), Some(4));
+    let e = err(&text.replacen("burst = 4", "burst = 0", 1));
+    assert_eq!(e.key, "queue_limit", "{e}"); // the server's shedding keys
+    assert!(e.to_string().contains("burst 0"), "{e}");
+    let e = err(&text.replacen("workers = 10\n", "", 1));
+    assert!(e.to_string().contains("a queue limit needs workers"), "{e}");
+}

@@ -41,6 +41,7 @@ use crate::config::{
 };
 use crate::error::{FileError, FileProblem, Param, StormError};
 use crate::scenario::Scenario;
+use crate::shedding::RateLimit;
 use crate::strategy::Strategy;
 use schema::{LoadKind, ServiceKind, TriggerKindName};
 use sim_kit::time::Time;
@@ -116,6 +117,12 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
             max_ps: d.max.0,
         }),
         error_ps: s.error_time.map_or(Time::from_ms(1), |d| d.0),
+        queue_limit: s.queue_limit,
+        rate_limit: s.rate_limit.as_ref().map(|r| RateLimit {
+            per_s: r.per_s,
+            burst: r.burst,
+        }),
+        retry_after_ps: s.retry_after.map_or(Time::ZERO, |d| d.0),
     };
     let mut triggers = Vec::with_capacity(f.trigger.len());
     for (i, t) in f.trigger.iter().enumerate() {
@@ -265,6 +272,7 @@ fn key_of(p: Param) -> (&'static str, &'static str) {
         SlowdownMax => ("server.slowdown", "max"),
         Timeout => ("", "timeouts"),
         Chain => ("chain", "name"),
+        Shedding => ("server", "queue_limit"),
         Users => ("", "users"),
         HorizonOrBin | Bins => ("", "bin"),
         Horizon => ("", "horizon"),

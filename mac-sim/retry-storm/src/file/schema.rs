@@ -104,6 +104,17 @@ pub struct ServerTable {
     pub mean: Duration,
     pub error_time: Option<Duration>,
     pub slowdown: Option<SlowdownTable>,
+    pub queue_limit: Option<u32>,
+    pub rate_limit: Option<RateLimitTable>,
+    pub retry_after: Option<Duration>,
+}
+
+/// `[server.rate_limit]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RateLimitTable {
+    pub per_s: f64,
+    pub burst: u32,
 }
 
 /// `[server.slowdown]`.

@@ -353,6 +353,13 @@ pub fn report(r: &ScenarioResult) -> String {
             c.cancelled,
             c.expired
         );
+        if c.rejected > 0 {
+            let _ = writeln!(
+                s,
+                "{:<32} {} attempts rejected at once by load shedding or the rate limiter",
+                "", c.rejected
+            );
+        }
     }
     if r.runs.iter().any(|x| !x.layers.is_empty()) {
         let _ = writeln!(
