@@ -55,6 +55,11 @@ pub struct StormArgs {
     /// Width of the time-series bins, with unit (e.g. 100ms).
     #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
     bin: Option<String>,
+    /// Sweep one parameter, PARAM=VALUES: utilisation, rate, clients, retries or
+    /// timeout (seconds), the values as 0.5..=0.95:0.05 or 0,1,2; every strategy at
+    /// every value over --seeds seeds (at least 2 for intervals).
+    #[arg(long, value_name = "PARAM=VALUES")]
+    sweep: Option<String>,
     /// Print JSON (summaries and time series) instead of the report.
     #[arg(long, conflicts_with_all = ["csv", "series"])]
     json: bool,
@@ -113,6 +118,9 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
         );
     }
     let sc = presets::load(name, &opts)?;
+    if let Some(spec) = &a.sweep {
+        return sweep_cmd(a, &sc, spec);
+    }
     if a.seeds != 1 {
         return seeds_cmd(a, &sc);
     }
@@ -132,7 +140,12 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
 /// `--scenario contention`: the jitter kinds and the immediate-retry baseline, at the
 /// default client counts or `--clients`, over one seed or `--seeds`.
 fn contention_cmd(a: &StormArgs) -> Result<(), Failure> {
-    if a.horizon.is_some() || !a.strategy.is_empty() || !a.timeouts.is_empty() || a.bin.is_some() {
+    if a.horizon.is_some()
+        || !a.strategy.is_empty()
+        || !a.timeouts.is_empty()
+        || a.bin.is_some()
+        || a.sweep.is_some()
+    {
         return Err(Failure::usage(
             "contention takes only --seed, --seeds, --clients, --json, --csv and --out",
         ));
@@ -201,6 +214,27 @@ fn seeds_cmd(a: &StormArgs, sc: &presets::Scenario) -> Result<(), Failure> {
         || out::replicated_csv(&r),
         || out::replicated_series_csv(&r),
         || out::replicated_report(&r),
+    )
+}
+
+/// `--sweep PARAM=VALUES`: every strategy at every value over `--seeds` seeds.
+fn sweep_cmd(a: &StormArgs, sc: &retry_storm::Scenario, spec: &str) -> Result<(), Failure> {
+    if a.series {
+        return Err(Failure::usage(
+            "--sweep has no time series: use --csv or --json",
+        ));
+    }
+    let spec = retry_storm::sweep::SweepSpec::parse(spec)?;
+    let points = retry_storm::sweep::run_sweep(sc, &spec, a.seeds)?;
+    if let Some(dir) = &a.out {
+        out::write_sweep(dir, sc, &spec, &points)?;
+    }
+    print_as(
+        a,
+        || out::sweep_json(sc, &spec, &points),
+        || out::sweep_csv(sc, &spec, &points),
+        || out::sweep_csv(sc, &spec, &points),
+        || out::sweep_report(sc, &spec, &points),
     )
 }
 

@@ -313,3 +313,59 @@ fn contention_seeds_clients_and_baseline() {
         "{csv}"
     );
 }
+
+/// A storm parameter swept: a line per value and strategy, the files of --out, and
+/// bad sweeps refused with status 2.
+#[test]
+fn sweep_a_storm_parameter() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("out");
+    let dir_s = dir.to_string_lossy().into_owned();
+    let o = mac_sim(&[
+        "storm",
+        "--scenario",
+        "metastable",
+        "--sweep",
+        "utilisation=0.4,0.93",
+        "--seeds",
+        "2",
+        "--csv",
+        "--out",
+        &dir_s,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = stdout(&o);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 1 + 2 * 2, "{csv}");
+    assert_eq!(lines[0], retry_storm::report::SWEEP_HEADER);
+    assert!(
+        lines[4].starts_with("metastable,utilisation,0.93,\"1 retry after 1 s\",2,0,"),
+        "{csv}"
+    );
+    for f in ["csv", "json", "png", "svg"] {
+        assert!(
+            dir.join(format!("storm-metastable-sweep.{f}")).exists(),
+            "{f}"
+        );
+    }
+    for (args, needle) in [
+        (
+            &["storm", "--scenario", "pause", "--sweep", "speed=1,2"][..],
+            "sweep 'speed=1,2'",
+        ),
+        (
+            &["storm", "--scenario", "pause", "--sweep", "rate=10,20"][..],
+            "sweep rate=10 does not fit",
+        ),
+        (
+            &["storm", "--scenario", "outage-open", "--sweep", "retries=1"][..],
+            "sweep retries=1 does not fit",
+        ),
+        (
+            &["storm", "--scenario", "contention", "--sweep", "retries=1"][..],
+            "contention takes only",
+        ),
+    ] {
+        assert_args_fail(args, needle);
+    }
+}

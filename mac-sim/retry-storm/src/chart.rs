@@ -283,3 +283,53 @@ pub fn contention_chart(rows: &[ContentionRow]) -> Panels {
         columns: 2,
     }
 }
+
+/// The sweep figure: the normalised load after the triggers, the success ratio during
+/// them and the seeds that recovered, against the swept parameter, one line per
+/// strategy with its 95 % interval.
+pub fn sweep_chart(name: &str, param: &str, points: &[crate::sweep::SweepPoint]) -> Panels {
+    type Get = fn(&crate::replicate::StrategyOverSeeds) -> Estimate;
+    let recovered: Get = |s| {
+        let n = s.seeds.len().max(1) as f64;
+        Estimate {
+            mean: f64::from(s.recovered) / n,
+            half_width: 0.0,
+            n: s.seeds.len() as u32,
+        }
+    };
+    let panels: [(&str, &str, Get); 3] = [
+        ("load after the triggers", "attempts/s over before", |s| {
+            s.load_after
+        }),
+        ("client success during the triggers", "ratio", |s| {
+            s.during_success
+        }),
+        ("seeds that recovered", "share", recovered),
+    ];
+    let names: Vec<&str> = points
+        .first()
+        .map(|p| p.strategies.iter().map(|s| s.strategy.as_str()).collect())
+        .unwrap_or_default();
+    let charts = panels
+        .iter()
+        .map(|&(title, unit, get)| {
+            let mut c = LineChart::new(
+                &format!("{name} — {title}"),
+                Axis::linear(param),
+                Axis::linear(unit),
+            );
+            for (i, strategy) in names.iter().enumerate() {
+                let est: Vec<(f64, Estimate)> = points
+                    .iter()
+                    .filter_map(|p| p.strategies.get(i).map(|s| (p.value, get(s))))
+                    .filter(|(_, e)| e.mean.is_finite())
+                    .collect();
+                let line = est.iter().map(|&(x, e)| (x, e.mean)).collect();
+                let bars = est.iter().map(|&(_, e)| (e.lo(), e.hi())).collect();
+                c = c.series(Series::new(strategy, line).colour(i).error_bars(bars));
+            }
+            c
+        })
+        .collect();
+    Panels { charts, columns: 3 }
+}

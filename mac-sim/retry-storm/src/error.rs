@@ -80,6 +80,10 @@ pub enum Param {
     FailureFraction,
     /// The failing shard (`failing of shards`).
     FailingShard,
+    /// A sweep specification (`PARAM=VALUES`).
+    Sweep,
+    /// A swept value that does not fit the scenario (`PARAM=VALUE`).
+    SweepValue,
     /// The number of services in a call chain.
     Chain,
     /// Load shedding or rate limiting (which, as text).
@@ -152,6 +156,14 @@ impl fmt::Display for StormError {
                     FailingShard => write!(
                         f,
                         "failing shard {v}: the failing shard must be below the number of shards"
+                    ),
+                    Sweep => write!(
+                        f,
+                        "sweep '{v}': use PARAM=VALUES with PARAM one of utilisation, rate, clients, retries, timeout and VALUES like 0.5..=0.95:0.05 or 0,1,2 (at most 1000)"
+                    ),
+                    SweepValue => write!(
+                        f,
+                        "sweep {v} does not fit the scenario: utilisation needs workers and rate an open or capped load; clients a closed or capped load, whole; retries a strategy that retries, whole; timeout positive seconds"
                     ),
                     Shedding => write!(
                         f,

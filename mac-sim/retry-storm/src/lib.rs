@@ -37,6 +37,8 @@
 //! * [`scenario`]: a [`Scenario`], and every strategy of one on the kit's parallel
 //!   runner.
 //! * [`replicate`]: a scenario over several seeds, with 95 % confidence intervals.
+//! * [`sweep`]: one parameter swept (utilisation, rate, clients, retries, timeout),
+//!   every point over several seeds.
 //! * [`report`]: the text report, CSV, JSON and the files of `--out`; [`chart`]: the
 //!   time-series panels and the contention chart.
 //!
@@ -105,6 +107,7 @@ pub mod shedding;
 pub mod sim;
 pub mod spec;
 pub mod strategy;
+pub mod sweep;
 pub mod triggers;
 
 pub use config::StormConfig;

@@ -120,36 +120,36 @@ pub fn run_seeds(sc: &Scenario, seeds: u32) -> Result<Replicated, StormError> {
         return Err(StormError::param(Param::Seeds, seeds));
     }
     let grid = crate::run_all(&sc.runs, seeds)?;
-    let strategies = grid
-        .iter()
-        .map(|runs| {
-            let s = |f: fn(&StormResult) -> f64| est(runs.iter().map(f));
-            StrategyOverSeeds {
-                strategy: runs[0].strategy.clone(),
-                seeds: runs.iter().map(|r| r.config.seed).collect(),
-                recovered: runs
-                    .iter()
-                    .filter(|r| r.summary.recovery.seconds().is_some())
-                    .count() as u32,
-                recover_s: est(runs.iter().filter_map(|r| r.summary.recovery.seconds())),
-                during_amplification: s(|r| r.summary.during.mean_amplification),
-                during_peak_amplification: s(|r| r.summary.during.peak_amplification),
-                during_success: s(|r| r.summary.during.success_ratio),
-                during_attempts_cv: s(|r| r.summary.during.attempts_cv),
-                after_amplification: s(|r| r.summary.after.mean_amplification),
-                after_success: s(|r| r.summary.after.success_ratio),
-                load_during: s(|r| r.summary.load_during),
-                load_after: s(|r| r.summary.load_after),
-                wasted_fraction: s(|r| r.counts.wasted_fraction()),
-                series: over_bins(runs),
-                events: runs.iter().map(|r| r.events).sum(),
-            }
-        })
-        .collect();
+    let strategies = grid.iter().map(|runs| over_seeds(runs)).collect();
     Ok(Replicated {
         name: sc.name.to_string(),
         title: sc.title.to_string(),
         expectation: sc.expectation.to_string(),
         strategies,
     })
+}
+
+/// One strategy's runs over its seeds (at least one), summarised.
+pub fn over_seeds(runs: &[StormResult]) -> StrategyOverSeeds {
+    let s = |f: fn(&StormResult) -> f64| est(runs.iter().map(f));
+    StrategyOverSeeds {
+        strategy: runs.first().map(|r| r.strategy.clone()).unwrap_or_default(),
+        seeds: runs.iter().map(|r| r.config.seed).collect(),
+        recovered: runs
+            .iter()
+            .filter(|r| r.summary.recovery.seconds().is_some())
+            .count() as u32,
+        recover_s: est(runs.iter().filter_map(|r| r.summary.recovery.seconds())),
+        during_amplification: s(|r| r.summary.during.mean_amplification),
+        during_peak_amplification: s(|r| r.summary.during.peak_amplification),
+        during_success: s(|r| r.summary.during.success_ratio),
+        during_attempts_cv: s(|r| r.summary.during.attempts_cv),
+        after_amplification: s(|r| r.summary.after.mean_amplification),
+        after_success: s(|r| r.summary.after.success_ratio),
+        load_during: s(|r| r.summary.load_during),
+        load_after: s(|r| r.summary.load_after),
+        wasted_fraction: s(|r| r.counts.wasted_fraction()),
+        series: over_bins(runs),
+        events: runs.iter().map(|r| r.events).sum(),
+    }
 }

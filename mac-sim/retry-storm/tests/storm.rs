@@ -353,7 +353,11 @@ fn charts_have_a_line_per_strategy_and_the_trigger_shaded() {
     .unwrap();
     let fig = contention_chart(&rows);
     assert_eq!(fig.charts.len(), 2);
-    assert!(fig.charts.iter().all(|c| c.series.len() == retry_storm::contention::KINDS.len()));
+    assert!(
+        fig.charts
+            .iter()
+            .all(|c| c.series.len() == retry_storm::contention::KINDS.len())
+    );
 }
 
 /// Every parameter out of range is refused with a one-line error, never a panic.

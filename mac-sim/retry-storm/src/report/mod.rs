@@ -1,6 +1,10 @@
 //! Reports of `mac-sim storm`: a text summary, the time series as CSV, and (through
 //! [`sim_kit::output::json`]) everything as JSON.
 
+mod sweep;
+
+pub use sweep::{SWEEP_HEADER, sweep_csv, sweep_json, sweep_report, write_sweep};
+
 use std::fmt::Write as _;
 
 use std::path::Path;
@@ -270,7 +274,7 @@ pub fn describe(c: &StormConfig) -> String {
 }
 
 /// The first two lines of a report: the scenario and what it should show.
-fn heading(name: &str, title: &str, expectation: &str) -> String {
+pub(crate) fn heading(name: &str, title: &str, expectation: &str) -> String {
     format!("mac-sim storm: {name} — {title}\nexpected: {expectation}\n")
 }
 
@@ -410,7 +414,7 @@ fn csv_num(x: f64) -> String {
 }
 
 /// An estimate as two CSV fields: the mean and the 95 % half-width.
-fn csv_estimate(x: &Estimate) -> String {
+pub(crate) fn csv_estimate(x: &Estimate) -> String {
     format!("{},{}", csv_num(x.mean), csv_num(x.half_width))
 }
 
@@ -521,7 +525,7 @@ pub fn contention_csv(rows: &[ContentionRow]) -> String {
     s
 }
 
-fn pm(e: &Estimate, prec: usize) -> String {
+pub(crate) fn pm(e: &Estimate, prec: usize) -> String {
     if !e.mean.is_finite() {
         "-".into()
     } else if e.n < 2 {
