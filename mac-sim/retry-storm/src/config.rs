@@ -176,9 +176,6 @@ pub struct ChainLayer {
     pub timeout_ps: Time,
 }
 
-/// Services a call chain may have at most.
-pub const MAX_CHAIN: usize = 8;
-
 /// How "time to recover" is judged (see the module docs of [`super`]).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct RecoveryRule {
@@ -236,7 +233,7 @@ pub struct StormConfig {
     pub seed: u64,
 }
 
-pub use crate::limits::{MAX_CLIENTS, MAX_REQUESTS};
+pub use crate::limits::{MAX_CHAIN, MAX_CLIENTS, MAX_REQUESTS};
 
 fn positive_rate(r: f64) -> Result<(), StormError> {
     if r.is_finite() && r > 0.0 && r <= 1e8 {

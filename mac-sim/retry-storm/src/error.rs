@@ -172,7 +172,7 @@ impl fmt::Display for StormError {
                     Chain => write!(
                         f,
                         "{v} services in the call chain: at most {} are supported",
-                        crate::config::MAX_CHAIN
+                        crate::limits::MAX_CHAIN
                     ),
                     CapacityLossWorkers => write!(
                         f,

@@ -32,7 +32,7 @@
 //!
 //! Scenarios and what is made of them:
 //!
-//! * [`file`]: scenario files (TOML) read into a [`Scenario`]; [`names`],
+//! * [`file`](mod@file): scenario files (TOML) read into a [`Scenario`]; [`names`],
 //!   [`presets`]: the shipped scenarios, each a file of `scenarios/` built in.
 //! * [`scenario`]: a [`Scenario`], and every strategy of one on the kit's parallel
 //!   runner.
