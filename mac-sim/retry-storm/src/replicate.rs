@@ -39,6 +39,11 @@ pub struct StrategyOverSeeds {
     pub load_after: Estimate,
     /// Fraction of the server's work done for nobody.
     pub wasted_fraction: Estimate,
+    /// With a call chain: each layer's attempts per logical request while the
+    /// triggers lasted ([`LayerLoad::per_request_during`](crate::chain::LayerLoad::per_request_during)),
+    /// the clients first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub layers_per_request: Vec<Estimate>,
     /// Per bin: mean and confidence interval of each plotted measure.
     pub series: Vec<BinEstimate>,
     /// Events handled, all seeds.
@@ -149,6 +154,9 @@ pub fn over_seeds(runs: &[StormResult]) -> StrategyOverSeeds {
         load_during: s(|r| r.summary.load_during),
         load_after: s(|r| r.summary.load_after),
         wasted_fraction: s(|r| r.counts.wasted_fraction()),
+        layers_per_request: (0..runs.first().map_or(0, |r| r.layers.len()))
+            .map(|k| est(runs.iter().map(|r| r.layers[k].per_request_during)))
+            .collect(),
         series: over_bins(runs),
         events: runs.iter().map(|r| r.events).sum(),
     }

@@ -580,6 +580,19 @@ pub fn replicated_report(r: &Replicated) -> String {
             pm(&st.recover_s, 1)
         );
     }
+    if r.strategies
+        .iter()
+        .any(|st| !st.layers_per_request.is_empty())
+    {
+        let _ = writeln!(
+            s,
+            "\nCall chain: attempts each layer sent per logical request while a trigger was active, the clients first:"
+        );
+        for st in &r.strategies {
+            let layers: Vec<String> = st.layers_per_request.iter().map(|e| pm(e, 2)).collect();
+            let _ = writeln!(s, "{:<32} {}", st.strategy, layers.join(" -> "));
+        }
+    }
     let _ = writeln!(
         s,
         "\nrecover s: over the runs that recovered; a run that did not recover within the horizon is metastable."
