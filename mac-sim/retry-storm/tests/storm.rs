@@ -486,6 +486,28 @@ fn seeds_summary_agrees_with_the_single_runs() {
     assert_eq!(rep.strategies[1].recovered, 3);
 }
 
+/// `c` run with a load spike x3 from `from_s` to `to_s` as its only trigger.
+fn with_spike(mut c: retry_storm::StormConfig, from_s: u64, to_s: u64) -> StormResult {
+    use retry_storm::config::{Trigger, TriggerKind};
+    c.triggers = vec![Trigger {
+        start_ps: Time::from_secs(from_s),
+        end_ps: Time::from_secs(to_s),
+        kind: TriggerKind::LoadSpike { factor: 3.0 },
+    }];
+    retry_storm::run(&c).unwrap()
+}
+
+/// New requests per second over the bins in `[from, to)` seconds.
+fn mean_offered(r: &StormResult, from: f64, to: f64) -> f64 {
+    let v: Vec<f64> = r
+        .series
+        .iter()
+        .filter(|b| b.t_s >= from && b.t_s < to)
+        .map(|b| b.offered_per_s)
+        .collect();
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
 /// A capacity loss queues work the way a smaller server would, and the server takes
 /// it back when the workers return; a load spike multiplies the offered load in its
 /// window and nowhere else. Over three seeds each.
@@ -517,21 +539,8 @@ fn capacity_loss_and_load_spike_act_in_their_window() {
             "{m:?}"
         );
         // A spike x3 from 20 s to 40 s: offered load triples there, not elsewhere.
-        c.triggers = vec![Trigger {
-            start_ps: Time::from_secs(20),
-            end_ps: Time::from_secs(40),
-            kind: TriggerKind::LoadSpike { factor: 3.0 },
-        }];
-        let r = retry_storm::run(&c).unwrap();
-        let offered = |from: f64, to: f64| {
-            let bins: Vec<f64> = r
-                .series
-                .iter()
-                .filter(|b| b.t_s >= from && b.t_s < to)
-                .map(|b| b.offered_per_s)
-                .collect();
-            bins.iter().sum::<f64>() / bins.len() as f64
-        };
+        let r = with_spike(c.clone(), 20, 40);
+        let offered = |from, to| mean_offered(&r, from, to);
         let (before, during, after) =
             (offered(5.0, 20.0), offered(20.0, 40.0), offered(40.0, 80.0));
         // 2000 arrivals in 20 s: their mean is within 5 % of 300/s with a margin of
@@ -696,7 +705,6 @@ fn retry_after_honoured_against_ignored() {
 /// 280/s has a standard deviation of 4.3/s, a 2.5 % margin is over 2.5 of them.
 #[test]
 fn closed_loop_load_spike() {
-    use retry_storm::config::{Trigger, TriggerKind};
     for seed in SEEDS {
         let o = presets::Options {
             seed: Some(seed),
@@ -705,22 +713,9 @@ fn closed_loop_load_spike() {
             ]),
             ..Default::default()
         };
-        let mut c = presets::scenario("pause", &o).unwrap().runs[0].clone();
-        c.triggers = vec![Trigger {
-            start_ps: Time::from_secs(40),
-            end_ps: Time::from_secs(100),
-            kind: TriggerKind::LoadSpike { factor: 3.0 },
-        }];
-        let r = retry_storm::run(&c).unwrap();
-        let mean = |from: f64, to: f64| {
-            let v: Vec<f64> = r
-                .series
-                .iter()
-                .filter(|b| b.t_s >= from && b.t_s < to)
-                .map(|b| b.offered_per_s)
-                .collect();
-            v.iter().sum::<f64>() / v.len() as f64
-        };
+        let c = presets::scenario("pause", &o).unwrap().runs[0].clone();
+        let r = with_spike(c, 40, 100);
+        let mean = |from, to| mean_offered(&r, from, to);
         let (before, during) = (mean(10.0, 40.0), mean(85.0, 100.0));
         assert!((before - 100.0).abs() < 10.0, "{seed}: {before}");
         let ratio = during / before;
