@@ -16,8 +16,9 @@ use sim_kit::runner::progress;
 
 #[derive(Args, Debug)]
 pub struct StormArgs {
-    /// The scenario preset (see --list), or `contention`.
-    #[arg(long, value_name = "NAME")]
+    /// The scenario: a preset's name (see --list), `contention`, or the path of a
+    /// scenario file (TOML; see the presets in mac-sim/retry-storm/scenarios/).
+    #[arg(long, value_name = "NAME|PATH")]
     scenario: Option<String>,
     /// List the scenarios and what each is expected to show.
     #[arg(long)]
@@ -38,9 +39,12 @@ pub struct StormArgs {
     horizon: Option<String>,
     /// Replace the preset's strategies (repeat for several): parts joined by +, from
     /// none, immediate, fixed=DUR, exp, exp-full, exp-equal, exp-decorrelated,
-    /// exp-proportional, exp-additive, exp-normal, base=DUR, cap=DUR, retries=N,
-    /// budget=PCT, tokens=MAX/RATIO, retry-breaker=PCT, breaker=PCT, deadline[=DUR];
-    /// e.g. exp-full+retries=3+budget=10.
+    /// exp-proportional, exp-additive, exp-normal, base=DUR, cap=DUR, mult=RATIO,
+    /// spread=RATIO, jitter-max=DUR, retries=N, budget=PCT, budget-floor=N,
+    /// budget-bank=N, tokens=MAX/RATIO, retry-breaker=PCT, retry-breaker-calls=N,
+    /// retry-breaker-window=DUR, breaker=PCT, breaker-calls=N, breaker-window=DUR,
+    /// breaker-open=DUR, breaker-probes=N, shared, deadline[=DUR]; e.g.
+    /// exp-full+retries=3+budget=10.
     #[arg(long, value_name = "SPEC")]
     strategy: Vec<String>,
     /// Per-attempt client timeouts, one drawn per request (e.g. 100ms,200ms,300ms).
@@ -54,6 +58,11 @@ pub struct StormArgs {
     /// Width of the time-series bins, with unit (e.g. 100ms).
     #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
     bin: Option<String>,
+    /// Sweep one parameter, PARAM=VALUES: utilisation, rate, clients, retries or
+    /// timeout (seconds), the values as 0.5..=0.95:0.05 or 0,1,2; every strategy at
+    /// every value over --seeds seeds (at least 2 for intervals).
+    #[arg(long, value_name = "PARAM=VALUES")]
+    sweep: Option<String>,
     /// Print JSON (summaries and time series) instead of the report.
     #[arg(long, conflicts_with_all = ["csv", "series"])]
     json: bool,
@@ -85,32 +94,7 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
         set::check(dir).map_err(Failure::usage)?;
     }
     if name == contention::NAME {
-        if a.clients.is_some()
-            || a.horizon.is_some()
-            || !a.strategy.is_empty()
-            || !a.timeouts.is_empty()
-            || a.seeds != 1
-            || a.bin.is_some()
-        {
-            return Err(Failure::usage(
-                "contention takes only --seed, --json, --csv and --out",
-            ));
-        }
-        let cfg = contention::ContentionConfig {
-            seed: a.seed,
-            ..Default::default()
-        };
-        let rows = contention::run_contention(&cfg)?;
-        if let Some(dir) = &a.out {
-            publish(dir, |d| out::write_contention(d, &rows))?;
-        }
-        return if a.json {
-            emit(&json::to_string(&rows))
-        } else if a.csv || a.series {
-            emit(&out::contention_csv(&rows))
-        } else {
-            emit(&out::contention_report(&rows))
-        };
+        return contention_cmd(a);
     }
     let mut opts = presets::Options {
         seed: Some(a.seed),
@@ -139,7 +123,10 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
                 .collect::<Result<_, _>>()?,
         );
     }
-    let sc = presets::scenario(name, &opts)?;
+    let sc = presets::load(name, &opts)?;
+    if let Some(spec) = &a.sweep {
+        return sweep_cmd(a, &sc, spec);
+    }
     if a.seeds != 1 {
         return seeds_cmd(a, &sc);
     }
@@ -155,6 +142,52 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
         || out::summary_csv(&r),
         || out::series_csv(&r),
         || out::report(&r),
+    )
+}
+
+/// `--scenario contention`: the jitter kinds and the immediate-retry baseline, at the
+/// default client counts or `--clients`, over one seed or `--seeds`.
+fn contention_cmd(a: &StormArgs) -> Result<(), Failure> {
+    if a.horizon.is_some()
+        || !a.strategy.is_empty()
+        || !a.timeouts.is_empty()
+        || a.bin.is_some()
+        || a.sweep.is_some()
+    {
+        return Err(Failure::usage(
+            "contention takes only --seed, --seeds, --clients, --json, --csv and --out",
+        ));
+    }
+    let mut cfg = contention::ContentionConfig {
+        seed: a.seed,
+        ..Default::default()
+    };
+    if let Some(n) = a.clients {
+        cfg.clients = vec![n];
+    }
+    if a.seeds != 1 {
+        let rows = contention::run_contention_seeds(&cfg, a.seeds)?;
+        if let Some(dir) = &a.out {
+            publish(dir, |d| out::write_contention_seeds(d, &rows))?;
+        }
+        return print_as(
+            a,
+            || json::to_string(&rows),
+            || out::contention_seeds_csv(&rows),
+            || out::contention_seeds_csv(&rows),
+            || out::contention_seeds_report(&rows),
+        );
+    }
+    let rows = contention::run_contention(&cfg)?;
+    if let Some(dir) = &a.out {
+        publish(dir, |d| out::write_contention(d, &rows))?;
+    }
+    print_as(
+        a,
+        || json::to_string(&rows),
+        || out::contention_csv(&rows),
+        || out::contention_csv(&rows),
+        || out::contention_report(&rows),
     )
 }
 
@@ -191,6 +224,27 @@ fn seeds_cmd(a: &StormArgs, sc: &presets::Scenario) -> Result<(), Failure> {
         || out::replicated_csv(&r),
         || out::replicated_series_csv(&r),
         || out::replicated_report(&r),
+    )
+}
+
+/// `--sweep PARAM=VALUES`: every strategy at every value over `--seeds` seeds.
+fn sweep_cmd(a: &StormArgs, sc: &retry_storm::Scenario, spec: &str) -> Result<(), Failure> {
+    if a.series {
+        return Err(Failure::usage(
+            "--sweep has no time series: use --csv or --json",
+        ));
+    }
+    let spec = retry_storm::sweep::SweepSpec::parse(spec)?;
+    let points = retry_storm::sweep::run_sweep(sc, &spec, a.seeds)?;
+    if let Some(dir) = &a.out {
+        publish(dir, |d| out::write_sweep(d, sc, &spec, &points))?;
+    }
+    print_as(
+        a,
+        || out::sweep_json(sc, &spec, &points),
+        || out::sweep_csv(sc, &spec, &points),
+        || out::sweep_csv(sc, &spec, &points),
+        || out::sweep_report(sc, &spec, &points),
     )
 }
 

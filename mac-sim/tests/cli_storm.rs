@@ -201,8 +201,12 @@ fn bad_input_gets_one_line_and_status_2() {
         (&["storm"], "needs --scenario"),
         (&["storm", "--scenario", "nope"], "unknown scenario 'nope'"),
         (
-            &["storm", "--scenario", "contention", "--clients", "5"],
+            &["storm", "--scenario", "contention", "-d", "5s"],
             "contention takes only",
+        ),
+        (
+            &["storm", "--scenario", "contention", "--clients", "0"],
+            "client counts must be between 1 and 10000",
         ),
     ];
     for (args, needle) in cases {
@@ -237,5 +241,131 @@ fn bad_input_gets_one_line_and_status_2() {
         let mut args = vec!["storm", "--scenario", "pause"];
         args.extend_from_slice(extra);
         assert_args_fail(&args, needle);
+    }
+}
+
+/// A scenario file of one's own: the shipped preset read from its path gives the same
+/// report as the preset's name, and bad files fail with file, line and key.
+#[test]
+fn scenario_files_by_path() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let path = format!("{dir}/retry-storm/scenarios/shard.toml");
+    let by_path = mac_sim(&["storm", "--scenario", &path, "--csv"]);
+    assert!(by_path.status.success(), "{}", stderr(&by_path));
+    let by_name = mac_sim(&["storm", "--scenario", "shard", "--csv"]);
+    assert_eq!(stdout(&by_path), stdout(&by_name));
+
+    let tmp = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    for (from, to, needle) in [
+        ("rate = 200.0", "rat = 200.0", ":11: rat: unknown field"),
+        (
+            "start = \"20s\"",
+            "start = \"20\"",
+            ":22: start: '20' must be a positive time",
+        ),
+        (
+            "end = \"60s\"",
+            "end = \"90s\"",
+            ":23: end: the trigger must end within the horizon",
+        ),
+        (
+            "spec = \"breaker=10\"",
+            "spec = \"breaker=x\"",
+            ":35: spec: strategy: 'breaker=x'",
+        ),
+    ] {
+        let bad = tmp.path().join("bad.toml");
+        std::fs::write(&bad, text.replacen(from, to, 1)).unwrap();
+        let bad = bad.to_string_lossy().into_owned();
+        assert_args_fail(&["storm", "--scenario", &bad], &format!("{bad}{needle}"));
+    }
+    assert_args_fail(
+        &["storm", "--scenario", "no/such.toml"],
+        "no/such.toml: cannot read the scenario file",
+    );
+}
+
+/// Contention takes --clients and --seeds, and has the immediate-retry baseline.
+#[test]
+fn contention_seeds_clients_and_baseline() {
+    let o = mac_sim(&[
+        "storm",
+        "--scenario",
+        "contention",
+        "--clients",
+        "20",
+        "--seeds",
+        "3",
+        "--csv",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = stdout(&o);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 1 + 5, "{csv}");
+    // Immediate retries and no jitter: one winner per round, 20 * 21 / 2 calls always.
+    assert!(
+        lines[1].starts_with("immediate,20,3,210.000000,0.000000,"),
+        "{csv}"
+    );
+    assert!(
+        lines[2].starts_with("none,20,3,210.000000,0.000000,"),
+        "{csv}"
+    );
+}
+
+/// A storm parameter swept: a line per value and strategy, the files of --out, and
+/// bad sweeps refused with status 2.
+#[test]
+fn sweep_a_storm_parameter() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("out");
+    let dir_s = dir.to_string_lossy().into_owned();
+    let o = mac_sim(&[
+        "storm",
+        "--scenario",
+        "metastable",
+        "--sweep",
+        "utilisation=0.4,0.93",
+        "--seeds",
+        "2",
+        "--csv",
+        "--out",
+        &dir_s,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = stdout(&o);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 1 + 2 * 2, "{csv}");
+    assert_eq!(lines[0], retry_storm::report::SWEEP_HEADER);
+    assert!(
+        lines[4].starts_with("metastable,utilisation,0.93,\"1 retry after 1 s\",2,0,"),
+        "{csv}"
+    );
+    for f in ["csv", "json", "png", "svg"] {
+        assert!(
+            dir.join(format!("storm-metastable-sweep.{f}")).exists(),
+            "{f}"
+        );
+    }
+    for (args, needle) in [
+        (
+            &["storm", "--scenario", "pause", "--sweep", "speed=1,2"][..],
+            "sweep 'speed=1,2'",
+        ),
+        (
+            &["storm", "--scenario", "pause", "--sweep", "rate=10,20"][..],
+            "sweep rate=10 does not fit",
+        ),
+        (
+            &["storm", "--scenario", "outage-open", "--sweep", "retries=1"][..],
+            "sweep retries=1 does not fit",
+        ),
+        (
+            &["storm", "--scenario", "contention", "--sweep", "retries=1"][..],
+            "contention takes only",
+        ),
+    ] {
+        assert_args_fail(args, needle);
     }
 }

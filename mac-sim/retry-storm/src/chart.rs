@@ -5,7 +5,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::contention::{ContentionRow, JITTERS};
+use crate::contention::{ContentionRow, KINDS};
 use crate::metrics::BinRow;
 use crate::replicate::{BinEstimate, Replicated};
 use crate::{ScenarioResult, StormConfig};
@@ -169,7 +169,7 @@ fn styled(s: Series, look: Look) -> Series {
 /// The trigger window of a run, in seconds.
 pub fn trigger_window(cfg: &StormConfig) -> Option<(f64, f64)> {
     let s = |t: Time| t.as_secs_f64();
-    cfg.trigger.map(|t| (s(t.start_ps), s(t.end_ps)))
+    cfg.trigger_window().map(|(a, b)| (s(a), s(b)))
 }
 
 /// The time-series figure of a scenario: six panels (attempts/s, amplification,
@@ -259,7 +259,7 @@ pub fn contention_chart(rows: &[ContentionRow]) -> Panels {
     let chart = |title: &str, unit: &str, get: fn(&ContentionRow) -> f64| {
         let mut c = LineChart::new(title, Axis::linear("clients"), Axis::log(unit))
             .legend_at(LegendAt::UpperLeft);
-        for (i, (name, _)) in JITTERS.iter().enumerate() {
+        for (i, name) in KINDS.iter().enumerate() {
             let pts = rows
                 .iter()
                 .filter(|r| r.jitter == *name)
@@ -282,4 +282,54 @@ pub fn contention_chart(rows: &[ContentionRow]) -> Panels {
         ],
         columns: 2,
     }
+}
+
+/// The sweep figure: the normalised load after the triggers, the success ratio during
+/// them and the seeds that recovered, against the swept parameter, one line per
+/// strategy with its 95 % interval.
+pub fn sweep_chart(name: &str, param: &str, points: &[crate::sweep::SweepPoint]) -> Panels {
+    type Get = fn(&crate::replicate::StrategyOverSeeds) -> Estimate;
+    let recovered: Get = |s| {
+        let n = s.seeds.len().max(1) as f64;
+        Estimate {
+            mean: f64::from(s.recovered) / n,
+            half_width: 0.0,
+            n: s.seeds.len() as u32,
+        }
+    };
+    let panels: [(&str, &str, Get); 3] = [
+        ("load after the triggers", "attempts/s over before", |s| {
+            s.load_after
+        }),
+        ("client success during the triggers", "ratio", |s| {
+            s.during_success
+        }),
+        ("seeds that recovered", "share", recovered),
+    ];
+    let names: Vec<&str> = points
+        .first()
+        .map(|p| p.strategies.iter().map(|s| s.strategy.as_str()).collect())
+        .unwrap_or_default();
+    let charts = panels
+        .iter()
+        .map(|&(title, unit, get)| {
+            let mut c = LineChart::new(
+                &format!("{name} — {title}"),
+                Axis::linear(param),
+                Axis::linear(unit),
+            );
+            for (i, strategy) in names.iter().enumerate() {
+                let est: Vec<(f64, Estimate)> = points
+                    .iter()
+                    .filter_map(|p| p.strategies.get(i).map(|s| (p.value, get(s))))
+                    .filter(|(_, e)| e.mean.is_finite())
+                    .collect();
+                let line = est.iter().map(|&(x, e)| (x, e.mean)).collect();
+                let bars = est.iter().map(|&(_, e)| (e.lo(), e.hi())).collect();
+                c = c.series(Series::new(strategy, line).colour(i).error_bars(bars));
+            }
+            c
+        })
+        .collect();
+    Panels { charts, columns: 3 }
 }

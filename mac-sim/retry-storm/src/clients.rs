@@ -28,6 +28,13 @@ pub struct Request {
     pub attempt: u64,
     /// Whether that attempt awaits an answer.
     pub outstanding: bool,
+    /// Its layer in the call chain: 0 for a client's logical request, `k` for the
+    /// call the `k`-th service makes on behalf of an attempt of layer `k − 1`.
+    pub layer: u8,
+    /// For `layer > 0`: the request whose attempt this call serves ...
+    pub parent: u32,
+    /// ... and that attempt's serial number.
+    pub parent_attempt: u64,
 }
 
 /// The requests in flight, in reusable slots.
@@ -71,6 +78,19 @@ impl Requests {
     pub fn in_flight(&self) -> usize {
         self.slots.len() - self.free.len()
     }
+
+    /// Requests of `layer` in flight.
+    pub fn in_flight_at(&self, layer: u8) -> usize {
+        let mut live = vec![true; self.slots.len()];
+        for &i in &self.free {
+            live[i as usize] = false;
+        }
+        self.slots
+            .iter()
+            .zip(live)
+            .filter(|(r, l)| *l && r.layer == layer)
+            .count()
+    }
 }
 
 /// The client processes: their budgets and breakers, and who is idle.
@@ -97,13 +117,25 @@ impl Population {
     /// # Errors
     ///
     /// The [`StormError`](crate::error::StormError) of [`Guards::new`] for the strategy.
-    pub fn new(load: Load, strategy: &Strategy) -> Result<Self, crate::error::StormError> {
+    ///
+    /// Open-loop arrivals come at `peak` times the load's rate (the largest factor of
+    /// its load spikes, 1 without), to be thinned by the caller to the factor of the
+    /// moment.
+    pub fn new(
+        load: Load,
+        strategy: &Strategy,
+        peak: f64,
+    ) -> Result<Self, crate::error::StormError> {
         let g = Guards::new(strategy)?;
         let n = load.clients();
-        let kept = if g.is_empty() { 0 } else { n };
+        let kept = match (g.is_empty(), strategy.shared) {
+            (true, _) => 0,
+            (false, true) => 1,
+            (false, false) => n,
+        };
         let gap_mean_ps = match load {
             Load::Open { rate_per_s, .. } | Load::Capped { rate_per_s, .. } => {
-                PS_PER_SEC as f64 / rate_per_s
+                PS_PER_SEC as f64 / (rate_per_s * peak)
             }
             Load::Closed { .. } => 0.0,
         };
@@ -125,10 +157,14 @@ impl Population {
     }
 
     /// A client's guards, or `None` when the strategy has none (then nothing is kept
-    /// per client, and nothing is looked up).
+    /// per client, and nothing is looked up). With a shared strategy every client has
+    /// the one set.
     #[inline]
     pub fn guards(&mut self, client: u32) -> Option<&mut Guards> {
-        self.guards.get_mut(client as usize)
+        match self.guards.len() {
+            1 => self.guards.first_mut(),
+            _ => self.guards.get_mut(client as usize),
+        }
     }
 
     /// The gap to the next open-loop arrival.
@@ -137,12 +173,12 @@ impl Population {
         Time::from_ps_f64(maths::exponential(rng, self.gap_mean_ps).round()).max(Time::from_ps(1))
     }
 
-    /// A closed-loop think time.
+    /// A closed-loop think time, with the load at `factor` times its rate.
     #[inline]
-    pub fn think<R: Rng + ?Sized>(&self, rng: &mut R) -> Time {
+    pub fn think<R: Rng + ?Sized>(&self, rng: &mut R, factor: f64) -> Time {
         match self.load {
             Load::Closed { think_ps, .. } => {
-                Time::from_ps_f64(maths::exponential(rng, think_ps.as_ps_f64()).round())
+                Time::from_ps_f64(maths::exponential(rng, think_ps.as_ps_f64() / factor).round())
                     .max(Time::from_ps(1))
             }
             _ => Time::ZERO,
@@ -160,16 +196,23 @@ impl Population {
         }
     }
 
-    /// A logical request of `client` ended at `now`.
+    /// A logical request of `client` ended at `now`, with the load at `factor` times
+    /// its rate.
     #[inline]
-    pub fn on_end<R: Rng + ?Sized>(&mut self, now: Time, client: u32, rng: &mut R) -> Next {
+    pub fn on_end<R: Rng + ?Sized>(
+        &mut self,
+        now: Time,
+        client: u32,
+        rng: &mut R,
+        factor: f64,
+    ) -> Next {
         match self.load {
             Load::Open { .. } => Next::Nothing,
             Load::Capped { .. } => {
                 self.idle.push(client);
                 Next::Nothing
             }
-            Load::Closed { .. } => Next::WakeAt(now.saturating_add(self.think(rng))),
+            Load::Closed { .. } => Next::WakeAt(now.saturating_add(self.think(rng, factor))),
         }
     }
 }

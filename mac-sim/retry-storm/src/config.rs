@@ -85,6 +85,10 @@ pub struct Slowdown {
     pub max_ps: Time,
 }
 
+fn no_time(t: &Time) -> bool {
+    t.is_zero()
+}
+
 /// The server.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ServerConfig {
@@ -97,6 +101,16 @@ pub struct ServerConfig {
     pub slowdown: Option<Slowdown>,
     /// How long an error response (a failing trigger) takes, picoseconds.
     pub error_ps: Time,
+    /// Load shedding: attempts that would wait behind this many queued ones are
+    /// rejected at once (needs workers); `None`: the queue is unbounded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queue_limit: Option<u32>,
+    /// Rate limiting: attempts beyond the bucket are rejected at once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rate_limit: Option<crate::shedding::RateLimit>,
+    /// The Retry-After delay a rejection carries, picoseconds.
+    #[serde(skip_serializing_if = "no_time")]
+    pub retry_after_ps: Time,
 }
 
 /// What goes wrong, and when.
@@ -120,6 +134,18 @@ pub enum TriggerKind {
         /// The failing shard.
         failing: u32,
     },
+    /// The server loses this fraction (0..=1) of its workers, rounded; work in
+    /// service finishes, new work waits for the workers left.
+    CapacityLoss {
+        /// Fraction of the workers lost.
+        fraction: f64,
+    },
+    /// The offered load is multiplied by `factor`: an open-loop rate, or the rate at
+    /// which closed-loop clients start requests (their think time divided by it).
+    LoadSpike {
+        /// The load's factor (above 1 a spike, below 1 a drop).
+        factor: f64,
+    },
 }
 
 /// A trigger in the window `[start_ps, end_ps)`.
@@ -131,6 +157,23 @@ pub struct Trigger {
     pub end_ps: Time,
     /// What happens.
     pub kind: TriggerKind,
+}
+
+/// A service between the clients and the server in a call chain: it passes each
+/// call it receives down to the next service (or the server), retrying by its own
+/// strategy, and answers the caller when that call ends. It adds no service time of
+/// its own (a simplification: the chain's cost is the load it sends down).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChainLayer {
+    /// Its name in reports.
+    pub name: String,
+    /// Its retry strategy towards the next service.
+    #[serde(skip)]
+    pub strategy: Strategy,
+    /// The strategy's specification, for the record.
+    pub spec: String,
+    /// Its per-attempt timeout towards the next service, picoseconds.
+    pub timeout_ps: Time,
 }
 
 /// How "time to recover" is judged (see the module docs of [`super`]).
@@ -169,11 +212,15 @@ pub struct StormConfig {
     pub timeouts_ps: Vec<Time>,
     /// Users (for the shard trigger; a logical request picks one uniformly).
     pub users: u32,
-    /// The trigger, if any.
-    pub trigger: Option<Trigger>,
+    /// The triggers, in any order; their windows may overlap.
+    pub triggers: Vec<Trigger>,
     /// The client strategy (every retry decision comes from `backoff-core`).
     #[serde(skip)]
     pub strategy: Strategy,
+    /// The services between the clients and the server, the clients' side first
+    /// (empty: the clients call the server).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub chain: Vec<ChainLayer>,
     /// Simulated time, picoseconds.
     pub horizon_ps: Time,
     /// Width of a time-series bin, picoseconds.
@@ -186,7 +233,7 @@ pub struct StormConfig {
     pub seed: u64,
 }
 
-pub use crate::limits::{MAX_CLIENTS, MAX_REQUESTS};
+pub use crate::limits::{MAX_CHAIN, MAX_CLIENTS, MAX_REQUESTS};
 
 fn positive_rate(r: f64) -> Result<(), StormError> {
     if r.is_finite() && r > 0.0 && r <= 1e8 {
@@ -197,6 +244,14 @@ fn positive_rate(r: f64) -> Result<(), StormError> {
 }
 
 impl StormConfig {
+    /// From the first trigger's start to the last one's end: "before", "during" and
+    /// "after" in the summary and the recovery verdict; `None` without a trigger.
+    pub fn trigger_window(&self) -> Option<(Time, Time)> {
+        let start = self.triggers.iter().map(|t| t.start_ps).min()?;
+        let end = self.triggers.iter().map(|t| t.end_ps).max()?;
+        Some((start, end))
+    }
+
     /// Check every parameter; the model runs only on a validated configuration.
     ///
     /// # Errors
@@ -256,6 +311,17 @@ impl StormConfig {
                 return Err(StormError::param(Param::SlowdownMax, sl.max_ps));
             }
         }
+        if s.queue_limit.is_some() && s.workers.is_none() {
+            return Err(StormError::param(Param::Shedding, "queue_limit"));
+        }
+        if let Some(r) = s.rate_limit {
+            if !(r.per_s.is_finite() && r.per_s > 0.0 && r.per_s <= 1e8) || r.burst == 0 {
+                return Err(StormError::param(
+                    Param::Shedding,
+                    format!("rate_limit {}/s, burst {}", r.per_s, r.burst),
+                ));
+            }
+        }
         if self.timeouts_ps.is_empty() || self.timeouts_ps.contains(&Time::ZERO) {
             return Err(StormError::param(Param::Timeout, ""));
         }
@@ -274,7 +340,7 @@ impl StormConfig {
         if self.horizon_ps > Time::from_secs(1_000_000) {
             return Err(StormError::param(Param::Horizon, self.horizon_ps));
         }
-        if let Some(t) = self.trigger {
+        for t in &self.triggers {
             if t.start_ps >= t.end_ps {
                 return Err(StormError::param(Param::TriggerWindow, ""));
             }
@@ -295,6 +361,19 @@ impl StormConfig {
                         ));
                     }
                 }
+                TriggerKind::CapacityLoss { fraction } => {
+                    if !(0.0..=1.0).contains(&fraction) {
+                        return Err(StormError::param(Param::FailureFraction, fraction));
+                    }
+                    if s.workers.is_none() {
+                        return Err(StormError::param(Param::CapacityLossWorkers, ""));
+                    }
+                }
+                TriggerKind::LoadSpike { factor } => {
+                    if !(factor.is_finite() && factor > 0.0 && factor <= 1000.0) {
+                        return Err(StormError::param(Param::SpikeFactor, factor));
+                    }
+                }
                 TriggerKind::Outage | TriggerKind::Pause => {}
             }
         }
@@ -308,6 +387,15 @@ impl StormConfig {
             && !r.sustain_ps.is_zero();
         if !ok {
             return Err(StormError::param(Param::RecoveryRule, ""));
+        }
+        if self.chain.len() > MAX_CHAIN {
+            return Err(StormError::param(Param::Chain, self.chain.len()));
+        }
+        for l in &self.chain {
+            if l.timeout_ps.is_zero() {
+                return Err(StormError::param(Param::Timeout, ""));
+            }
+            l.strategy.validate()?;
         }
         self.strategy.validate()
     }

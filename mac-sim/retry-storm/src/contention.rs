@@ -47,6 +47,13 @@ impl Default for ContentionConfig {
     }
 }
 
+/// The baseline compared with the jitter kinds: retrying at once after a conflict.
+pub const IMMEDIATE: &str = "immediate";
+
+/// Every kind compared, in report order: the immediate-retry baseline, then
+/// [`JITTERS`].
+pub const KINDS: [&str; 5] = [IMMEDIATE, "none", "full", "equal", "decorrelated"];
+
 /// The jitter kinds compared, with their names.
 pub const JITTERS: [(&str, Jitter); 4] = [
     ("none", Jitter::None),
@@ -117,18 +124,24 @@ impl Model for Record {
     }
 }
 
-/// Run one jitter kind with `clients` clients.
+/// Run one jitter kind with `clients` clients; `None` retries at once (the baseline).
 ///
 /// # Errors
 ///
 /// [`StormError::Param`] if the backoff base exceeds the cap.
 pub fn run_one(
     cfg: &ContentionConfig,
-    jitter: Jitter,
+    jitter: Option<Jitter>,
     clients: u32,
 ) -> Result<(u64, Time), StormError> {
-    let schedule = Schedule::exponential_nanos(cfg.base_ns, Ratio::TWO, cfg.cap_ns)
-        .map_err(|_| StormError::param(Param::ContentionBase, cfg.base_ns))?;
+    let (schedule, jitter) = match jitter {
+        Some(j) => (
+            Schedule::exponential_nanos(cfg.base_ns, Ratio::TWO, cfg.cap_ns)
+                .map_err(|_| StormError::param(Param::ContentionBase, cfg.base_ns))?,
+            j,
+        ),
+        None => (Schedule::constant_nanos(0), Jitter::None),
+    };
     let n = clients as usize;
     let model = Record {
         policy: Policy::new(schedule).with_jitter(jitter),
@@ -159,6 +172,7 @@ pub fn run_one(
 /// let calls = |j: &str| rows.iter().find(|r| r.jitter == j).unwrap().calls;
 /// assert_eq!(calls("none"), 20 * 21 / 2); // one winner per synchronised round
 /// assert!(calls("full") < calls("none"));
+/// assert_eq!(calls("immediate"), 20 * 21 / 2); // the baseline: the same rounds at once
 /// ```
 ///
 /// # Errors
@@ -176,7 +190,8 @@ pub fn run_contention(cfg: &ContentionConfig) -> Result<Vec<ContentionRow>, Stor
         return Err(StormError::param(Param::ContentionTimes, ""));
     }
     let mut rows = Vec::new();
-    for (name, jitter) in JITTERS {
+    let kinds = std::iter::once((IMMEDIATE, None)).chain(JITTERS.map(|(n, j)| (n, Some(j))));
+    for (name, jitter) in kinds {
         for &n in &cfg.clients {
             let (calls, last) = run_one(cfg, jitter, n)?;
             rows.push(ContentionRow {
@@ -189,4 +204,69 @@ pub fn run_contention(cfg: &ContentionConfig) -> Result<Vec<ContentionRow>, Stor
         }
     }
     Ok(rows)
+}
+
+/// One kind at one client count over several seeds: means with 95 % intervals.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ContentionOverSeeds {
+    /// `immediate` or the jitter kind.
+    pub jitter: String,
+    /// Clients.
+    pub clients: u32,
+    /// The seeds.
+    pub seeds: Vec<u64>,
+    /// Calls in all.
+    pub calls: sim_kit::stats::ci::Estimate,
+    /// Until the last client succeeded, milliseconds.
+    pub completion_ms: sim_kit::stats::ci::Estimate,
+}
+
+/// [`run_contention`] with `seeds` seeds (`cfg.seed`, then the next ones), on the
+/// kit's parallel runner: one estimate per kind and client count, in report order.
+///
+/// # Errors
+///
+/// [`StormError::Param`] for seeds outside 1..=1000, and the errors of
+/// [`run_contention`].
+pub fn run_contention_seeds(
+    cfg: &ContentionConfig,
+    seeds: u32,
+) -> Result<Vec<ContentionOverSeeds>, StormError> {
+    use sim_kit::runner::grid::{Done, RunError, run_grid};
+    use sim_kit::runner::progress::Quiet;
+    if !(1..=1000).contains(&seeds) {
+        return Err(StormError::param(Param::Seeds, seeds));
+    }
+    let configs: Vec<ContentionConfig> = vec![cfg.clone()];
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let grid = run_grid(&configs, seeds, &stop, &Quiet, |c, job| {
+        let one = ContentionConfig {
+            seed: c.seed.wrapping_add(u64::from(job.replication)),
+            ..c.clone()
+        };
+        run_contention(&one).map(|rows| Done {
+            work: rows.iter().map(|r| r.calls).sum(),
+            value: (one.seed, rows),
+        })
+    })
+    .map_err(|e| match e {
+        RunError::Job { error, .. } => error,
+        _ => StormError::param(Param::Seeds, seeds),
+    })?;
+    let runs = grid.into_iter().flatten().collect::<Vec<_>>();
+    let Some((_, first)) = runs.first() else {
+        return Err(StormError::param(Param::Seeds, seeds));
+    };
+    let est = |v: Vec<f64>| sim_kit::stats::ci::mean_ci95(&v);
+    Ok(first
+        .iter()
+        .enumerate()
+        .map(|(i, row)| ContentionOverSeeds {
+            jitter: row.jitter.clone(),
+            clients: row.clients,
+            seeds: runs.iter().map(|(s, _)| *s).collect(),
+            calls: est(runs.iter().map(|(_, r)| r[i].calls as f64).collect()),
+            completion_ms: est(runs.iter().map(|(_, r)| r[i].completion_ms).collect()),
+        })
+        .collect())
 }

@@ -20,6 +20,8 @@ pub enum StormError {
     },
     /// The cancel flag was raised (Ctrl-C): the runs stopped and no result is given.
     Interrupted,
+    /// A scenario file that cannot be used: where, and why.
+    File(Box<FileError>),
     /// A parameter out of its range: which, and the value given (empty where the
     /// parameter has no single value, e.g. a pair that contradicts itself).
     Param {
@@ -80,6 +82,18 @@ pub enum Param {
     FailureFraction,
     /// The failing shard (`failing of shards`).
     FailingShard,
+    /// A sweep specification (`PARAM=VALUES`).
+    Sweep,
+    /// A swept value that does not fit the scenario (`PARAM=VALUE`).
+    SweepValue,
+    /// The number of services in a call chain.
+    Chain,
+    /// Load shedding or rate limiting (which, as text).
+    Shedding,
+    /// A capacity loss on a server without workers.
+    CapacityLossWorkers,
+    /// A load spike's factor.
+    SpikeFactor,
     /// The recovery rule.
     RecoveryRule,
     /// The list of strategies to run.
@@ -99,12 +113,13 @@ impl fmt::Display for StormError {
         match self {
             StormError::UnknownScenario(s) => write!(
                 f,
-                "unknown scenario '{s}': use one of {}, {} (or --list)",
+                "unknown scenario '{s}': use one of {}, {} (or --list), or the path of a scenario file",
                 crate::names::PRESETS.join(", "),
                 crate::names::CONTENTION
             ),
             StormError::Strategy { spec, problem } => write!(f, "strategy: '{spec}': {problem}"),
             StormError::Interrupted => write!(f, "interrupted; nothing was written"),
+            StormError::File(e) => write!(f, "{e}"),
             StormError::Param { param, value: v } => {
                 use Param::*;
                 match param {
@@ -145,6 +160,33 @@ impl fmt::Display for StormError {
                         f,
                         "failing shard {v}: the failing shard must be below the number of shards"
                     ),
+                    Sweep => write!(
+                        f,
+                        "sweep '{v}': use PARAM=VALUES with PARAM one of utilisation, rate, clients, retries, timeout and VALUES like 0.5..=0.95:0.05 or 0,1,2 (at most 1000)"
+                    ),
+                    SweepValue => write!(
+                        f,
+                        "sweep {v} does not fit the scenario: utilisation needs workers and rate an open or capped load; clients a closed or capped load, whole; retries a strategy that retries, whole; timeout positive seconds"
+                    ),
+                    Shedding => write!(
+                        f,
+                        "{v}: a queue limit needs workers; a rate limit needs a positive rate (at most 1e8) and a burst of at least 1"
+                    ),
+                    Chain => write!(
+                        f,
+                        "{v} services in the call chain: at most {} are supported",
+                        crate::limits::MAX_CHAIN
+                    ),
+                    CapacityLossWorkers => write!(
+                        f,
+                        "a capacity loss needs a server with workers (set workers)"
+                    ),
+                    SpikeFactor => {
+                        write!(
+                            f,
+                            "load spike factor {v} must be above 0 (and at most 1000)"
+                        )
+                    }
                     RecoveryRule => write!(f, "recovery rule out of range"),
                     Strategies => write!(f, "no strategy to run"),
                     Seeds => write!(f, "{v} seeds: between 1 and 1000 are supported"),
@@ -165,6 +207,71 @@ impl fmt::Display for StormError {
 
 impl std::error::Error for StormError {}
 
+impl From<FileError> for StormError {
+    fn from(e: FileError) -> Self {
+        StormError::File(Box::new(e))
+    }
+}
+
+/// A scenario file that cannot be used: the file, the line and the key, and what is
+/// wrong. `Display` is one line, `FILE:LINE: KEY: PROBLEM`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileError {
+    /// The file as named (a path, or a preset's name).
+    pub file: String,
+    /// The 1-based line, when the problem has one.
+    pub line: Option<usize>,
+    /// The key (or table) at fault; empty when the problem has none.
+    pub key: String,
+    /// What is wrong.
+    pub problem: FileProblem,
+}
+
+/// What is wrong in a scenario file.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum FileProblem {
+    /// The file could not be read.
+    Read(std::io::ErrorKind),
+    /// TOML that cannot be read into a scenario: toml's message (syntax, an unknown
+    /// key, a value of the wrong type or not a time).
+    Toml(String),
+    /// A key the scenario's kinds need is not there.
+    Missing,
+    /// A key that the table's `kind` does not use.
+    NotForKind,
+    /// A value the model cannot accept.
+    Invalid(Box<StormError>),
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(l) = self.line {
+            write!(f, ":{l}")?;
+        }
+        if !self.key.is_empty() {
+            write!(f, ": {}", self.key)?;
+        }
+        write!(f, ": {}", self.problem)
+    }
+}
+
+impl fmt::Display for FileProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileProblem::Read(kind) => write!(f, "cannot read the scenario file: {kind}"),
+            // toml's messages may span lines; the error is one line.
+            FileProblem::Toml(m) => write!(f, "{}", m.trim().replace('\n', "; ")),
+            FileProblem::Missing => write!(f, "missing: this kind needs it"),
+            FileProblem::NotForKind => write!(f, "not used by this kind: remove it"),
+            FileProblem::Invalid(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for FileError {}
+
 /// What is wrong with a strategy specification.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -179,6 +286,18 @@ pub enum StrategyProblem {
     Duration(String),
     /// A retry count outside 0..=1000000 (the text given).
     Retries(String),
+    /// A count (calls, probes, tokens) that is not a whole number in range (the text
+    /// given).
+    Count(String),
+    /// A ratio that is not `A/B` or a decimal (the text given).
+    Ratio(String),
+    /// A parameter given without the part it belongs to.
+    Orphan {
+        /// The parameter (`budget-floor`).
+        part: String,
+        /// The part it needs (`budget`).
+        needs: String,
+    },
     /// A percentage outside 0..=100 (the text given).
     Percentage(String),
     /// A token budget that is not `MAX/RATIO` in range (the text given).
@@ -207,6 +326,9 @@ impl fmt::Display for StrategyProblem {
                 "duration '{v}' must be positive with a unit: s, ms, us or ns"
             ),
             Retries(v) => write!(f, "retries '{v}' must be 0..=1000000"),
+            Count(v) => write!(f, "count '{v}' must be a whole number up to 1000000"),
+            Ratio(v) => write!(f, "ratio '{v}' must be A/B or a decimal, e.g. 3/2 or 1.5"),
+            Orphan { part, needs } => write!(f, "'{part}' needs '{needs}'"),
             Percentage(v) => write!(f, "percentage '{v}' must be a number from 0 to 100"),
             Tokens(v) => write!(f, "tokens '{v}' must be MAX/RATIO, e.g. 10/0.1"),
             EmptyPart => write!(f, "empty part"),

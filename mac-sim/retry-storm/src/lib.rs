@@ -11,16 +11,19 @@
 //!
 //! * [`config`]: the parameters of a run ([`StormConfig`]: load, server, timeouts,
 //!   trigger, strategy, bins, recovery rule); [`limits`]: the largest runs accepted.
-//! * [`strategy`]: client strategies built from `backoff-core` parts, and their
-//!   specification syntax.
+//! * [`strategy`]: client strategies built from `backoff-core` parts; [`spec`]: their
+//!   specification syntax, every parameter settable.
 //! * [`error`]: [`StormError`], a parameter the model cannot accept, with its value.
 //!
 //! The model:
 //!
 //! * [`clients`]: logical requests in flight and the client population (open loop,
 //!   closed loop, capped).
+//! * [`chain`]: the layers of a call chain, each retrying the one below.
 //! * [`server`]: workers and a FIFO queue or a pure latency model, load-dependent
 //!   latency, deadline propagation.
+//! * [`shedding`]: load shedding (a bounded queue) and rate limiting, answered with
+//!   Retry-After.
 //! * [`triggers`]: full outage, pause, partial failure, failing shard.
 //! * [`sim`]: the events and the client's decision after a failed attempt; [`run`].
 //! * [`metrics`]: the time series in fixed bins.
@@ -29,9 +32,13 @@
 //!
 //! Scenarios and what is made of them:
 //!
-//! * [`names`], [`presets`]: the named scenarios.
-//! * [`scenario`]: every strategy of a scenario on the kit's parallel runner.
+//! * [`file`](mod@file): scenario files (TOML) read into a [`Scenario`]; [`names`],
+//!   [`presets`]: the shipped scenarios, each a file of `scenarios/` built in.
+//! * [`scenario`]: a [`Scenario`], and every strategy of one on the kit's parallel
+//!   runner.
 //! * [`replicate`]: a scenario over several seeds, with 95 % confidence intervals.
+//! * [`sweep`]: one parameter swept (utilisation, rate, clients, retries, timeout),
+//!   every point over several seeds.
 //! * [`report`]: the text report, CSV, JSON and the files of `--out`; [`chart`]: the
 //!   time-series panels and the contention chart.
 //!
@@ -80,11 +87,13 @@
 #![deny(missing_docs)]
 #![warn(clippy::missing_errors_doc)]
 
+pub mod chain;
 pub mod chart;
 pub mod clients;
 pub mod config;
 pub mod contention;
 pub mod error;
+pub mod file;
 pub mod limits;
 pub mod metrics;
 pub mod names;
@@ -94,11 +103,16 @@ pub mod replicate;
 pub mod report;
 pub mod scenario;
 pub mod server;
+pub mod shedding;
 pub mod sim;
+pub mod spec;
 pub mod strategy;
+pub mod sweep;
 pub mod triggers;
 
 pub use config::StormConfig;
 pub use error::StormError;
-pub use scenario::{ScenarioResult, run_all, run_all_with, run_scenario, run_scenario_with};
+pub use scenario::{
+    Scenario, ScenarioResult, run_all, run_all_with, run_scenario, run_scenario_with,
+};
 pub use sim::{StormResult, run};

@@ -9,3 +9,6 @@ pub const MAX_CLIENTS: u32 = 1_000_000;
 /// clients × horizon / think time), so that no parameter can make a run take hours or
 /// exhaust memory.
 pub const MAX_REQUESTS: f64 = 5e7;
+
+/// Services a call chain may have at most (each adds a layer of requests in flight).
+pub const MAX_CHAIN: usize = 8;

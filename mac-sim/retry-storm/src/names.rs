@@ -3,7 +3,7 @@
 //! ([`crate::contention`]).
 
 /// The retry-storm presets.
-pub const PRESETS: [&str; 7] = [
+pub const PRESETS: [&str; 11] = [
     "pause",
     "outage-open",
     "waves",
@@ -11,6 +11,10 @@ pub const PRESETS: [&str; 7] = [
     "partial",
     "shard",
     "deadline",
+    "layers",
+    "budget-scope",
+    "metastable",
+    "shedding",
 ];
 
 /// The optimistic-concurrency contention experiment.

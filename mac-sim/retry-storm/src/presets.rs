@@ -1,27 +1,16 @@
 //! The named scenarios of `mac-sim storm --scenario NAME`: the retry-storm experiments
 //! of the seed articles, each a set of runs that differ only in the client strategy.
+//! Each is a scenario file of the crate's `scenarios/` folder ([`crate::file`]),
+//! built into the binary, so that nothing is read at run time.
 
-use crate::config::{
-    Load, RecoveryRule, ServerConfig, ServiceTime, Slowdown, StormConfig, Trigger, TriggerKind,
-};
-use crate::error::{Param, StormError};
+use crate::config::{Load, StormConfig};
+use crate::error::{FileError, FileProblem, Param, StormError};
 use crate::strategy::Strategy;
 use sim_kit::time::Time;
 
-pub use crate::names::PRESETS as NAMES;
+pub use crate::scenario::Scenario;
 
-/// One named scenario: the runs to compare and what they are expected to show.
-#[derive(Clone, Debug)]
-pub struct Scenario {
-    /// Its name.
-    pub name: &'static str,
-    /// One line on what it is.
-    pub title: &'static str,
-    /// The qualitative outcome the seed articles report (and the tests check).
-    pub expectation: &'static str,
-    /// One configuration per strategy.
-    pub runs: Vec<StormConfig>,
-}
+pub use crate::names::PRESETS as NAMES;
 
 /// Changes to a preset from the command line.
 #[derive(Clone, Debug, Default)]
@@ -42,228 +31,87 @@ pub struct Options {
     pub bin_ps: Option<Time>,
 }
 
-fn s(spec: &str, name: &str) -> Strategy {
-    // The presets' specifications are fixed and valid; a failure here is a bug that
-    // the preset tests catch.
-    Strategy::parse(spec)
-        .map(|s| s.named(name))
-        .unwrap_or_else(|e| panic!("preset strategy {spec}: {e}"))
+/// The shipped scenario files, built into the binary: (name, text).
+pub const FILES: [(&str, &str); 11] = [
+    ("pause", include_str!("../scenarios/pause.toml")),
+    ("outage-open", include_str!("../scenarios/outage-open.toml")),
+    ("waves", include_str!("../scenarios/waves.toml")),
+    ("budget", include_str!("../scenarios/budget.toml")),
+    ("partial", include_str!("../scenarios/partial.toml")),
+    ("shard", include_str!("../scenarios/shard.toml")),
+    ("deadline", include_str!("../scenarios/deadline.toml")),
+    ("layers", include_str!("../scenarios/layers.toml")),
+    (
+        "budget-scope",
+        include_str!("../scenarios/budget-scope.toml"),
+    ),
+    ("metastable", include_str!("../scenarios/metastable.toml")),
+    ("shedding", include_str!("../scenarios/shedding.toml")),
+];
+
+/// The text of the preset `name`'s scenario file.
+pub fn text(name: &str) -> Option<&'static str> {
+    FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
-fn ms(m: u64) -> Time {
-    Time::from_ms(m)
-}
-
-fn workers(n: u32, service_ms: u64) -> ServerConfig {
-    ServerConfig {
-        workers: Some(n),
-        service: ServiceTime::Exponential(ms(service_ms)),
-        slowdown: None,
-        error_ps: ms(1),
-    }
-}
-
-fn base(load: Load, server: ServerConfig, trigger: Trigger, horizon_s: u64) -> StormConfig {
-    StormConfig {
-        load,
-        server,
-        timeouts_ps: vec![Time::from_secs(1)],
-        users: 1000,
-        trigger: Some(trigger),
-        strategy: Strategy::none(),
-        horizon_ps: Time::from_secs(horizon_s),
-        bin_ps: Time::from_secs(1),
-        warmup_ps: Time::from_secs(5),
-        recovery: RecoveryRule::default(),
-        seed: 1,
-    }
-}
-
-fn window(start_s: u64, end_s: u64, kind: TriggerKind) -> Trigger {
-    Trigger {
-        start_ps: Time::from_secs(start_s),
-        end_ps: Time::from_secs(end_s),
-        kind,
-    }
-}
-
-fn open(rate_per_s: f64) -> Load {
-    Load::Open {
-        rate_per_s,
-        clients: 10,
-    }
-}
-
-/// The scenario `name`, with `opts` applied.
+/// The preset `name`, with `opts` applied.
 ///
 /// # Errors
 ///
 /// [`StormError::UnknownScenario`] for a name that is not a preset; the
 /// [`StormError`] of [`StormConfig::validate`] for options that do not fit it.
 pub fn scenario(name: &str, opts: &Options) -> Result<Scenario, StormError> {
-    let (title, expectation, cfg, strategies): (&str, &str, StormConfig, Vec<Strategy>) = match name
-    {
-        "pause" => (
-            "1000 closed-loop clients, 40 workers x 100 ms, 1 s timeout; the server pauses from 20 s to 30 s",
-            "fixed-interval retries keep the server saturated (metastable); exponential backoff with full jitter recovers",
-            base(
-                Load::Closed {
-                    clients: 1000,
-                    think_ps: Time::from_secs(10),
-                },
-                workers(40, 100),
-                window(20, 30, TriggerKind::Pause),
-                120,
-            ),
-            vec![
-                s("fixed=100ms", "fixed 100 ms"),
-                s("exp-full+base=100ms+cap=20s", "exp + full jitter"),
-            ],
-        ),
-        "outage-open" => (
-            "open loop, 100 requests/s, 3 retries; every request fails from 20 s to 50 s",
-            "immediate retries amplify the load 4x at once; exponential backoff reaches the same 4x a few seconds later",
-            base(
-                open(100.0),
-                workers(50, 50),
-                window(20, 50, TriggerKind::Outage),
-                80,
-            ),
-            vec![
-                s("none", "no retries"),
-                s("immediate+retries=3", "3 immediate retries"),
-                s("exp+base=1s+retries=3", "3 retries, exp 1 s"),
-            ],
-        ),
-        "waves" => {
-            let mut c = base(
-                Load::Closed {
-                    clients: 1000,
-                    think_ps: ms(500),
-                },
-                workers(100, 20),
-                window(10, 40, TriggerKind::Outage),
-                60,
-            );
-            c.bin_ps = ms(100);
-            (
-                "1000 closed-loop clients; every request fails from 10 s to 40 s; 100 ms bins",
-                "exponential backoff without jitter retries in synchronised waves; full jitter spreads them smoothly",
-                c,
-                vec![
-                    s("exp+base=100ms+cap=10s", "exp, no jitter"),
-                    s("exp-full+base=100ms+cap=10s", "exp + full jitter"),
-                ],
-            )
-        }
-        "budget" => (
-            "open loop, 100 requests/s, 50 workers x 100 ms, 1 s timeout; the server pauses from 20 s to 30 s",
-            "a 10 % retry budget and a 10 % retry breaker keep the amplification near 1x and recover faster than plain retries",
-            base(
-                open(100.0),
-                workers(50, 100),
-                window(20, 30, TriggerKind::Pause),
-                120,
-            ),
-            vec![
-                s("exp-full+retries=3", "3 retries"),
-                s("exp-full+retries=3+budget=10", "3 retries + budget 10 %"),
-                s(
-                    "exp-full+retries=3+retry-breaker=10",
-                    "3 retries + retry breaker 10 %",
-                ),
-            ],
-        ),
-        "partial" => (
-            "open loop, 100 requests/s, 3 retries; 30 % of requests fail from 10 s to 70 s",
-            "with a partial failure, the budget and the retry breaker give a lower client success than plain retries",
-            base(
-                open(100.0),
-                workers(50, 50),
-                window(10, 70, TriggerKind::Partial { fraction: 0.3 }),
-                90,
-            ),
-            vec![
-                s("exp-full+retries=3", "3 retries"),
-                s("exp-full+retries=3+budget=10", "3 retries + budget 10 %"),
-                s(
-                    "exp-full+retries=3+retry-breaker=10",
-                    "3 retries + retry breaker 10 %",
-                ),
-            ],
-        ),
-        "shard" => (
-            "open loop, 200 requests/s from 10 clients over 5 shards; shard 0 fails from 20 s to 60 s",
-            "a circuit breaker at 10 % trips on the 20 % errors and cuts every shard off; at 50 % it does not trip",
-            base(
-                open(200.0),
-                workers(50, 50),
-                window(
-                    20,
-                    60,
-                    TriggerKind::Shard {
-                        shards: 5,
-                        failing: 0,
-                    },
-                ),
-                80,
-            ),
-            vec![
-                s("none", "no breaker"),
-                s("breaker=10", "breaker 10 %"),
-                s("breaker=50", "breaker 50 %"),
-            ],
-        ),
-        "deadline" => {
-            let server = ServerConfig {
-                workers: None,
-                service: ServiceTime::Fixed(ms(100)),
-                slowdown: Some(Slowdown {
-                    limit: 30,
-                    factor: 2.0,
-                    k: 100.0,
-                    max_ps: Time::from_secs(60),
-                }),
-                error_ps: ms(1),
-            };
-            (
-                "open loop, 80 requests/s; latency 100 ms up to 30 concurrent requests, doubling every 100 more; the server pauses from 20 s to 30 s",
-                "propagating the deadline lets the server drop abandoned work, and it recovers far sooner than with plain retries",
-                base(open(80.0), server, window(20, 30, TriggerKind::Pause), 120),
-                vec![
-                    s("exp-full+retries=3", "3 retries"),
-                    s("exp-full+retries=3+deadline", "3 retries + deadline"),
-                ],
-            )
-        }
-        other => return Err(StormError::UnknownScenario(other.to_string())),
-    };
-    let name = NAMES
-        .iter()
-        .copied()
-        .find(|n| *n == name)
-        .unwrap_or("custom");
-    let cfg = apply(cfg, opts)?;
-    let strategies = opts.strategies.clone().unwrap_or(strategies);
-    if strategies.is_empty() {
+    let text = text(name).ok_or_else(|| StormError::UnknownScenario(name.to_string()))?;
+    with_options(crate::file::parse(text, name)?, opts)
+}
+
+/// A preset by name, or else the scenario file at `name_or_path`, with `opts` applied.
+///
+/// # Errors
+///
+/// [`StormError::UnknownScenario`] for a name that is neither a preset nor a file
+/// that exists (and does not look like a path: no `/` and no `.toml`);
+/// [`StormError::File`] for a file that cannot be read or used; the [`StormError`] of
+/// [`StormConfig::validate`] for options that do not fit the scenario.
+pub fn load(name_or_path: &str, opts: &Options) -> Result<Scenario, StormError> {
+    if text(name_or_path).is_some() {
+        return scenario(name_or_path, opts);
+    }
+    let path = std::path::Path::new(name_or_path);
+    let looks_like_path = name_or_path.contains('/') || name_or_path.ends_with(".toml");
+    if !looks_like_path && !path.is_file() {
+        return Err(StormError::UnknownScenario(name_or_path.to_string()));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| FileError {
+        file: name_or_path.to_string(),
+        line: None,
+        key: String::new(),
+        problem: FileProblem::Read(e.kind()),
+    })?;
+    with_options(crate::file::parse(&text, name_or_path)?, opts)
+}
+
+/// Apply `opts` to every run of `sc`.
+fn with_options(mut sc: Scenario, opts: &Options) -> Result<Scenario, StormError> {
+    if let Some(strategies) = &opts.strategies {
+        let Some(first) = sc.runs.first().cloned() else {
+            return Err(StormError::param(Param::Strategies, 0));
+        };
+        sc.runs = strategies
+            .iter()
+            .map(|st| StormConfig {
+                strategy: st.clone(),
+                ..first.clone()
+            })
+            .collect();
+    }
+    if sc.runs.is_empty() {
         return Err(StormError::param(Param::Strategies, 0));
     }
-    let runs = strategies
-        .into_iter()
-        .map(|st| StormConfig {
-            strategy: st,
-            ..cfg.clone()
-        })
-        .collect::<Vec<_>>();
-    for r in &runs {
-        r.validate()?;
+    for r in &mut sc.runs {
+        *r = apply(r.clone(), opts)?;
     }
-    Ok(Scenario {
-        name,
-        title,
-        expectation,
-        runs,
-    })
+    Ok(sc)
 }
 
 fn apply(mut c: StormConfig, o: &Options) -> Result<StormConfig, StormError> {

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::config::{RecoveryRule, Trigger};
+use crate::config::RecoveryRule;
 use crate::metrics::BinRow;
 use sim_kit::time::{PS_PER_SEC, Time};
 
@@ -71,6 +71,16 @@ pub struct Summary {
     pub during: Window,
     /// From the end of the trigger to the horizon.
     pub after: Window,
+    /// Normalised server load: attempts per second during the triggers over the
+    /// attempts per second before them (1 = the pre-trigger load). Unlike the
+    /// amplification it does not explode when closed-loop clients stop starting
+    /// requests.
+    pub load_during: f64,
+    /// The same from the end of the triggers to the horizon.
+    pub load_after: f64,
+    /// The highest bin's attempts per second, during or after the triggers, over the
+    /// pre-trigger mean.
+    pub load_peak: f64,
     /// The recovery threshold on the success ratio.
     pub success_threshold: f64,
     /// The recovery threshold on the mean concurrency.
@@ -129,21 +139,25 @@ fn window(rows: &[BinRow]) -> Window {
     }
 }
 
-/// Summarise `rows` (bins of `bin_ps`) for a run with `trigger`.
+/// Summarise `rows` (bins of `bin_ps`) for a run whose triggers cover `span` (from
+/// the first start to the last end; [`StormConfig::trigger_window`](crate::StormConfig::trigger_window)).
 pub fn summarise(
     rows: &[BinRow],
     bin_ps: Time,
     warmup_ps: Time,
-    trigger: Option<Trigger>,
+    span: Option<(Time, Time)>,
     rule: &RecoveryRule,
 ) -> Summary {
     let start_of = |i: usize| i as u64 * bin_ps;
-    let Some(t) = trigger else {
+    let Some((start_ps, end_ps)) = span else {
         let all = window(rows);
         return Summary {
             before: all,
             during: window(&[]),
             after: window(&[]),
+            load_during: f64::NAN,
+            load_after: f64::NAN,
+            load_peak: f64::NAN,
             success_threshold: f64::NAN,
             concurrency_threshold: f64::NAN,
             recovery: Recovery::NotApplicable,
@@ -155,15 +169,15 @@ pub fn summarise(
     let idx: Vec<usize> = (0..rows.len()).collect();
     let before: Vec<BinRow> = idx
         .iter()
-        .filter(|&&i| start_of(i) >= warmup_ps && start_of(i + 1) <= t.start_ps)
+        .filter(|&&i| start_of(i) >= warmup_ps && start_of(i + 1) <= start_ps)
         .map(|&i| rows[i].clone())
         .collect();
     let during: Vec<BinRow> = idx
         .iter()
-        .filter(|&&i| start_of(i) >= t.start_ps && start_of(i + 1) <= t.end_ps)
+        .filter(|&&i| start_of(i) >= start_ps && start_of(i + 1) <= end_ps)
         .map(|&i| rows[i].clone())
         .collect();
-    let first_after = t.end_ps.div_ceil(bin_ps) as usize;
+    let first_after = end_ps.div_ceil(bin_ps) as usize;
     let after_rows = rows.get(first_after..).unwrap_or(&[]);
     let b = window(&before);
     let success_threshold = rule.success_fraction * b.success_ratio;
@@ -186,17 +200,33 @@ pub fn summarise(
         }
         match found {
             Some(i) => Recovery::Recovered {
-                after_s: (start_of(i) - t.end_ps).as_ps_f64() / PS_PER_SEC as f64,
+                after_s: (start_of(i) - end_ps).as_ps_f64() / PS_PER_SEC as f64,
             },
             None => Recovery::Metastable,
         }
     };
     let mut during_w = window(&during);
     during_w.attempts_cv = window(&during[during.len() / 2..]).attempts_cv;
+    let after_w = window(after_rows);
+    let per_base = |x: f64| {
+        if b.attempts_per_s > 0.0 {
+            x / b.attempts_per_s
+        } else {
+            f64::NAN
+        }
+    };
+    let peak = during
+        .iter()
+        .chain(after_rows)
+        .map(|r| r.attempts_per_s)
+        .fold(f64::NAN, f64::max);
     Summary {
         before: b,
         during: during_w,
-        after: window(after_rows),
+        load_during: per_base(during_w.attempts_per_s),
+        load_after: per_base(after_w.attempts_per_s),
+        load_peak: per_base(peak),
+        after: after_w,
         success_threshold,
         concurrency_threshold,
         verdict: recovery.verdict(),
@@ -207,7 +237,6 @@ pub fn summarise(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::TriggerKind;
 
     fn row(t: usize, ok: f64, conc: f64) -> BinRow {
         BinRow {
@@ -229,12 +258,8 @@ mod tests {
 
     const S: Time = Time::from_secs(1);
 
-    fn trigger() -> Option<Trigger> {
-        Some(Trigger {
-            start_ps: 10 * S,
-            end_ps: 20 * S,
-            kind: TriggerKind::Outage,
-        })
+    fn trigger() -> Option<(Time, Time)> {
+        Some((10 * S, 20 * S))
     }
 
     /// Baseline 1.0 / 4.0: healthy means success >= 0.95 and concurrency <= 13.

@@ -11,7 +11,7 @@ use sim_kit::runner::progress::{Progress, Quiet};
 
 use crate::error::{Param, StormError};
 use crate::metrics::BinRow;
-use crate::presets::Scenario;
+use crate::scenario::Scenario;
 use sim_kit::stats::ci::{Estimate, mean_ci95};
 
 /// One strategy over all seeds.
@@ -37,6 +37,17 @@ pub struct StrategyOverSeeds {
     pub after_amplification: Estimate,
     /// Client success ratio after the trigger.
     pub after_success: Estimate,
+    /// Normalised server load during the triggers ([`Summary::load_during`](crate::recovery::Summary::load_during)).
+    pub load_during: Estimate,
+    /// Normalised server load after them.
+    pub load_after: Estimate,
+    /// Fraction of the server's work done for nobody.
+    pub wasted_fraction: Estimate,
+    /// With a call chain: each layer's attempts per logical request while the
+    /// triggers lasted ([`LayerLoad::per_request_during`](crate::chain::LayerLoad::per_request_during)),
+    /// the clients first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub layers_per_request: Vec<Estimate>,
     /// Per bin: mean and confidence interval of each plotted measure.
     pub series: Vec<BinEstimate>,
     /// Events handled, all seeds.
@@ -133,33 +144,39 @@ pub fn run_seeds_with(
         return Err(StormError::param(Param::Seeds, seeds));
     }
     let grid = crate::run_all_with(&sc.runs, seeds, progress, cancel)?;
-    let strategies = grid
-        .iter()
-        .map(|runs| {
-            let s = |f: fn(&StormResult) -> f64| est(runs.iter().map(f));
-            StrategyOverSeeds {
-                strategy: runs[0].strategy.clone(),
-                seeds: runs.iter().map(|r| r.config.seed).collect(),
-                recovered: runs
-                    .iter()
-                    .filter(|r| r.summary.recovery.seconds().is_some())
-                    .count() as u32,
-                recover_s: est(runs.iter().filter_map(|r| r.summary.recovery.seconds())),
-                during_amplification: s(|r| r.summary.during.mean_amplification),
-                during_peak_amplification: s(|r| r.summary.during.peak_amplification),
-                during_success: s(|r| r.summary.during.success_ratio),
-                during_attempts_cv: s(|r| r.summary.during.attempts_cv),
-                after_amplification: s(|r| r.summary.after.mean_amplification),
-                after_success: s(|r| r.summary.after.success_ratio),
-                series: over_bins(runs),
-                events: runs.iter().map(|r| r.events).sum(),
-            }
-        })
-        .collect();
+    let strategies = grid.iter().map(|runs| over_seeds(runs)).collect();
     Ok(Replicated {
         name: sc.name.to_string(),
         title: sc.title.to_string(),
         expectation: sc.expectation.to_string(),
         strategies,
     })
+}
+
+/// One strategy's runs over its seeds (at least one), summarised.
+pub fn over_seeds(runs: &[StormResult]) -> StrategyOverSeeds {
+    let s = |f: fn(&StormResult) -> f64| est(runs.iter().map(f));
+    StrategyOverSeeds {
+        strategy: runs.first().map(|r| r.strategy.clone()).unwrap_or_default(),
+        seeds: runs.iter().map(|r| r.config.seed).collect(),
+        recovered: runs
+            .iter()
+            .filter(|r| r.summary.recovery.seconds().is_some())
+            .count() as u32,
+        recover_s: est(runs.iter().filter_map(|r| r.summary.recovery.seconds())),
+        during_amplification: s(|r| r.summary.during.mean_amplification),
+        during_peak_amplification: s(|r| r.summary.during.peak_amplification),
+        during_success: s(|r| r.summary.during.success_ratio),
+        during_attempts_cv: s(|r| r.summary.during.attempts_cv),
+        after_amplification: s(|r| r.summary.after.mean_amplification),
+        after_success: s(|r| r.summary.after.success_ratio),
+        load_during: s(|r| r.summary.load_during),
+        load_after: s(|r| r.summary.load_after),
+        wasted_fraction: s(|r| r.counts.wasted_fraction()),
+        layers_per_request: (0..runs.first().map_or(0, |r| r.layers.len()))
+            .map(|k| est(runs.iter().map(|r| r.layers[k].per_request_during)))
+            .collect(),
+        series: over_bins(runs),
+        events: runs.iter().map(|r| r.events).sum(),
+    }
 }

@@ -1,4 +1,4 @@
-//! Running a scenario: every strategy of a preset, each over one or more seeds, on
+//! A scenario and its running: every strategy of it, each over one or more seeds, on
 //! the kit's parallel runner.
 
 use crate::config::StormConfig;
@@ -8,8 +8,20 @@ use sim_kit::runner::grid::{Done, RunError, run_grid};
 use sim_kit::runner::progress::{Progress, Quiet};
 
 use crate::error::{Param, StormError};
-use crate::presets;
 use crate::sim::{StormResult, run};
+
+/// A scenario: the runs to compare and what they are expected to show.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// Its name.
+    pub name: String,
+    /// One line on what it is.
+    pub title: String,
+    /// The qualitative outcome the seed articles report (and the tests check).
+    pub expectation: String,
+    /// One configuration per strategy.
+    pub runs: Vec<StormConfig>,
+}
 
 /// The results of every run of a scenario.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -70,7 +82,7 @@ pub fn run_all_with(
 /// # Errors
 ///
 /// The first run's [`StormError`].
-pub fn run_scenario(sc: &presets::Scenario) -> Result<ScenarioResult, StormError> {
+pub fn run_scenario(sc: &Scenario) -> Result<ScenarioResult, StormError> {
     run_scenario_with(sc, &Quiet, &AtomicBool::new(false))
 }
 
@@ -81,14 +93,14 @@ pub fn run_scenario(sc: &presets::Scenario) -> Result<ScenarioResult, StormError
 ///
 /// The first run's [`StormError`]; [`StormError::Interrupted`] if `cancel` was raised.
 pub fn run_scenario_with(
-    sc: &presets::Scenario,
+    sc: &Scenario,
     progress: &dyn Progress,
     cancel: &AtomicBool,
 ) -> Result<ScenarioResult, StormError> {
     Ok(ScenarioResult {
-        name: sc.name.to_string(),
-        title: sc.title.to_string(),
-        expectation: sc.expectation.to_string(),
+        name: sc.name.clone(),
+        title: sc.title.clone(),
+        expectation: sc.expectation.clone(),
         runs: run_all_with(&sc.runs, 1, progress, cancel)?
             .into_iter()
             .flatten()

@@ -12,6 +12,7 @@ use std::collections::VecDeque;
 use rand_xorshift::XorShiftRng;
 
 use crate::config::{ServerConfig, ServiceTime, Slowdown};
+use crate::shedding::Bucket;
 use crate::triggers::{Fate, Triggers};
 use sim_kit::engine::EventQueue;
 use sim_kit::maths;
@@ -26,6 +27,8 @@ pub enum Outcome {
     Error,
     /// Stopped at its propagated deadline.
     Cancelled,
+    /// Rejected at once by load shedding or the rate limiter, with Retry-After.
+    Rejected,
 }
 
 /// One attempt inside the server.
@@ -62,6 +65,8 @@ pub struct ServerCounts {
     pub cancelled: u64,
     /// Dropped from the queue, deadline passed, without any work.
     pub expired: u64,
+    /// Rejected at once by load shedding or the rate limiter.
+    pub rejected: u64,
 }
 
 /// The server's state.
@@ -69,6 +74,7 @@ pub struct Server {
     cfg: ServerConfig,
     ln_factor: f64,
     triggers: Triggers,
+    bucket: Option<Bucket>,
     jobs: Vec<Job>,
     free: Vec<u32>,
     queue: VecDeque<u32>,
@@ -83,6 +89,7 @@ impl Server {
     pub fn new(cfg: ServerConfig, triggers: Triggers, rng: XorShiftRng) -> Self {
         let ln_factor = cfg.slowdown.map_or(0.0, |s| maths::ln(s.factor));
         Self {
+            bucket: cfg.rate_limit.map(Bucket::new),
             cfg,
             ln_factor,
             triggers,
@@ -118,9 +125,10 @@ impl Server {
         self.jobs[id as usize]
     }
 
-    /// Schedule the end of the pause, if the trigger is one.
+    /// Schedule the ends of the pauses and capacity losses, when waiting work can
+    /// start again.
     pub fn schedule_resume<E: ServerEvent>(&self, q: &mut EventQueue<E>) {
-        if let Some((_, end)) = self.triggers.pause() {
+        for end in self.triggers.resumes() {
             q.schedule(end, E::resume());
         }
     }
@@ -143,11 +151,31 @@ impl Server {
             q.schedule(now + self.cfg.error_ps, E::done(id, Outcome::Error));
             return;
         }
+        let shed = match self.cfg.queue_limit {
+            Some(limit) => self.queue.len() >= limit as usize && !self.can_start(now),
+            None => false,
+        };
+        if shed || self.bucket.as_mut().is_some_and(|b| !b.admit(now)) {
+            self.counts.rejected += 1;
+            q.schedule(now + self.cfg.error_ps, E::done(id, Outcome::Rejected));
+            return;
+        }
         self.conc += 1;
         match self.cfg.workers {
             None => self.start(now, id, q),
-            Some(w) if self.busy < w && !self.triggers.paused(now) => self.start(now, id, q),
+            Some(w) if self.busy < self.triggers.workers(now, w) && !self.triggers.paused(now) => {
+                self.start(now, id, q)
+            }
             Some(_) => self.queue.push_back(id),
+        }
+    }
+
+    /// Whether a worker is free for a new attempt at `now`.
+    #[inline]
+    fn can_start(&self, now: Time) -> bool {
+        match self.cfg.workers {
+            None => true,
+            Some(w) => self.busy < self.triggers.workers(now, w) && !self.triggers.paused(now),
         }
     }
 
@@ -188,7 +216,7 @@ impl Server {
         let job = self.jobs[id as usize];
         self.free.push(id);
         match outcome {
-            Outcome::Error => return job,
+            Outcome::Error | Outcome::Rejected => return job,
             Outcome::Success => self.counts.served += 1,
             Outcome::Cancelled => self.counts.cancelled += 1,
         }
@@ -198,7 +226,7 @@ impl Server {
         job
     }
 
-    /// The pause is over: start what waits.
+    /// A pause or a capacity loss is over: start what waits.
     pub fn resume<E: ServerEvent>(&mut self, now: Time, q: &mut EventQueue<E>) {
         self.start_queued(now, q);
     }
@@ -208,6 +236,7 @@ impl Server {
         if self.triggers.paused(now) {
             return;
         }
+        let w = self.triggers.workers(now, w);
         while self.busy < w {
             let Some(id) = self.queue.pop_front() else {
                 return;

@@ -2,17 +2,18 @@
 //! attempt, and [`run`].
 
 use backoff_core::{Deadline, RetryDecision, RetryState};
-use rand_core::SeedableRng;
+use rand_core::{Rng, SeedableRng};
 use rand_xorshift::XorShiftRng;
 use serde::Serialize;
 
+use crate::chain::{Layer, LayerLoad};
 use crate::clients::{Next, Population, Request, Requests};
 use crate::config::{Load, StormConfig};
 use crate::error::StormError;
 use crate::metrics::{BinRow, Series};
 use crate::recovery::{Summary, summarise};
 use crate::server::{Job, Outcome, Server, ServerEvent};
-use crate::strategy::{Refusal, Strategy};
+use crate::strategy::{Guards, Refusal};
 use crate::triggers::Triggers;
 use sim_kit::engine::{Engine, EventQueue, Model};
 use sim_kit::maths::split_seed;
@@ -81,12 +82,22 @@ pub struct Counts {
     pub timeouts: u64,
     /// Attempts answered with an error.
     pub errors: u64,
-    /// Server work finished after its client had stopped waiting.
+    /// Server work finished (answers to attempts, whether awaited or not).
+    pub served: u64,
+    /// Server work finished after its client had stopped waiting: work done for
+    /// nobody.
     pub wasted: u64,
     /// Server jobs stopped at their propagated deadline.
     pub cancelled: u64,
+    /// Attempts rejected at once by load shedding or the rate limiter.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub rejected: u64,
     /// Queued server jobs dropped, deadline passed, with no work done.
     pub expired: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Counts {
@@ -98,6 +109,15 @@ impl Counts {
             + self.retry_breaker
             + self.breaker_open
             + self.turned_away
+    }
+
+    /// The fraction of the server's finished work whose answer nobody waited for.
+    pub fn wasted_fraction(&self) -> f64 {
+        if self.served == 0 {
+            0.0
+        } else {
+            self.wasted as f64 / self.served as f64
+        }
     }
 
     /// Conservation of logical requests: every one issued has succeeded, failed for
@@ -122,15 +142,32 @@ pub struct StormResult {
     pub series: Vec<BinRow>,
     /// Events handled (stale timeouts excluded).
     pub events: u64,
+    /// The load each layer of a call chain sent down (empty without a chain).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub layers: Vec<LayerLoad>,
 }
 
 struct Storm {
-    strategy: Strategy,
+    /// The callers, the clients first ([`crate::chain`]).
+    layers: Vec<Layer>,
+    /// Whether there is a call chain (per-layer loads are counted only then).
+    chained: bool,
+    /// From the first trigger's start to the last one's end.
+    window: Option<(Time, Time)>,
+    /// Logical requests issued inside that window (counted with a chain).
+    offered_during: u64,
+    /// The Retry-After of the server's rejections, nanoseconds.
+    retry_after_ns: u64,
     horizon: Time,
     timeouts: Vec<Time>,
     users: u32,
     nominal_ns: u64,
     pop: Population,
+    /// The triggers, for the load spikes (the server asks its own copy).
+    triggers: Triggers,
+    /// The largest load factor (1 without spikes): open-loop arrivals come at this
+    /// rate and are thinned to the factor of the moment.
+    peak: f64,
     reqs: Requests,
     server: Server,
     series: Series,
@@ -151,16 +188,41 @@ fn ps(ns: u64) -> Time {
 }
 
 impl Storm {
+    /// The offered load's factor at `now` (1 without load spikes).
+    #[inline]
+    fn load_factor(&self, now: Time) -> f64 {
+        if !self.triggers.has_spikes() {
+            1.0
+        } else {
+            self.triggers.load_factor(now)
+        }
+    }
+
+    /// Whether an open-loop arrival at `now` is kept: all are without spikes; with
+    /// them, arrivals come at the peak rate and each is kept with probability
+    /// factor / peak (thinning a Poisson stream gives one of the lower rate).
+    #[inline]
+    fn keep_arrival(&mut self, now: Time) -> bool {
+        if !self.triggers.has_spikes() {
+            return true;
+        }
+        let u = (self.arrivals.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+        u * self.peak < self.triggers.load_factor(now)
+    }
+
     fn start_request(&mut self, now: Time, client: u32, q: &mut EventQueue<Event>) {
         use backoff_core::uniform::uniform_below;
         self.counts.offered += 1;
         self.series.offered(now);
+        if self.chained && self.during(now) {
+            self.offered_during += 1;
+        }
         let user = uniform_below(&mut self.clients, self.users);
         let timeout = match self.timeouts.len() {
             1 => self.timeouts[0],
             n => self.timeouts[uniform_below(&mut self.clients, n as u32) as usize],
         };
-        let deadline = match self.strategy.request_deadline_ns {
+        let deadline = match self.layers[0].strategy.request_deadline_ns {
             Some(d) => Deadline::after(ns(now), d),
             None => Deadline::NONE,
         };
@@ -176,20 +238,120 @@ impl Storm {
             timeout,
             attempt: u64::MAX,
             outstanding: false,
+            layer: 0,
+            parent: u32::MAX,
+            parent_attempt: u64::MAX,
         });
         self.send(now, req, q);
     }
 
+    /// Whether a trigger window is open at `now`.
+    #[inline]
+    fn during(&self, now: Time) -> bool {
+        self.window.is_some_and(|(s, e)| (s..e).contains(&now))
+    }
+
+    /// The guards of a caller: a client's, or a service's.
+    #[inline]
+    fn guards(&mut self, layer: u8, client: u32) -> Option<&mut Guards> {
+        match layer {
+            0 => self.pop.guards(client),
+            k => self.layers[k as usize].guards.as_mut(),
+        }
+    }
+
+    /// The service of layer `p.layer + 1` receives attempt `attempt` of request
+    /// `parent` (`p`), which waits for it at most `timeout`, and calls down.
+    fn start_child(
+        &mut self,
+        now: Time,
+        parent: u32,
+        p: &Request,
+        attempt: u64,
+        timeout: Time,
+        q: &mut EventQueue<Event>,
+    ) {
+        let layer = p.layer + 1;
+        // A caller that propagates its deadline bounds the whole call below.
+        let deadline = if self.layers[p.layer as usize].strategy.propagate {
+            Deadline::after(ns(now), ns(timeout))
+        } else {
+            Deadline::NONE
+        };
+        let l = &mut self.layers[layer as usize];
+        if let Some(g) = l.guards.as_mut() {
+            g.on_request(ns(now));
+        }
+        let child = self.reqs.insert(Request {
+            client: p.client,
+            user: p.user,
+            start: now,
+            state: RetryState::new(),
+            deadline,
+            timeout: l.timeout,
+            attempt: u64::MAX,
+            outstanding: false,
+            layer,
+            parent,
+            parent_attempt: attempt,
+        });
+        self.send(now, child, q);
+    }
+
+    /// The attempt `attempt` of `req` is answered at `now` with `outcome`. Returns
+    /// whether its caller was still waiting for it.
+    fn answer(
+        &mut self,
+        now: Time,
+        req: u32,
+        attempt: u64,
+        outcome: Outcome,
+        q: &mut EventQueue<Event>,
+    ) -> bool {
+        let r = self.reqs.get(req);
+        if r.attempt != attempt || !r.outstanding {
+            return false;
+        }
+        r.outstanding = false;
+        let (client, layer) = (r.client, r.layer);
+        if layer == 0 {
+            self.series.attempt_ended(now, outcome == Outcome::Success);
+        }
+        if outcome == Outcome::Success {
+            if let Some(g) = self.guards(layer, client) {
+                g.on_outcome(ns(now), true);
+            }
+            self.finish(now, req, true, q);
+        } else {
+            if layer == 0 {
+                self.counts.errors += u64::from(outcome == Outcome::Error);
+            }
+            let floor = if outcome == Outcome::Rejected
+                && self.layers[layer as usize].strategy.retry_after
+            {
+                self.retry_after_ns
+            } else {
+                0
+            };
+            self.failed_attempt(now, req, floor, q);
+        }
+        true
+    }
+
     fn send(&mut self, now: Time, req: u32, q: &mut EventQueue<Event>) {
         let r = *self.reqs.get(req);
-        if !self.pop.guards(r.client).is_none_or(|g| g.acquire(ns(now))) {
-            self.counts.breaker_open += 1;
+        let top = r.layer == 0;
+        if !self
+            .guards(r.layer, r.client)
+            .is_none_or(|g| g.acquire(ns(now)))
+        {
+            self.counts.breaker_open += u64::from(top);
             self.finish(now, req, false, q);
             return;
         }
-        // The attempt's timeout: the client's, cut to what is left of the deadline.
+        // The attempt's timeout: the caller's, cut to what is left of the deadline.
         let Some(t_ns) = r.deadline.attempt_timeout_nanos(ns(now), 0, ns(r.timeout)) else {
-            self.counts.deadline += 1;
+            self.counts.deadline += u64::from(top);
             self.finish(now, req, false, q);
             return;
         };
@@ -199,10 +361,22 @@ impl Storm {
         let rq = self.reqs.get(req);
         rq.attempt = id;
         rq.outstanding = true;
-        self.counts.attempts += 1;
-        self.series.attempt(now, r.state.failures() > 0);
+        if top {
+            self.counts.attempts += 1;
+            self.series.attempt(now, r.state.failures() > 0);
+        }
+        if self.chained {
+            let during = self.during(now);
+            let l = &mut self.layers[r.layer as usize];
+            l.attempts += 1;
+            l.attempts_during += u64::from(during);
+        }
         q.schedule(now + timeout, Event::Timeout { req, attempt: id });
-        let deadline = if self.strategy.propagate {
+        if (r.layer as usize) + 1 < self.layers.len() {
+            self.start_child(now, req, &r, id, timeout, q);
+            return;
+        }
+        let deadline = if self.layers[r.layer as usize].strategy.propagate {
             now + timeout
         } else {
             Time::MAX
@@ -217,15 +391,14 @@ impl Storm {
     }
 
     /// The current attempt of `req` failed at `now`: ask the policy, the deadline and
-    /// the guards whether and when to retry.
-    fn failed_attempt(&mut self, now: Time, req: u32, q: &mut EventQueue<Event>) {
+    /// the guards whether and when to retry (not before `floor_ns`, a Retry-After).
+    fn failed_attempt(&mut self, now: Time, req: u32, floor_ns: u64, q: &mut EventQueue<Event>) {
         let r = *self.reqs.get(req);
         let now_ns = ns(now);
         let token_ok = self
-            .pop
-            .guards(r.client)
+            .guards(r.layer, r.client)
             .is_none_or(|g| g.on_outcome(now_ns, false));
-        let refusal = match self.strategy.policy {
+        let refusal = match self.layers[r.layer as usize].strategy.policy {
             None => Err(Refusal::Policy),
             Some(policy) => {
                 let mut state = r.state;
@@ -234,10 +407,11 @@ impl Storm {
                 match d {
                     RetryDecision::GiveUp(_) => Err(Refusal::Policy),
                     RetryDecision::Retry { delay_ns } => {
+                        let delay_ns = delay_ns.max(floor_ns);
                         if !r.deadline.allows_attempt(now_ns, delay_ns, self.nominal_ns) {
                             Err(Refusal::Deadline)
                         } else {
-                            match self.pop.guards(r.client) {
+                            match self.guards(r.layer, r.client) {
                                 Some(g) => g.permit_retry(now_ns, token_ok).map(|()| delay_ns),
                                 None => Ok(delay_ns),
                             }
@@ -248,6 +422,8 @@ impl Storm {
         };
         match refusal {
             Ok(delay_ns) => q.schedule(now.saturating_add(ps(delay_ns)), Event::Send(req)),
+            // A service's refusal is its caller's failed attempt, counted there.
+            Err(_) if r.layer > 0 => self.finish(now, req, false, q),
             Err(why) => {
                 match why {
                     Refusal::Policy => self.counts.gave_up += 1,
@@ -262,12 +438,26 @@ impl Storm {
 
     fn finish(&mut self, now: Time, req: u32, success: bool, q: &mut EventQueue<Event>) {
         let r = *self.reqs.get(req);
+        if r.layer > 0 {
+            // A service's call ended: it answers the attempt it serves.
+            self.reqs.remove(req);
+            let outcome = if success {
+                Outcome::Success
+            } else {
+                Outcome::Error
+            };
+            if !self.answer(now, r.parent, r.parent_attempt, outcome, q) && success {
+                self.layers[r.layer as usize - 1].wasted += 1;
+            }
+            return;
+        }
         if success {
             self.counts.succeeded += 1;
         }
         self.series.completed(now, success, now - r.start);
         self.reqs.remove(req);
-        if let Next::WakeAt(t) = self.pop.on_end(now, r.client, &mut self.clients) {
+        let factor = self.load_factor(now);
+        if let Next::WakeAt(t) = self.pop.on_end(now, r.client, &mut self.clients, factor) {
             if t < self.horizon {
                 q.schedule(t, Event::Wake(r.client));
             }
@@ -284,6 +474,9 @@ impl Model for Storm {
                 let next = now.saturating_add(self.pop.next_gap(&mut self.arrivals));
                 if next < self.horizon {
                     q.schedule(next, Event::Arrival);
+                }
+                if !self.keep_arrival(now) {
+                    return true;
                 }
                 match self.pop.take_client(&mut self.arrivals) {
                     Some(c) => self.start_request(now, c, q),
@@ -303,27 +496,15 @@ impl Model for Storm {
                     return false; // answered already
                 }
                 r.outstanding = false;
-                self.counts.timeouts += 1;
-                self.series.attempt_ended(now, false);
-                self.failed_attempt(now, req, q);
+                if r.layer == 0 {
+                    self.counts.timeouts += 1;
+                    self.series.attempt_ended(now, false);
+                }
+                self.failed_attempt(now, req, 0, q);
             }
             Event::Done { job, outcome } => {
                 let j = self.server.done(now, job, outcome, q);
-                let r = self.reqs.get(j.req);
-                if r.attempt == j.attempt && r.outstanding {
-                    r.outstanding = false;
-                    let client = r.client;
-                    self.series.attempt_ended(now, outcome == Outcome::Success);
-                    if outcome == Outcome::Success {
-                        if let Some(g) = self.pop.guards(client) {
-                            g.on_outcome(ns(now), true);
-                        }
-                        self.finish(now, j.req, true, q);
-                    } else {
-                        self.counts.errors += u64::from(outcome == Outcome::Error);
-                        self.failed_attempt(now, j.req, q);
-                    }
-                } else if outcome == Outcome::Success {
+                if !self.answer(now, j.req, j.attempt, outcome, q) && outcome == Outcome::Success {
                     self.counts.wasted += 1;
                 }
             }
@@ -351,16 +532,23 @@ pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
     cfg.validate()?;
     let seed = cfg.seed;
     let rng = |stream| XorShiftRng::seed_from_u64(split_seed(seed, stream));
-    let triggers = Triggers::new(cfg.trigger);
-    let server = Server::new(cfg.server.clone(), triggers, rng(1));
-    let pop = Population::new(cfg.load.clone(), &cfg.strategy)?;
+    let triggers = Triggers::new(&cfg.triggers);
+    let peak = triggers.peak_load_factor();
+    let server = Server::new(cfg.server.clone(), triggers.clone(), rng(1));
+    let pop = Population::new(cfg.load.clone(), &cfg.strategy, peak)?;
     let mut model = Storm {
-        strategy: cfg.strategy.clone(),
+        layers: crate::chain::layers(cfg)?,
+        chained: !cfg.chain.is_empty(),
+        window: cfg.trigger_window(),
+        offered_during: 0,
+        retry_after_ns: ns(cfg.server.retry_after_ps),
         horizon: cfg.horizon_ps,
         timeouts: cfg.timeouts_ps.clone(),
         users: cfg.users,
         nominal_ns: ns(cfg.server.service.mean_ps()),
         pop,
+        triggers,
+        peak,
         reqs: Requests::default(),
         server,
         series: Series::new(cfg.bin_ps, cfg.horizon_ps),
@@ -378,7 +566,8 @@ pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
         }
         Load::Closed { clients, .. } => {
             for c in 0..clients {
-                let t = model.pop.think(&mut model.clients);
+                let factor = model.load_factor(Time::ZERO);
+                let t = model.pop.think(&mut model.clients, factor);
                 q.schedule(t, Event::Wake(c));
             }
         }
@@ -389,14 +578,21 @@ pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
     let mut m = engine.into_model();
     let sc = m.server.counts();
     m.counts.cancelled = sc.cancelled;
+    m.counts.served = sc.served;
+    m.counts.rejected = sc.rejected;
     m.counts.expired = sc.expired;
-    m.counts.in_flight = m.reqs.in_flight() as u64;
+    m.counts.in_flight = if m.chained {
+        m.reqs.in_flight_at(0)
+    } else {
+        m.reqs.in_flight()
+    } as u64;
+    let layers = crate::chain::loads(cfg, &m.layers, m.offered_during);
     let series = m.series.finish();
     let summary = summarise(
         &series,
         cfg.bin_ps,
         cfg.warmup_ps,
-        cfg.trigger,
+        cfg.trigger_window(),
         &cfg.recovery,
     );
     Ok(StormResult {
@@ -406,5 +602,6 @@ pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
         summary,
         series,
         events,
+        layers,
     })
 }

@@ -4,22 +4,7 @@
 //! [`Deadline`](backoff_core::Deadline) propagation. The simulator only asks them; it has no backoff of its
 //! own.
 //!
-//! Strategies are written as parts joined by `+`:
-//!
-//! | part | meaning |
-//! |---|---|
-//! | `none` | no retries |
-//! | `immediate` | retry at once (3 retries unless `retries=N`) |
-//! | `fixed=DUR` | retry after a constant delay |
-//! | `exp`, `exp-full`, `exp-equal`, `exp-decorrelated`, `exp-proportional`, `exp-additive`, `exp-normal` | exponential backoff ×2 from `base` to `cap`, with that [`Jitter`] (proportional ±50 %, additive up to `base`, normal with σ = d/6) |
-//! | `base=DUR`, `cap=DUR` | exponential base (100ms) and cap (10s) |
-//! | `retries=N` | at most N retries (N + 1 attempts) |
-//! | `budget=PCT` | retry budget: retries ≤ PCT % of requests + 1 per second, 10 banked |
-//! | `tokens=MAX/RATIO` | gRPC retry throttling: `maxTokens`, `tokenRatio` |
-//! | `retry-breaker=PCT` | no retries while more than PCT % of calls failed in the last 10 s |
-//! | `breaker=PCT` | circuit breaker opening at PCT % failures (20 calls, 10 s window, 5 s open, 5 probes) |
-//! | `deadline` | propagate each attempt's deadline to the server |
-//! | `deadline=DUR` | also give each logical request this total deadline |
+//! Strategies are written as parts joined by `+` ([`crate::spec`] lists them):
 //!
 //! ```
 //! use retry_storm::strategy::Strategy;
@@ -30,12 +15,10 @@
 //! ```
 
 use backoff_core::{
-    BreakerConfig, CircuitBreaker, Fraction, Jitter, Policy, Ratio, RatioBudget, RetryBreaker,
-    Schedule, Stop, TokenBudget,
+    BreakerConfig, CircuitBreaker, Policy, Ratio, RatioBudget, RetryBreaker, TokenBudget,
 };
 
 use crate::error::{StormError, StrategyProblem};
-use sim_kit::time::Time;
 
 /// Buckets of the breakers' sliding windows.
 pub const WINDOW_BUCKETS: usize = 10;
@@ -91,6 +74,11 @@ pub struct Strategy {
     /// A total deadline per logical request, nanoseconds: no retry is started that
     /// could not finish before it (judged with the nominal service time).
     pub request_deadline_ns: Option<u64>,
+    /// One set of budgets and breakers shared by every client, instead of one per
+    /// client.
+    pub shared: bool,
+    /// Wait at least the Retry-After delay of a rejection before retrying.
+    pub retry_after: bool,
 }
 
 impl Default for Strategy {
@@ -98,9 +86,6 @@ impl Default for Strategy {
         Self::none()
     }
 }
-
-const DEFAULT_BASE_NS: u64 = 100_000_000;
-const DEFAULT_CAP_NS: u64 = 10_000_000_000;
 
 /// The circuit breaker of `breaker=PCT`.
 pub const fn breaker_config(threshold: Ratio) -> BreakerConfig {
@@ -124,140 +109,9 @@ impl Strategy {
             breaker: None,
             propagate: false,
             request_deadline_ns: None,
+            shared: false,
+            retry_after: false,
         }
-    }
-
-    /// Parse a specification (see the module docs).
-    ///
-    /// # Errors
-    ///
-    /// [`StormError::Strategy`] with the [`StrategyProblem`]
-    /// of the first part that cannot be used.
-    pub fn parse(spec: &str) -> Result<Self, StormError> {
-        let err = |problem: StrategyProblem| StormError::Strategy {
-            spec: spec.to_string(),
-            problem,
-        };
-        let mut s = Self::none();
-        s.name = spec.trim().to_string();
-        let (mut base, mut cap) = (DEFAULT_BASE_NS, DEFAULT_CAP_NS);
-        let mut kind: Option<(&str, u64)> = None;
-        let mut retries: Option<u32> = None;
-        for part in spec.split('+').map(str::trim) {
-            let (key, value) = match part.split_once('=') {
-                Some((k, v)) => (k.trim(), Some(v.trim())),
-                None => (part, None),
-            };
-            let need = || value.ok_or_else(|| err(StrategyProblem::NeedsValue(key.to_string())));
-            match key {
-                "none" | "immediate" | "exp" | "exp-full" | "exp-equal" | "exp-decorrelated"
-                | "exp-proportional" | "exp-additive" | "exp-normal" => {
-                    if value.is_some() {
-                        return Err(err(StrategyProblem::TakesNoValue(key.to_string())));
-                    }
-                    if kind.is_some() {
-                        return Err(err(StrategyProblem::TwoSchedules));
-                    }
-                    kind = Some((key, 0));
-                }
-                "fixed" => {
-                    if kind.is_some() {
-                        return Err(err(StrategyProblem::TwoSchedules));
-                    }
-                    kind = Some(("fixed", duration_ns(need()?).map_err(&err)?));
-                }
-                "base" => base = duration_ns(need()?).map_err(&err)?,
-                "cap" => cap = duration_ns(need()?).map_err(&err)?,
-                "retries" => {
-                    let v = need()?;
-                    let n: u32 = v
-                        .parse()
-                        .ok()
-                        .filter(|&n| n <= 1_000_000)
-                        .ok_or_else(|| err(StrategyProblem::Retries(v.to_string())))?;
-                    retries = Some(n);
-                }
-                "budget" => {
-                    s.budget = Some(BudgetSpec::Ratio {
-                        ratio: percent(need()?).map_err(&err)?,
-                        min_per_sec: 1,
-                        max_tokens: 10,
-                    });
-                }
-                "tokens" => {
-                    let v = need()?;
-                    let bad = || err(StrategyProblem::Tokens(v.to_string()));
-                    let (m, r) = v.split_once('/').ok_or_else(bad)?;
-                    let max_tokens: u32 = m
-                        .trim()
-                        .parse()
-                        .ok()
-                        .filter(|&m| (1..=1_000_000).contains(&m))
-                        .ok_or_else(bad)?;
-                    let r: f64 = r.trim().parse().map_err(|_| bad())?;
-                    if !(r.is_finite() && (0.0..=1000.0).contains(&r)) {
-                        return Err(bad());
-                    }
-                    s.budget = Some(BudgetSpec::Token {
-                        max_tokens,
-                        ratio_milli: (r * 1000.0).round() as u32,
-                    });
-                }
-                "retry-breaker" => {
-                    s.retry_breaker = Some(RetryBreakerSpec {
-                        threshold: percent(need()?).map_err(&err)?,
-                        min_calls: 10,
-                        window_ns: 10_000_000_000,
-                    });
-                }
-                "breaker" => s.breaker = Some(breaker_config(percent(need()?).map_err(&err)?)),
-                "deadline" => {
-                    s.propagate = true;
-                    if let Some(v) = value {
-                        s.request_deadline_ns = Some(duration_ns(v).map_err(&err)?);
-                    }
-                }
-                "" => return Err(err(StrategyProblem::EmptyPart)),
-                other => return Err(err(StrategyProblem::UnknownPart(other.to_string()))),
-            }
-        }
-        let jitter = |k: &str| match k {
-            "exp-full" => Jitter::Full,
-            "exp-equal" => Jitter::Equal,
-            "exp-decorrelated" => Jitter::Decorrelated,
-            "exp-proportional" => Jitter::Factor(Fraction::HALF),
-            "exp-additive" => Jitter::Additive { max_ns: base },
-            "exp-normal" => Jitter::Normal(Ratio::new(1, 6).unwrap_or(Ratio::ZERO)),
-            _ => Jitter::None,
-        };
-        let (k, fixed) = kind.unwrap_or(("none", 0));
-        let schedule = match k {
-            "none" => None,
-            "immediate" => Some(Schedule::constant_nanos(0)),
-            "fixed" => Some(Schedule::constant_nanos(fixed)),
-            _ => Some(
-                Schedule::exponential_nanos(base, Ratio::TWO, cap)
-                    .map_err(|_| err(StrategyProblem::BaseAboveCap))?,
-            ),
-        };
-        s.policy = match (schedule, k) {
-            (None, _) => {
-                if retries.is_some_and(|r| r > 0) {
-                    return Err(err(StrategyProblem::NoneWithRetries));
-                }
-                None
-            }
-            (Some(sch), _) => {
-                let retries = retries.or(if k == "immediate" { Some(3) } else { None });
-                let stop = match retries {
-                    Some(r) => Stop::NEVER.with_max_retries(r),
-                    None => Stop::NEVER,
-                };
-                Some(Policy::new(sch).with_jitter(jitter(k)).with_stop(stop))
-            }
-        };
-        s.validate()?;
-        Ok(s)
     }
 
     /// The same strategy under another name.
@@ -274,24 +128,6 @@ impl Strategy {
     pub fn validate(&self) -> Result<(), StormError> {
         Guards::new(self).map(|_| ())
     }
-}
-
-fn duration_ns(v: &str) -> Result<u64, StrategyProblem> {
-    Time::parse(v)
-        .map(Time::as_ns)
-        .ok()
-        .filter(|&ns| ns > 0)
-        .ok_or_else(|| StrategyProblem::Duration(v.to_string()))
-}
-
-fn percent(v: &str) -> Result<Ratio, StrategyProblem> {
-    let bad = || StrategyProblem::Percentage(v.to_string());
-    let t = v.trim().trim_end_matches('%');
-    let p: f64 = t.parse().map_err(|_| bad())?;
-    if !(p.is_finite() && (0.0..=100.0).contains(&p)) {
-        return Err(bad());
-    }
-    Ratio::new((p * 10.0).round() as u32, 1000).map_err(|_| bad())
 }
 
 /// Why a failed logical request was not retried.
@@ -438,7 +274,7 @@ impl Guards {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use backoff_core::StopReason;
+    use backoff_core::{Jitter, StopReason};
     use rand_core::SeedableRng;
 
     #[test]
@@ -468,7 +304,10 @@ mod tests {
             ("exp", Jitter::None),
             ("exp-full", Jitter::Full),
             ("exp-decorrelated", Jitter::Decorrelated),
-            ("exp-proportional", Jitter::Factor(Fraction::HALF)),
+            (
+                "exp-proportional",
+                Jitter::Factor(backoff_core::Fraction::HALF),
+            ),
             (
                 "exp-additive+base=1s+cap=8s",
                 Jitter::Additive {

@@ -1,4 +1,6 @@
-//! Triggers: what goes wrong during the trigger window, as the server sees it.
+//! Triggers: what goes wrong during each trigger's window, as the server and the
+//! clients see it. Windows may overlap; their effects then combine (the first failing
+//! trigger decides a request's fate, capacity losses add up, load spikes multiply).
 
 use rand_core::Rng;
 
@@ -14,82 +16,155 @@ pub enum Fate {
     Fail,
 }
 
-/// The trigger of a run (or none), with the questions the server asks it.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The triggers of a run, with the questions the server and the clients ask them.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Triggers {
-    trigger: Option<Trigger>,
+    /// Triggers that fail requests (outage, partial, shard).
+    failing: Vec<Trigger>,
+    /// Pause windows, by start.
+    pauses: Vec<(Time, Time)>,
+    /// Capacity losses: window and fraction of workers lost.
+    losses: Vec<(Time, Time, f64)>,
+    /// Load spikes: window and factor.
+    spikes: Vec<(Time, Time, f64)>,
 }
 
 impl Triggers {
-    /// Wrap a run's trigger.
-    pub fn new(trigger: Option<Trigger>) -> Self {
-        Self { trigger }
-    }
-
-    fn active(&self, now: Time) -> Option<TriggerKind> {
-        self.trigger
-            .filter(|t| (t.start_ps..t.end_ps).contains(&now))
-            .map(|t| t.kind)
+    /// Sort a run's triggers by what they act on.
+    pub fn new(triggers: &[Trigger]) -> Self {
+        let mut t = Self {
+            failing: Vec::new(),
+            pauses: Vec::new(),
+            losses: Vec::new(),
+            spikes: Vec::new(),
+        };
+        for &tr in triggers {
+            let w = (tr.start_ps, tr.end_ps);
+            match tr.kind {
+                TriggerKind::Pause => t.pauses.push(w),
+                TriggerKind::CapacityLoss { fraction } => t.losses.push((w.0, w.1, fraction)),
+                TriggerKind::LoadSpike { factor } => t.spikes.push((w.0, w.1, factor)),
+                TriggerKind::Outage | TriggerKind::Partial { .. } | TriggerKind::Shard { .. } => {
+                    t.failing.push(tr)
+                }
+            }
+        }
+        t.pauses.sort_unstable();
+        t
     }
 
     /// The fate of a request of `user` arriving at `now`. Draws from `rng` only for a
     /// partial failure inside its window.
     #[inline]
     pub fn fate<R: Rng + ?Sized>(&self, now: Time, user: u32, rng: &mut R) -> Fate {
-        match self.active(now) {
-            Some(TriggerKind::Outage) => Fate::Fail,
-            Some(TriggerKind::Partial { fraction }) => {
-                // 53 uniform bits in [0, 1): fraction 0 never fails, 1 always does.
-                let u = (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
-                if u < fraction {
-                    Fate::Fail
-                } else {
-                    Fate::Serve
-                }
+        for t in &self.failing {
+            if !(t.start_ps..t.end_ps).contains(&now) {
+                continue;
             }
-            Some(TriggerKind::Shard { shards, failing }) if user % shards == failing => Fate::Fail,
-            _ => Fate::Serve,
+            let fails = match t.kind {
+                TriggerKind::Outage => true,
+                TriggerKind::Partial { fraction } => {
+                    // 53 uniform bits in [0, 1): fraction 0 never fails, 1 always does.
+                    let u = (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+                    u < fraction
+                }
+                TriggerKind::Shard { shards, failing } => user % shards == failing,
+                _ => false,
+            };
+            if fails {
+                return Fate::Fail;
+            }
         }
+        Fate::Serve
     }
 
-    /// The pause window, if the trigger is a pause.
-    pub fn pause(&self) -> Option<(Time, Time)> {
-        self.trigger
-            .filter(|t| t.kind == TriggerKind::Pause)
-            .map(|t| (t.start_ps, t.end_ps))
+    /// When something ends that lets a waiting server start work again: the ends of
+    /// pauses and capacity losses.
+    pub fn resumes(&self) -> impl Iterator<Item = Time> + '_ {
+        self.pauses
+            .iter()
+            .map(|p| p.1)
+            .chain(self.losses.iter().map(|l| l.1))
     }
 
     /// Whether the server is paused at `now`.
     #[inline]
     pub fn paused(&self, now: Time) -> bool {
-        self.pause().is_some_and(|(s, e)| (s..e).contains(&now))
+        self.pauses.iter().any(|&(s, e)| (s..e).contains(&now))
+    }
+
+    /// The workers left at `now` of `workers`: capacity losses in their windows take
+    /// away their fraction (rounded), together never more than all.
+    #[inline]
+    pub fn workers(&self, now: Time, workers: u32) -> u32 {
+        if self.losses.is_empty() {
+            return workers;
+        }
+        let lost: f64 = self
+            .losses
+            .iter()
+            .filter(|l| (l.0..l.1).contains(&now))
+            .map(|l| l.2)
+            .sum();
+        let lost = (f64::from(workers) * lost.min(1.0)).round() as u32;
+        workers - lost.min(workers)
+    }
+
+    /// Whether any trigger changes the offered load.
+    pub fn has_spikes(&self) -> bool {
+        !self.spikes.is_empty()
+    }
+
+    /// The offered load's factor at `now` (the product of the spikes in their window).
+    #[inline]
+    pub fn load_factor(&self, now: Time) -> f64 {
+        self.spikes
+            .iter()
+            .filter(|s| (s.0..s.1).contains(&now))
+            .map(|s| s.2)
+            .product()
+    }
+
+    /// The largest factor the load reaches (at least 1): spikes that overlap multiply.
+    pub fn peak_load_factor(&self) -> f64 {
+        self.spikes
+            .iter()
+            .map(|s| self.load_factor(s.0))
+            .fold(1.0, f64::max)
     }
 
     /// When `work` of service begun at `start` is done, with the server's time frozen
-    /// during a pause.
+    /// during pauses.
     ///
     /// ```
     /// use retry_storm::config::{Trigger, TriggerKind};
     /// use retry_storm::triggers::Triggers;
     /// use sim_kit::time::Time;
     /// let ms = Time::from_ms;
-    /// let t = Triggers::new(Some(Trigger { start_ps: ms(100), end_ps: ms(200), kind: TriggerKind::Pause }));
+    /// let pause = |a, b| Trigger { start_ps: ms(a), end_ps: ms(b), kind: TriggerKind::Pause };
+    /// let t = Triggers::new(&[pause(100, 200)]);
     /// assert_eq!(t.frozen_end(ms(50), ms(30)), ms(80)); // before the pause
     /// assert_eq!(t.frozen_end(ms(50), ms(80)), ms(230)); // straddles it: +100
     /// assert_eq!(t.frozen_end(ms(150), ms(10)), ms(210)); // starts inside: counts from its end
+    /// let two = Triggers::new(&[pause(300, 400), pause(100, 200)]);
+    /// assert_eq!(two.frozen_end(ms(50), ms(200)), ms(450)); // across both
     /// ```
     #[inline]
     pub fn frozen_end(&self, start: Time, work: Time) -> Time {
-        let end = start.saturating_add(work);
-        match self.pause() {
-            Some((ps, pe)) if start < pe && end > ps => {
-                if start < ps {
-                    end.saturating_add(pe - ps)
-                } else {
-                    pe.saturating_add(work)
-                }
+        let (mut t, mut left) = (start, work);
+        for &(ps, pe) in &self.pauses {
+            if pe <= t {
+                continue;
             }
-            _ => end,
+            if t >= ps {
+                t = pe;
+            } else if t.saturating_add(left) <= ps {
+                break;
+            } else {
+                left -= ps - t;
+                t = pe;
+            }
         }
+        t.saturating_add(left)
     }
 }

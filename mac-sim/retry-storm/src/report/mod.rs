@@ -1,13 +1,17 @@
 //! Reports of `mac-sim storm`: a text summary, the time series as CSV, and (through
 //! [`sim_kit::output::json`]) everything as JSON.
 
+mod sweep;
+
+pub use sweep::{SWEEP_HEADER, sweep_csv, sweep_json, sweep_report, write_sweep};
+
 use std::fmt::Write as _;
 
 use std::path::Path;
 
 use crate::chart::{contention_chart, replicated_chart, scenario_chart};
 use crate::config::{Load, ServiceTime, StormConfig, TriggerKind};
-use crate::contention::{self, ContentionRow};
+use crate::contention::{self, ContentionOverSeeds, ContentionRow};
 use crate::replicate::Replicated;
 use crate::{ScenarioResult, presets};
 use sim_kit::chart::save::save;
@@ -94,6 +98,74 @@ pub fn write_contention(dir: &Path, rows: &[ContentionRow]) -> Result<(), Output
     Ok(())
 }
 
+/// Write the contention results over seeds (`storm-contention-seeds.json`, `.csv`).
+///
+/// # Errors
+///
+/// [`OutputError`] for the first file that cannot be written.
+pub fn write_contention_seeds(dir: &Path, rows: &[ContentionOverSeeds]) -> Result<(), OutputError> {
+    write_atomic(
+        &dir.join("storm-contention-seeds.json"),
+        sim_kit::output::json::to_string(&rows).as_bytes(),
+    )?;
+    write_atomic(
+        &dir.join("storm-contention-seeds.csv"),
+        contention_seeds_csv(rows).as_bytes(),
+    )
+}
+
+/// The contention table over seeds: means ± 95 % half-widths.
+pub fn contention_seeds_report(rows: &[ContentionOverSeeds]) -> String {
+    let mut s = String::from(
+        "mac-sim storm: contention — N clients update one record under optimistic concurrency, retrying on conflict
+",
+    );
+    if let Some(r) = rows.first() {
+        let _ = writeln!(
+            s,
+            "{} seeds ({}..={}); mean ± half-width of the 95 % confidence interval
+",
+            r.seeds.len(),
+            r.seeds.first().copied().unwrap_or(0),
+            r.seeds.last().copied().unwrap_or(0)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "{:<14} {:>8} {:>18} {:>18}",
+        "jitter", "clients", "calls", "completion ms"
+    );
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{:<14} {:>8} {:>18} {:>18}",
+            r.jitter,
+            r.clients,
+            pm(&r.calls, 1),
+            pm(&r.completion_ms, 1)
+        );
+    }
+    s
+}
+
+/// The contention table over seeds as CSV, header included.
+pub fn contention_seeds_csv(rows: &[ContentionOverSeeds]) -> String {
+    let mut s =
+        String::from("jitter,clients,seeds,calls,calls_hw,completion_ms,completion_ms_hw\n");
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{}",
+            r.jitter,
+            r.clients,
+            r.seeds.len(),
+            csv_estimate(&r.calls),
+            csv_estimate(&r.completion_ms)
+        );
+    }
+    s
+}
+
 fn f(x: f64, prec: usize) -> String {
     if x.is_finite() {
         format!("{x:.prec$}")
@@ -164,8 +236,10 @@ pub fn describe(c: &StormConfig) -> String {
         );
     }
     let timeouts: Vec<String> = c.timeouts_ps.iter().map(|&t| secs(t)).collect();
-    let trigger = match c.trigger {
-        Some(t) => {
+    let triggers: Vec<String> = c
+        .triggers
+        .iter()
+        .map(|t| {
             let what = match t.kind {
                 TriggerKind::Outage => "outage".to_string(),
                 TriggerKind::Pause => "pause".to_string(),
@@ -175,10 +249,20 @@ pub fn describe(c: &StormConfig) -> String {
                 TriggerKind::Shard { shards, failing } => {
                     format!("shard {failing} of {shards} fails")
                 }
+                TriggerKind::CapacityLoss { fraction } => {
+                    format!("{} % of the workers lost", style_num(fraction * 100.0))
+                }
+                TriggerKind::LoadSpike { factor } => {
+                    format!("load x {}", style_num(factor))
+                }
             };
             format!("{what} from {} to {}", secs(t.start_ps), secs(t.end_ps))
-        }
-        None => "no trigger".into(),
+        })
+        .collect();
+    let trigger = if triggers.is_empty() {
+        "no trigger".to_string()
+    } else {
+        triggers.join(", ")
     };
     format!(
         "{load}; {server}; timeout {}; {trigger}; seed {}, horizon {}, bins of {}",
@@ -190,7 +274,7 @@ pub fn describe(c: &StormConfig) -> String {
 }
 
 /// The first two lines of a report: the scenario and what it should show.
-fn heading(name: &str, title: &str, expectation: &str) -> String {
+pub(crate) fn heading(name: &str, title: &str, expectation: &str) -> String {
     format!("mac-sim storm: {name} — {title}\nexpected: {expectation}\n")
 }
 
@@ -203,15 +287,18 @@ pub fn report(r: &ScenarioResult) -> String {
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>7} {:>6} | {:>7} {:>7} | {:>9} {:>8}",
+        "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>6} {:>6} {:>7} {:>6} | {:>7} {:>6} {:>7} | {:>9} {:>8}",
         "strategy",
         "succ<",
         "conc<",
         "amp~",
         "amp^",
+        "load~",
+        "load^",
         "succ~",
         "cv~",
         "amp>",
+        "load>",
         "succ>",
         "recover s",
         "events"
@@ -220,15 +307,18 @@ pub fn report(r: &ScenarioResult) -> String {
         let m = &run.summary;
         let _ = writeln!(
             s,
-            "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>7} {:>6} | {:>7} {:>7} | {:>9} {:>8}",
+            "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>6} {:>6} {:>7} {:>6} | {:>7} {:>6} {:>7} | {:>9} {:>8}",
             run.strategy,
             f(m.before.success_ratio, 3),
             f(m.before.concurrency, 1),
             f(m.during.mean_amplification, 2),
             f(m.during.peak_amplification, 2),
+            f(m.load_during, 2),
+            f(m.load_peak, 2),
             f(m.during.success_ratio, 3),
             f(m.during.attempts_cv, 2),
             f(m.after.mean_amplification, 2),
+            f(m.load_after, 2),
             f(m.after.success_ratio, 3),
             m.recovery.seconds().map_or("never".into(), |x| f(x, 1)),
             run.events
@@ -258,13 +348,48 @@ pub fn report(r: &ScenarioResult) -> String {
         );
         let _ = writeln!(
             s,
-            "{:<32} attempts: {} timed out, {} errors; server: {} answers nobody waited for, {} stopped at the deadline, {} dropped unstarted",
-            "", c.timeouts, c.errors, c.wasted, c.cancelled, c.expired
+            "{:<32} attempts: {} timed out, {} errors; server: {} answers nobody waited for ({} % of its work: done for nobody), {} stopped at the deadline, {} dropped unstarted",
+            "",
+            c.timeouts,
+            c.errors,
+            c.wasted,
+            f(c.wasted_fraction() * 100.0, 1),
+            c.cancelled,
+            c.expired
         );
+        if c.rejected > 0 {
+            let _ = writeln!(
+                s,
+                "{:<32} {} attempts rejected at once by load shedding or the rate limiter",
+                "", c.rejected
+            );
+        }
+    }
+    if r.runs.iter().any(|x| !x.layers.is_empty()) {
+        let _ = writeln!(
+            s,
+            "\nCall chain: attempts each caller sent while a trigger was active, per logical request issued then:"
+        );
+        for run in &r.runs {
+            let layers: Vec<String> = run
+                .layers
+                .iter()
+                .map(|l| {
+                    format!(
+                        "{} -> {} {} ({} late answers)",
+                        l.caller,
+                        l.callee,
+                        f(l.per_request_during, 2),
+                        l.wasted
+                    )
+                })
+                .collect();
+            let _ = writeln!(s, "{:<32} {}", run.strategy, layers.join("; "));
+        }
     }
     let _ = writeln!(
         s,
-        "\n<: before the trigger, ~: during it, >: after it; amp = attempts / new requests (~ mean, ^ peak bin), succ = client success ratio,\nconc = server concurrency, cv = variation of attempts per bin over the trigger's second half (waves: large)."
+        "\n<: before the trigger, ~: during it, >: after it; amp = attempts / new requests (~ mean, ^ peak bin),\nload = attempts per second / the pre-trigger attempts per second (^ peak bin during or after), succ = client success ratio,\nconc = server concurrency, cv = variation of attempts per bin over the trigger's second half (waves: large)."
     );
     if let Some(rule) = r.runs.first().map(|x| x.config.recovery) {
         let _ = writeln!(
@@ -289,7 +414,7 @@ fn csv_num(x: f64) -> String {
 }
 
 /// An estimate as two CSV fields: the mean and the 95 % half-width.
-fn csv_estimate(x: &Estimate) -> String {
+pub(crate) fn csv_estimate(x: &Estimate) -> String {
     format!("{},{}", csv_num(x.mean), csv_num(x.half_width))
 }
 
@@ -328,7 +453,7 @@ pub fn series_csv(r: &ScenarioResult) -> String {
 }
 
 /// The header of [`summary_csv`].
-pub const SUMMARY_HEADER: &str = "scenario,strategy,seed,events,offered,attempts,succeeded,before_success,before_concurrency,during_mean_amp,during_peak_amp,during_success,during_attempts_cv,after_mean_amp,after_peak_amp,after_success,recover_s,verdict";
+pub const SUMMARY_HEADER: &str = "scenario,strategy,seed,events,offered,attempts,succeeded,before_success,before_concurrency,during_mean_amp,during_peak_amp,during_success,during_attempts_cv,after_mean_amp,after_peak_amp,after_success,load_during,load_peak,load_after,wasted_fraction,recover_s,verdict";
 
 /// One summary line per strategy, header included.
 pub fn summary_csv(r: &ScenarioResult) -> String {
@@ -339,7 +464,7 @@ pub fn summary_csv(r: &ScenarioResult) -> String {
         let c = &run.counts;
         let _ = writeln!(
             s,
-            "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"",
+            "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"",
             r.name,
             run.strategy,
             run.config.seed,
@@ -356,6 +481,10 @@ pub fn summary_csv(r: &ScenarioResult) -> String {
             g(m.after.mean_amplification),
             g(m.after.peak_amplification),
             g(m.after.success_ratio),
+            g(m.load_during),
+            g(m.load_peak),
+            g(m.load_after),
+            g(c.wasted_fraction()),
             m.recovery.seconds().map_or(String::new(), g),
             m.verdict
         );
@@ -396,7 +525,7 @@ pub fn contention_csv(rows: &[ContentionRow]) -> String {
     s
 }
 
-fn pm(e: &Estimate, prec: usize) -> String {
+pub(crate) fn pm(e: &Estimate, prec: usize) -> String {
     if !e.mean.is_finite() {
         "-".into()
     } else if e.n < 2 {
@@ -421,23 +550,48 @@ pub fn replicated_report(r: &Replicated) -> String {
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "{:<32} {:>11} {:>11} {:>13} {:>11} | {:>11} {:>13} | {:>9} {:>13}",
-        "strategy", "amp~", "amp^", "succ~", "cv~", "amp>", "succ>", "recovered", "recover s"
+        "{:<32} {:>11} {:>11} {:>11} {:>13} {:>11} | {:>11} {:>11} {:>13} | {:>9} {:>13}",
+        "strategy",
+        "amp~",
+        "amp^",
+        "load~",
+        "succ~",
+        "cv~",
+        "amp>",
+        "load>",
+        "succ>",
+        "recovered",
+        "recover s"
     );
     for st in &r.strategies {
         let _ = writeln!(
             s,
-            "{:<32} {:>11} {:>11} {:>13} {:>11} | {:>11} {:>13} | {:>9} {:>13}",
+            "{:<32} {:>11} {:>11} {:>11} {:>13} {:>11} | {:>11} {:>11} {:>13} | {:>9} {:>13}",
             st.strategy,
             pm(&st.during_amplification, 2),
             pm(&st.during_peak_amplification, 2),
+            pm(&st.load_during, 2),
             pm(&st.during_success, 3),
             pm(&st.during_attempts_cv, 2),
             pm(&st.after_amplification, 2),
+            pm(&st.load_after, 2),
             pm(&st.after_success, 3),
             format!("{}/{}", st.recovered, st.seeds.len()),
             pm(&st.recover_s, 1)
         );
+    }
+    if r.strategies
+        .iter()
+        .any(|st| !st.layers_per_request.is_empty())
+    {
+        let _ = writeln!(
+            s,
+            "\nCall chain: attempts each layer sent per logical request while a trigger was active, the clients first:"
+        );
+        for st in &r.strategies {
+            let layers: Vec<String> = st.layers_per_request.iter().map(|e| pm(e, 2)).collect();
+            let _ = writeln!(s, "{:<32} {}", st.strategy, layers.join(" -> "));
+        }
     }
     let _ = writeln!(
         s,
@@ -447,7 +601,7 @@ pub fn replicated_report(r: &Replicated) -> String {
 }
 
 /// The header of [`replicated_csv`].
-pub const REPLICATED_HEADER: &str = "scenario,strategy,seeds,recovered,recover_s,recover_s_hw,during_amp,during_amp_hw,during_peak_amp,during_peak_amp_hw,during_success,during_success_hw,during_attempts_cv,during_attempts_cv_hw,after_amp,after_amp_hw,after_success,after_success_hw";
+pub const REPLICATED_HEADER: &str = "scenario,strategy,seeds,recovered,recover_s,recover_s_hw,during_amp,during_amp_hw,during_peak_amp,during_peak_amp_hw,during_success,during_success_hw,during_attempts_cv,during_attempts_cv_hw,after_amp,after_amp_hw,after_success,after_success_hw,load_during,load_during_hw,load_after,load_after_hw,wasted_fraction,wasted_fraction_hw";
 
 /// One line per strategy over all seeds (means and 95 % half-widths), header included.
 pub fn replicated_csv(r: &Replicated) -> String {
@@ -456,7 +610,7 @@ pub fn replicated_csv(r: &Replicated) -> String {
     for st in &r.strategies {
         let _ = writeln!(
             s,
-            "{},\"{}\",{},{},{},{},{},{},{},{},{}",
+            "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{}",
             r.name,
             st.strategy,
             st.seeds.len(),
@@ -467,7 +621,10 @@ pub fn replicated_csv(r: &Replicated) -> String {
             e(&st.during_success),
             e(&st.during_attempts_cv),
             e(&st.after_amplification),
-            e(&st.after_success)
+            e(&st.after_success),
+            e(&st.load_during),
+            e(&st.load_after),
+            e(&st.wasted_fraction)
         );
     }
     s

@@ -1,0 +1,92 @@
+//! Where a key is in a scenario file's text: the line of a byte offset, the key
+//! written on that line, and the line of a key inside the n-th table of a name.
+
+/// The 1-based line holding byte `offset`.
+pub fn line_of(text: &str, offset: usize) -> usize {
+    let end = offset.min(text.len());
+    text.as_bytes()[..end]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// The key written on `line` (1-based): the text before `=`, or the table's name of
+/// a `[table]` or `[[table]]` header; empty if neither.
+pub fn key_on_line(text: &str, line: usize) -> String {
+    let l = text
+        .lines()
+        .nth(line.saturating_sub(1))
+        .unwrap_or("")
+        .trim();
+    if let Some(h) = l.strip_prefix('[') {
+        let h = h.split('#').next().unwrap_or("");
+        return h.trim_matches(['[', ']', ' ']).to_string();
+    }
+    if l.starts_with('#') {
+        return String::new();
+    }
+    match l.split_once('=') {
+        Some((k, _)) => k.trim().trim_matches('"').to_string(),
+        None => String::new(),
+    }
+}
+
+/// The line of `key` in the `index`-th `[[table]]` (or the `[table]`, index 0), or of
+/// the table's header if the key is not written there; at the top level with `table`
+/// empty. Line 1 if nothing matches.
+pub fn line_of_key(text: &str, table: &str, index: usize, key: &str) -> usize {
+    let mut seen: Option<usize> = None; // tables of that name seen so far, minus one
+    let mut header = 1;
+    let mut inside = table.is_empty();
+    for (i, raw) in text.lines().enumerate() {
+        let l = raw.trim();
+        if l.starts_with('#') {
+            continue;
+        }
+        if l.starts_with('[') {
+            // A header may have a comment after it (a key's `#` is after its `=`).
+            let l = l.split('#').next().unwrap_or("").trim();
+            let name = l.trim_matches(['[', ']', ' ']);
+            if inside && seen == Some(index) {
+                return header; // the table ended without the key
+            }
+            inside = false;
+            if !table.is_empty() && name == table {
+                let n = seen.map_or(0, |s| s + 1);
+                seen = Some(n);
+                if n == index {
+                    inside = true;
+                    header = i + 1;
+                }
+            }
+            continue;
+        }
+        if inside && l.split_once('=').is_some_and(|(k, _)| k.trim() == key) {
+            return i + 1;
+        }
+    }
+    header
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "horizon = \"1s\"\n[load]\nkind = \"open\"\n[[trigger]]\nstart = \"1s\"\n[[trigger]]  # a = b\n# end = 1\nkind = \"x\"\nend = \"2s\"\n";
+
+    #[test]
+    fn keys_and_lines() {
+        assert_eq!(line_of(TEXT, 0), 1);
+        assert_eq!(line_of(TEXT, TEXT.find("kind").unwrap()), 3);
+        assert_eq!(key_on_line(TEXT, 3), "kind");
+        assert_eq!(key_on_line(TEXT, 4), "trigger");
+        assert_eq!(line_of_key(TEXT, "", 0, "horizon"), 1);
+        assert_eq!(line_of_key(TEXT, "load", 0, "kind"), 3);
+        assert_eq!(line_of_key(TEXT, "trigger", 1, "end"), 9);
+        assert_eq!(key_on_line(TEXT, 6), "trigger");
+        assert_eq!(key_on_line(TEXT, 7), "");
+        assert_eq!(line_of_key(TEXT, "trigger", 0, "end"), 4); // not written: the header
+        assert_eq!(line_of_key(TEXT, "trigger", 1, "start"), 6);
+    }
+}

@@ -1,0 +1,287 @@
+//! Scenario files: a retry-storm experiment written in TOML — the load, the server,
+//! the triggers, the strategies to compare, the recovery rule, the horizon and bins —
+//! read into a [`Scenario`]. Every shipped preset is one of these files
+//! ([`crate::presets`]); `mac-sim storm --scenario PATH` reads a user's.
+//!
+//! A file that cannot be used gives one [`FileError`]: the file, the line, the key and
+//! what is wrong with it. Unknown keys are refused, so a misspelt key is never ignored.
+//!
+//! ```
+//! use retry_storm::file::parse;
+//! let text = r#"
+//! horizon = "60s"
+//! [load]
+//! kind = "open"
+//! rate = 50.0
+//! clients = 10
+//! [server]
+//! workers = 20
+//! service = "exponential"
+//! mean = "100ms"
+//! [[trigger]]
+//! kind = "outage"
+//! start = "20s"
+//! end = "30s"
+//! [[strategy]]
+//! spec = "exp-full+retries=3"
+//! "#;
+//! let sc = parse(text, "mine.toml").unwrap();
+//! assert_eq!((sc.name.as_str(), sc.runs.len()), ("mine", 1));
+//! let bad = parse(&text.replace("rate", "rat"), "mine.toml").unwrap_err();
+//! assert_eq!(bad.to_string().lines().count(), 1);
+//! assert!(bad.to_string().starts_with("mine.toml:5: rat: "), "{bad}");
+//! ```
+
+mod locate;
+mod schema;
+
+use crate::config::{
+    ChainLayer, Load, RecoveryRule, ServerConfig, ServiceTime, Slowdown, StormConfig, Trigger,
+    TriggerKind,
+};
+use crate::error::{FileError, FileProblem, Param, StormError};
+use crate::scenario::Scenario;
+use crate::shedding::RateLimit;
+use crate::strategy::Strategy;
+use schema::{LoadKind, ServiceKind, TriggerKindName};
+use sim_kit::time::Time;
+
+/// Read the scenario in `text`; `origin` names the file in errors and, without a
+/// `name` key, gives the scenario its name (the file's stem).
+///
+/// # Errors
+///
+/// A [`FileError`] with the line and key: TOML that cannot be read, an unknown key, a
+/// value of the wrong type or out of range, a key missing for the chosen kind or
+/// given for another one, or a strategy specification that cannot be used.
+pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
+    let at = |table: &str, index: usize, key: &str, problem: FileProblem| FileError {
+        file: origin.to_string(),
+        line: Some(locate::line_of_key(text, table, index, key)),
+        key: key.to_string(),
+        problem,
+    };
+    let f: schema::File = toml::from_str(text).map_err(|e| {
+        let line = e.span().map_or(1, |s| locate::line_of(text, s.start));
+        let message = e.message().to_string();
+        let key = field_named(&message).unwrap_or_else(|| locate::key_on_line(text, line));
+        FileError {
+            file: origin.to_string(),
+            line: Some(line),
+            key,
+            problem: FileProblem::Toml(message),
+        }
+    })?;
+    let missing = |table: &str, key: &str| at(table, 0, key, FileProblem::Missing);
+    let unused = |table: &str, key: &str| at(table, 0, key, FileProblem::NotForKind);
+    let l = &f.load;
+    let load = match l.kind {
+        LoadKind::Open | LoadKind::Capped => {
+            if l.think.is_some() {
+                return Err(unused("load", "think"));
+            }
+            let rate_per_s = l.rate.ok_or_else(|| missing("load", "rate"))?;
+            if l.kind == LoadKind::Open {
+                Load::Open {
+                    rate_per_s,
+                    clients: l.clients,
+                }
+            } else {
+                Load::Capped {
+                    rate_per_s,
+                    max_active: l.clients,
+                }
+            }
+        }
+        LoadKind::Closed => {
+            if l.rate.is_some() {
+                return Err(unused("load", "rate"));
+            }
+            Load::Closed {
+                clients: l.clients,
+                think_ps: l.think.ok_or_else(|| missing("load", "think"))?.0,
+            }
+        }
+    };
+    let s = &f.server;
+    let server = ServerConfig {
+        workers: s.workers,
+        service: match s.service {
+            ServiceKind::Fixed => ServiceTime::Fixed(s.mean.0),
+            ServiceKind::Exponential => ServiceTime::Exponential(s.mean.0),
+        },
+        slowdown: s.slowdown.as_ref().map(|d| Slowdown {
+            limit: d.limit,
+            factor: d.factor,
+            k: d.step,
+            max_ps: d.max.0,
+        }),
+        error_ps: s.error_time.map_or(Time::from_ms(1), |d| d.0),
+        queue_limit: s.queue_limit,
+        rate_limit: s.rate_limit.as_ref().map(|r| RateLimit {
+            per_s: r.per_s,
+            burst: r.burst,
+        }),
+        retry_after_ps: s.retry_after.map_or(Time::ZERO, |d| d.0),
+    };
+    let mut triggers = Vec::with_capacity(f.trigger.len());
+    for (i, t) in f.trigger.iter().enumerate() {
+        let need = |key| at("trigger", i, key, FileProblem::Missing);
+        let extra: &[(&str, bool)] = &[
+            ("fraction", t.fraction.is_some()),
+            ("shards", t.shards.is_some()),
+            ("failing", t.failing.is_some()),
+            ("factor", t.factor.is_some()),
+        ];
+        let kind = match t.kind {
+            TriggerKindName::Outage => TriggerKind::Outage,
+            TriggerKindName::Pause => TriggerKind::Pause,
+            TriggerKindName::Partial => TriggerKind::Partial {
+                fraction: t.fraction.ok_or_else(|| need("fraction"))?,
+            },
+            TriggerKindName::Shard => TriggerKind::Shard {
+                shards: t.shards.ok_or_else(|| need("shards"))?,
+                failing: t.failing.ok_or_else(|| need("failing"))?,
+            },
+            TriggerKindName::CapacityLoss => TriggerKind::CapacityLoss {
+                fraction: t.fraction.ok_or_else(|| need("fraction"))?,
+            },
+            TriggerKindName::LoadSpike => TriggerKind::LoadSpike {
+                factor: t.factor.ok_or_else(|| need("factor"))?,
+            },
+        };
+        let uses: &[&str] = match kind {
+            TriggerKind::Partial { .. } | TriggerKind::CapacityLoss { .. } => &["fraction"],
+            TriggerKind::LoadSpike { .. } => &["factor"],
+            TriggerKind::Shard { .. } => &["shards", "failing"],
+            _ => &[],
+        };
+        if let Some((key, _)) = extra.iter().find(|(k, set)| *set && !uses.contains(k)) {
+            return Err(at("trigger", i, key, FileProblem::NotForKind));
+        }
+        triggers.push(Trigger {
+            start_ps: t.start.0,
+            end_ps: t.end.0,
+            kind,
+        });
+    }
+    let d = RecoveryRule::default();
+    let recovery = f.recovery.as_ref().map_or(d, |r| RecoveryRule {
+        success_fraction: r.success_fraction.unwrap_or(d.success_fraction),
+        conc_factor: r.concurrency_factor.unwrap_or(d.conc_factor),
+        conc_slack: r.concurrency_slack.unwrap_or(d.conc_slack),
+        sustain_ps: r.sustain.map_or(d.sustain_ps, |s| s.0),
+    });
+    let times = |v: &Option<Vec<schema::Duration>>| {
+        v.as_ref()
+            .map(|ts| ts.iter().map(|d| d.0).collect::<Vec<_>>())
+    };
+    let mut chain = Vec::with_capacity(f.chain.len());
+    for (i, c) in f.chain.iter().enumerate() {
+        let strategy = Strategy::parse(&c.spec)
+            .map_err(|e| at("chain", i, "spec", FileProblem::Invalid(Box::new(e))))?;
+        chain.push(ChainLayer {
+            name: c.name.clone(),
+            strategy: strategy.named(&c.name),
+            spec: c.spec.clone(),
+            timeout_ps: c.timeout.0,
+        });
+    }
+    let base = StormConfig {
+        chain,
+        load,
+        server,
+        timeouts_ps: times(&f.timeouts).unwrap_or_else(|| vec![Time::from_secs(1)]),
+        users: f.users.unwrap_or(1000),
+        triggers,
+        strategy: Strategy::none(),
+        horizon_ps: f.horizon.0,
+        bin_ps: f.bin.map_or(Time::from_secs(1), |b| b.0),
+        warmup_ps: f.warmup.map_or(Time::from_secs(5), |w| w.0),
+        recovery,
+        seed: f.seed.unwrap_or(1),
+    };
+    base.validate().map_err(|e| {
+        let (table, key) = match &e {
+            StormError::Param { param, .. } => key_of(*param),
+            _ => ("", ""),
+        };
+        // The first trigger that is wrong alone, for a trigger's key.
+        let index = if table == "trigger" {
+            (0..base.triggers.len())
+                .find(|&i| {
+                    let one = StormConfig {
+                        triggers: vec![base.triggers[i]],
+                        ..base.clone()
+                    };
+                    one.validate().is_err()
+                })
+                .unwrap_or(0)
+        } else {
+            0
+        };
+        at(table, index, key, FileProblem::Invalid(Box::new(e)))
+    })?;
+    if f.strategy.is_empty() {
+        return Err(at("", 0, "strategy", FileProblem::Missing));
+    }
+    let mut runs = Vec::with_capacity(f.strategy.len());
+    for (i, st) in f.strategy.iter().enumerate() {
+        let invalid = |key, e| at("strategy", i, key, FileProblem::Invalid(Box::new(e)));
+        let strategy = Strategy::parse(&st.spec).map_err(|e| invalid("spec", e))?;
+        let strategy = match &st.name {
+            Some(n) => strategy.named(n),
+            None => strategy,
+        };
+        let run = StormConfig {
+            strategy,
+            timeouts_ps: times(&st.timeouts).unwrap_or_else(|| base.timeouts_ps.clone()),
+            ..base.clone()
+        };
+        run.validate().map_err(|e| invalid("timeouts", e))?;
+        runs.push(run);
+    }
+    let stem = std::path::Path::new(origin)
+        .file_stem()
+        .map_or_else(|| origin.to_string(), |s| s.to_string_lossy().into_owned());
+    Ok(Scenario {
+        name: f.name.unwrap_or(stem),
+        title: f.title.unwrap_or_default(),
+        expectation: f.expectation.unwrap_or_default(),
+        runs,
+    })
+}
+
+/// The field named in a serde message (`unknown field `rat`, expected ...`).
+fn field_named(message: &str) -> Option<String> {
+    let rest = message.split_once("field `")?.1;
+    Some(rest.split_once('`')?.0.to_string())
+}
+
+/// The table and key that hold a parameter in a file.
+fn key_of(p: Param) -> (&'static str, &'static str) {
+    use Param::*;
+    match p {
+        RequestRate => ("load", "rate"),
+        ThinkTime => ("load", "think"),
+        Clients | Requests => ("load", "clients"),
+        Workers => ("server", "workers"),
+        ServiceTime => ("server", "mean"),
+        SlowdownFactor => ("server.slowdown", "factor"),
+        SlowdownStep => ("server.slowdown", "step"),
+        SlowdownMax => ("server.slowdown", "max"),
+        Timeout => ("", "timeouts"),
+        Chain => ("chain", "name"),
+        Shedding => ("server", "queue_limit"),
+        Users => ("", "users"),
+        HorizonOrBin | Bins => ("", "bin"),
+        Horizon => ("", "horizon"),
+        TriggerWindow | TriggerEnd => ("trigger", "end"),
+        FailureFraction => ("trigger", "fraction"),
+        SpikeFactor => ("trigger", "factor"),
+        CapacityLossWorkers => ("server", "workers"),
+        FailingShard => ("trigger", "failing"),
+        RecoveryRule => ("recovery", "success_fraction"),
+        _ => ("", ""),
+    }
+}

@@ -1,0 +1,172 @@
+//! The scenario file as TOML sees it: one struct per table, every key optional where
+//! it has a default, unknown keys refused (`deny_unknown_fields`), and values checked
+//! as they are read so that toml's error points at the value.
+
+use serde::Deserialize;
+use serde::de::{Deserializer, Error as _};
+
+use sim_kit::time::Time;
+
+/// A duration with its unit (`"100ms"`); positive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Duration(pub Time);
+
+impl<'de> Deserialize<'de> for Duration {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Time::parse(&s).map(Duration).map_err(D::Error::custom)
+    }
+}
+
+/// An instant with its unit (`"20s"`); `"0s"` is allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Instant(pub Time);
+
+impl<'de> Deserialize<'de> for Instant {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        let t = s.trim();
+        let num = ["ms", "us", "µs", "ns", "s"]
+            .iter()
+            .find_map(|u| t.strip_suffix(u));
+        if num.is_some_and(|n| n.trim().parse::<f64>() == Ok(0.0)) {
+            return Ok(Instant(Time::ZERO));
+        }
+        Time::parse(&s).map(Instant).map_err(D::Error::custom)
+    }
+}
+
+/// The whole file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct File {
+    pub name: Option<String>,
+    pub title: Option<String>,
+    pub expectation: Option<String>,
+    pub horizon: Duration,
+    pub bin: Option<Duration>,
+    pub warmup: Option<Instant>,
+    pub seed: Option<u64>,
+    pub users: Option<u32>,
+    pub timeouts: Option<Vec<Duration>>,
+    pub load: LoadTable,
+    pub server: ServerTable,
+    #[serde(default)]
+    pub trigger: Vec<TriggerTable>,
+    pub recovery: Option<RecoveryTable>,
+    pub strategy: Vec<StrategyTable>,
+    #[serde(default)]
+    pub chain: Vec<ChainTable>,
+}
+
+/// `[[chain]]`: a service between the clients and the server.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChainTable {
+    pub name: String,
+    pub spec: String,
+    pub timeout: Duration,
+}
+
+/// `kind` of `[load]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LoadKind {
+    Open,
+    Closed,
+    Capped,
+}
+
+/// `[load]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoadTable {
+    pub kind: LoadKind,
+    pub clients: u32,
+    pub rate: Option<f64>,
+    pub think: Option<Duration>,
+}
+
+/// `service` of `[server]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ServiceKind {
+    Fixed,
+    Exponential,
+}
+
+/// `[server]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerTable {
+    pub workers: Option<u32>,
+    pub service: ServiceKind,
+    pub mean: Duration,
+    pub error_time: Option<Duration>,
+    pub slowdown: Option<SlowdownTable>,
+    pub queue_limit: Option<u32>,
+    pub rate_limit: Option<RateLimitTable>,
+    pub retry_after: Option<Duration>,
+}
+
+/// `[server.rate_limit]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RateLimitTable {
+    pub per_s: f64,
+    pub burst: u32,
+}
+
+/// `[server.slowdown]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SlowdownTable {
+    pub limit: u32,
+    pub factor: f64,
+    pub step: f64,
+    pub max: Duration,
+}
+
+/// `kind` of a `[[trigger]]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TriggerKindName {
+    Outage,
+    Pause,
+    Partial,
+    Shard,
+    CapacityLoss,
+    LoadSpike,
+}
+
+/// `[[trigger]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TriggerTable {
+    pub kind: TriggerKindName,
+    pub start: Instant,
+    pub end: Instant,
+    pub fraction: Option<f64>,
+    pub shards: Option<u32>,
+    pub failing: Option<u32>,
+    pub factor: Option<f64>,
+}
+
+/// `[recovery]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecoveryTable {
+    pub success_fraction: Option<f64>,
+    pub concurrency_factor: Option<f64>,
+    pub concurrency_slack: Option<f64>,
+    pub sustain: Option<Duration>,
+}
+
+/// `[[strategy]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StrategyTable {
+    pub name: Option<String>,
+    pub spec: String,
+    pub timeouts: Option<Vec<Duration>>,
+}

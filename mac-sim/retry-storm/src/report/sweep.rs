@@ -1,0 +1,135 @@
+//! A storm sweep as text, CSV, JSON and files.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::{csv_estimate, heading, pm};
+use crate::chart::sweep_chart;
+use crate::scenario::Scenario;
+use crate::sweep::{SweepPoint, SweepSpec};
+use sim_kit::chart::save::save;
+use sim_kit::output::atomic::{OutputError, write_atomic};
+
+/// A sweep with what it swept, for JSON.
+#[derive(Serialize)]
+struct SweepRecord<'a> {
+    scenario: &'a str,
+    param: &'a str,
+    points: &'a [SweepPoint],
+}
+
+/// The sweep as JSON.
+pub fn sweep_json(sc: &Scenario, spec: &SweepSpec, points: &[SweepPoint]) -> String {
+    sim_kit::output::json::to_string(&SweepRecord {
+        scenario: &sc.name,
+        param: spec.param.name(),
+        points,
+    })
+}
+
+/// The sweep as a table: a line per value and strategy.
+pub fn sweep_report(sc: &Scenario, spec: &SweepSpec, points: &[SweepPoint]) -> String {
+    let mut s = heading(&sc.name, &sc.title, &sc.expectation);
+    let seeds = points
+        .first()
+        .and_then(|p| p.strategies.first())
+        .map_or(0, |st| st.seeds.len());
+    let _ = writeln!(
+        s,
+        "sweep of {} over {} values, {seeds} seeds each; mean ± half-width of the 95 % confidence interval\n",
+        spec.param.name(),
+        points.len()
+    );
+    let _ = writeln!(
+        s,
+        "{:>12} {:<32} {:>11} {:>11} {:>13} {:>9} {:>13}",
+        spec.param.name(),
+        "strategy",
+        "load~",
+        "load>",
+        "succ~",
+        "recovered",
+        "recover s"
+    );
+    for p in points {
+        for st in &p.strategies {
+            let _ = writeln!(
+                s,
+                "{:>12} {:<32} {:>11} {:>11} {:>13} {:>9} {:>13}",
+                p.value,
+                st.strategy,
+                pm(&st.load_during, 2),
+                pm(&st.load_after, 2),
+                pm(&st.during_success, 3),
+                format!("{}/{}", st.recovered, st.seeds.len()),
+                pm(&st.recover_s, 1)
+            );
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\nload = attempts per second / the pre-trigger attempts per second (~ during the triggers, > after them); succ~ = client success during them."
+    );
+    s
+}
+
+/// The header of [`sweep_csv`].
+pub const SWEEP_HEADER: &str = "scenario,param,value,strategy,seeds,recovered,recover_s,recover_s_hw,load_during,load_during_hw,load_after,load_after_hw,during_success,during_success_hw,wasted_fraction,wasted_fraction_hw";
+
+/// The sweep as CSV, header included: a line per value and strategy.
+pub fn sweep_csv(sc: &Scenario, spec: &SweepSpec, points: &[SweepPoint]) -> String {
+    let mut s = format!("{SWEEP_HEADER}\n");
+    let e = csv_estimate;
+    for p in points {
+        for st in &p.strategies {
+            let _ = writeln!(
+                s,
+                "{},{},{},\"{}\",{},{},{},{},{},{},{}",
+                sc.name,
+                spec.param.name(),
+                p.value,
+                st.strategy,
+                st.seeds.len(),
+                st.recovered,
+                e(&st.recover_s),
+                e(&st.load_during),
+                e(&st.load_after),
+                e(&st.during_success),
+                e(&st.wasted_fraction)
+            );
+        }
+    }
+    s
+}
+
+/// Write `storm-NAME-sweep.json`, `.csv`, `.png` and `.svg` into `dir`, each
+/// atomically.
+///
+/// # Errors
+///
+/// [`OutputError`] for the first file that cannot be written or chart that cannot be
+/// drawn.
+pub fn write_sweep(
+    dir: &Path,
+    sc: &Scenario,
+    spec: &SweepSpec,
+    points: &[SweepPoint],
+) -> Result<(), OutputError> {
+    let stem = format!("storm-{}-sweep", sc.name);
+    write_atomic(
+        &dir.join(format!("{stem}.json")),
+        sweep_json(sc, spec, points).as_bytes(),
+    )?;
+    write_atomic(
+        &dir.join(format!("{stem}.csv")),
+        sweep_csv(sc, spec, points).as_bytes(),
+    )?;
+    save(
+        &sweep_chart(&sc.name, spec.param.name(), points),
+        dir,
+        &stem,
+    )?;
+    Ok(())
+}

@@ -1,0 +1,199 @@
+//! Sweeping one storm parameter: every strategy of a scenario at every value, each
+//! over several seeds, on the kit's parallel runner ([`crate::run_all`]), with 95 %
+//! intervals; as a table, CSV, JSON and a chart ([`crate::chart::sweep_chart`]).
+//!
+//! A sweep is written `PARAM=VALUES`, the values in [`sim_kit::range`]'s syntax:
+//!
+//! | parameter | what it sets |
+//! |---|---|
+//! | `utilisation` | the open-loop rate, as a fraction of the server's capacity (workers / mean service time) |
+//! | `rate` | the open-loop (or capped) rate, requests per second |
+//! | `clients` | the closed-loop population (or the cap on active clients) |
+//! | `retries` | every strategy's retries (each must retry) |
+//! | `timeout` | the clients' per-attempt timeout, seconds |
+//!
+//! ```
+//! use retry_storm::{presets, sweep};
+//! let sc = presets::scenario("metastable", &presets::Options::default()).unwrap();
+//! let spec = sweep::SweepSpec::parse("utilisation=0.4,0.93").unwrap();
+//! let points = sweep::run_sweep(&sc, &spec, 2).unwrap();
+//! assert_eq!(points.len(), 2);
+//! let retrying = |p: &sweep::SweepPoint| p.strategies[1].recovered;
+//! assert!(retrying(&points[0]) > retrying(&points[1])); // 40 % recovers, 93 % does not
+//! ```
+
+use backoff_core::Stop;
+use serde::Serialize;
+
+use crate::config::{Load, ServerConfig, StormConfig};
+use crate::error::{Param, StormError};
+use crate::replicate::{StrategyOverSeeds, over_seeds};
+use crate::scenario::Scenario;
+use sim_kit::time::{PS_PER_SEC, Time};
+
+/// The parameter a sweep varies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum SweepParam {
+    /// Open-loop rate over the server's capacity.
+    Utilisation,
+    /// Open-loop (or capped) rate, per second.
+    Rate,
+    /// Closed-loop clients (or the cap on active clients).
+    Clients,
+    /// Every strategy's retries.
+    Retries,
+    /// The clients' per-attempt timeout, seconds.
+    Timeout,
+}
+
+impl SweepParam {
+    /// Its name in `PARAM=VALUES`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SweepParam::Utilisation => "utilisation",
+            SweepParam::Rate => "rate",
+            SweepParam::Clients => "clients",
+            SweepParam::Retries => "retries",
+            SweepParam::Timeout => "timeout",
+        }
+    }
+}
+
+/// A parameter and its values.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SweepSpec {
+    /// The parameter.
+    pub param: SweepParam,
+    /// Its values, in order.
+    pub values: Vec<f64>,
+}
+
+impl SweepSpec {
+    /// Read `PARAM=VALUES`.
+    ///
+    /// # Errors
+    ///
+    /// [`StormError::Param`] ([`Param::Sweep`]) for an unknown parameter or values
+    /// [`sim_kit::range::values`] cannot read, or more than 1000 of them.
+    pub fn parse(text: &str) -> Result<Self, StormError> {
+        let bad = || StormError::param(Param::Sweep, text);
+        let (p, v) = text.split_once('=').ok_or_else(bad)?;
+        let param = [
+            SweepParam::Utilisation,
+            SweepParam::Rate,
+            SweepParam::Clients,
+            SweepParam::Retries,
+            SweepParam::Timeout,
+        ]
+        .into_iter()
+        .find(|x| x.name() == p.trim())
+        .ok_or_else(bad)?;
+        let values = sim_kit::range::values(v.trim()).map_err(|_| bad())?;
+        if values.is_empty() || values.len() > 1000 {
+            return Err(bad());
+        }
+        Ok(Self { param, values })
+    }
+}
+
+/// `cfg` with the parameter at `v`.
+///
+/// # Errors
+///
+/// [`StormError::Param`] ([`Param::SweepValue`]) where the value does not fit the
+/// scenario (a rate for a closed loop, retries for a strategy that never retries, a
+/// count that is not whole), and the errors of [`StormConfig::validate`].
+pub fn apply(cfg: &StormConfig, param: SweepParam, v: f64) -> Result<StormConfig, StormError> {
+    let bad = || StormError::param(Param::SweepValue, format!("{}={v}", param.name()));
+    let whole = |v: f64| {
+        if v.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&v) {
+            Ok(v as u32)
+        } else {
+            Err(bad())
+        }
+    };
+    let mut c = cfg.clone();
+    match param {
+        SweepParam::Utilisation | SweepParam::Rate => {
+            let rate = match param {
+                SweepParam::Utilisation => v * capacity_per_s(&c.server).ok_or_else(bad)?,
+                _ => v,
+            };
+            match &mut c.load {
+                Load::Open { rate_per_s, .. } | Load::Capped { rate_per_s, .. } => {
+                    *rate_per_s = rate;
+                }
+                Load::Closed { .. } => return Err(bad()),
+            }
+        }
+        SweepParam::Clients => {
+            let n = whole(v)?;
+            match &mut c.load {
+                Load::Closed { clients, .. } => *clients = n,
+                Load::Capped { max_active, .. } => *max_active = n,
+                Load::Open { .. } => return Err(bad()),
+            }
+        }
+        SweepParam::Retries => {
+            let n = whole(v)?;
+            let p = c.strategy.policy.as_mut().ok_or_else(bad)?;
+            *p = p.with_stop(Stop::NEVER.with_max_retries(n));
+        }
+        SweepParam::Timeout => {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(bad());
+            }
+            c.timeouts_ps = vec![Time::from_ps_f64((v * PS_PER_SEC as f64).round())];
+        }
+    }
+    c.validate().map(|()| c)
+}
+
+/// Requests per second the server's workers can serve, if it has workers.
+fn capacity_per_s(s: &ServerConfig) -> Option<f64> {
+    let w = f64::from(s.workers?);
+    Some(w * PS_PER_SEC as f64 / s.service.mean_ps().as_ps_f64())
+}
+
+/// One value of the swept parameter: every strategy over the seeds.
+#[derive(Clone, Debug, Serialize)]
+pub struct SweepPoint {
+    /// The parameter's value.
+    pub value: f64,
+    /// One entry per strategy, in the scenario's order.
+    pub strategies: Vec<StrategyOverSeeds>,
+}
+
+/// Every strategy of `sc` at every value of `spec`, `seeds` seeds each, in one grid
+/// on the kit's runner; the points come back in the values' order.
+///
+/// # Errors
+///
+/// The errors of [`apply`] for the first value that does not fit, [`StormError::Param`]
+/// for seeds outside 1..=1000, and the first run's [`StormError`].
+pub fn run_sweep(
+    sc: &Scenario,
+    spec: &SweepSpec,
+    seeds: u32,
+) -> Result<Vec<SweepPoint>, StormError> {
+    if !(1..=1000).contains(&seeds) {
+        return Err(StormError::param(Param::Seeds, seeds));
+    }
+    let mut runs = Vec::with_capacity(spec.values.len() * sc.runs.len());
+    for &v in &spec.values {
+        for r in &sc.runs {
+            runs.push(apply(r, spec.param, v)?);
+        }
+    }
+    let grid = crate::run_all(&runs, seeds)?;
+    let per = sc.runs.len().max(1);
+    Ok(spec
+        .values
+        .iter()
+        .zip(grid.chunks(per))
+        .map(|(&value, chunk)| SweepPoint {
+            value,
+            strategies: chunk.iter().map(|r| over_seeds(r)).collect(),
+        })
+        .collect())
+}
