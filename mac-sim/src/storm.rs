@@ -235,7 +235,10 @@ fn sweep_cmd(a: &StormArgs, sc: &retry_storm::Scenario, spec: &str) -> Result<()
         ));
     }
     let spec = retry_storm::sweep::SweepSpec::parse(spec)?;
-    let points = retry_storm::sweep::run_sweep(sc, &spec, a.seeds)?;
+    let progress = progress::for_stderr(a.quiet, "storm sweep", "events");
+    let points =
+        retry_storm::sweep::run_sweep(sc, &spec, a.seeds, progress.as_ref(), interrupt::flag())?;
+    drop(progress);
     if let Some(dir) = &a.out {
         publish(dir, |d| out::write_sweep(d, sc, &spec, &points))?;
     }

@@ -16,7 +16,9 @@
 //! use retry_storm::{presets, sweep};
 //! let sc = presets::scenario("metastable", &presets::Options::default()).unwrap();
 //! let spec = sweep::SweepSpec::parse("utilisation=0.4,0.93").unwrap();
-//! let points = sweep::run_sweep(&sc, &spec, 2).unwrap();
+//! let stop = std::sync::atomic::AtomicBool::new(false);
+//! let quiet = sim_kit::runner::progress::Quiet;
+//! let points = sweep::run_sweep(&sc, &spec, 2, &quiet, &stop).unwrap();
 //! assert_eq!(points.len(), 2);
 //! let retrying = |p: &sweep::SweepPoint| p.strategies[1].recovered;
 //! assert!(retrying(&points[0]) > retrying(&points[1])); // 40 % recovers, 93 % does not
@@ -170,11 +172,14 @@ pub struct SweepPoint {
 /// # Errors
 ///
 /// The errors of [`apply`] for the first value that does not fit, [`StormError::Param`]
-/// for seeds outside 1..=1000, and the first run's [`StormError`].
+/// for seeds outside 1..=1000, the first run's [`StormError`], and
+/// [`StormError::Interrupted`] if `cancel` was raised.
 pub fn run_sweep(
     sc: &Scenario,
     spec: &SweepSpec,
     seeds: u32,
+    progress: &dyn sim_kit::runner::progress::Progress,
+    cancel: &std::sync::atomic::AtomicBool,
 ) -> Result<Vec<SweepPoint>, StormError> {
     if !(1..=1000).contains(&seeds) {
         return Err(StormError::param(Param::Seeds, seeds));
@@ -185,7 +190,7 @@ pub fn run_sweep(
             runs.push(apply(r, spec.param, v)?);
         }
     }
-    let grid = crate::run_all(&runs, seeds)?;
+    let grid = crate::run_all_with(&runs, seeds, progress, cancel)?;
     let per = sc.runs.len().max(1);
     Ok(spec
         .values
