@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The firmware's tests: serial-mac on the host (scripted line, shared bus of 2..16
-# stations, 10^7 corrupted frames), the Cortex-M4F builds (QEMU app, bus node, board
+# stations, 10^7 corrupted frames), radio-mac on the host (simulated radio channel), the Cortex-M4F builds (QEMU app, bus node, board
 # app, size probes), the QEMU test (the MAC on an emulated Cortex-M4, the test playing
 # the bus), the emulated multi-drop bus (2, 3 and 5 QEMU nodes in lock step), and the
 # size report with its budgets.
@@ -44,15 +44,20 @@ flash_bytes() { arm-none-eabi-size -A "$1" | awk '$1 ~ /^\.(vector_table|text|ro
 step "firmware: formatting and lints (host crates)"
 cargo fmt --all --check
 cargo clippy -q -p serial-mac -p qemu-test -p lockstep -p bus-hub --all-targets --features serial-mac/sim-bus -- -D warnings
+cargo clippy -q -p radio-mac --all-targets --features radio-mac/sim-radio,radio-mac/defmt -- -D warnings
 
 step "firmware: host tests (serial-mac: scripted line, shared bus N = 2..16, doc tests; lock-step protocol; line model)"
 cargo test -q -p serial-mac -p lockstep
 cargo test -q -p bus-hub --lib
 
+step "firmware: radio MAC host tests (corrupted packets, lost ACKs, retry limit, hidden terminals beside the serial bus)"
+cargo test -q -p radio-mac -- --nocapture
+
 step "firmware: 10^7 corrupted frames through the receiver (optimised build)"
 cargo test -q --profile host-release -p serial-mac --test corruption -- --nocapture
 RUSTDOCFLAGS="-D warnings" cargo doc -q -p serial-mac --no-deps --features defmt,sim-bus
 RUSTDOCFLAGS="-D warnings" cargo doc -q -p lockstep -p bus-hub --no-deps
+RUSTDOCFLAGS="-D warnings" cargo doc -q -p radio-mac --no-deps --features defmt,sim-radio
 
 step "firmware: tools (QEMU, binutils, defmt-print)"
 cross_apt_install qemu-system-arm binutils-arm-none-eabi
