@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The firmware's tests: serial-mac on the host (scripted line, shared bus of 2..16
-# stations, 10^7 corrupted frames), radio-mac on the host (simulated radio channel), the Cortex-M4F builds (QEMU app, bus node, board
-# app, size probes), the QEMU test (the MAC on an emulated Cortex-M4, the test playing
+# stations, 10^7 corrupted frames), radio-mac on the host (simulated radio channel,
+# hidden terminals), the Cortex-M4F builds (QEMU app, bus node, board app, size probes), the QEMU test (the MAC on an emulated Cortex-M4, the test playing
 # the bus), the emulated multi-drop bus (2, 3 and 5 QEMU nodes in lock step), and the
 # size report with its budgets.
 #
