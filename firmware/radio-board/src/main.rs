@@ -17,6 +17,8 @@
 #[path = "../../board-app/src/clock.rs"]
 mod clock;
 mod spi_device;
+#[path = "../../board-app/src/support.rs"]
+mod support;
 
 use cortex_m_rt::entry;
 use defmt::{error, info, warn};
@@ -25,7 +27,8 @@ use radio_mac::{Event, MacCore};
 use rand_core::{Rng, SeedableRng};
 use rand_xorshift::XorShiftRng;
 use serial_mac::{Address, TimeSource};
-use stm32f4xx_hal::{pac, prelude::*, rcc, signature::Uid, spi};
+use stm32f4xx_hal::{pac, prelude::*, rcc, spi};
+use support::halt;
 use sx127x_radio::{Settings, Sx127x};
 
 const CORE_HZ: u32 = 96_000_000;
@@ -67,11 +70,7 @@ fn main() -> ! {
         }
     };
 
-    let uid = Uid::get();
-    let mut id = (u64::from(uid.x()) << 16) ^ u64::from(uid.y()) ^ (u64::from(uid.waf_num()) << 40);
-    for b in uid.lot_num().bytes() {
-        id = id.rotate_left(8) ^ u64::from(b);
-    }
+    let id = support::unique_id();
     let mut rng = XorShiftRng::seed_from_u64(id);
     let address = Address((id % 254) as u8);
     let Ok(config) = Settings::mac_config_sf7(address) else {
@@ -129,25 +128,4 @@ fn main() -> ! {
             }
         }
     }
-}
-
-fn halt() -> ! {
-    error!("start-up failed");
-    loop {
-        cortex_m::asm::bkpt();
-    }
-}
-
-#[panic_handler]
-fn panic(info: &core::panic::PanicInfo) -> ! {
-    match info.location() {
-        Some(l) => error!("panic at {=str}:{=u32}", l.file(), l.line()),
-        None => error!("panic"),
-    }
-    halt()
-}
-
-#[defmt::panic_handler]
-fn defmt_panic() -> ! {
-    halt()
 }
