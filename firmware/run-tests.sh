@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The firmware's tests: serial-mac on the host (scripted line, shared bus of 2..16
-# stations, 10^7 corrupted frames), the Cortex-M4F builds (QEMU app, bus node, board
-# app, size probes), the QEMU test (the MAC on an emulated Cortex-M4, the test playing
-# the bus), the emulated multi-drop bus (2, 3 and 5 QEMU nodes in lock step), and the
-# size report with its budgets.
+# stations, 10^7 corrupted frames), radio-mac on the host (simulated radio channel,
+# hidden terminals; the SX1276 binding against a register model), the Cortex-M4F
+# builds (QEMU app, bus node, board apps, size probes), the QEMU test (the MAC on an
+# emulated Cortex-M4, the test playing the bus), the emulated multi-drop bus (2, 3
+# and 5 QEMU nodes in lock step), and the size report with its budgets.
 #
 # Installs what it needs when it can (Debian packages as root, defmt-print with
 # cargo into target/tools); otherwise stops and names what is missing.
@@ -39,20 +40,27 @@ find_defmt_print() {
     fi
 }
 
+ram_bytes() { arm-none-eabi-size -A "$1" | awk '$1 ~ /^\.(data|bss|uninit)$/ { s += $2 } END { print s + 0 }'; }
 flash_bytes() { arm-none-eabi-size -A "$1" | awk '$1 ~ /^\.(vector_table|text|rodata|data)$/ { s += $2 } END { print s }'; }
 
 step "firmware: formatting and lints (host crates)"
 cargo fmt --all --check
 cargo clippy -q -p serial-mac -p qemu-test -p lockstep -p bus-hub --all-targets --features serial-mac/sim-bus -- -D warnings
+cargo clippy -q -p radio-mac -p sx127x-radio --all-targets --features radio-mac/sim-radio,radio-mac/defmt -- -D warnings
 
 step "firmware: host tests (serial-mac: scripted line, shared bus N = 2..16, doc tests; lock-step protocol; line model)"
 cargo test -q -p serial-mac -p lockstep
 cargo test -q -p bus-hub --lib
 
+step "firmware: radio MAC host tests (corrupted packets, lost ACKs, retry limit, hidden terminals beside the serial bus)"
+cargo test -q -p radio-mac -p sx127x-radio -- --nocapture
+
 step "firmware: 10^7 corrupted frames through the receiver (optimised build)"
 cargo test -q --profile host-release -p serial-mac --test corruption -- --nocapture
 RUSTDOCFLAGS="-D warnings" cargo doc -q -p serial-mac --no-deps --features defmt,sim-bus
 RUSTDOCFLAGS="-D warnings" cargo doc -q -p lockstep -p bus-hub --no-deps
+RUSTDOCFLAGS="-D warnings" cargo doc -q -p radio-mac --no-deps --features defmt,sim-radio
+RUSTDOCFLAGS="-D warnings" cargo doc -q -p sx127x-radio --no-deps --features defmt
 
 step "firmware: tools (QEMU, binutils, defmt-print)"
 cross_apt_install qemu-system-arm binutils-arm-none-eabi
@@ -64,12 +72,12 @@ step "firmware: Cortex-M4F builds"
 # The board's HAL turns on cortex-m-rt's `device` feature, which the QEMU app and
 # the size probes must not have: two invocations, same target directory and profile.
 DEFMT_LOG=info cross_cargo build -q --release -p qemu-app -p size-probe
-DEFMT_LOG=info cross_cargo build -q --release -p board-app
+DEFMT_LOG=info cross_cargo build -q --release -p board-app -p radio-board
 
 step "firmware: lints for the Cortex-M crates"
 if [ "$CROSS_MODE" = rustup ]; then
     DEFMT_LOG=info cross_cargo clippy -q --release -p qemu-app -p size-probe -- -D warnings
-    DEFMT_LOG=info cross_cargo clippy -q --release -p board-app -- -D warnings
+    DEFMT_LOG=info cross_cargo clippy -q --release -p board-app -p radio-board -- -D warnings
 else
     echo "not run: Debian's toolchain has no clippy (with 'rustup target add $CROSS_TARGET' they run here)"
 fi
@@ -83,13 +91,18 @@ BUS_NODE_ELF="$RELEASE/bus-node" DEFMT_PRINT="$DEFMT_PRINT" \
     cargo test -q -p bus-hub --test multi_mcu -- --nocapture --test-threads=1
 
 step "firmware: sizes (arm-none-eabi-size)"
-arm-none-eabi-size "$RELEASE/qemu-app" "$RELEASE/bus-node" "$RELEASE/board-app" "$RELEASE/without-backoff" "$RELEASE/with-backoff"
+arm-none-eabi-size "$RELEASE/qemu-app" "$RELEASE/bus-node" "$RELEASE/board-app" "$RELEASE/radio-board" \
+    "$RELEASE/without-backoff" "$RELEASE/with-backoff" "$RELEASE/radio-mac"
 qemu_flash=$(flash_bytes "$RELEASE/qemu-app")
 delta=$(( $(flash_bytes "$RELEASE/with-backoff") - $(flash_bytes "$RELEASE/without-backoff") ))
 node_flash=$(flash_bytes "$RELEASE/bus-node")
 printf 'qemu-app flash: %d bytes (budget %d)\n' "$qemu_flash" "$QEMU_APP_FLASH_BUDGET"
 printf 'bus-node flash: %d bytes (budget %d)\n' "$node_flash" "$QEMU_APP_FLASH_BUDGET"
 printf 'backoff-core flash cost (with-backoff - without-backoff): %d bytes (budget %d)\n' "$delta" "$BACKOFF_CORE_FLASH_BUDGET"
+radio_flash=$(( $(flash_bytes "$RELEASE/radio-mac") - $(flash_bytes "$RELEASE/without-backoff") ))
+radio_ram=$(( $(ram_bytes "$RELEASE/radio-mac") - $(ram_bytes "$RELEASE/without-backoff") ))
+printf 'radio-mac on %s (radio-mac probe - without-backoff): %d bytes of flash, %d bytes of static RAM (the MAC value; poll uses two 264-byte packet buffers on the stack)\n' "$CROSS_TARGET" "$radio_flash" "$radio_ram"
+printf 'radio-board flash: %d bytes\n' "$(flash_bytes "$RELEASE/radio-board")"
 [ "$qemu_flash" -lt "$QEMU_APP_FLASH_BUDGET" ] || cross_die "qemu-app flash $qemu_flash bytes exceeds $QEMU_APP_FLASH_BUDGET"
 [ "$node_flash" -lt "$QEMU_APP_FLASH_BUDGET" ] || cross_die "bus-node flash $node_flash bytes exceeds $QEMU_APP_FLASH_BUDGET"
 [ "$delta" -lt "$BACKOFF_CORE_FLASH_BUDGET" ] || cross_die "backoff-core adds $delta bytes of flash, over $BACKOFF_CORE_FLASH_BUDGET"

@@ -14,6 +14,7 @@
 
 mod clock;
 mod port;
+mod support;
 
 use cortex_m_rt::entry;
 use defmt::{error, info, warn};
@@ -21,7 +22,8 @@ use defmt_rtt as _;
 use rand_core::{Rng, SeedableRng};
 use rand_xorshift::XorShiftRng;
 use serial_mac::{Address, Event, Mac, MacConfig, MacCore, SendError};
-use stm32f4xx_hal::{pac, prelude::*, rcc, serial, signature::Uid};
+use stm32f4xx_hal::{pac, prelude::*, rcc, serial};
+use support::halt;
 
 const CORE_HZ: u32 = 96_000_000;
 const BAUD: u32 = 115_200;
@@ -46,11 +48,7 @@ fn main() -> ! {
     let port = port::HalfDuplex::new(usart);
 
     // The unique ID gives every board its own address (never broadcast) and seed.
-    let uid = Uid::get();
-    let mut id = (u64::from(uid.x()) << 16) ^ u64::from(uid.y()) ^ (u64::from(uid.waf_num()) << 40);
-    for b in uid.lot_num().bytes() {
-        id = id.rotate_left(8) ^ u64::from(b);
-    }
+    let id = support::unique_id();
     let mut rng = XorShiftRng::seed_from_u64(id);
     let address = Address((id % 254) as u8);
     let Ok(mac_config) = MacConfig::new(address, BAUD) else {
@@ -120,25 +118,4 @@ fn hello(buf: &mut [u8; 16], n: u32) -> usize {
     let tail = &digits[i..];
     buf[6..6 + tail.len()].copy_from_slice(tail);
     6 + tail.len()
-}
-
-fn halt() -> ! {
-    error!("start-up failed");
-    loop {
-        cortex_m::asm::bkpt();
-    }
-}
-
-#[panic_handler]
-fn panic(info: &core::panic::PanicInfo) -> ! {
-    match info.location() {
-        Some(l) => error!("panic at {=str}:{=u32}", l.file(), l.line()),
-        None => error!("panic"),
-    }
-    halt()
-}
-
-#[defmt::panic_handler]
-fn defmt_panic() -> ! {
-    halt()
 }

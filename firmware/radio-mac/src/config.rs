@@ -1,0 +1,246 @@
+//! The MAC's parameters: the air rate and the timings derived from it.
+//!
+//! ## The slot, and why
+//!
+//! A backoff slot must be long enough that two stations which pick different slots
+//! see each other: the later one's clear channel assessment must detect the earlier
+//! one's carrier. That takes the earlier station's receive-to-transmit turnaround
+//! plus the later one's CCA time. IEEE 802.15.4-2020 (the 250 kb/s O-QPSK PHY of
+//! 2.4 GHz meshes) defines its unit backoff period exactly so:
+//! `aUnitBackoffPeriod = aTurnaroundTime + aCcaTime = 12 + 8 = 20` symbols of 16 µs,
+//! 320 µs. [`MacConfig::IEEE_802_15_4_2450`] uses those figures; [`MacConfig::new`]
+//! takes the turnaround and CCA time of another radio (for a LoRa link, the CAD
+//! duration of its spreading factor) and derives the slot the same way.
+//!
+//! ## The other timings
+//!
+//! * **SIFS** (turnaround before an ACK) = the turnaround time: an ACK is sent
+//!   without carrier sense, as soon as the radio can.
+//! * **Interframe space** (carrier sense before data) = SIFS + 2 slots (the form of
+//!   IEEE 802.11's DIFS, clause 10.3.2.3): longer than SIFS, so that a waiting data
+//!   frame never takes the channel from an ACK that is due.
+//! * **ACK timeout** = SIFS + the ACK's air time + one slot (IEEE 802.11's
+//!   `ACKTimeout = aSIFSTime + aSlotTime + aRxPHYStartDelay`, with the whole ACK's
+//!   air time because the MAC only sees a packet once it is complete).
+//! * **Air time** of `n` bytes = `(n + PHY overhead) * 8 / bit rate`, the PHY overhead
+//!   being preamble, sync word and PHY header. Exact for constant-rate PHYs (FSK,
+//!   O-QPSK, the nRF52840's modes); a LoRa driver passes the equivalent overhead and
+//!   rate of its spreading factor (a named simplification: LoRa's symbol padding is
+//!   ignored, a few percent).
+
+use backoff_core::{BebConfig, SlotTime};
+use serial_mac::Address;
+
+use crate::frame::ACK_LEN;
+
+/// Why a configuration was refused (see [`ConfigError::kind`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum ConfigErrorKind {
+    /// The station address is the broadcast address.
+    BroadcastAddress,
+    /// The bit rate is zero.
+    ZeroBitRate,
+    /// The slot would be zero (turnaround and CCA time both zero).
+    ZeroSlot,
+}
+
+/// A configuration was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct ConfigError {
+    kind: ConfigErrorKind,
+}
+
+impl ConfigError {
+    /// What was wrong.
+    pub const fn kind(&self) -> ConfigErrorKind {
+        self.kind
+    }
+}
+
+impl core::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self.kind {
+            ConfigErrorKind::BroadcastAddress => "the broadcast address cannot be a station",
+            ConfigErrorKind::ZeroBitRate => "the bit rate must not be zero",
+            ConfigErrorKind::ZeroSlot => "turnaround and CCA time cannot both be zero",
+        })
+    }
+}
+
+impl core::error::Error for ConfigError {}
+
+/// The MAC's parameters.
+///
+/// ```
+/// use radio_mac::MacConfig;
+/// use serial_mac::Address;
+/// let c = MacConfig::IEEE_802_15_4_2450.with_address(Address(3)).unwrap();
+/// assert_eq!(c.slot().as_nanos(), 320_000);
+/// assert_eq!(c.interframe_space_ns(), 192_000 + 640_000);
+/// // ACK: 9 bytes + 6 bytes of PHY overhead = 120 bits = 480 µs at 250 kb/s.
+/// assert_eq!(c.air_time_ns(9), 480_000);
+/// assert_eq!(c.ack_timeout_ns(), 192_000 + 480_000 + 320_000);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct MacConfig {
+    address: Address,
+    bit_rate: u32,
+    phy_overhead_bytes: u16,
+    turnaround_ns: u32,
+    slot: SlotTime,
+    beb: BebConfig,
+    busy: BebConfig,
+    carrier_sense: bool,
+}
+
+impl MacConfig {
+    /// IEEE 802.15.4 O-QPSK at 2.4 GHz: 250 kb/s, PHY overhead 6 bytes (preamble 4,
+    /// SFD 1, PHR 1), turnaround 12 symbols (192 µs), CCA 8 symbols (128 µs), slot
+    /// 320 µs; the IEEE 802.3 backoff rule (16 attempts, window capped at 2^10
+    /// slots) for both missing ACKs and a busy channel; station address 1.
+    pub const IEEE_802_15_4_2450: Self = Self {
+        address: Address(1),
+        bit_rate: 250_000,
+        phy_overhead_bytes: 6,
+        turnaround_ns: 192_000,
+        slot: match SlotTime::from_nanos(320_000) {
+            Ok(s) => s,
+            Err(_) => SlotTime::ETHERNET_10M,
+        },
+        beb: BebConfig::IEEE_802_3,
+        busy: BebConfig::IEEE_802_3,
+        carrier_sense: true,
+    };
+
+    /// A radio with this bit rate, PHY overhead (bytes sent before the frame:
+    /// preamble, sync word, PHY header), turnaround and CCA time; the slot is
+    /// turnaround + CCA time.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::BroadcastAddress`], [`ConfigErrorKind::ZeroBitRate`],
+    /// [`ConfigErrorKind::ZeroSlot`].
+    pub const fn new(
+        address: Address,
+        bit_rate: u32,
+        phy_overhead_bytes: u16,
+        turnaround_ns: u32,
+        cca_ns: u32,
+    ) -> Result<Self, ConfigError> {
+        if address.is_broadcast() {
+            return Err(ConfigError {
+                kind: ConfigErrorKind::BroadcastAddress,
+            });
+        }
+        if bit_rate == 0 {
+            return Err(ConfigError {
+                kind: ConfigErrorKind::ZeroBitRate,
+            });
+        }
+        let slot = match SlotTime::from_nanos(turnaround_ns as u64 + cca_ns as u64) {
+            Ok(s) => s,
+            Err(_) => {
+                return Err(ConfigError {
+                    kind: ConfigErrorKind::ZeroSlot,
+                });
+            }
+        };
+        Ok(Self {
+            address,
+            bit_rate,
+            phy_overhead_bytes,
+            turnaround_ns,
+            slot,
+            ..Self::IEEE_802_15_4_2450
+        })
+    }
+
+    /// The same parameters for another station.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::BroadcastAddress`].
+    pub const fn with_address(mut self, address: Address) -> Result<Self, ConfigError> {
+        if address.is_broadcast() {
+            return Err(ConfigError {
+                kind: ConfigErrorKind::BroadcastAddress,
+            });
+        }
+        self.address = address;
+        Ok(self)
+    }
+
+    /// The backoff rule after a missing ACK: its attempt limit is the retry limit.
+    pub const fn with_beb(mut self, beb: BebConfig) -> Self {
+        self.beb = beb;
+        self
+    }
+
+    /// The backoff rule after a busy channel: its attempt limit is how many busy
+    /// assessments in a row drop the frame.
+    pub const fn with_busy_rule(mut self, busy: BebConfig) -> Self {
+        self.busy = busy;
+        self
+    }
+
+    /// Turn carrier sense off (a named simplification for comparisons: ALOHA with
+    /// acknowledgements). On by default.
+    pub const fn with_carrier_sense(mut self, on: bool) -> Self {
+        self.carrier_sense = on;
+        self
+    }
+
+    /// This station's address.
+    pub const fn address(&self) -> Address {
+        self.address
+    }
+
+    /// The backoff rule after a missing ACK.
+    pub const fn beb(&self) -> BebConfig {
+        self.beb
+    }
+
+    /// The backoff rule after a busy channel.
+    pub const fn busy_rule(&self) -> BebConfig {
+        self.busy
+    }
+
+    /// Whether carrier sense is on.
+    pub const fn carrier_sense(&self) -> bool {
+        self.carrier_sense
+    }
+
+    /// The backoff slot.
+    pub const fn slot(&self) -> SlotTime {
+        self.slot
+    }
+
+    /// SIFS: the wait before an ACK.
+    pub const fn sifs_ns(&self) -> u64 {
+        self.turnaround_ns as u64
+    }
+
+    /// The interframe space: SIFS + 2 slots of idle channel before data.
+    pub const fn interframe_space_ns(&self) -> u64 {
+        self.sifs_ns()
+            .saturating_add(self.slot.as_nanos().saturating_mul(2))
+    }
+
+    /// Air time of a packet of `bytes` bytes, PHY overhead included, rounded up.
+    pub const fn air_time_ns(&self, bytes: usize) -> u64 {
+        let bits = (bytes as u64 + self.phy_overhead_bytes as u64).saturating_mul(8);
+        bits.saturating_mul(1_000_000_000)
+            .div_ceil(self.bit_rate as u64)
+    }
+
+    /// How long a sender waits for an ACK once its frame has left.
+    pub const fn ack_timeout_ns(&self) -> u64 {
+        self.sifs_ns()
+            .saturating_add(self.air_time_ns(ACK_LEN))
+            .saturating_add(self.slot.as_nanos())
+    }
+}

@@ -1,0 +1,419 @@
+//! The MAC as a state machine that never blocks, like the serial MAC's:
+//! [`MacCore::poll`] takes what the radio received, checks the timers and starts at
+//! most one transmission. It keeps receiving (and acknowledging) while its own frame
+//! waits for the channel, for its ACK or for the end of a backoff.
+
+use backoff_core::{Decision, FrameBackoff};
+use heapless::{Deque, Vec};
+use rand_core::Rng;
+use serial_mac::Address;
+
+use crate::config::MacConfig;
+use crate::counters::{Counters, bump};
+use crate::event::{DropReason, Event, SendError};
+use crate::frame::{Frame, FrameError, Kind, OVERHEAD};
+use crate::radio::Radio;
+
+/// Longest packet, in bytes, for a payload capacity of 255.
+const MAX_PACKET: usize = 255 + OVERHEAD;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TxState {
+    /// No frame to send.
+    Idle,
+    /// Carrier sense: the channel has been clear since `since` (set on the first
+    /// clear assessment).
+    Sensing { since: Option<u64> },
+    /// Our data frame is on the air.
+    Sending,
+    /// Waiting for the ACK until `deadline`.
+    WaitAck { deadline: u64 },
+    /// Backing off until `until`.
+    Backoff { until: u64 },
+}
+
+/// An ACK this station owes: to `dst`, for `seq`, due at `at`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct AckDue {
+    dst: Address,
+    seq: u8,
+    at: u64,
+}
+
+/// The CSMA/CA radio MAC for payloads of up to `N` bytes, a queue of `Q` received
+/// frames, and the last sequence numbers of `P` peers (for duplicate suppression),
+/// with the random number generator `R` (seeded per device).
+///
+/// All buffers are inside the value; put it in a `static` and it needs no heap.
+#[derive(Clone, Debug)]
+pub struct MacCore<R, const N: usize, const Q: usize, const P: usize = 8> {
+    config: MacConfig,
+    rng: R,
+    retries: FrameBackoff,
+    busy: FrameBackoff,
+    attempts: u32,
+    next_seq: u8,
+    tx: Option<Frame<N>>,
+    state: TxState,
+    /// The end of our transmission in progress (data or ACK), as expected from its
+    /// air time, and whether it is an ACK.
+    on_air: Option<(u64, bool)>,
+    ack_due: Option<AckDue>,
+    seen: Vec<(Address, u8), P>,
+    seen_next: usize,
+    received: Deque<Frame<N>, Q>,
+    counters: Counters,
+}
+
+impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P> {
+    /// A MAC with the given parameters and its own random number generator. The first
+    /// sequence number is drawn from it, so that a station that restarts does not
+    /// reuse the number its peers last saw (as IEEE 802.15.4 initialises its DSN).
+    pub fn new(config: MacConfig, mut rng: R) -> Self {
+        let next_seq = rng.next_u32().to_le_bytes()[0];
+        Self {
+            config,
+            rng,
+            retries: FrameBackoff::new(config.beb()),
+            busy: FrameBackoff::new(config.busy_rule()),
+            attempts: 0,
+            next_seq,
+            tx: None,
+            state: TxState::Idle,
+            on_air: None,
+            ack_due: None,
+            seen: Vec::new(),
+            seen_next: 0,
+            received: Deque::new(),
+            counters: Counters::default(),
+        }
+    }
+
+    /// The parameters.
+    pub const fn config(&self) -> &MacConfig {
+        &self.config
+    }
+
+    /// The counters.
+    pub const fn counters(&self) -> &Counters {
+        &self.counters
+    }
+
+    /// Whether no frame is being sent (a new one can be queued).
+    pub fn is_idle(&self) -> bool {
+        self.tx.is_none()
+    }
+
+    /// Queue a frame for `dst` (unicast, acknowledged) or [`Address::BROADCAST`]
+    /// (sent once, not acknowledged). One frame at a time: its end is reported by
+    /// [`poll`](Self::poll) as [`Event::Delivered`] or [`Event::Dropped`].
+    ///
+    /// # Errors
+    ///
+    /// [`SendError::Busy`] while another frame is in progress,
+    /// [`SendError::PayloadTooLong`] above `N` bytes.
+    pub fn enqueue(&mut self, dst: Address, payload: &[u8]) -> Result<(), SendError> {
+        if self.tx.is_some() {
+            return Err(SendError::Busy);
+        }
+        let frame = Frame::data(dst, self.config.address(), self.next_seq, payload)
+            .map_err(|_| SendError::PayloadTooLong)?;
+        self.next_seq = self.next_seq.wrapping_add(1);
+        self.tx = Some(frame);
+        self.attempts = 0;
+        self.retries.reset();
+        self.busy.reset();
+        self.state = TxState::Sensing { since: None };
+        bump(&mut self.counters.tx_queued);
+        Ok(())
+    }
+
+    /// Take the oldest received data frame.
+    pub fn take_received(&mut self) -> Option<Frame<N>> {
+        self.received.pop_front()
+    }
+
+    /// When the MAC next needs a poll if the radio reports nothing (a device can
+    /// sleep until then or until the radio's interrupt); `None` if only the radio
+    /// can wake it.
+    pub fn next_deadline_ns(&self) -> Option<u64> {
+        let tx = match self.state {
+            TxState::Idle => None,
+            TxState::Sensing { since: None } => Some(0),
+            TxState::Sensing { since: Some(s) } => {
+                // Carrier sense samples the channel: poll at least once a slot.
+                let step = self.config.slot().as_nanos();
+                Some(
+                    s.saturating_add(self.config.interframe_space_ns())
+                        .min(s.saturating_add(step)),
+                )
+            }
+            TxState::Sending => None,
+            TxState::WaitAck { deadline } => Some(deadline),
+            TxState::Backoff { until } => Some(until),
+        };
+        let air = self.on_air.map(|(end, _)| end);
+        let ack = self.ack_due.map(|a| a.at);
+        [tx, air, ack].into_iter().flatten().min()
+    }
+
+    /// Do what is due at `now_ns` and report at most one event.
+    ///
+    /// Call it whenever the radio signals (packet received, transmission done) and by
+    /// [`next_deadline_ns`](Self::next_deadline_ns); calling more often is harmless.
+    pub fn poll<RADIO: Radio>(&mut self, radio: &mut RADIO, now_ns: u64) -> Option<Event> {
+        if let Some((_, is_ack)) = self.on_air {
+            match radio.is_transmitting() {
+                Ok(true) => return None,
+                Ok(false) => {
+                    self.on_air = None;
+                    if !is_ack {
+                        if let Some(event) = self.sent(now_ns) {
+                            return Some(event);
+                        }
+                    }
+                }
+                Err(_) => return self.radio_error(),
+            }
+        }
+        let mut buf = [0u8; MAX_PACKET];
+        let window = buf
+            .get_mut(..N.saturating_add(OVERHEAD))
+            .unwrap_or_default();
+        match radio.receive(window) {
+            Ok(Some(len)) => {
+                let packet = window.get(..len).unwrap_or_default();
+                if let Some(event) = self.on_packet(Frame::parse(packet), now_ns) {
+                    return Some(event);
+                }
+            }
+            Ok(None) => {}
+            Err(_) => return self.radio_error(),
+        }
+        if let Some(due) = self.ack_due.filter(|a| a.at <= now_ns) {
+            self.ack_due = None;
+            if let Ok(ack) = Frame::<N>::ack(due.dst, self.config.address(), due.seq) {
+                return self.put_on_air(radio, &ack, now_ns, true);
+            }
+        }
+        self.step_tx(radio, now_ns)
+    }
+
+    /// Our data frame has left the antenna.
+    fn sent(&mut self, now_ns: u64) -> Option<Event> {
+        let broadcast = self.tx.as_ref().is_some_and(|f| f.dst().is_broadcast());
+        if broadcast {
+            return Some(self.finish(None));
+        }
+        self.state = TxState::WaitAck {
+            deadline: now_ns.saturating_add(self.config.ack_timeout_ns()),
+        };
+        None
+    }
+
+    fn step_tx<RADIO: Radio>(&mut self, radio: &mut RADIO, now_ns: u64) -> Option<Event> {
+        match self.state {
+            TxState::Idle | TxState::Sending => None,
+            TxState::Backoff { until } => {
+                if now_ns >= until {
+                    self.state = TxState::Sensing { since: None };
+                }
+                None
+            }
+            TxState::WaitAck { deadline } => {
+                if now_ns < deadline {
+                    return None;
+                }
+                bump(&mut self.counters.ack_timeouts);
+                let attempt = self.attempts;
+                match self.retries.on_collision(&mut self.rng) {
+                    Decision::Retry { slots } => {
+                        self.backoff(now_ns, slots);
+                        Some(Event::AckTimeout { attempt, slots })
+                    }
+                    Decision::Discard => Some(self.finish(Some(DropReason::NoAck))),
+                }
+            }
+            TxState::Sensing { since } => {
+                if self.ack_due.is_some() || self.on_air.is_some() {
+                    // An ACK is owed or on the air: it goes first.
+                    return None;
+                }
+                if self.config.carrier_sense() {
+                    match radio.channel_clear() {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            bump(&mut self.counters.channel_busy);
+                            return match self.busy.on_collision(&mut self.rng) {
+                                Decision::Retry { slots } => {
+                                    self.backoff(now_ns, slots);
+                                    Some(Event::ChannelBusy { slots })
+                                }
+                                Decision::Discard => {
+                                    Some(self.finish(Some(DropReason::ChannelBusy)))
+                                }
+                            };
+                        }
+                        Err(_) => return self.radio_error(),
+                    }
+                    let since = since.unwrap_or(now_ns);
+                    self.state = TxState::Sensing { since: Some(since) };
+                    if now_ns.saturating_sub(since) < self.config.interframe_space_ns() {
+                        return None;
+                    }
+                }
+                let frame = self.tx.clone()?;
+                self.attempts = self.attempts.saturating_add(1);
+                self.busy.reset();
+                bump(&mut self.counters.tx_attempts);
+                self.state = TxState::Sending;
+                self.put_on_air(radio, &frame, now_ns, false)
+                    .or(Some(Event::AttemptStarted {
+                        attempt: self.attempts,
+                    }))
+            }
+        }
+    }
+
+    fn backoff(&mut self, now_ns: u64, slots: u32) {
+        let wait = self.config.slot().times_nanos(u64::from(slots));
+        self.state = TxState::Backoff {
+            until: now_ns.saturating_add(wait),
+        };
+    }
+
+    /// Start sending `frame`; `None` on success, the drop event on a radio error.
+    fn put_on_air<RADIO: Radio>(
+        &mut self,
+        radio: &mut RADIO,
+        frame: &Frame<N>,
+        now_ns: u64,
+        is_ack: bool,
+    ) -> Option<Event> {
+        let mut buf = [0u8; MAX_PACKET];
+        let len = frame.emit(&mut buf).unwrap_or(0);
+        let packet = buf.get(..len).unwrap_or_default();
+        match radio.transmit(packet) {
+            Ok(()) => {
+                let end = now_ns.saturating_add(self.config.air_time_ns(len));
+                self.on_air = Some((end, is_ack));
+                if is_ack {
+                    bump(&mut self.counters.acks_sent);
+                }
+                None
+            }
+            Err(_) => self.radio_error(),
+        }
+    }
+
+    fn radio_error(&mut self) -> Option<Event> {
+        bump(&mut self.counters.radio_errors);
+        self.on_air = None;
+        if self.tx.is_some() {
+            Some(self.finish(Some(DropReason::RadioError)))
+        } else {
+            None
+        }
+    }
+
+    /// End the current frame: delivered (`None`) or dropped.
+    fn finish(&mut self, drop: Option<DropReason>) -> Event {
+        let attempts = self.attempts;
+        self.tx = None;
+        self.state = TxState::Idle;
+        self.retries.reset();
+        self.busy.reset();
+        match drop {
+            None => {
+                bump(&mut self.counters.tx_delivered);
+                Event::Delivered { attempts }
+            }
+            Some(reason) => {
+                self.counters.count_drop(reason);
+                Event::Dropped { reason, attempts }
+            }
+        }
+    }
+
+    fn on_packet(&mut self, parsed: Result<Frame<N>, FrameError>, now_ns: u64) -> Option<Event> {
+        let frame = match parsed {
+            Ok(frame) => frame,
+            Err(e) => {
+                self.counters.count_rx_error(e.kind());
+                return Some(Event::RxDiscarded { kind: e.kind() });
+            }
+        };
+        let me = self.config.address();
+        match frame.kind() {
+            Kind::Ack => {
+                let matches = frame.dst() == me
+                    && matches!(self.state, TxState::WaitAck { .. })
+                    && self
+                        .tx
+                        .as_ref()
+                        .is_some_and(|f| f.dst() == frame.src() && f.seq() == frame.seq());
+                if matches {
+                    return Some(self.finish(None));
+                }
+                bump(&mut self.counters.rx_stray_acks);
+                None
+            }
+            Kind::Data if frame.dst().is_broadcast() => self.deliver(frame),
+            Kind::Data if frame.dst() == me => {
+                let (src, seq) = (frame.src(), frame.seq());
+                let at = now_ns.saturating_add(self.config.sifs_ns());
+                if self.last_seq(src) == Some(seq) {
+                    bump(&mut self.counters.rx_duplicates);
+                    self.ack_due = Some(AckDue { dst: src, seq, at });
+                    return Some(Event::Duplicate { src, seq });
+                }
+                if self.received.is_full() {
+                    // Neither queued nor acknowledged: the sender will try again.
+                    bump(&mut self.counters.rx_queue_overflows);
+                    return None;
+                }
+                self.remember(src, seq);
+                self.ack_due = Some(AckDue { dst: src, seq, at });
+                self.deliver(frame)
+            }
+            Kind::Data => {
+                bump(&mut self.counters.rx_filtered);
+                None
+            }
+        }
+    }
+
+    fn deliver(&mut self, frame: Frame<N>) -> Option<Event> {
+        let (src, len) = (
+            frame.src(),
+            u8::try_from(frame.payload().len()).unwrap_or(u8::MAX),
+        );
+        match self.received.push_back(frame) {
+            Ok(()) => {
+                bump(&mut self.counters.rx_frames);
+                Some(Event::Received { src, len })
+            }
+            Err(_) => {
+                bump(&mut self.counters.rx_queue_overflows);
+                None
+            }
+        }
+    }
+
+    fn last_seq(&self, src: Address) -> Option<u8> {
+        self.seen.iter().find(|(a, _)| *a == src).map(|&(_, s)| s)
+    }
+
+    /// Record `seq` as the last from `src`; when the table is full the oldest entry
+    /// makes room (round robin).
+    fn remember(&mut self, src: Address, seq: u8) {
+        if let Some(entry) = self.seen.iter_mut().find(|(a, _)| *a == src) {
+            entry.1 = seq;
+        } else if self.seen.push((src, seq)).is_err() {
+            if let Some(entry) = self.seen.get_mut(self.seen_next) {
+                *entry = (src, seq);
+            }
+            self.seen_next = (self.seen_next + 1) % P.max(1);
+        }
+    }
+}

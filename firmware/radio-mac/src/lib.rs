@@ -1,0 +1,83 @@
+//! # radio-mac
+//!
+//! A CSMA/CA medium access controller for packet radios (LoRa, sub-GHz FSK,
+//! 2.4 GHz 802.15.4-like links), on the same backoff rule as the serial MAC.
+//!
+//! A radio cannot hear itself while it sends, so unlike the serial MAC (which
+//! detects a collision by reading back every byte) it **infers** a collision from a
+//! missing acknowledgement, and it suffers hidden terminals (two stations that
+//! cannot hear each other both reach a third).
+//!
+//! * **Carrier sense**: a data frame goes on the air only after the channel has been
+//!   clear for an interframe space (SIFS + 2 slots, see [`config`]).
+//! * **Acknowledgements**: a unicast frame is delivered when its ACK (same sequence
+//!   number) comes back within the ACK timeout, derived from the ACK's air time.
+//!   Broadcast frames are sent once, without ACK.
+//! * **Backoff**: IEEE 802.3 truncated binary exponential backoff from
+//!   [`backoff_core`], in slots of turnaround + CCA time, after a missing ACK and
+//!   (with its own count) after a busy channel. The missing-ACK rule's attempt limit
+//!   is the retry limit: the frame then ends as [`DropReason::NoAck`]. Every frame
+//!   ends as [`Event::Delivered`] or [`Event::Dropped`] with a typed reason.
+//! * **Duplicates**: a receiver remembers the last sequence number of each of `P`
+//!   peers; a retransmission after a lost ACK is acknowledged again, not delivered
+//!   twice.
+//! * **Frame protection** ([`frame`]): the serial MAC's header check (CRC-16 over the
+//!   header before the length is trusted) and frame check.
+//! * **Counters** ([`Counters`]), `defmt::Format` with the `defmt` feature.
+//!
+//! [`MacCore::poll`] never blocks and keeps receiving while a frame waits (the
+//! serial MAC's design); [`MacCore::next_deadline_ns`] says when to poll next. The
+//! chip is behind the four-method [`Radio`] trait. No `alloc`, no `unsafe`.
+//!
+//! ```
+//! use radio_mac::sim::Channel;
+//! use radio_mac::{Event, MacConfig, MacCore};
+//! use rand_core::SeedableRng;
+//! use serial_mac::Address;
+//!
+//! let air = MacConfig::IEEE_802_15_4_2450;
+//! let mut channel = Channel::<2>::new(air, 7);
+//! channel.link(0, 1, -60);
+//! let rng = |s| rand_xorshift::XorShiftRng::seed_from_u64(s);
+//! let mut a: MacCore<_, 32, 4> = MacCore::new(air.with_address(Address(1)).unwrap(), rng(1));
+//! let mut b: MacCore<_, 32, 4> = MacCore::new(air.with_address(Address(2)).unwrap(), rng(2));
+//! a.enqueue(Address(2), b"hello").unwrap();
+//! let mut t = 0;
+//! let attempts = loop {
+//!     channel.set_now(t);
+//!     let ev = a.poll(&mut channel.radio(0), t);
+//!     b.poll(&mut channel.radio(1), t);
+//!     channel.resolve();
+//!     if let Some(Event::Delivered { attempts }) = ev { break attempts; }
+//!     t += 16_000;
+//! };
+//! assert_eq!(attempts, 1);
+//! assert_eq!(b.take_received().unwrap().payload(), b"hello");
+//! ```
+#![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![deny(
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::todo,
+    clippy::unimplemented
+)]
+
+pub mod config;
+pub mod counters;
+pub mod engine;
+pub mod event;
+pub mod frame;
+pub mod radio;
+#[cfg(feature = "sim-radio")]
+pub mod sim;
+
+pub use config::MacConfig;
+pub use counters::Counters;
+pub use engine::MacCore;
+pub use event::{DropReason, Event, SendError};
+pub use frame::Frame;
+pub use radio::Radio;
