@@ -16,6 +16,7 @@ use sim_kit::runner::progress::{self, Steps};
 
 mod failure;
 mod interrupt;
+mod run;
 mod sim_args;
 mod storm;
 mod sweep;
@@ -302,7 +303,7 @@ fn emit_result<R: serde::Serialize>(
 
 fn run(args: &RunArgs) -> Result<(), Failure> {
     let cfg = args.config()?;
-    let r = sweep::run_observed(&cfg, args.plot.as_deref(), args.quiet)?;
+    let r = run::run_observed(&cfg, args.plot.as_deref(), args.quiet)?;
     emit_result(
         &r,
         args.json,
