@@ -16,7 +16,7 @@ use plotters::coord::Shift;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
-use super::figure::{Figure, PlotError};
+use super::figure::{Figure, PlotError, title_and_note};
 use super::style::{self, SIZE};
 
 /// A bar chart (see the module docs).
@@ -138,31 +138,7 @@ impl Figure for BarChart {
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
         let (x0, x1) = self.x_range();
         let (y0, y1) = self.y_range();
-        let area = match &self.note {
-            Some(note) => {
-                let lines: Vec<&str> = note.lines().collect();
-                let (top, rest) = area.split_vertically(style::px(52 + 24 * lines.len() as i32));
-                top.draw(&Text::new(
-                    self.title.as_str(),
-                    (style::px(20), style::px(12)),
-                    style::title(),
-                ))?;
-                for (i, line) in lines.iter().enumerate() {
-                    top.draw(&Text::new(
-                        *line,
-                        (style::px(20), style::px(46 + 24 * i as i32)),
-                        style::axis_label().color(&RGBColor(80, 80, 80)),
-                    ))?;
-                }
-                rest
-            }
-            None => area.clone(),
-        };
-        let title = if self.note.is_some() {
-            None
-        } else {
-            Some(self.title.as_str())
-        };
+        let (area, title) = title_and_note(area, &self.title, self.note.as_deref())?;
         if self.log {
             draw_in(self, &area, title, x0..x1, (y0..y1).log_scale(), y0)
         } else {

@@ -18,7 +18,7 @@ use plotters::coord::Shift;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
-use super::figure::{Figure, PlotError};
+use super::figure::{Figure, PlotError, title_and_note};
 use super::style::{self, SIZE};
 
 /// How an axis maps values.
@@ -188,6 +188,9 @@ pub enum LegendAt {
 pub struct LineChart {
     /// Title.
     pub title: String,
+    /// Lines of text under the title (e.g. what is not drawn and why), separated by
+    /// `\n`.
+    pub note: Option<String>,
     /// Horizontal axis.
     pub x: Axis,
     /// Vertical axis.
@@ -207,6 +210,7 @@ impl LineChart {
     pub fn new(title: &str, x: Axis, y: Axis) -> Self {
         Self {
             title: title.into(),
+            note: None,
             x,
             y,
             series: Vec::new(),
@@ -228,6 +232,15 @@ impl LineChart {
             from,
             to,
             label: label.into(),
+        });
+        self
+    }
+
+    /// A note under the title; a second note adds lines.
+    pub fn note(mut self, note: &str) -> Self {
+        self.note = Some(match self.note.take() {
+            Some(n) => format!("{n}\n{note}"),
+            None => note.into(),
         });
         self
     }
@@ -346,17 +359,20 @@ impl Figure for LineChart {
 
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
         let ((x0, x1), (y0, y1)) = self.ranges();
+        let (area, title) = title_and_note(area, &self.title, self.note.as_deref())?;
+        let area = &area;
         match (self.x.scale, self.y.scale) {
-            (Scale::Linear, Scale::Linear) => draw_in(self, area, x0..x1, y0..y1),
+            (Scale::Linear, Scale::Linear) => draw_in(self, area, title, x0..x1, y0..y1),
             (Scale::Log(b), Scale::Linear) => {
-                draw_in(self, area, (x0..x1).log_scale().base(b), y0..y1)
+                draw_in(self, area, title, (x0..x1).log_scale().base(b), y0..y1)
             }
             (Scale::Linear, Scale::Log(b)) => {
-                draw_in(self, area, x0..x1, (y0..y1).log_scale().base(b))
+                draw_in(self, area, title, x0..x1, (y0..y1).log_scale().base(b))
             }
             (Scale::Log(a), Scale::Log(b)) => draw_in(
                 self,
                 area,
+                title,
                 (x0..x1).log_scale().base(a),
                 (y0..y1).log_scale().base(b),
             ),
@@ -371,6 +387,7 @@ fn visible(scale: Scale, v: f64) -> bool {
 fn draw_in<DB, X, Y>(
     c: &LineChart,
     area: &DrawingArea<DB, Shift>,
+    title: Option<&str>,
     x: X,
     y: Y,
 ) -> Result<(), PlotError>
@@ -382,9 +399,11 @@ where
     Y::CoordDescType: ValueFormatter<f64>,
 {
     let ((_, _), (ylo, yhi)) = c.ranges();
-    let mut chart = style::chart_builder(area)
-        .caption(&c.title, style::title())
-        .build_cartesian_2d(x, y)?;
+    let mut b = style::chart_builder(area);
+    if let Some(t) = title {
+        b.caption(t, style::title());
+    }
+    let mut chart = b.build_cartesian_2d(x, y)?;
     let xfmt = |v: &f64| match c.x.scale {
         Scale::Linear => style::tick(*v),
         Scale::Log(b) => log_tick(*v, b),
