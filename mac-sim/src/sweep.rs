@@ -28,8 +28,10 @@ pub struct SweepArgs {
     /// 10..=100:10.
     #[arg(short = 'n', long, default_value = "1..=256:x2", value_name = "LIST")]
     stations: String,
-    /// Frame sizes in bytes (64..=1518): a list and/or ranges, or MIN-MAX for a
-    /// uniform mix, e.g. 64,512,1518.
+    /// Frame sizes in bytes (64..=1518), each a point: a list and/or ranges, MIN-MAX
+    /// for a uniform mix, e.g. 64,512,1518. A weighted mix as `run` takes it,
+    /// BYTES:WEIGHT,... (e.g. 64:7,594:4,1518:1), is one point; beside other sizes
+    /// join its parts with + (e.g. 1518,64:7+594:4+1518:1).
     #[arg(short = 'f', long, default_value = "1518", value_name = "LIST")]
     frame_bytes: String,
     /// Offered loads (fractions of the bit rate, Poisson arrivals) and/or `saturated`,
@@ -42,9 +44,15 @@ pub struct SweepArgs {
     /// Replications per point, each with its own seed derived from --seed.
     #[arg(short = 'r', long, default_value_t = 5, value_name = "R")]
     replications: u32,
-    /// Sweep seed: replication r of every point uses a seed derived from it and r.
+    /// Sweep seed: every run's seed is derived from it, the point's parameters and
+    /// the replication, so points have independent random streams.
     #[arg(short = 's', long, default_value_t = 1)]
     seed: u64,
+    /// Common random numbers: replication r of every point uses the same seed
+    /// (derived from --seed and r alone), for paired comparisons between points
+    /// (less noisy differences); the points are then correlated, do not pool them.
+    #[arg(long)]
+    common_random_numbers: bool,
     #[command(flatten)]
     sim: SimArgs,
     /// Output directory for results.csv, results.json and the charts. They appear
@@ -83,6 +91,11 @@ impl SweepArgs {
             backoffs: spec::parse_backoffs(&self.backoff).map_err(|e| e.to_string())?,
             replications: self.replications,
             seed: self.seed,
+            random_numbers: if self.common_random_numbers {
+                spec::RandomNumbers::Common
+            } else {
+                spec::RandomNumbers::Independent
+            },
         })
     }
 }

@@ -136,6 +136,60 @@ fn load_sweep_with_two_algorithms_draws_the_hockey_stick() {
     );
 }
 
+/// The table and the CSV of a one-point sweep with these extra arguments.
+fn one_point(extra: &[&str]) -> (String, String) {
+    let d = tempfile::tempdir().unwrap();
+    let mut args = vec!["sweep", "-q", "-r", "2", "-d", "50ms", "--no-plots"];
+    args.extend_from_slice(extra);
+    args.extend(["-o", d.path().to_str().unwrap()]);
+    let o = mac_sim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    (
+        String::from_utf8(o.stdout).unwrap(),
+        std::fs::read_to_string(d.path().join("results.csv")).unwrap(),
+    )
+}
+
+#[test]
+fn a_weighted_mix_sweeps_as_run_takes_it() {
+    let (table, csv) = one_point(&["-n", "50", "-l", "0.6", "-f", "64:7,594:4,1518:1"]);
+    // One point: the mix, labelled with its parts joined by + ...
+    assert_eq!(csv.lines().count(), 2, "{csv}");
+    assert!(csv.contains("\n50,64:7+594:4+1518:1,"), "{csv}");
+    assert!(table.contains("64:7+594:4+1518:1"), "{table}");
+    // ... which the sweep reads back, beside other sizes.
+    let (_, two) = one_point(&["-n", "50", "-l", "0.6", "-f", "1518,64:7+594:4+1518:1"]);
+    assert_eq!(two.lines().count(), 3, "{two}");
+    assert_eq!(
+        two.lines().nth(1),
+        csv.lines().nth(1),
+        "the mix point changed"
+    );
+}
+
+#[test]
+fn the_table_shows_total_delay_and_the_drop_rate() {
+    let (table, _) = one_point(&["-n", "16", "-l", "0.5,saturated"]);
+    let head = table.lines().next().unwrap();
+    assert!(
+        head.contains("total mean us") && head.contains("dropped"),
+        "{head}"
+    );
+    let sat = table.lines().find(|l| l.contains("saturated")).unwrap();
+    assert!(sat.contains('%'), "{sat}");
+}
+
+#[test]
+fn common_random_numbers_is_a_choice_and_recorded() {
+    let args = ["-n", "4", "-l", "0.5", "-b", "beb,linear"];
+    let (_, independent) = one_point(&args);
+    let mut crn = args.to_vec();
+    crn.push("--common-random-numbers");
+    let (_, common) = one_point(&crn);
+    assert!(independent.contains(",independent,") && common.contains(",common,"));
+    assert_ne!(independent, common.replace(",common,", ",independent,"));
+}
+
 #[test]
 fn bad_sweep_arguments_fail_with_one_line_and_status_2() {
     let d = tempfile::tempdir().unwrap();
@@ -158,6 +212,11 @@ fn bad_sweep_arguments_fail_with_one_line_and_status_2() {
         (&["-j", "0"], "--threads must be at least 1"),
         (&["-n", "1..=100000", "-r", "100"], "more than"),
         (&["--attempt-limit", "0"], "attempt limit"),
+        (&["-f", "64:0,1518:1"], "not understood"),
+        (&["-f", "64:7,2000:1"], "2000 bytes"),
+        (&["-f", "1518,64:7,594:4"], "join a mix's parts with +"),
+        (&["-f", "64:7+594:x"], "not understood"),
+        (&["-f", "1518,1518"], "more than once"),
     ];
     for (extra, needle) in cases {
         let mut args = vec!["sweep", "-q", "-o", o];

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use csma_cd::sweep::execute::{SweepError, SweepOptions, SweepOutcome, run_sweep};
 use csma_cd::sweep::shard::Shard;
-use csma_cd::sweep::spec::SweepSpec;
+use csma_cd::sweep::spec::{RandomNumbers, SweepSpec};
 use csma_cd::sweep::store::{Store, StoreError, merge};
 use sim_kit::runner::progress::{Progress, Quiet, Snapshot};
 use sim_kit::time::Time;
@@ -142,9 +142,17 @@ fn a_grown_sweep_computes_only_the_new_runs() {
 }
 
 #[test]
-fn shards_merged_equal_the_sweep_in_one_go() {
+fn shards_merged_equal_the_sweep_in_one_go_in_both_seed_modes() {
+    for mode in [RandomNumbers::Independent, RandomNumbers::Common] {
+        shards_merged_equal_one_go(SweepSpec {
+            random_numbers: mode,
+            ..spec(vec![1, 2, 8, 32], 3)
+        });
+    }
+}
+
+fn shards_merged_equal_one_go(s: SweepSpec) {
     let t = tempfile::tempdir().unwrap();
-    let s = spec(vec![1, 2, 8, 32], 3);
     let one_go = t.path().join("one-go");
     sweep(&s, &opts(&one_go, None, None)).unwrap();
     let shards: Vec<PathBuf> = (1..=4).map(|k| t.path().join(format!("s{k}.db"))).collect();
@@ -242,4 +250,64 @@ fn a_database_of_another_model_version_is_refused() {
         Store::open(&db),
         Err(StoreError::ModelVersion { .. })
     ));
+}
+
+#[test]
+fn a_database_of_an_older_schema_is_refused_with_a_clear_message() {
+    let t = tempfile::tempdir().unwrap();
+    let db = t.path().join("old.db");
+    sweep(
+        &spec(vec![1], 1),
+        &opts(&t.path().join("o"), Some(&db), None),
+    )
+    .unwrap();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute(
+        "UPDATE meta SET value = '1' WHERE key = 'schema_version'",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    let Err(e) = Store::open(&db) else {
+        panic!("an old schema was accepted")
+    };
+    assert!(matches!(e, StoreError::SchemaVersion { .. }), "{e:?}");
+    let msg = e.to_string();
+    assert!(
+        msg.contains("has schema 1, this mac-sim reads schema 2") && msg.contains("use a new file"),
+        "{msg}"
+    );
+    // And a sweep on it stops before running anything.
+    let r = sweep(
+        &spec(vec![1, 2], 1),
+        &opts(&t.path().join("p"), Some(&db), None),
+    );
+    assert!(matches!(
+        r,
+        Err(SweepError::Store(StoreError::SchemaVersion { .. }))
+    ));
+    assert!(!t.path().join("p").exists());
+}
+
+#[test]
+fn a_resumed_sweep_in_each_seed_mode_reads_back_its_own_runs_only() {
+    let t = tempfile::tempdir().unwrap();
+    let db = t.path().join("c.db");
+    let ind = spec(vec![1, 4], 2);
+    let crn = SweepSpec {
+        random_numbers: RandomNumbers::Common,
+        ..ind.clone()
+    };
+    let o = sweep(&ind, &opts(&t.path().join("a"), Some(&db), None)).unwrap();
+    assert_eq!((o.runs, o.stored), (4, 0));
+    // Common random numbers are other seeds: other runs, none read back.
+    let o = sweep(&crn, &opts(&t.path().join("b"), Some(&db), None)).unwrap();
+    assert_eq!((o.runs, o.stored), (4, 0));
+    for (s, name) in [(&ind, "a"), (&crn, "b")] {
+        let again = t.path().join(format!("{name}-again"));
+        let o = sweep(s, &opts(&again, Some(&db), None)).unwrap();
+        assert_eq!(o.stored, 4, "{name}: everything read back");
+        assert_eq!(files(&again), files(&t.path().join(name)));
+    }
+    assert_eq!(Store::open(&db).unwrap().len().unwrap(), 8);
 }

@@ -1,4 +1,5 @@
-//! The sweep library: identical bytes on 1 and 2 threads, an interruption through the
+//! The sweep library: identical bytes on 1 and 2 threads (with independent and with
+//! common random numbers), the seeds of each mode, an interruption through the
 //! cancel flag writes nothing, and every sweep and single-run chart is a real image.
 
 mod common;
@@ -12,7 +13,7 @@ use csma_cd::report::charts as run_charts;
 use csma_cd::sweep::charts as sweep_charts;
 use csma_cd::sweep::execute::{SweepError, SweepOptions, run_sweep};
 use csma_cd::sweep::job::run_observed;
-use csma_cd::sweep::spec::SweepSpec;
+use csma_cd::sweep::spec::{RandomNumbers, SweepSpec};
 use csma_cd::sweep::summary::{to_csv, to_json};
 use sim_kit::chart::figure::Figure;
 use sim_kit::chart::save::to_rgb;
@@ -45,11 +46,9 @@ fn pool(n: usize) -> rayon::ThreadPool {
 }
 
 #[test]
-fn results_are_byte_identical_on_one_and_two_threads() {
-    let s = spec();
+fn results_are_byte_identical_on_one_and_two_threads_in_both_seed_modes() {
     let stop = AtomicBool::new(false);
-    let mut outputs = Vec::new();
-    for threads in [1, 2] {
+    let run = |s: &SweepSpec, threads: usize| {
         let dir = tempfile::tempdir().unwrap();
         let opts = SweepOptions {
             out_dir: dir.path().to_path_buf(),
@@ -58,18 +57,76 @@ fn results_are_byte_identical_on_one_and_two_threads() {
             shard: None,
         };
         let out = pool(threads)
-            .install(|| run_sweep(&s, &opts, &Quiet, &stop))
+            .install(|| run_sweep(s, &opts, &Quiet, &stop))
             .unwrap();
         assert_eq!(out.points.len(), 36);
         let csv = std::fs::read(dir.path().join("results.csv")).unwrap();
         let json = std::fs::read(dir.path().join("results.json")).unwrap();
         assert_eq!(csv, to_csv(&out.points, s.seed).into_bytes());
         assert_eq!(json, to_json(&out.points, s.seed).into_bytes());
-        outputs.push((csv, json));
+        (csv, json)
+    };
+    let mut by_mode = Vec::new();
+    for mode in [RandomNumbers::Independent, RandomNumbers::Common] {
+        let s = SweepSpec {
+            random_numbers: mode,
+            ..spec()
+        };
+        let one = run(&s, 1);
+        assert!(one == run(&s, 2), "{mode:?}: 1 and 2 threads differ");
+        let csv = String::from_utf8(one.0.clone()).unwrap();
+        assert!(csv.contains(&format!(",{},", mode.name())), "{mode:?}");
+        // Another seed really gives other numbers.
+        let other = SweepSpec { seed: 43, ..s };
+        assert_ne!(run(&other, 2).0, one.0, "{mode:?}");
+        by_mode.push(one);
     }
-    assert!(outputs[0] == outputs[1], "1 and 2 threads differ");
-    // And another seed really gives other numbers.
-    let other = SweepSpec { seed: 43, ..s };
+    assert_ne!(
+        by_mode[0].0, by_mode[1].0,
+        "the two seed modes gave the same runs"
+    );
+}
+
+#[test]
+fn common_random_numbers_share_seeds_across_points_and_independent_streams_do_not() {
+    let s = spec();
+    let points = s.validate().unwrap();
+    let crn = SweepSpec {
+        random_numbers: RandomNumbers::Common,
+        ..s.clone()
+    };
+    for r in 0..3 {
+        let ind: HashSet<u64> = points.iter().map(|p| s.run_seed(p, r)).collect();
+        assert_eq!(
+            ind.len(),
+            points.len(),
+            "replication {r}: two points share a seed"
+        );
+        let common: HashSet<u64> = points.iter().map(|p| crn.run_seed(p, r)).collect();
+        assert_eq!(common.len(), 1, "replication {r}");
+    }
+    // A point's seeds depend on its parameters, not on the rest of the grid: a
+    // sweep of one of its points gives it the same seeds.
+    let one = SweepSpec {
+        stations: vec![8],
+        frames: vec![FrameSizes::Fixed(1518)],
+        loads: vec![Traffic::Poisson { load: 0.9 }],
+        backoffs: vec![BackoffAlgorithm::Beb],
+        ..s.clone()
+    };
+    let p = &one.validate().unwrap()[0];
+    let same = points.iter().find(|q| *q == p).unwrap();
+    assert_eq!(one.run_seed(p, 2), s.run_seed(same, 2));
+}
+
+#[test]
+fn saturated_points_have_no_total_delay_and_poisson_points_do() {
+    let s = SweepSpec {
+        stations: vec![16],
+        loads: vec![Traffic::Poisson { load: 0.5 }, Traffic::Saturated],
+        replications: 2,
+        ..spec()
+    };
     let dir = tempfile::tempdir().unwrap();
     let opts = SweepOptions {
         out_dir: dir.path().to_path_buf(),
@@ -77,10 +134,35 @@ fn results_are_byte_identical_on_one_and_two_threads() {
         db: None,
         shard: None,
     };
-    run_sweep(&other, &opts, &Quiet, &stop).unwrap();
-    assert_ne!(
-        std::fs::read(dir.path().join("results.csv")).unwrap(),
-        outputs[0].0
+    let out = run_sweep(&s, &opts, &Quiet, &AtomicBool::new(false)).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("results.json")).unwrap()).unwrap();
+    for (row, p) in json.as_array().unwrap().iter().zip(&out.points) {
+        let total = &row["total_delay_mean_us"];
+        let access = row["access_delay_mean_us"].as_f64().unwrap();
+        if p.load().is_some() {
+            // Queueing included: never below the access delay.
+            assert!(total.as_f64().unwrap() >= access, "{row}");
+            assert!(
+                row["goodput_mbps"].as_f64().unwrap() < row["throughput_mbps"].as_f64().unwrap()
+            );
+        } else {
+            assert!(
+                total.is_null() && row["total_delay_p99_us"].is_null(),
+                "{row}"
+            );
+        }
+        let drops = row["drop_rate_per_frame"].as_f64().unwrap();
+        let parts = row["drop_excessive_collisions_per_frame"].as_f64().unwrap()
+            + row["drop_queue_overflow_per_frame"].as_f64().unwrap();
+        assert!((drops - parts).abs() < 1e-12, "{row}");
+    }
+    let table = csma_cd::sweep::execute::table(&out.points);
+    assert!(table.lines().next().unwrap().contains("dropped"), "{table}");
+    let saturated = table.lines().find(|l| l.contains("saturated")).unwrap();
+    assert!(
+        saturated.contains(" - ") && saturated.contains('%'),
+        "{saturated}"
     );
 }
 
@@ -143,6 +225,9 @@ fn every_chart_of_a_sweep_and_of_a_run_is_a_real_image() {
         [
             "utilisation_vs_stations",
             "delay_vs_load",
+            "access_delay_vs_load",
+            "throughput_vs_load",
+            "drops_vs_load",
             "backoff_vs_expected",
             "fairness_vs_stations"
         ]
@@ -157,9 +242,42 @@ fn every_chart_of_a_sweep_and_of_a_run_is_a_real_image() {
         );
         assert!(dir.path().join(format!("{name}.png")).is_file());
     }
-    let delay = &charts[1].1;
-    // Two algorithms x two frame sizes x three station counts, mean and p99 each.
-    assert_eq!(delay.series.len(), 2 * 2 * 3 * 2);
+    let chart = |stem: &str| &charts.iter().find(|c| c.0 == stem).unwrap().1;
+    let curves = 2 * 2 * 3; // two algorithms x two frame sizes x three station counts
+    let delay = chart("delay_vs_load");
+    // Total delay: mean and p99 per curve; the saturated points are left out, and
+    // the chart says why, and states the queue limit.
+    assert_eq!(delay.series.len(), curves * 2);
+    let note = delay.note.as_deref().unwrap();
+    assert!(
+        note.contains("Queue limit 100 frames per station"),
+        "{note}"
+    );
+    assert!(note.contains("Saturated points are not drawn"), "{note}");
+    assert!(delay.y.label.contains("queueing included"));
+    // Access delay, throughput and drops draw each saturated point as a line at its
+    // level across the loads.
+    let saturated = |c: &sim_kit::chart::line::LineChart| {
+        c.series
+            .iter()
+            .filter(|s| s.name.ends_with("saturated"))
+            .inspect(|s| assert_eq!(s.points.len(), 2))
+            .count()
+    };
+    let access = chart("access_delay_vs_load");
+    assert_eq!(
+        (access.series.len(), saturated(access)),
+        (curves * 3, curves)
+    );
+    let tput = chart("throughput_vs_load");
+    // Throughput, goodput and saturated per curve, and the offered load.
+    assert_eq!(
+        (tput.series.len(), saturated(tput)),
+        (curves * 3 + 1, curves)
+    );
+    let drops = chart("drops_vs_load");
+    assert_eq!((drops.series.len(), saturated(drops)), (curves * 3, curves));
+    assert!(drops.note.as_deref().unwrap().contains("Queue limit"));
 
     let cfg = RunConfig {
         stations: 6,

@@ -3,13 +3,19 @@
 //! * utilisation versus stations, one curve per frame size (and per any other swept
 //!   parameter), 95 % CI bars, the Metcalfe-Boggs prediction dashed beside each
 //!   saturated curve;
-//! * mean (solid) and p99 (dashed) access delay versus offered load, one pair per
-//!   backoff algorithm (log scale: the hockey stick);
+//! * mean (solid) and p99 (dashed) total delay versus offered load, queueing
+//!   included, the queue limit stated on the chart: the hockey stick near capacity;
+//! * the same for the access delay (head of queue to delivery, log scale);
+//! * throughput and goodput versus offered load, beside the offered load;
+//! * the drop rate (both causes, and excessive collisions alone) versus offered load;
 //! * measured mean backoff after c collisions versus the algorithm's expectation,
 //!   `E(c) = (2^min(c,10) − 1)/2` for BEB (log scale);
 //! * Jain's fairness index versus stations.
 //!
-//! A chart is made only when its x parameter takes at least two values.
+//! A chart is made only when its x parameter takes at least two values. On the load
+//! charts a saturated point of the same parameters is drawn as a horizontal line
+//! across the loads (its level is what the curve meets beyond capacity), except on
+//! the total delay chart, whose note says why it has none.
 
 use crate::config::{BackoffAlgorithm, FrameSizes, Traffic};
 use crate::sweep::summary::PointSummary;
@@ -32,7 +38,10 @@ struct Groups<'a> {
     members: Vec<Vec<&'a PointSummary>>,
 }
 
-fn group<'a>(points: &'a [PointSummary], key: impl Fn(&PointSummary) -> String) -> Groups<'a> {
+fn group<'a>(
+    points: impl IntoIterator<Item = &'a PointSummary>,
+    key: impl Fn(&PointSummary) -> String,
+) -> Groups<'a> {
     let mut g = Groups {
         keys: Vec::new(),
         members: Vec::new(),
@@ -233,8 +242,19 @@ pub fn fairness_vs_stations(points: &[PointSummary]) -> Option<LineChart> {
     Some(chart)
 }
 
-/// Mean and p99 access delay versus offered load (Poisson points only).
-pub fn delay_vs_load(points: &[PointSummary]) -> Option<LineChart> {
+/// The Poisson points of a load chart grouped into curves (one per frame size,
+/// algorithm and station count), each with the saturated point of the same
+/// parameters if the sweep has one; `None` unless the load takes two values.
+struct LoadCurves<'a> {
+    poisson: Vec<PointSummary>,
+    curves: Vec<(String, Vec<&'a PointSummary>, Option<&'a PointSummary>)>,
+    /// The offered loads drawn, lowest and highest.
+    span: (f64, f64),
+    /// Whether some saturated point exists.
+    saturated: bool,
+}
+
+fn load_curves(points: &[PointSummary]) -> Option<LoadCurves<'_>> {
     let poisson: Vec<PointSummary> = points
         .iter()
         .filter(|p| p.load().is_some())
@@ -243,42 +263,267 @@ pub fn delay_vs_load(points: &[PointSummary]) -> Option<LineChart> {
     if distinct(&poisson, |p| p.config.traffic) < 2 {
         return None;
     }
-    let mut chart = LineChart::new(
-        &format!(
-            "Access delay vs offered load ({})",
-            fixed_note(&poisson, &["load"])
-        ),
-        Axis::linear("offered load G (fraction of the bit rate)"),
-        Axis::log("access delay, head of queue to delivery (µs, log scale)"),
-    )
-    .legend_at(LegendAt::UpperLeft);
-    let g = group(&poisson, |p| {
+    let key = |p: &PointSummary| {
         format!(
             "{:?}|{:?}|{}",
             p.config.frames, p.config.backoff, p.config.stations
         )
-    });
-    for (i, m) in g.members.iter().enumerate() {
-        let label = curve_label(&poisson, m[0], "load");
-        let label = if label == "simulated" {
-            m[0].config.backoff.label()
+    };
+    let g = group(points.iter().filter(|p| p.load().is_some()), key);
+    let curves = g
+        .members
+        .into_iter()
+        .map(|m| {
+            let label = curve_label(&poisson, m[0], "load");
+            let label = if label == "simulated" {
+                m[0].config.backoff.label()
+            } else {
+                label
+            };
+            let sat = points
+                .iter()
+                .find(|p| p.load().is_none() && key(p) == key(m[0]));
+            (label, m, sat)
+        })
+        .collect();
+    let loads = poisson.iter().filter_map(PointSummary::load);
+    let span = (
+        loads.clone().fold(f64::INFINITY, f64::min),
+        loads.fold(f64::NEG_INFINITY, f64::max),
+    );
+    Some(LoadCurves {
+        poisson,
+        curves,
+        span,
+        saturated: points.iter().any(|p| p.load().is_none()),
+    })
+}
+
+impl LoadCurves<'_> {
+    /// A horizontal line across the loads drawn at the saturated value of `metric`,
+    /// if the curve has a saturated point and the metric a value there.
+    fn saturated_line(
+        &self,
+        label: &str,
+        sat: Option<&PointSummary>,
+        metric: &str,
+    ) -> Option<Series> {
+        let y = sat?.metric(metric)?.mean;
+        y.is_finite().then(|| {
+            Series::new(
+                &format!("{label} saturated"),
+                vec![(self.span.0, y), (self.span.1, y)],
+            )
+            .no_markers()
+        })
+    }
+
+    /// The chart's axes and title for `what` against the offered load.
+    fn chart(&self, what: &str, y: Axis) -> LineChart {
+        LineChart::new(
+            &format!(
+                "{what} vs offered load ({})",
+                fixed_note(&self.poisson, &["load"])
+            ),
+            Axis::linear("offered load G (fraction of the bit rate, Poisson arrivals)"),
+            y,
+        )
+        .legend_at(LegendAt::UpperLeft)
+    }
+
+    /// A note naming the saturated lines, if the sweep has saturated points.
+    fn saturated_note(&self, chart: LineChart) -> LineChart {
+        if self.curves.iter().any(|c| c.2.is_some()) {
+            chart.note("Horizontal lines without markers: the saturated point's level (every station always has a frame).")
         } else {
-            label
-        };
-        for (metric, kind) in [
-            ("access_delay_mean_us", "mean"),
-            ("access_delay_p99_us", "p99"),
-        ] {
-            let s = ci_series(&format!("{label} {kind}"), m, metric, |p| p.load()).colour(i);
-            // The p99 of a few replications is too noisy for bars: a dashed line.
-            chart = chart.series(if kind == "p99" {
+            chart
+        }
+    }
+}
+
+/// The queue limit of the points, for a chart's note: one value or a range.
+fn queue_limit_note(points: &[PointSummary]) -> String {
+    let lo = points
+        .iter()
+        .map(|p| p.config.queue_limit)
+        .min()
+        .unwrap_or(0);
+    let hi = points
+        .iter()
+        .map(|p| p.config.queue_limit)
+        .max()
+        .unwrap_or(0);
+    let limit = if lo == hi {
+        format!("{lo} frames")
+    } else {
+        format!("{lo} to {hi} frames")
+    };
+    format!(
+        "Queue limit {limit} per station (the frame being sent included): a frame arriving at a full queue is dropped."
+    )
+}
+
+/// A mean with CI bars (solid) and a p99 (dashed, no bars: the p99 of a few
+/// replications is too noisy for them) of one curve.
+fn mean_and_p99(
+    label: &str,
+    m: &[&PointSummary],
+    mean: &str,
+    p99: &str,
+    colour: usize,
+) -> [Series; 2] {
+    [
+        ci_series(&format!("{label} mean"), m, mean, PointSummary::load).colour(colour),
+        Series {
+            spread: Spread::None,
+            ..ci_series(&format!("{label} p99"), m, p99, PointSummary::load)
+                .dashed()
+                .colour(colour)
+        },
+    ]
+}
+
+/// Mean and p99 total delay (arrival to delivery, queueing included) versus offered
+/// load, Poisson points only (a saturated point has no total delay: the chart says
+/// so), with the queue limit stated: the hockey stick of delay near capacity.
+pub fn delay_vs_load(points: &[PointSummary]) -> Option<LineChart> {
+    let lc = load_curves(points)?;
+    let mut chart = lc
+        .chart(
+            "Total delay",
+            Axis::linear("total delay, arrival to delivery, queueing included (µs)"),
+        )
+        .note(&queue_limit_note(&lc.poisson));
+    if lc.saturated {
+        chart = chart.note(
+            "Saturated points are not drawn: every station always has a frame, so the queueing delay is unbounded.",
+        );
+    }
+    for (i, (label, m, _)) in lc.curves.iter().enumerate() {
+        for s in mean_and_p99(label, m, "total_delay_mean_us", "total_delay_p99_us", i) {
+            chart = chart.series(s);
+        }
+    }
+    Some(chart)
+}
+
+/// Mean and p99 access delay (head of queue to delivery) versus offered load, the
+/// saturated point's mean as a horizontal line (log scale).
+pub fn access_delay_vs_load(points: &[PointSummary]) -> Option<LineChart> {
+    let lc = load_curves(points)?;
+    let mut chart = lc.chart(
+        "Access delay",
+        Axis::log("access delay, head of queue to delivery (µs, log scale)"),
+    );
+    chart = lc.saturated_note(chart);
+    for (i, (label, m, sat)) in lc.curves.iter().enumerate() {
+        for s in mean_and_p99(label, m, "access_delay_mean_us", "access_delay_p99_us", i) {
+            chart = chart.series(s);
+        }
+        if let Some(s) = lc.saturated_line(&format!("{label} mean"), *sat, "access_delay_mean_us") {
+            chart = chart.series(s.colour(i));
+        }
+    }
+    Some(chart)
+}
+
+/// Throughput (solid, CI bars) and goodput (dashed) versus offered load, beside the
+/// offered load itself; the saturated throughput as a horizontal line.
+pub fn throughput_vs_load(points: &[PointSummary]) -> Option<LineChart> {
+    let lc = load_curves(points)?;
+    let bit_rate = lc.poisson.first()?.config.phy.bit_rate as f64 / 1e6;
+    let mut chart = lc.chart(
+        "Throughput and goodput",
+        Axis::linear("delivered bits per second (Mb/s)"),
+    );
+    chart = lc.saturated_note(chart).note(
+        "Throughput counts whole frames, goodput their payload (frame minus 18 bytes of header and FCS).",
+    );
+    let n = lc.curves.len();
+    for (i, (label, m, sat)) in lc.curves.iter().enumerate() {
+        chart = chart
+            .series(
+                ci_series(
+                    &format!("{label} throughput"),
+                    m,
+                    "throughput_mbps",
+                    PointSummary::load,
+                )
+                .colour(i),
+            )
+            .series(
                 Series {
                     spread: Spread::None,
-                    ..s.dashed()
+                    ..ci_series(
+                        &format!("{label} goodput"),
+                        m,
+                        "goodput_mbps",
+                        PointSummary::load,
+                    )
                 }
-            } else {
-                s
-            });
+                .dashed()
+                .colour(i),
+            );
+        if let Some(s) = lc.saturated_line(&format!("{label} throughput"), *sat, "throughput_mbps")
+        {
+            chart = chart.series(s.colour(i));
+        }
+    }
+    let offered = Series::new(
+        "offered load",
+        vec![
+            (lc.span.0, lc.span.0 * bit_rate),
+            (lc.span.1, lc.span.1 * bit_rate),
+        ],
+    )
+    .dashed()
+    .colour(n);
+    Some(chart.series(offered))
+}
+
+/// The drop rate (both causes, solid with CI bars) and its part from excessive
+/// collisions (dashed) versus offered load; the saturated drop rate as a horizontal
+/// line.
+pub fn drops_vs_load(points: &[PointSummary]) -> Option<LineChart> {
+    let lc = load_curves(points)?;
+    let attempt = lc.poisson.first()?.config.attempt_limit;
+    let mut chart = lc.chart(
+        "Drop rate",
+        Axis::linear("frames dropped per frame generated (fraction)"),
+    );
+    chart = lc
+        .saturated_note(chart)
+        .note(&format!(
+            "Dropped: after {attempt} attempts that all collided (attemptLimit), or arriving at a full queue."
+        ))
+        .note(&queue_limit_note(&lc.poisson));
+    for (i, (label, m, sat)) in lc.curves.iter().enumerate() {
+        chart = chart
+            .series(
+                ci_series(
+                    &format!("{label} dropped, both causes"),
+                    m,
+                    "drop_rate_per_frame",
+                    PointSummary::load,
+                )
+                .colour(i),
+            )
+            .series(
+                Series {
+                    spread: Spread::None,
+                    ..ci_series(
+                        &format!("{label} of which excessive collisions"),
+                        m,
+                        "drop_excessive_collisions_per_frame",
+                        PointSummary::load,
+                    )
+                }
+                .dashed()
+                .colour(i),
+            );
+        if let Some(s) = lc.saturated_line(&format!("{label} dropped"), *sat, "drop_rate_per_frame")
+        {
+            chart = chart.series(s.colour(i));
         }
     }
     Some(chart)
@@ -340,9 +585,12 @@ pub fn backoff_vs_expected(points: &[PointSummary]) -> Option<LineChart> {
 }
 
 /// The file stems of every sweep chart, applicable or not.
-pub const STEMS: [&str; 4] = [
+pub const STEMS: [&str; 7] = [
     "utilisation_vs_stations",
     "delay_vs_load",
+    "access_delay_vs_load",
+    "throughput_vs_load",
+    "drops_vs_load",
     "backoff_vs_expected",
     "fairness_vs_stations",
 ];
@@ -354,6 +602,9 @@ pub fn all(points: &[PointSummary]) -> Vec<(&'static str, LineChart)> {
         .zip([
             throughput_vs_stations(points),
             delay_vs_load(points),
+            access_delay_vs_load(points),
+            throughput_vs_load(points),
+            drops_vs_load(points),
             backoff_vs_expected(points),
             fairness_vs_stations(points),
         ])

@@ -36,7 +36,7 @@ use crate::sweep::summary::{PointSummary, to_csv, to_json};
 use sim_kit::chart::save::save;
 use sim_kit::output::atomic::{OutputError, write_atomic};
 use sim_kit::output::set::{OutputSet, check};
-use sim_kit::runner::grid::{Done, RunError, replication_seed, run_grid};
+use sim_kit::runner::grid::{Done, RunError, run_grid};
 use sim_kit::runner::progress::Progress;
 
 /// Where and what to write.
@@ -164,7 +164,7 @@ pub fn run_sweep(
     let all: Vec<(usize, u32)> = (0..points.len())
         .flat_map(|p| (0..spec.replications).map(move |r| (p, r)))
         .collect();
-    let key = |&(p, r): &(usize, u32)| RunKey::new(&points[p], replication_seed(spec.seed, r));
+    let key = |&(p, r): &(usize, u32)| RunKey::new(&points[p], spec.run_seed(&points[p], r));
     let jobs: Vec<(usize, u32)> = match opts.shard {
         None => all.clone(),
         Some(shard) => {
@@ -197,7 +197,7 @@ pub fn run_sweep(
     if !missing.is_empty() {
         let grid = run_grid(&missing, 1, cancel, progress, |&j: &usize, _| {
             let (p, r) = jobs[j];
-            let seed = replication_seed(spec.seed, r);
+            let seed = spec.run_seed(&points[p], r);
             let cfg = RunConfig {
                 seed,
                 ..points[p].clone()
@@ -264,7 +264,7 @@ pub fn run_sweep(
     outcome.points = points
         .iter()
         .zip(records.chunks(per_point))
-        .map(|(p, reps)| PointSummary::new(p, reps))
+        .map(|(p, reps)| PointSummary::new(p, reps, spec.random_numbers))
         .collect();
     outcome.files = publish(&outcome.points, spec.seed, opts, cancel)?;
     Ok(outcome)
@@ -331,11 +331,22 @@ pub fn write_outputs(
     Ok(files)
 }
 
-/// A short table of the main estimates, one line per point, for the terminal.
+/// A short table of the main estimates, one line per point, for the terminal: the
+/// utilisation, the mean access and total delay with their 95 % half-widths, the
+/// drop rate (both causes) and Jain's index. A saturated point has no total delay
+/// (`-`).
 pub fn table(points: &[PointSummary]) -> String {
     let mut s = format!(
-        "{:>8} {:>10} {:>10} {:>8} {:>17} {:>17} {:>11}\n",
-        "stations", "frame B", "load", "backoff", "utilisation", "access mean us", "Jain index"
+        "{:>8} {:>10} {:>10} {:>8} {:>17} {:>17} {:>19} {:>10} {:>8}\n",
+        "stations",
+        "frame B",
+        "load",
+        "backoff",
+        "utilisation",
+        "access mean us",
+        "total mean us",
+        "dropped",
+        "Jain"
     );
     for p in points {
         let e = |m: &str| {
@@ -345,9 +356,16 @@ pub fn table(points: &[PointSummary]) -> String {
         };
         let (u, uh) = e("utilisation_fraction");
         let (d, dh) = e("access_delay_mean_us");
+        let (t, th) = e("total_delay_mean_us");
+        let (x, _) = e("drop_rate_per_frame");
         let (j, _) = e("jain_fairness_index");
+        let total = if t.is_finite() {
+            format!("{t:>10.1} ±{th:<7.1}")
+        } else {
+            format!("{:>10} {:<7}", "-", "")
+        };
         s.push_str(&format!(
-            "{:>8} {:>10} {:>10} {:>8} {:>9.4} ±{:<7.4} {:>9.1} ±{:<7.1} {:>11.4}\n",
+            "{:>8} {:>10} {:>10} {:>8} {:>9.4} ±{:<7.4} {:>9.1} ±{:<7.1} {total} {:>9.3}% {:>8.4}\n",
             p.config.stations,
             p.config.frames.label(),
             p.load().map_or("saturated".to_string(), |g| g.to_string()),
@@ -356,6 +374,7 @@ pub fn table(points: &[PointSummary]) -> String {
             uh,
             d,
             dh,
+            x * 100.0,
             j
         ));
     }

@@ -20,7 +20,10 @@ use std::fmt;
 use crate::config::{BackoffAlgorithm, FrameSizes, MAX_STATIONS, RunConfig, Traffic};
 use crate::error::ConfigError;
 use crate::parse;
+use crate::sweep::store::{fnv1a, point_key};
+use sim_kit::maths::split_seed;
 use sim_kit::range::{self, RangeError};
+use sim_kit::runner::grid::replication_seed;
 use sim_kit::time::Time;
 
 /// The default simulated time of one replication: 10 s, the same as `mac-sim run`.
@@ -140,22 +143,43 @@ fn load_key(t: &Traffic) -> f64 {
     }
 }
 
-/// Frame sizes: bytes and ranges of bytes (each 64..=1518), or `MIN-MAX` items for a
-/// uniform mix.
+/// Frame sizes, each a point of the sweep: bytes and ranges of bytes (each
+/// 64..=1518), `MIN-MAX` items for a uniform mix, and weighted mixes.
+///
+/// A weighted mix is written as `mac-sim run --frame-bytes` takes it,
+/// `BYTES:WEIGHT,...` (e.g. `64:7,594:4,1518:1`), when it is the whole list; beside
+/// other items of the list its parts are joined by `+` instead (e.g.
+/// `64,1518,64:7+594:4+1518:1`), the form the results files label it with. A mix is
+/// checked as `run` checks it ([`parse::frame_sizes`]).
 ///
 /// # Errors
 ///
-/// [`SpecError`] for a list that does not parse or a size outside 64..=1518 bytes.
+/// [`SpecError`] for a list that does not parse, a size outside 64..=1518 bytes, a
+/// bad mix, or a list that mixes plain sizes with `BYTES:WEIGHT` items.
 pub fn parse_frames(s: &str) -> Result<Vec<FrameSizes>, SpecError> {
+    let items: Vec<&str> = s.split(',').map(str::trim).collect();
+    let weighted = |t: &str| t.contains(':') && !t.contains("..") && !t.contains('+');
+    let mix =
+        |t: &str| parse::frame_sizes(t).map_err(|e| SpecError::Value("frame-bytes", e.to_string()));
+    // The whole list is one mix, in `run`'s syntax.
+    if items.iter().all(|t| weighted(t)) {
+        return Ok(vec![mix(s)?]);
+    }
+    if let Some(t) = items.iter().find(|t| weighted(t)) {
+        return Err(SpecError::Value(
+            "frame-bytes",
+            format!(
+                "'{t}' is a part of a weighted mix beside plain sizes: join a mix's parts with + (e.g. 64,64:7+594:4+1518:1)"
+            ),
+        ));
+    }
     let mut out = Vec::new();
     let mut plain = Vec::new();
-    for item in s.split(',') {
-        let t = item.trim();
-        if t.contains('-') && !t.contains("..") {
-            out.push(
-                parse::frame_sizes(t)
-                    .map_err(|e| SpecError::Value("frame-bytes", e.to_string()))?,
-            );
+    for t in items {
+        if t.contains('+') {
+            out.push(mix(&t.replace('+', ","))?);
+        } else if t.contains('-') && !t.contains("..") {
+            out.push(mix(t)?);
         } else {
             plain.push(t);
         }
@@ -169,6 +193,14 @@ pub fn parse_frames(s: &str) -> Result<Vec<FrameSizes>, SpecError> {
                 ));
             }
             out.push(FrameSizes::Fixed(b as u32));
+        }
+    }
+    for (i, f) in out.iter().enumerate() {
+        if out[..i].contains(f) {
+            return Err(SpecError::Value(
+                "frame-bytes",
+                format!("{} is given twice", f.label()),
+            ));
         }
     }
     Ok(out)
@@ -228,6 +260,34 @@ pub fn parse_backoffs(s: &str) -> Result<Vec<BackoffAlgorithm>, SpecError> {
     Ok(out)
 }
 
+/// How the replications of different points draw their random numbers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RandomNumbers {
+    /// Every run has its own streams: its seed is derived from the sweep seed, the
+    /// point's parameters (a hash of its canonical text, not its place in the grid)
+    /// and the replication. Points are statistically independent, so estimates
+    /// pooled or compared across points have honest errors; adding points to a
+    /// sweep changes none of the existing points' seeds. The default.
+    #[default]
+    Independent,
+    /// Common random numbers: replication r of every point uses the same seed
+    /// (derived from the sweep seed and r alone), so neighbouring points share random
+    /// streams. Differences between points (one algorithm against another, say)
+    /// are then less noisy, paired by replication, but the points are correlated:
+    /// do not pool them as if independent.
+    Common,
+}
+
+impl RandomNumbers {
+    /// `independent` or `common`, as the results files name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Independent => "independent",
+            Self::Common => "common",
+        }
+    }
+}
+
 /// A sweep: the lists of values and everything that stays fixed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SweepSpec {
@@ -246,6 +306,8 @@ pub struct SweepSpec {
     pub replications: u32,
     /// The seed every replication's seed is derived from.
     pub seed: u64,
+    /// Whether points share their random streams (see [`RandomNumbers`]).
+    pub random_numbers: RandomNumbers,
 }
 
 impl Default for SweepSpec {
@@ -263,6 +325,7 @@ impl Default for SweepSpec {
             base,
             replications: 5,
             seed: 1,
+            random_numbers: RandomNumbers::Independent,
         }
     }
 }
@@ -289,6 +352,18 @@ impl SweepSpec {
             }
         }
         out
+    }
+
+    /// The seed of replication `r` of `point` (see [`RandomNumbers`]). It depends
+    /// on the point's parameters, never on its place in the grid or on the other
+    /// points, so a grown sweep, a shard and a resumed sweep give each run the same
+    /// seed.
+    pub fn run_seed(&self, point: &RunConfig, r: u32) -> u64 {
+        let common = replication_seed(self.seed, r);
+        match self.random_numbers {
+            RandomNumbers::Common => common,
+            RandomNumbers::Independent => split_seed(common, fnv1a(point_key(point).as_bytes())),
+        }
     }
 
     /// The runs of the sweep: points × replications (saturating).
@@ -365,6 +440,7 @@ mod tests {
             [FrameSizes::Uniform { min: 64, max: 1518 }]
         );
         assert!(parse_frames("63").is_err() && parse_frames("64.5").is_err());
+        assert!(parse_frames("64,64").is_err());
         let b = parse_backoffs("beb,linear,poly:3,fixed").unwrap();
         assert_eq!(
             b.iter().map(backoff_name).collect::<Vec<_>>(),
@@ -373,6 +449,43 @@ mod tests {
         assert!(parse_backoffs("beb,beb").is_err());
         assert!(parse_backoffs("exp").is_err() && parse_backoffs("poly:x").is_err());
         assert!(parse_backoffs("beb:3").is_err());
+    }
+
+    #[test]
+    fn weighted_mixes_as_run_takes_them() {
+        let mix = FrameSizes::Mix(vec![(64, 7), (594, 4), (1518, 1)]);
+        // The whole list in run's syntax is one mix, the same as run parses it.
+        assert_eq!(parse_frames("64:7,594:4,1518:1").unwrap(), vec![mix.clone()]);
+        assert_eq!(
+            parse::frame_sizes("64:7,594:4,1518:1").unwrap(),
+            parse_frames("64:7, 594:4, 1518:1").unwrap()[0]
+        );
+        // Beside other sizes, its parts joined by +, as the results label it.
+        assert_eq!(
+            parse_frames("1518,64:7+594:4+1518:1,64-1518").unwrap(),
+            [
+                mix.clone(),
+                FrameSizes::Uniform { min: 64, max: 1518 },
+                FrameSizes::Fixed(1518)
+            ]
+        );
+        assert_eq!(parse_frames(&mix.label()).unwrap(), vec![mix.clone()]);
+        let one_line = |s: &str| {
+            let e = parse_frames(s).unwrap_err().to_string();
+            assert!(e.starts_with("--frame-bytes") && !e.contains('\n'), "{e}");
+            e
+        };
+        // The checks of run: weights, sizes, syntax.
+        assert!(one_line("64:0,1518:1").contains("not understood"));
+        assert!(one_line("64:7,2000:1").contains("2000 bytes"));
+        assert!(one_line("64:x").contains("not understood"));
+        assert!(one_line("64:7+1518").contains("not understood"));
+        assert!(one_line("64:7+63:1,1518").contains("63 bytes"));
+        // A weighted part among plain sizes: say how to write it.
+        assert!(one_line("1518,64:7,594:4").contains("join a mix's parts with +"));
+        assert!(one_line("64:1+1518:1,64:1+1518:1").contains("given twice"));
+        // A stepped range is not a weight.
+        assert_eq!(parse_frames("64..=1518:727").unwrap().len(), 3);
     }
 
     #[test]

@@ -13,10 +13,14 @@
 //!      replication INTEGER, stations INTEGER, frame_bytes TEXT, load REAL (NULL:
 //!      saturated), backoff TEXT, duration_s REAL, bus_m REAL, bit_rate_bps INTEGER,
 //!      events INTEGER,
-//!      throughput_mbps REAL, utilisation_fraction REAL, access_delay_mean_us REAL,
-//!      access_delay_p99_us REAL, collision_rate_per_attempt REAL,
-//!      drop_rate_per_frame REAL, jain_fairness_index REAL, attempts_per_frame REAL,
-//!      capture_max_window_share_fraction REAL,
+//!      -- one REAL column per metric of `record::METRICS`, NULL where it has no
+//!      -- value (the total delay of a saturated point):
+//!      throughput_mbps, goodput_mbps, utilisation_fraction, access_delay_mean_us,
+//!      access_delay_p99_us, total_delay_mean_us, total_delay_p99_us,
+//!      collision_rate_per_attempt, drop_rate_per_frame,
+//!      drop_excessive_collisions_per_frame, drop_queue_overflow_per_frame,
+//!      jain_fairness_index, attempts_per_frame, capture_max_window_share_fraction,
+//!      delivered_frames,
 //!      UNIQUE(point, seed))
 //! backoff(run_id INTEGER REFERENCES runs(id), collisions INTEGER, draws INTEGER,
 //!         mean_slots REAL, std_error REAL, expected_slots REAL,
@@ -47,8 +51,9 @@ use crate::sweep::record::RunRecord;
 use crate::sweep::shard::Shard;
 use crate::sweep::spec::backoff_name;
 
-/// The version of the file layout.
-pub const SCHEMA_VERSION: &str = "1";
+/// The version of the file layout: 2 added goodput, total delay, the drop rate per
+/// cause and the delivered frames to the runs (schema 1 had nine metrics).
+pub const SCHEMA_VERSION: &str = "2";
 
 /// The version of the model whose results a file holds. Change it with any change
 /// that changes a run's results (the golden outputs tell): a database is then refused
@@ -68,8 +73,15 @@ pub enum StoreError {
         /// The version it records.
         found: String,
     },
-    /// The file is not a results database of this program (no or another schema).
+    /// The file is not a results database of this program.
     Schema(PathBuf),
+    /// The file is a results database of another layout (an older mac-sim's).
+    SchemaVersion {
+        /// The file.
+        path: PathBuf,
+        /// The schema version it records.
+        found: String,
+    },
     /// A shard's file belongs to another campaign than the first shard's.
     Campaign {
         /// The file.
@@ -109,6 +121,11 @@ impl fmt::Display for StoreError {
                 f,
                 "'{}' is not a results database of mac-sim (schema {SCHEMA_VERSION})",
                 p.display()
+            ),
+            Self::SchemaVersion { path, found } => write!(
+                f,
+                "results database '{}' has schema {found}, this mac-sim reads schema {SCHEMA_VERSION} (runs now also keep goodput, total delay and drops per cause): use a new file",
+                path.display()
             ),
             Self::Campaign {
                 path,
@@ -168,19 +185,30 @@ pub fn point_key(point: &RunConfig) -> String {
 /// The identity of a campaign: a hash of every run's key (point and seed), in sweep
 /// order, as 16 hex digits. Two shards belong together only if their campaigns match.
 pub fn campaign_id(keys: &[RunKey]) -> String {
-    // FNV-1a, 64 bits: stable across machines and versions (not a security hash).
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |bytes: &[u8]| {
-        for &b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
-    for k in keys {
-        eat(k.point.as_bytes());
-        eat(&k.seed.to_le_bytes());
-    }
+    let h = keys.iter().fold(FNV_OFFSET, |h, k| {
+        fnv1a_from(fnv1a_from(h, k.point.as_bytes()), &k.seed.to_le_bytes())
+    });
     format!("{h:016x}")
+}
+
+/// FNV-1a, 64 bits: a hash stable across machines, builds and versions (not a
+/// security hash), for campaign identities and per-point seeds.
+///
+/// ```
+/// assert_eq!(csma_cd::sweep::store::fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+/// assert_eq!(csma_cd::sweep::store::fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+/// ```
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    fnv1a_from(FNV_OFFSET, bytes)
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a continued from the hash `h` of the bytes before.
+fn fnv1a_from(h: u64, bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(h, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// An open results database.
@@ -204,15 +232,7 @@ CREATE TABLE IF NOT EXISTS runs (
     bus_m REAL NOT NULL,
     bit_rate_bps INTEGER NOT NULL,
     events INTEGER NOT NULL,
-    throughput_mbps REAL NOT NULL,
-    utilisation_fraction REAL NOT NULL,
-    access_delay_mean_us REAL NOT NULL,
-    access_delay_p99_us REAL NOT NULL,
-    collision_rate_per_attempt REAL NOT NULL,
-    drop_rate_per_frame REAL NOT NULL,
-    jain_fairness_index REAL NOT NULL,
-    attempts_per_frame REAL NOT NULL,
-    capture_max_window_share_fraction REAL NOT NULL,
+    {metrics}
     UNIQUE (point, seed)
 );
 CREATE TABLE IF NOT EXISTS backoff (
@@ -236,7 +256,8 @@ impl Store {
     /// # Errors
     ///
     /// [`StoreError::Sql`] if the file cannot be opened or is not a database,
-    /// [`StoreError::Schema`] if it is another program's, [`StoreError::ModelVersion`]
+    /// [`StoreError::Schema`] if it is another program's, [`StoreError::SchemaVersion`] if
+    /// an older mac-sim's, [`StoreError::ModelVersion`]
     /// if it holds another model version's results.
     pub fn open(path: &Path) -> Result<Self, StoreError> {
         let sql = |e| StoreError::Sql(path.to_path_buf(), e);
@@ -251,7 +272,9 @@ impl Store {
             .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
             .map_err(sql)?;
         if fresh == 0 {
-            conn.execute_batch(CREATE).map_err(sql)?;
+            let columns: Vec<String> = METRICS.iter().map(|(n, _)| format!("{n} REAL,")).collect();
+            conn.execute_batch(&CREATE.replace("{metrics}", &columns.join("\n    ")))
+                .map_err(sql)?;
             conn.execute(
                 "INSERT INTO meta (key, value) VALUES ('schema_version', ?1), ('model_version', ?2)",
                 params![SCHEMA_VERSION, MODEL_VERSION],
@@ -301,7 +324,8 @@ impl Store {
                     let events: i64 = r.get(1)?;
                     let mut metrics = [0.0; METRICS.len()];
                     for (i, m) in metrics.iter_mut().enumerate() {
-                        *m = r.get(i + 2)?;
+                        // NULL: a metric without a value (see `METRICS`).
+                        *m = r.get::<_, Option<f64>>(i + 2)?.unwrap_or(f64::NAN);
                     }
                     Ok((id, events as u64, metrics))
                 })
@@ -410,8 +434,15 @@ fn check_versions(conn: &Connection, path: &Path) -> Result<(), StoreError> {
             .optional()
             .map_err(|_| StoreError::Schema(path.to_path_buf()))
     };
-    if get("schema_version")?.as_deref() != Some(SCHEMA_VERSION) {
-        return Err(StoreError::Schema(path.to_path_buf()));
+    match get("schema_version")? {
+        Some(v) if v == SCHEMA_VERSION => {}
+        Some(found) => {
+            return Err(StoreError::SchemaVersion {
+                path: path.to_path_buf(),
+                found,
+            });
+        }
+        None => return Err(StoreError::Schema(path.to_path_buf())),
     }
     match get("model_version")? {
         Some(v) if v == MODEL_VERSION => Ok(()),
@@ -467,7 +498,13 @@ fn insert(
             rusqlite::types::Value::Integer(r.events as i64),
         ]
         .into_iter()
-        .chain(r.metrics.iter().map(|&m| rusqlite::types::Value::Real(m))),
+        .chain(r.metrics.iter().map(|&m| {
+            if m.is_nan() {
+                rusqlite::types::Value::Null
+            } else {
+                rusqlite::types::Value::Real(m)
+            }
+        })),
     ))?;
     if n == 0 {
         return Ok(());

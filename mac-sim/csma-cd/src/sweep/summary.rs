@@ -6,14 +6,20 @@
 //! half-width of its 95 % Student-t interval (`X ± X_ci95`). Rates and fractions are
 //! per replication first, then averaged: the *collision rate* is collided attempts /
 //! attempts, the *drop rate* is frames dropped (excessive collisions or a full queue)
-//! / frames generated, *fairness* is Jain's index over per-station delivered bits.
+//! / frames generated (and per cause beside it), *fairness* is Jain's index over
+//! per-station delivered bits. The *access delay* runs from the frame reaching the
+//! head of its station's queue to the end of its successful transmission, the *total
+//! delay* from its arrival (queueing included); a saturated point has no total delay
+//! (an empty cell, `null` in JSON). `random_numbers` says whether the points had
+//! independent random streams or common ones (see
+//! [`RandomNumbers`](crate::sweep::spec::RandomNumbers)).
 
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
 use crate::config::{RunConfig, Traffic};
 use crate::sweep::record::{METRICS, RunRecord};
-use crate::sweep::spec::backoff_name;
+use crate::sweep::spec::{RandomNumbers, backoff_name};
 use crate::theory;
 use sim_kit::stats::ci::{Estimate, mean_ci95};
 
@@ -24,6 +30,8 @@ pub struct PointSummary {
     pub config: RunConfig,
     /// Replications summarised.
     pub replications: u32,
+    /// Whether the points' replications shared random streams.
+    pub random_numbers: RandomNumbers,
     /// Estimates in [`METRICS`] order.
     pub metrics: Vec<Estimate>,
     /// Metcalfe & Boggs efficiency for this point (a prediction, no interval).
@@ -36,8 +44,9 @@ pub struct PointSummary {
 }
 
 impl PointSummary {
-    /// Summarise the replications of one point (in replication order).
-    pub fn new(config: &RunConfig, reps: &[RunRecord]) -> Self {
+    /// Summarise the replications of one point (in replication order), drawn with
+    /// `random_numbers`.
+    pub fn new(config: &RunConfig, reps: &[RunRecord], random_numbers: RandomNumbers) -> Self {
         let metrics = (0..METRICS.len())
             .map(|i| mean_ci95(&reps.iter().map(|r| r.metrics[i]).collect::<Vec<_>>()))
             .collect();
@@ -60,6 +69,7 @@ impl PointSummary {
         Self {
             config: config.clone(),
             replications: reps.len() as u32,
+            random_numbers,
             metrics,
             mb_efficiency: theory::mb_efficiency(
                 config.stations.into(),
@@ -157,6 +167,11 @@ fn row(p: &PointSummary, sweep_seed: u64) -> Row {
         ("duration_s".into(), Cell::Num(c.duration_ps.as_secs_f64())),
         ("replications".into(), Cell::Int(p.replications.into())),
         ("sweep_seed".into(), Cell::Int(sweep_seed)),
+        (
+            "random_numbers".into(),
+            Cell::Text(p.random_numbers.name().into()),
+        ),
+        ("queue_limit_frames".into(), Cell::Int(c.queue_limit.into())),
         ("events".into(), Cell::Int(p.events)),
         ("mb_efficiency_fraction".into(), Cell::Num(p.mb_efficiency)),
     ];
