@@ -277,7 +277,13 @@ fn every_chart_of_a_sweep_and_of_a_run_is_a_real_image() {
     );
     let drops = chart("drops_vs_load");
     assert_eq!((drops.series.len(), saturated(drops)), (curves * 3, curves));
-    assert!(drops.note.as_deref().unwrap().contains("Queue limit"));
+    assert!(
+        drops
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("queue limit 100 frames")
+    );
 
     let cfg = RunConfig {
         stations: 6,

@@ -343,24 +343,35 @@ impl LoadCurves<'_> {
 
 /// The queue limit of the points, for a chart's note: one value or a range.
 fn queue_limit_note(points: &[PointSummary]) -> String {
-    let lo = points
-        .iter()
-        .map(|p| p.config.queue_limit)
-        .min()
-        .unwrap_or(0);
-    let hi = points
-        .iter()
-        .map(|p| p.config.queue_limit)
-        .max()
-        .unwrap_or(0);
-    let limit = if lo == hi {
+    format!(
+        "Queue limit {} per station (the frame being sent included): a frame arriving at a full queue is dropped.",
+        queue_limit(points)
+    )
+}
+
+/// The queue limit of the points: one value or a range, in frames.
+fn queue_limit(points: &[PointSummary]) -> String {
+    let limits = points.iter().map(|p| p.config.queue_limit);
+    let lo = limits.clone().min().unwrap_or(0);
+    let hi = limits.max().unwrap_or(0);
+    if lo == hi {
         format!("{lo} frames")
     } else {
         format!("{lo} to {hi} frames")
-    };
-    format!(
-        "Queue limit {limit} per station (the frame being sent included): a frame arriving at a full queue is dropped."
-    )
+    }
+}
+
+/// `s` with its values and spread divided by `k` (a change of unit).
+fn scaled(mut s: Series, k: f64) -> Series {
+    for p in &mut s.points {
+        p.1 /= k;
+    }
+    if let Spread::ErrorBars(v) | Spread::Band(v) = &mut s.spread {
+        for b in v {
+            *b = (b.0 / k, b.1 / k);
+        }
+    }
+    s
 }
 
 /// A mean with CI bars (solid) and a p99 (dashed, no bars: the p99 of a few
@@ -388,10 +399,25 @@ fn mean_and_p99(
 /// so), with the queue limit stated: the hockey stick of delay near capacity.
 pub fn delay_vs_load(points: &[PointSummary]) -> Option<LineChart> {
     let lc = load_curves(points)?;
+    // Milliseconds once the delays reach a tenth of a second.
+    let top = lc
+        .poisson
+        .iter()
+        .filter_map(|p| p.metric("total_delay_p99_us"))
+        .map(|e| e.mean)
+        .filter(|v| v.is_finite())
+        .fold(0.0, f64::max);
+    let (k, unit) = if top >= 1e5 {
+        (1e3, "ms")
+    } else {
+        (1.0, "µs")
+    };
     let mut chart = lc
         .chart(
             "Total delay",
-            Axis::linear("total delay, arrival to delivery, queueing included (µs)"),
+            Axis::linear(&format!(
+                "total delay, arrival to delivery, queueing included ({unit})"
+            )),
         )
         .note(&queue_limit_note(&lc.poisson));
     if lc.saturated {
@@ -401,7 +427,7 @@ pub fn delay_vs_load(points: &[PointSummary]) -> Option<LineChart> {
     }
     for (i, (label, m, _)) in lc.curves.iter().enumerate() {
         for s in mean_and_p99(label, m, "total_delay_mean_us", "total_delay_p99_us", i) {
-            chart = chart.series(s);
+            chart = chart.series(scaled(s, k));
         }
     }
     Some(chart)
@@ -494,9 +520,9 @@ pub fn drops_vs_load(points: &[PointSummary]) -> Option<LineChart> {
     chart = lc
         .saturated_note(chart)
         .note(&format!(
-            "Dropped: after {attempt} attempts that all collided (attemptLimit), or arriving at a full queue."
-        ))
-        .note(&queue_limit_note(&lc.poisson));
+            "Dropped: after {attempt} attempts that all collided (attemptLimit), or arriving at a full queue (queue limit {} per station).",
+            queue_limit(&lc.poisson)
+        ));
     for (i, (label, m, sat)) in lc.curves.iter().enumerate() {
         chart = chart
             .series(

@@ -455,7 +455,10 @@ mod tests {
     fn weighted_mixes_as_run_takes_them() {
         let mix = FrameSizes::Mix(vec![(64, 7), (594, 4), (1518, 1)]);
         // The whole list in run's syntax is one mix, the same as run parses it.
-        assert_eq!(parse_frames("64:7,594:4,1518:1").unwrap(), vec![mix.clone()]);
+        assert_eq!(
+            parse_frames("64:7,594:4,1518:1").unwrap(),
+            vec![mix.clone()]
+        );
         assert_eq!(
             parse::frame_sizes("64:7,594:4,1518:1").unwrap(),
             parse_frames("64:7, 594:4, 1518:1").unwrap()[0]
