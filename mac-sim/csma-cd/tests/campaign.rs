@@ -230,22 +230,20 @@ fn merge_refuses_what_does_not_belong_together() {
     merge(&out("ok.db"), &[a1, a2]).unwrap();
 }
 
+/// A database of a one-run sweep in `dir` whose `meta` then says `key` = `value`.
+fn database_with_meta(dir: &Path, key: &str, value: &str) -> PathBuf {
+    let db = dir.join("old.db");
+    sweep(&spec(vec![1], 1), &opts(&dir.join("o"), Some(&db), None)).unwrap();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute("UPDATE meta SET value = ?1 WHERE key = ?2", [value, key])
+        .unwrap();
+    db
+}
+
 #[test]
 fn a_database_of_another_model_version_is_refused() {
     let t = tempfile::tempdir().unwrap();
-    let db = t.path().join("old.db");
-    sweep(
-        &spec(vec![1], 1),
-        &opts(&t.path().join("o"), Some(&db), None),
-    )
-    .unwrap();
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    conn.execute(
-        "UPDATE meta SET value = 'csma-cd 0.0.1, exact model 0' WHERE key = 'model_version'",
-        [],
-    )
-    .unwrap();
-    drop(conn);
+    let db = database_with_meta(t.path(), "model_version", "csma-cd 0.0.1, exact model 0");
     assert!(matches!(
         Store::open(&db),
         Err(StoreError::ModelVersion { .. })
@@ -255,19 +253,7 @@ fn a_database_of_another_model_version_is_refused() {
 #[test]
 fn a_database_of_an_older_schema_is_refused_with_a_clear_message() {
     let t = tempfile::tempdir().unwrap();
-    let db = t.path().join("old.db");
-    sweep(
-        &spec(vec![1], 1),
-        &opts(&t.path().join("o"), Some(&db), None),
-    )
-    .unwrap();
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    conn.execute(
-        "UPDATE meta SET value = '1' WHERE key = 'schema_version'",
-        [],
-    )
-    .unwrap();
-    drop(conn);
+    let db = database_with_meta(t.path(), "schema_version", "1");
     let Err(e) = Store::open(&db) else {
         panic!("an old schema was accepted")
     };

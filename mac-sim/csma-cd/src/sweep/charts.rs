@@ -374,24 +374,38 @@ fn scaled(mut s: Series, k: f64) -> Series {
     s
 }
 
-/// A mean with CI bars (solid) and a p99 (dashed, no bars: the p99 of a few
-/// replications is too noisy for them) of one curve.
-fn mean_and_p99(
-    label: &str,
-    m: &[&PointSummary],
-    mean: &str,
-    p99: &str,
-    colour: usize,
-) -> [Series; 2] {
-    [
-        ci_series(&format!("{label} mean"), m, mean, PointSummary::load).colour(colour),
-        Series {
-            spread: Spread::None,
-            ..ci_series(&format!("{label} p99"), m, p99, PointSummary::load)
-                .dashed()
-                .colour(colour)
-        },
-    ]
+impl LoadCurves<'_> {
+    /// Every curve's `solid` metric with CI bars and its `dashed` metric without
+    /// (the p99 of a few replications is too noisy for bars), each `(legend suffix,
+    /// metric)`, values divided by `k`; with `saturated`, the saturated point's
+    /// `solid` metric as a horizontal line.
+    fn draw(
+        &self,
+        mut chart: LineChart,
+        solid: (&str, &str),
+        dashed: (&str, &str),
+        saturated: bool,
+        k: f64,
+    ) -> LineChart {
+        let load = PointSummary::load;
+        for (i, (label, m, sat)) in self.curves.iter().enumerate() {
+            let line = ci_series(&format!("{label} {}", solid.0), m, solid.1, load).colour(i);
+            let dash = Series {
+                spread: Spread::None,
+                ..ci_series(&format!("{label} {}", dashed.0), m, dashed.1, load)
+            }
+            .dashed()
+            .colour(i);
+            chart = chart.series(scaled(line, k)).series(scaled(dash, k));
+            let level = saturated
+                .then(|| self.saturated_line(&format!("{label} {}", solid.0), *sat, solid.1))
+                .flatten();
+            if let Some(s) = level {
+                chart = chart.series(scaled(s.colour(i), k));
+            }
+        }
+        chart
+    }
 }
 
 /// Mean and p99 total delay (arrival to delivery, queueing included) versus offered
@@ -425,12 +439,13 @@ pub fn delay_vs_load(points: &[PointSummary]) -> Option<LineChart> {
             "Saturated points are not drawn: every station always has a frame, so the queueing delay is unbounded.",
         );
     }
-    for (i, (label, m, _)) in lc.curves.iter().enumerate() {
-        for s in mean_and_p99(label, m, "total_delay_mean_us", "total_delay_p99_us", i) {
-            chart = chart.series(scaled(s, k));
-        }
-    }
-    Some(chart)
+    Some(lc.draw(
+        chart,
+        ("mean", "total_delay_mean_us"),
+        ("p99", "total_delay_p99_us"),
+        false,
+        k,
+    ))
 }
 
 /// Mean and p99 access delay (head of queue to delivery) versus offered load, the
@@ -442,15 +457,13 @@ pub fn access_delay_vs_load(points: &[PointSummary]) -> Option<LineChart> {
         Axis::log("access delay, head of queue to delivery (µs, log scale)"),
     );
     chart = lc.saturated_note(chart);
-    for (i, (label, m, sat)) in lc.curves.iter().enumerate() {
-        for s in mean_and_p99(label, m, "access_delay_mean_us", "access_delay_p99_us", i) {
-            chart = chart.series(s);
-        }
-        if let Some(s) = lc.saturated_line(&format!("{label} mean"), *sat, "access_delay_mean_us") {
-            chart = chart.series(s.colour(i));
-        }
-    }
-    Some(chart)
+    Some(lc.draw(
+        chart,
+        ("mean", "access_delay_mean_us"),
+        ("p99", "access_delay_p99_us"),
+        true,
+        1.0,
+    ))
 }
 
 /// Throughput (solid, CI bars) and goodput (dashed) versus offered load, beside the
@@ -465,36 +478,13 @@ pub fn throughput_vs_load(points: &[PointSummary]) -> Option<LineChart> {
     chart = lc.saturated_note(chart).note(
         "Throughput counts whole frames, goodput their payload (frame minus 18 bytes of header and FCS).",
     );
-    let n = lc.curves.len();
-    for (i, (label, m, sat)) in lc.curves.iter().enumerate() {
-        chart = chart
-            .series(
-                ci_series(
-                    &format!("{label} throughput"),
-                    m,
-                    "throughput_mbps",
-                    PointSummary::load,
-                )
-                .colour(i),
-            )
-            .series(
-                Series {
-                    spread: Spread::None,
-                    ..ci_series(
-                        &format!("{label} goodput"),
-                        m,
-                        "goodput_mbps",
-                        PointSummary::load,
-                    )
-                }
-                .dashed()
-                .colour(i),
-            );
-        if let Some(s) = lc.saturated_line(&format!("{label} throughput"), *sat, "throughput_mbps")
-        {
-            chart = chart.series(s.colour(i));
-        }
-    }
+    let chart = lc.draw(
+        chart,
+        ("throughput", "throughput_mbps"),
+        ("goodput", "goodput_mbps"),
+        true,
+        1.0,
+    );
     let offered = Series::new(
         "offered load",
         vec![
@@ -503,7 +493,7 @@ pub fn throughput_vs_load(points: &[PointSummary]) -> Option<LineChart> {
         ],
     )
     .dashed()
-    .colour(n);
+    .colour(lc.curves.len());
     Some(chart.series(offered))
 }
 
@@ -523,36 +513,16 @@ pub fn drops_vs_load(points: &[PointSummary]) -> Option<LineChart> {
             "Dropped: after {attempt} attempts that all collided (attemptLimit), or arriving at a full queue (queue limit {} per station).",
             queue_limit(&lc.poisson)
         ));
-    for (i, (label, m, sat)) in lc.curves.iter().enumerate() {
-        chart = chart
-            .series(
-                ci_series(
-                    &format!("{label} dropped, both causes"),
-                    m,
-                    "drop_rate_per_frame",
-                    PointSummary::load,
-                )
-                .colour(i),
-            )
-            .series(
-                Series {
-                    spread: Spread::None,
-                    ..ci_series(
-                        &format!("{label} of which excessive collisions"),
-                        m,
-                        "drop_excessive_collisions_per_frame",
-                        PointSummary::load,
-                    )
-                }
-                .dashed()
-                .colour(i),
-            );
-        if let Some(s) = lc.saturated_line(&format!("{label} dropped"), *sat, "drop_rate_per_frame")
-        {
-            chart = chart.series(s.colour(i));
-        }
-    }
-    Some(chart)
+    Some(lc.draw(
+        chart,
+        ("dropped, both causes", "drop_rate_per_frame"),
+        (
+            "of which excessive collisions",
+            "drop_excessive_collisions_per_frame",
+        ),
+        true,
+        1.0,
+    ))
 }
 
 /// Measured mean backoff after c collisions beside its expectation, pooled over all

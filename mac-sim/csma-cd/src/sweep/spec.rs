@@ -332,7 +332,7 @@ impl Default for SweepSpec {
 
 impl SweepSpec {
     /// Every combination, backoff outermost, then frame size, load and stations
-    /// innermost. Each point's seed is 0: replications get theirs from the runner.
+    /// innermost. Each point's seed is 0: its runs get theirs from [`Self::run_seed`].
     pub fn points(&self) -> Vec<RunConfig> {
         let mut out = Vec::new();
         for b in &self.backoffs {
