@@ -347,3 +347,40 @@ fn sigint_stops_the_sweep_with_status_130_and_no_results() {
     );
     no_results(&out);
 }
+
+#[test]
+fn a_database_of_an_older_mac_sim_is_refused_with_status_2_before_running() {
+    let d = tempfile::tempdir().unwrap();
+    let db = d.path().join("old.db");
+    let db_s = db.to_str().unwrap();
+    let out = d.path().join("out");
+    let sweep = |o: &Path| {
+        mac_sim(&[
+            "sweep",
+            "-n",
+            "1,2",
+            "-r",
+            "1",
+            "-d",
+            "1ms",
+            "-q",
+            "--db",
+            db_s,
+            "-o",
+            o.to_str().unwrap(),
+        ])
+    };
+    let o = sweep(&d.path().join("first"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    // What a mac-sim of schema 1 would have left.
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute(
+            "UPDATE meta SET value = '1' WHERE key = 'schema_version'",
+            [],
+        )
+        .unwrap();
+    let o = sweep(&out);
+    assert_usage_error(&o, "has schema 1, this mac-sim reads schema 2");
+    no_results(&out);
+}
