@@ -52,6 +52,22 @@ fn sweep_writes_results_and_charts_identically_on_one_and_two_threads() {
         let y = std::fs::read(b.path().join(f)).unwrap();
         assert_eq!(x, y, "{f} differs between 1 and 2 threads");
     }
+    // The same with common random numbers.
+    let crn = |threads: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut args = SMALL.to_vec();
+        args.extend(["--common-random-numbers", "--no-plots", "-j", threads]);
+        args.extend(["-o", dir.path().to_str().unwrap()]);
+        let o = mac_sim(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let csv = std::fs::read(dir.path().join("results.csv")).unwrap();
+        (o.stdout, csv)
+    };
+    assert_eq!(
+        crn("1"),
+        crn("2"),
+        "common random numbers: 1 and 2 threads differ"
+    );
     let csv = std::fs::read_to_string(a.path().join("results.csv")).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines.len(), 1 + 6, "header + 6 points");
@@ -66,6 +82,12 @@ fn sweep_writes_results_and_charts_identically_on_one_and_two_threads() {
         "access_delay_p99_us_ci95",
         "collision_rate_per_attempt",
         "drop_rate_per_frame",
+        "drop_queue_overflow_per_frame",
+        "goodput_mbps",
+        "total_delay_mean_us",
+        "total_delay_p99_us_ci95",
+        "random_numbers",
+        "queue_limit_frames",
         "jain_fairness_index",
         "mb_efficiency_fraction",
     ] {
