@@ -4,7 +4,8 @@
 #   scripts/campaign/test-campaign.sh MAC_SIM_BINARY
 #
 # 1. in one go: mac-sim sweep ... -o one-go
-# 2. as 4 shards under GNU parallel (sweep-parallel.sh), merged
+# 2. as 4 shards under GNU parallel (sweep-parallel.sh), merged (with independent and
+#    with common random numbers)
 # 3. as a 4-task Slurm job array with the merge as a dependent job (submit-slurm.sh),
 #    on a single-node Slurm cluster this script starts itself (munge and Slurm state in
 #    one temporary folder, daemons stopped at the end whatever happens)
@@ -72,6 +73,10 @@ echo "4 shards under GNU parallel"
 command -v parallel >/dev/null 2>&1 || die "GNU parallel not found (Debian package parallel)"
 JOBS=2 "$here/sweep-parallel.sh" 4 "$work/parallel-shards" "$work/parallel" "${SWEEP[@]}" >/dev/null
 same_files "$work/one-go" "$work/parallel" "4 shards under GNU parallel, merged"
+# The same with common random numbers (every point shares replication r's seed).
+"$MAC_SIM" sweep "${SWEEP[@]}" --common-random-numbers -o "$work/crn-one-go" --quiet >/dev/null
+JOBS=2 "$here/sweep-parallel.sh" 4 "$work/crn-shards" "$work/crn-parallel" "${SWEEP[@]}" --common-random-numbers >/dev/null
+same_files "$work/crn-one-go" "$work/crn-parallel" "4 shards under GNU parallel with common random numbers, merged"
 
 echo "4 shards as a Slurm job array, on a single-node cluster started here"
 for tool in slurmctld slurmd sbatch squeue scontrol munged mungekey; do
