@@ -78,8 +78,8 @@ impl CsmaCd {
         }
         if now <= st.own_gap_end {
             // The gap after the station's own transmission is timed blind.
-            let at = st.own_gap_end;
-            self.commit(now, k, at, q);
+            let end = st.own_gap_end;
+            self.at_gap_end(now, k, end, q);
             return;
         }
         self.medium.purge(now);
@@ -94,21 +94,20 @@ impl CsmaCd {
     }
 
     /// Station `k` has a frame and the carrier at its position is `c`: transmit now,
-    /// commit to the end of the gap, look again when the gap's first part ends, or
-    /// defer.
+    /// look again when the gap ends, or defer.
+    ///
+    /// A gap in progress is not watched: at its end the carrier history says whether
+    /// carrier arrived in its first part (the station defers) or only in its second
+    /// part (it transmits). A station that looks at exactly the end of a gap whose
+    /// second part saw carrier arrive transmits, as one whose frame was waiting.
     fn follow_gap(&mut self, now: Time, k: usize, c: Carrier, q: &mut EventQueue<Event>) {
         let (ifg, part1) = (self.t.ifg, self.t.ifg_part1);
         match (c.on_since, c.last_drop) {
             (None, None) => self.start_tx(now, k, q),
-            (None, Some(drop)) if drop + ifg <= now => self.start_tx(now, k, q),
-            (None, Some(drop)) if drop + part1 <= now => self.commit(now, k, drop + ifg, q),
-            (None, Some(drop)) => {
-                self.stations[k].state = State::Waiting;
-                q.schedule(drop + part1, Event::Attempt(k as u32));
-            }
+            (None, Some(drop)) => self.at_gap_end(now, k, drop + ifg, q),
             // The carrier arrived in the second part of a gap that has not ended.
-            (Some(since), Some(drop)) if since >= drop + part1 && now < drop + ifg => {
-                self.commit(now, k, drop + ifg, q)
+            (Some(since), Some(drop)) if since >= drop + part1 && now <= drop + ifg => {
+                self.at_gap_end(now, k, drop + ifg, q)
             }
             (Some(_), _) => {
                 self.stations[k].state = State::Deferred;
@@ -117,32 +116,24 @@ impl CsmaCd {
         }
     }
 
-    /// Station `k` transmits at `at` whatever the carrier (now if `at` is now).
-    fn commit(&mut self, now: Time, k: usize, at: Time, q: &mut EventQueue<Event>) {
-        if at <= now {
+    /// Station `k` transmits at `end`, the end of its gap, if the gap is over, and
+    /// otherwise looks again then.
+    fn at_gap_end(&mut self, now: Time, k: usize, end: Time, q: &mut EventQueue<Event>) {
+        if end <= now {
             self.start_tx(now, k, q);
         } else {
-            self.stations[k].state = State::Committed;
-            q.schedule(at, Event::Start(k as u32));
+            self.stations[k].state = State::Waiting;
+            q.schedule(end, Event::Attempt(k as u32));
         }
-    }
-
-    /// A `Start` event: the end of a committed station's gap.
-    pub(super) fn start_committed(
-        &mut self,
-        now: Time,
-        k: usize,
-        q: &mut EventQueue<Event>,
-    ) -> bool {
-        if self.stations[k].state != State::Committed {
-            return false;
-        }
-        self.start_tx(now, k, q);
-        true
     }
 
     /// Station `k` waits for the carrier at its position to drop: on a transmitter's
     /// tail, or until a known instant. At most one wait is pending per station.
+    ///
+    /// A deferring station looks again one gap after the carrier can first drop (its
+    /// gap cannot end sooner, and the carrier history then tells all); a station
+    /// waiting for the carrier to drop after its own transmission is woken at that
+    /// instant, because its gap is timed from the drop whatever follows.
     fn listen(&mut self, now: Time, k: usize, wait: Wait, q: &mut EventQueue<Event>) {
         let st = &mut self.stations[k];
         if st.listening {
@@ -151,7 +142,7 @@ impl CsmaCd {
         st.listening = true;
         match wait {
             Wait::Transmitter(j) => self.waiters[j].push(k as u32),
-            Wait::Until(at) => q.schedule(at, Event::Wake(k as u32)),
+            Wait::Until(at) => self.look_again(k, at, q),
             // (Not reached: a station listens only while the carrier is on. Looking
             // again at once is the safe answer.)
             Wait::Nothing => q.schedule(now, Event::Wake(k as u32)),
@@ -197,6 +188,20 @@ impl CsmaCd {
         }
     }
 
+    /// The carrier at listening station `k` may drop at `at`: wake it then if it
+    /// watches for the end of its own transmission's carrier, else let it attempt one
+    /// gap later.
+    fn look_again(&mut self, k: usize, at: Time, q: &mut EventQueue<Event>) {
+        let st = &mut self.stations[k];
+        if st.watch_own {
+            q.schedule(at, Event::Wake(k as u32));
+        } else {
+            st.listening = false;
+            st.state = State::Waiting;
+            q.schedule(at + self.t.ifg, Event::Attempt(k as u32));
+        }
+    }
+
     /// Transmitter `k` has ended: wake each station waiting on it when its tail
     /// passes that station.
     pub(super) fn release_waiters(&mut self, now: Time, k: usize, q: &mut EventQueue<Event>) {
@@ -204,7 +209,7 @@ impl CsmaCd {
         let pk = self.medium.pos(k);
         for &d in &waiting {
             let at = now + Time::from_ps(self.medium.pos(d as usize).abs_diff(pk));
-            q.schedule(at, Event::Wake(d));
+            self.look_again(d as usize, at, q);
         }
         waiting.clear();
         self.waiters[k] = waiting;

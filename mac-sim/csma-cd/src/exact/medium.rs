@@ -367,41 +367,56 @@ impl Medium {
         for g in &self.recent {
             add(g.pos, g.start, Some(g.end), usize::MAX);
         }
-        iv.sort_unstable();
-        // Merge into runs of unbroken carrier (a tail and a front at the same instant
-        // count as unbroken); the last run is the one that matters.
-        let mut last_drop: Option<i64> = None;
-        let mut run: Option<(i64, i64, Option<usize>)> = None;
+        // The signals present now, and the latest tail that has passed.
+        let (mut since, mut until, mut on) = (i64::MAX, NEG, None);
+        let mut passed = NEG;
         for &(front, tail, who) in &iv {
-            let on = (tail == i64::MAX).then_some(who as usize);
-            run = Some(match run {
-                Some((s, e, o)) if front <= e => (s, e.max(tail), o.or(on)),
-                Some((_, e, _)) => {
-                    last_drop = Some(e);
-                    (front, tail, on)
+            if tail > now_ps {
+                since = since.min(front);
+                until = until.max(tail);
+                if tail == i64::MAX {
+                    on = on.or(Some(who as usize));
                 }
-                None => (front, tail, on),
-            });
+            } else {
+                passed = passed.max(tail);
+            }
         }
-        self.scratch = iv;
         let at = |ps: i64| Time::from_ps(ps.max(0) as u64);
-        match run {
-            Some((s, e, o)) if e > now_ps => Carrier {
-                on_since: Some(at(s)),
-                last_drop: last_drop.map(at),
-                wait: o.map_or(Wait::Until(at(e)), Wait::Transmitter),
-            },
-            Some((_, e, _)) => Carrier {
+        let carrier = if since == i64::MAX {
+            // Off: the latest tail that passed is the last drop.
+            Carrier {
                 on_since: None,
-                last_drop: Some(at(e)),
+                last_drop: (passed > NEG).then(|| at(passed)),
                 wait: Wait::Nothing,
-            },
-            None => Carrier {
-                on_since: None,
-                last_drop: None,
-                wait: Wait::Nothing,
-            },
-        }
+            }
+        } else {
+            // On: the run of carrier may reach back through signals that have passed
+            // (a tail and a front at the same instant count as unbroken). Only a run
+            // younger than one gap needs its start and the drop before it exactly.
+            let oldest = now_ps - self.t.ifg.as_ps() as i64;
+            let mut extended = true;
+            while extended && since > oldest {
+                extended = false;
+                for &(front, tail, _) in &iv {
+                    if front < since && tail >= since {
+                        since = front;
+                        extended = true;
+                    }
+                }
+            }
+            let drop = iv
+                .iter()
+                .filter(|&&(_, tail, _)| tail < since)
+                .map(|&(_, tail, _)| tail)
+                .max();
+            Carrier {
+                on_since: Some(at(since)),
+                last_drop: if since > oldest { drop.map(at) } else { None },
+                wait: on.map_or(Wait::Until(at(until)), Wait::Transmitter),
+            }
+        };
+        self.scratch = iv;
+        carrier
     }
 
     /// The signal a front belongs to.
@@ -476,6 +491,23 @@ impl Medium {
         }
     }
 
+    /// Whether the nearest members stand for every signal at a start by `k` at `now`
+    /// (always so under the restarting gap): no member started after another's front
+    /// had reached it, no transmitter's front has covered the cable, no folded signal
+    /// is present at `k`, and neither nearest member's front has reached `k` yet. Then
+    /// the nearest-neighbour argument of the module docs holds as without starts
+    /// under carrier.
+    fn nearest_members_suffice(&self, k: usize, now: Time) -> bool {
+        let p = self.sig[k].pos;
+        self.inside_members == 0
+            && self.old_transmitting == 0
+            && off(self.u_old, self.v_old, p) <= now.as_ps() as i64
+            && [self.fronts.pred(k), self.fronts.succ(k)]
+                .into_iter()
+                .flatten()
+                .all(|j| self.sig[j].start + Time::from_ps(p.abs_diff(self.sig[j].pos)) >= now)
+    }
+
     /// Station `k` starts a transmission of `length` picoseconds (preamble and frame)
     /// at `now`, having sensed an idle medium. `schedule(t, j)` is called for the end
     /// of `k`'s transmission and for every transmitter whose end moves earlier.
@@ -510,7 +542,9 @@ impl Medium {
         // must walk past this signal, see `pass`), and whether a signal is present
         // here: a start under carrier, which collides at once.
         let (mut inside, mut present) = (false, false);
-        if self.method == SenseMethod::BruteForce || self.starts_under_carrier {
+        if self.method == SenseMethod::BruteForce
+            || (self.starts_under_carrier && !self.nearest_members_suffice(k, now))
+        {
             // Every signal in flight. Under the IEEE 802.3 gap rules a station may
             // start under carrier, or just after a signal has passed it, and the
             // nearest members no longer stand for the farther ones.

@@ -82,13 +82,10 @@ pub enum Event {
     TxEnd(u32),
     /// A frame arrives (Poisson traffic) at a station chosen uniformly.
     Arrival,
-    /// The carrier a station waits on may have dropped at its position (IEEE 802.3
-    /// gap rules): look again. Stale when the station no longer listens.
+    /// The carrier at a station that has just transmitted may have dropped at its
+    /// position (IEEE 802.3 gap rules): its blind gap starts then. Stale when the
+    /// station no longer listens.
     Wake(u32),
-    /// The end of the gap of a station committed to transmit (the gap's first part
-    /// passed without carrier, or the gap follows its own transmission): transmit
-    /// whatever the carrier. Stale when the station is not committed.
-    Start(u32),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,8 +97,6 @@ enum State {
     /// A frame, deferring to a busy medium: until the busy period ends under
     /// [`IfgRule::Restart`], until the carrier drops at the station otherwise.
     Deferred,
-    /// A frame, and a `Start` scheduled at the end of the gap (IEEE 802.3 gap rules).
-    Committed,
     /// Transmitting (frame or jam), a `TxEnd` scheduled.
     Transmitting,
 }
@@ -580,7 +575,6 @@ impl Model for CsmaCd {
                 true
             }
             Event::Wake(k) => self.wake(now, k as usize, q),
-            Event::Start(k) => self.start_committed(now, k as usize, q),
             Event::TxEnd(station) => self.tx_end(now, station as usize, q),
             Event::Arrival => {
                 self.arrival(now, q);
