@@ -84,10 +84,10 @@ impl CsmaCd {
         }
         self.medium.purge(now);
         if let Some(last) = self.medium.sense(k, now) {
-            if last.saturating_add(self.t.ifg.as_ps() as i64) <= now.as_ps() as i64 {
-                self.start_tx(now, k, q);
-                return;
-            }
+            // No carrier: `last` is the last drop, and the gap runs from it.
+            let end = last.saturating_add(self.t.ifg.as_ps() as i64);
+            self.at_gap_end(now, k, Time::from_ps(end.max(0) as u64), q);
+            return;
         }
         let c = self.medium.carrier(k, now);
         self.follow_gap(now, k, c, q);
@@ -178,6 +178,11 @@ impl CsmaCd {
     /// Station `k`'s own transmission ended at `now`: its gap starts when the carrier
     /// at its position drops, and is timed blind.
     pub(super) fn own_gap(&mut self, now: Time, k: usize, q: &mut EventQueue<Event>) {
+        if let Some(last) = self.medium.sense(k, now) {
+            let drop = Time::from_ps(last.max(0) as u64).max(now);
+            self.stations[k].own_gap_end = drop + self.t.ifg;
+            return;
+        }
         let c = self.medium.carrier(k, now);
         if c.on_since.is_some() {
             self.stations[k].watch_own = true;

@@ -344,8 +344,22 @@ impl Medium {
     /// [`allow_starts_under_carrier`](Self::allow_starts_under_carrier) cables.
     pub fn carrier(&mut self, k: usize, now: Time) -> Carrier {
         let (horizon, now_ps) = (self.t.max_prop + self.t.ifg, now.as_ps() as i64);
-        self.recent.retain(|g| g.end + horizon >= now);
         let p = self.sig[k].pos;
+        // The common case first: a transmitter whose front covered the cable reached
+        // the station more than a gap ago, so the carrier is on, the run is older than
+        // a gap and the station waits on that transmitter.
+        for &j in &self.old_on {
+            let g = self.sig[j as usize];
+            let front = g.start + Time::from_ps(p.abs_diff(g.pos));
+            if front + self.t.ifg <= now {
+                return Carrier {
+                    on_since: Some(front),
+                    last_drop: None,
+                    wait: Wait::Transmitter(j as usize),
+                };
+            }
+        }
+        self.recent.retain(|g| g.end + horizon >= now);
         let mut iv = std::mem::take(&mut self.scratch);
         iv.clear();
         let mut add = |pos: i64, start: Time, end: Option<Time>, who: usize| {
