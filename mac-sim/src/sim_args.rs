@@ -7,8 +7,8 @@ use csma_cd::ConfigError;
 use csma_cd::config::{Placement, RunConfig};
 use csma_cd::parse;
 
-/// Simulated time, placement, bus length, bit rate and the backoff, attempt and queue
-/// limits.
+/// Simulated time, placement, bus length, bit rate, the backoff, attempt and queue
+/// limits, and the deference and jam rules.
 #[derive(Args, Debug, Clone)]
 pub struct SimArgs {
     /// Simulated time, with unit: s, ms, us or ns.
@@ -44,6 +44,16 @@ pub struct SimArgs {
     /// Frames a station can hold, the one being sent included (Poisson traffic).
     #[arg(long, default_value_t = 100, value_name = "FRAMES")]
     queue_limit: u32,
+    /// Interframe-gap rule: 8023 (IEEE 802.3 clause 4.2.3.2.1: carrier in the first
+    /// two thirds of the gap defers, in the last third it is ignored; blind after the
+    /// station's own frame), restart (carrier anywhere in the gap restarts it, the
+    /// model's earlier rule) or none (no first part).
+    #[arg(long, default_value = "8023", value_name = "RULE")]
+    ifg_rule: String,
+    /// Jam rule: preamble (IEEE 802.3 clause 4.2.3.2.4: finish preamble and SFD, then
+    /// jam 32 bits) or immediate (jam at once).
+    #[arg(long, default_value = "preamble", value_name = "RULE")]
+    jam_rule: String,
 }
 
 impl SimArgs {
@@ -57,6 +67,8 @@ impl SimArgs {
             backoff_limit: self.backoff_limit,
             attempt_limit: self.attempt_limit,
             queue_limit: self.queue_limit,
+            ifg_rule: self.ifg_rule.parse()?,
+            jam_rule: self.jam_rule.parse()?,
             ..RunConfig::default()
         };
         cfg.phy.bit_rate = parse::bit_rate(&self.bit_rate)?;

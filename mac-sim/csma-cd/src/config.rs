@@ -157,6 +157,88 @@ impl BackoffAlgorithm {
     }
 }
 
+/// How a station times the interframe gap before it transmits (deference).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IfgRule {
+    /// IEEE 802.3 clause 4.2.3.2.1 and the Deference process of the clause 4.2.8
+    /// Pascal model: the gap starts when the carrier drops at the station's own
+    /// position; carrier seen during its first part (`interFrameSpacingPart1`, two
+    /// thirds of the gap, 64 bit times at 96) sends the station back to deferring;
+    /// carrier that arrives in the second part is ignored and the station transmits
+    /// when the gap ends. After the station's own transmission the whole gap is timed
+    /// without watching the carrier.
+    #[default]
+    #[serde(rename = "8023")]
+    Ieee8023,
+    /// The rule of the model before the split: carrier anywhere in the gap restarts
+    /// the whole gap, also after the station's own transmission, and a deferring
+    /// station waits for the end of the whole busy period (a momentary drop of the
+    /// carrier at its position inside a collision does not start its gap).
+    Restart,
+    /// No first part (`interFrameSpacingPart1` = 0): once the carrier has dropped at
+    /// the station, the gap runs to its end whatever arrives. A comparison point
+    /// only.
+    None,
+}
+
+impl IfgRule {
+    /// The option's text form: `8023`, `restart` or `none`.
+    pub fn label(&self) -> &'static str {
+        match self {
+            IfgRule::Ieee8023 => "8023",
+            IfgRule::Restart => "restart",
+            IfgRule::None => "none",
+        }
+    }
+}
+
+impl std::str::FromStr for IfgRule {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Self, ConfigError> {
+        match s {
+            "8023" => Ok(Self::Ieee8023),
+            "restart" => Ok(Self::Restart),
+            "none" => Ok(Self::None),
+            other => Err(ConfigError::IfgRule(other.to_string())),
+        }
+    }
+}
+
+/// When a transmitter that detects a collision starts its jam.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JamRule {
+    /// IEEE 802.3 clause 4.2.3.2.4 (collision handling) and the Pascal model's
+    /// `TransmitLinkMgmt`: a collision detected during the preamble lets the preamble
+    /// and SFD finish, then the 32-bit jam follows.
+    #[default]
+    Preamble,
+    /// The jam starts at once when the collision is detected (a comparison point).
+    Immediate,
+}
+
+impl JamRule {
+    /// The option's text form: `preamble` or `immediate`.
+    pub fn label(&self) -> &'static str {
+        match self {
+            JamRule::Preamble => "preamble",
+            JamRule::Immediate => "immediate",
+        }
+    }
+}
+
+impl std::str::FromStr for JamRule {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Self, ConfigError> {
+        match s {
+            "preamble" => Ok(Self::Preamble),
+            "immediate" => Ok(Self::Immediate),
+            other => Err(ConfigError::JamRule(other.to_string())),
+        }
+    }
+}
+
 /// Physical-layer timing, in bit times (and the bit rate).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Phy {
@@ -217,6 +299,12 @@ pub struct RunConfig {
     pub seed: u64,
     /// Successes per window for the capture-effect share.
     pub capture_window: u32,
+    /// How the interframe gap is timed (deference).
+    #[serde(default)]
+    pub ifg_rule: IfgRule,
+    /// When a colliding transmitter starts its jam.
+    #[serde(default)]
+    pub jam_rule: JamRule,
 }
 
 impl Default for RunConfig {
@@ -237,6 +325,8 @@ impl Default for RunConfig {
             duration_ps: Time::from_secs(10),
             seed: 1,
             capture_window: 100,
+            ifg_rule: IfgRule::Ieee8023,
+            jam_rule: JamRule::Preamble,
         }
     }
 }
@@ -258,6 +348,10 @@ pub struct Timing {
     pub preamble: Time,
     /// Interframe gap.
     pub ifg: Time,
+    /// The gap's first part (`interFrameSpacingPart1`): two thirds of the gap under
+    /// [`IfgRule::Ieee8023`], rounded down to whole bits; zero under
+    /// [`IfgRule::None`]; the whole gap under [`IfgRule::Restart`].
+    pub ifg_part1: Time,
     /// Jam.
     pub jam: Time,
     /// Slot.
@@ -380,6 +474,12 @@ impl RunConfig {
             bit,
             preamble: bit * u64::from(phy.preamble_bits),
             ifg: bit * u64::from(phy.ifg_bits),
+            ifg_part1: bit
+                * match self.ifg_rule {
+                    IfgRule::Ieee8023 => u64::from(phy.ifg_bits) * 2 / 3,
+                    IfgRule::Restart => u64::from(phy.ifg_bits),
+                    IfgRule::None => 0,
+                },
             jam: bit * u64::from(phy.jam_bits),
             slot: bit * u64::from(phy.slot_bits),
             max_prop,

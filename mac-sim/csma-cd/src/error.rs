@@ -25,6 +25,10 @@ pub enum ConfigError {
     AttemptLimit(u32),
     /// A placement name that is not `point`, `even` or `random`.
     Placement(String),
+    /// An interframe-gap rule that is not `8023`, `restart` or `none`.
+    IfgRule(String),
+    /// A jam rule that is not `preamble` or `immediate`.
+    JamRule(String),
     /// A bus length that is negative or not finite (metres).
     BusLength(f64),
     /// A bus too long for the model: its length, the round trip in bit times and the
@@ -54,6 +58,8 @@ pub enum ConfigError {
     },
     /// Start times that do not fit the run (saturated traffic, one per station).
     StartTimes,
+    /// Staged positions that are not one per station, ascending, on the cable.
+    Positions,
     /// A slotted-model frame or slot of zero bit times.
     SlottedTiming,
     /// A fixed backoff window of zero slots.
@@ -123,6 +129,11 @@ impl fmt::Display for ConfigError {
             ),
             AttemptLimit(n) => write!(f, "attempt limit {n} must be between 1 and 1024"),
             Placement(s) => write!(f, "unknown placement '{s}': use point, even or random"),
+            IfgRule(s) => write!(
+                f,
+                "unknown interframe-gap rule '{s}': use 8023, restart or none"
+            ),
+            JamRule(s) => write!(f, "unknown jam rule '{s}': use preamble or immediate"),
             BusLength(m) => write!(
                 f,
                 "bus length: '{m}' must be a non-negative number of metres"
@@ -152,6 +163,10 @@ impl fmt::Display for ConfigError {
             StartTimes => write!(
                 f,
                 "timing: start times need saturated traffic and one time per station"
+            ),
+            Positions => write!(
+                f,
+                "placement: staged positions need one ascending position per station, on the cable"
             ),
             SlottedTiming => write!(f, "timing: frame and slot must be at least 1 bit time"),
             FixedWindow => write!(f, "backoff: fixed window must be at least 1 slot"),

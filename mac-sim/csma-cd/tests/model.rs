@@ -1,7 +1,9 @@
 //! The exact CSMA/CD model: conservation, determinism, the single-station bound,
 //! propagation, and the measured backoff against E(c).
 
-use csma_cd::config::{BackoffAlgorithm, FrameSizes, Placement, RunConfig, Traffic};
+use csma_cd::config::{
+    BackoffAlgorithm, FrameSizes, IfgRule, JamRule, Placement, RunConfig, Traffic,
+};
 use csma_cd::exact::{self, CsmaCd};
 use csma_cd::theory;
 use sim_kit::engine::Engine;
@@ -297,7 +299,21 @@ fn indexed_and_walked_carrier_sense_agree() {
             ..cfg(400, 200)
         },
     ];
-    for c in cases {
+    let rules = [
+        (IfgRule::Ieee8023, JamRule::Preamble),
+        (IfgRule::Restart, JamRule::Preamble),
+        (IfgRule::None, JamRule::Preamble),
+        (IfgRule::Ieee8023, JamRule::Immediate),
+    ];
+    for (c, (ifg_rule, jam_rule)) in cases
+        .iter()
+        .flat_map(|c| rules.iter().map(move |r| (c, *r)))
+    {
+        let c = RunConfig {
+            ifg_rule,
+            jam_rule,
+            ..c.clone()
+        };
         let run = |method: u8| {
             let (m, q) = CsmaCd::new(&c).unwrap();
             let m = match method {
@@ -313,11 +329,15 @@ fn indexed_and_walked_carrier_sense_agree() {
             sim_kit::output::json::to_string(&r)
         };
         let walk = run(0);
-        assert_eq!(walk, run(1), "segment tree differs from the walk");
+        assert_eq!(
+            walk,
+            run(1),
+            "segment tree differs from the walk ({ifg_rule:?}, {jam_rule:?})"
+        );
         assert_eq!(
             walk,
             run(2),
-            "the walk differs from the brute-force reference"
+            "the walk differs from the brute-force reference ({ifg_rule:?}, {jam_rule:?}, {c:?})"
         );
     }
 }

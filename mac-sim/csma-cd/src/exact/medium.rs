@@ -31,7 +31,7 @@
 
 use std::collections::VecDeque;
 
-use crate::config::Timing;
+use crate::config::{JamRule, Timing};
 use crate::exact::bitset::LevelBitSet;
 use crate::exact::segtree::FrontTree;
 use sim_kit::time::Time;
@@ -64,6 +64,9 @@ struct Signal {
     on: bool,
     /// Whether this transmission's front is still in the front queue.
     in_fifo: bool,
+    /// Whether another signal was present at the station when it started (a start
+    /// under carrier, possible only under the IEEE 802.3 gap rules).
+    inside: bool,
 }
 
 /// A signal front still travelling: who started it, when, and (once the station has
@@ -76,9 +79,61 @@ struct Front {
     frozen_end: Time,
 }
 
+/// A finished signal whose front has covered the cable, kept while its tail may
+/// still matter to a station's deference (until one gap after it has passed the
+/// whole cable).
+#[derive(Clone, Copy, Debug)]
+struct Past {
+    pos: i64,
+    start: Time,
+    end: Time,
+}
+
+/// What a station's deference needs to know of the carrier at its own position
+/// ([`Medium::carrier`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Carrier {
+    /// When the carrier that is on now began at the station (the earliest front of an
+    /// unbroken run of signals), or `None` if the carrier is off.
+    pub on_since: Option<Time>,
+    /// When the carrier last dropped at the station (before `on_since` if it is on),
+    /// or `None` if no drop is recent enough to matter (more than one gap plus the
+    /// end-to-end delay ago).
+    pub last_drop: Option<Time>,
+    /// While the carrier is on: what it waits for.
+    pub wait: Wait,
+}
+
+/// What ends the carrier at a station, as far as is known now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wait {
+    /// The carrier is off.
+    Nothing,
+    /// A station still transmitting, whose signal is present: the carrier stays at
+    /// least until that transmission's tail passes.
+    Transmitter(usize),
+    /// Only finished signals are present: the carrier lasts until this instant, unless
+    /// another front arrives first.
+    Until(Time),
+}
+
 /// The cable and every signal on it.
 pub struct Medium {
     t: Timing,
+    /// A transmitter that detects a collision jams from `max(detection, start +
+    /// jam_floor)`: the preamble and SFD ([`JamRule::Preamble`]) or nothing.
+    jam_floor: Time,
+    /// Whether stations may start under carrier (the IEEE 802.3 gap rules): starts
+    /// then look for carrier at their own position and collide at once.
+    starts_under_carrier: bool,
+    /// Members of the front set that started under carrier.
+    inside_members: u32,
+    /// Transmitters whose front has covered the cable.
+    old_on: Vec<u32>,
+    /// Finished signals out of the front set, for [`carrier`](Self::carrier).
+    recent: Vec<Past>,
+    /// Scratch space of [`carrier`](Self::carrier).
+    scratch: Vec<(i64, i64, u32)>,
     sig: Vec<Signal>,
     method: SenseMethod,
     fronts: LevelBitSet,
@@ -103,6 +158,12 @@ impl Medium {
         let n = positions.len();
         Self {
             t,
+            jam_floor: t.preamble,
+            starts_under_carrier: false,
+            inside_members: 0,
+            old_on: Vec::new(),
+            recent: Vec::new(),
+            scratch: Vec::new(),
             sig: positions
                 .iter()
                 .map(|&pos| Signal {
@@ -112,6 +173,7 @@ impl Medium {
                     det: NONE,
                     on: false,
                     in_fifo: false,
+                    inside: false,
                 })
                 .collect(),
             method,
@@ -125,6 +187,22 @@ impl Medium {
             u_all: NEG,
             v_all: NEG,
         }
+    }
+
+    /// Follow `rule` for the start of the jam (the preamble rule by default).
+    pub fn set_jam_rule(&mut self, rule: JamRule) {
+        self.jam_floor = match rule {
+            JamRule::Preamble => self.t.preamble,
+            JamRule::Immediate => Time::ZERO,
+        };
+    }
+
+    /// Let stations start while carrier is present at their position (the IEEE 802.3
+    /// gap's second part, and the gap timed blind after a station's own frame). Such a
+    /// start collides at once, and the signal is marked so that carrier sense still
+    /// finds the farther signal it started inside.
+    pub fn allow_starts_under_carrier(&mut self) {
+        self.starts_under_carrier = true;
     }
 
     /// Stations transmitting now.
@@ -159,6 +237,13 @@ impl Medium {
                 let (e, p) = (f.frozen_end.as_ps() as i64, self.sig[k].pos);
                 self.u_old = self.u_old.max(e - p);
                 self.v_old = self.v_old.max(e + p);
+                if self.starts_under_carrier {
+                    self.recent.push(Past {
+                        pos: p,
+                        start: f.start,
+                        end: f.frozen_end,
+                    });
+                }
                 continue;
             }
             self.fronts.remove(k);
@@ -168,12 +253,26 @@ impl Medium {
             let g = &mut self.sig[k];
             debug_assert_eq!(g.start, f.start);
             g.in_fifo = false;
+            let g = *g;
+            if g.inside {
+                self.inside_members -= 1;
+            }
             if g.on {
                 self.old_transmitting += 1;
+                if self.starts_under_carrier {
+                    self.old_on.push(k as u32);
+                }
             } else {
                 let e = g.end.as_ps() as i64;
                 self.u_old = self.u_old.max(e - g.pos);
                 self.v_old = self.v_old.max(e + g.pos);
+                if self.starts_under_carrier {
+                    self.recent.push(Past {
+                        pos: g.pos,
+                        start: g.start,
+                        end: g.end,
+                    });
+                }
             }
         }
     }
@@ -198,7 +297,7 @@ impl Medium {
                 let seen = self.pass(p, now, all, false)?;
                 Some(last.max(seen))
             }
-            SenseMethod::Indexed => {
+            SenseMethod::Indexed if self.inside_members == 0 => {
                 let t = self.tree.as_ref()?;
                 // Left: members up to k whose front has arrived form a run ending at k.
                 let tau = now - p;
@@ -223,8 +322,10 @@ impl Medium {
                 }
                 Some(last)
             }
-            SenseMethod::Walk => {
-                // Outwards on each side; stop at the first front that has not arrived.
+            SenseMethod::Walk | SenseMethod::Indexed => {
+                // Outwards on each side; stop at the first front that has not arrived
+                // (past a signal that started under carrier, whose front trails the
+                // one it started inside: see `pass`).
                 let left =
                     std::iter::successors(self.fronts.pred_incl(k), |&j| self.fronts.pred(j));
                 let right = std::iter::successors(self.fronts.succ(k), |&j| self.fronts.succ(j));
@@ -233,6 +334,103 @@ impl Medium {
                 Some(last.max(l).max(r))
             }
         }
+    }
+
+    /// The carrier at station `k` at `now`, as its deference sees it: on or off, since
+    /// when, the drop before, and what the carrier waits for. Exact for every signal
+    /// whose tail passed the station less than one gap plus the end-to-end delay ago
+    /// (older drops cannot matter to a gap of that length). Scans the signals in
+    /// flight and those recently folded; call [`purge`](Self::purge) first. Only for
+    /// [`allow_starts_under_carrier`](Self::allow_starts_under_carrier) cables.
+    pub fn carrier(&mut self, k: usize, now: Time) -> Carrier {
+        let (horizon, now_ps) = (self.t.max_prop + self.t.ifg, now.as_ps() as i64);
+        let p = self.sig[k].pos;
+        // The common case first: a transmitter whose front covered the cable reached
+        // the station more than a gap ago, so the carrier is on, the run is older than
+        // a gap and the station waits on that transmitter.
+        for &j in &self.old_on {
+            let g = self.sig[j as usize];
+            let front = g.start + Time::from_ps(p.abs_diff(g.pos));
+            if front + self.t.ifg <= now {
+                return Carrier {
+                    on_since: Some(front),
+                    last_drop: None,
+                    wait: Wait::Transmitter(j as usize),
+                };
+            }
+        }
+        self.recent.retain(|g| g.end + horizon >= now);
+        let mut iv = std::mem::take(&mut self.scratch);
+        iv.clear();
+        let mut add = |pos: i64, start: Time, end: Option<Time>, who: usize| {
+            let d = p.abs_diff(pos) as i64;
+            let front = start.as_ps() as i64 + d;
+            if front < now_ps {
+                let tail = end.map_or(i64::MAX, |e| e.as_ps() as i64 + d);
+                iv.push((front, tail, who as u32));
+            }
+        };
+        for f in &self.front_fifo {
+            let g = self.view(f);
+            add(g.pos, g.start, (!g.on).then_some(g.end), f.station as usize);
+        }
+        for &j in &self.old_on {
+            let g = self.sig[j as usize];
+            add(g.pos, g.start, None, j as usize);
+        }
+        for g in &self.recent {
+            add(g.pos, g.start, Some(g.end), usize::MAX);
+        }
+        // The signals present now, and the latest tail that has passed.
+        let (mut since, mut until, mut on) = (i64::MAX, NEG, None);
+        let mut passed = NEG;
+        for &(front, tail, who) in &iv {
+            if tail > now_ps {
+                since = since.min(front);
+                until = until.max(tail);
+                if tail == i64::MAX {
+                    on = on.or(Some(who as usize));
+                }
+            } else {
+                passed = passed.max(tail);
+            }
+        }
+        let at = |ps: i64| Time::from_ps(ps.max(0) as u64);
+        let carrier = if since == i64::MAX {
+            // Off: the latest tail that passed is the last drop.
+            Carrier {
+                on_since: None,
+                last_drop: (passed > NEG).then(|| at(passed)),
+                wait: Wait::Nothing,
+            }
+        } else {
+            // On: the run of carrier may reach back through signals that have passed
+            // (a tail and a front at the same instant count as unbroken). Only a run
+            // younger than one gap needs its start and the drop before it exactly.
+            let oldest = now_ps - self.t.ifg.as_ps() as i64;
+            let mut extended = true;
+            while extended && since > oldest {
+                extended = false;
+                for &(front, tail, _) in &iv {
+                    if front < since && tail >= since {
+                        since = front;
+                        extended = true;
+                    }
+                }
+            }
+            let drop = iv
+                .iter()
+                .filter(|&&(_, tail, _)| tail < since)
+                .map(|&(_, tail, _)| tail)
+                .max();
+            Carrier {
+                on_since: Some(at(since)),
+                last_drop: if since > oldest { drop.map(at) } else { None },
+                wait: on.map_or(Wait::Until(at(until)), Wait::Transmitter),
+            }
+        };
+        self.scratch = iv;
+        carrier
     }
 
     /// The signal a front belongs to.
@@ -266,7 +464,9 @@ impl Medium {
         for g in js {
             let d = (p - g.pos).abs();
             if g.start.as_ps() as i64 + d >= now {
-                if stop_early {
+                // A signal that started under carrier does not end the walk: the
+                // signal it started inside reached everything beyond it first.
+                if stop_early && !g.inside {
                     break;
                 }
                 continue;
@@ -285,7 +485,7 @@ impl Medium {
     #[inline]
     fn hit(&mut self, now: Time, k: usize, nb: usize, schedule: &mut impl FnMut(Time, usize)) {
         let pk = self.sig[k].pos;
-        let (pre, jam) = (self.t.preamble, self.t.jam);
+        let (pre, jam) = (self.jam_floor, self.t.jam);
         let g = &mut self.sig[nb];
         if !g.on {
             return;
@@ -305,6 +505,23 @@ impl Medium {
         }
     }
 
+    /// Whether the nearest members stand for every signal at a start by `k` at `now`
+    /// (always so under the restarting gap): no member started after another's front
+    /// had reached it, no transmitter's front has covered the cable, no folded signal
+    /// is present at `k`, and neither nearest member's front has reached `k` yet. Then
+    /// the nearest-neighbour argument of the module docs holds as without starts
+    /// under carrier.
+    fn nearest_members_suffice(&self, k: usize, now: Time) -> bool {
+        let p = self.sig[k].pos;
+        self.inside_members == 0
+            && self.old_transmitting == 0
+            && off(self.u_old, self.v_old, p) <= now.as_ps() as i64
+            && [self.fronts.pred(k), self.fronts.succ(k)]
+                .into_iter()
+                .flatten()
+                .all(|j| self.sig[j].start + Time::from_ps(p.abs_diff(self.sig[j].pos)) >= now)
+    }
+
     /// Station `k` starts a transmission of `length` picoseconds (preamble and frame)
     /// at `now`, having sensed an idle medium. `schedule(t, j)` is called for the end
     /// of `k`'s transmission and for every transmitter whose end moves earlier.
@@ -316,6 +533,9 @@ impl Medium {
         mut schedule: impl FnMut(Time, usize),
     ) {
         let p = self.sig[k].pos;
+        if self.starts_under_carrier {
+            self.purge(now);
+        }
         if self.sig[k].in_fifo {
             // Only outside the nearest-neighbour range: the station's previous front
             // is still travelling. Keep that signal's final end with its front.
@@ -330,32 +550,60 @@ impl Medium {
                 f.frozen_end = prev.end;
             }
         }
+        // A start under carrier (IEEE 802.3 gap rules only) collides at once.
         let mut det = NONE;
-        let first_arrival = |g: &Signal, det: &mut Time| {
-            let arrival = g.start + Time::from_ps(p.abs_diff(g.pos));
-            if arrival >= now {
-                *det = (*det).min(arrival);
-            }
-        };
-        if self.method == SenseMethod::BruteForce {
+        // Whether some member's front had already reached `k` (so that carrier sense
+        // must walk past this signal, see `pass`), and whether a signal is present
+        // here: a start under carrier, which collides at once.
+        let (mut inside, mut present) = (false, false);
+        if self.method == SenseMethod::BruteForce
+            || (self.starts_under_carrier && !self.nearest_members_suffice(k, now))
+        {
+            // Every signal in flight. Under the IEEE 802.3 gap rules a station may
+            // start under carrier, or just after a signal has passed it, and the
+            // nearest members no longer stand for the farther ones.
+            let now_ps = now.as_ps() as i64;
             for i in 0..self.front_fifo.len() {
                 let f = self.front_fifo[i];
-                first_arrival(&self.view(&f), &mut det);
+                let g = self.view(&f);
+                let d = p.abs_diff(g.pos);
+                let arrival = g.start + Time::from_ps(d);
+                if arrival >= now {
+                    det = det.min(arrival);
+                } else {
+                    inside = true;
+                    present |= g.end + Time::from_ps(d) > now;
+                }
                 if f.frozen_end == NONE {
                     self.hit(now, k, f.station as usize, &mut schedule);
                 }
             }
+            // Transmitters whose front has covered the cable are present everywhere.
+            for i in 0..self.old_on.len() {
+                let nb = self.old_on[i] as usize;
+                present = true;
+                self.hit(now, k, nb, &mut schedule);
+            }
+            present |= self.old_transmitting > 0 || off(self.u_old, self.v_old, p) > now_ps;
+            inside &= self.starts_under_carrier;
+            if present && self.starts_under_carrier {
+                det = now;
+            }
         } else {
+            // The nearest member on each side: its front reaches `k` before any
+            // farther member's, and reaches every transmitter beyond it before `k`'s
+            // front does (below the nearest-neighbour range).
             let (left, right) = (self.fronts.pred(k), self.fronts.succ(k));
             for nb in [left, right].into_iter().flatten() {
                 debug_assert!(
                     self.sig[nb].start + Time::from_ps(p.abs_diff(self.sig[nb].pos)) >= now
                 );
-                first_arrival(&self.sig[nb], &mut det);
+                let arrival = self.sig[nb].start + Time::from_ps(p.abs_diff(self.sig[nb].pos));
+                det = det.min(arrival);
                 self.hit(now, k, nb, &mut schedule);
             }
         }
-        let (pre, jam) = (self.t.preamble, self.t.jam);
+        let (pre, jam) = (self.jam_floor, self.t.jam);
         let full = now + length;
         let end = if det == NONE {
             full
@@ -369,7 +617,11 @@ impl Medium {
             det,
             on: true,
             in_fifo: true,
+            inside,
         };
+        if inside {
+            self.inside_members += 1;
+        }
         schedule(end, k);
         if let Some(t) = &mut self.tree {
             let (s, e) = (now.as_ps() as i64, end.as_ps() as i64);
@@ -406,6 +658,14 @@ impl Medium {
             self.u_old = self.u_old.max(e - g.pos);
             self.v_old = self.v_old.max(e + g.pos);
             self.old_transmitting -= 1;
+            if let Some(i) = self.old_on.iter().position(|&j| j as usize == k) {
+                self.old_on.swap_remove(i);
+                self.recent.push(Past {
+                    pos: g.pos,
+                    start: g.start,
+                    end: now,
+                });
+            }
         }
         Some(g.det != NONE)
     }

@@ -42,6 +42,7 @@
 
 pub mod backoff_stats;
 pub mod bitset;
+mod deference;
 pub mod medium;
 pub mod placement;
 pub mod results;
@@ -55,7 +56,7 @@ use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
 
 use crate::backoff::Backoff;
-use crate::config::{RunConfig, Timing, Traffic};
+use crate::config::{IfgRule, JamRule, RunConfig, Timing, Traffic};
 use crate::error::ConfigError;
 use crate::theory;
 use crate::traffic::{FrameSizer, PoissonArrivals};
@@ -81,6 +82,10 @@ pub enum Event {
     TxEnd(u32),
     /// A frame arrives (Poisson traffic) at a station chosen uniformly.
     Arrival,
+    /// The carrier at a station that has just transmitted may have dropped at its
+    /// position (IEEE 802.3 gap rules): its blind gap starts then. Stale when the
+    /// station no longer listens.
+    Wake(u32),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,7 +94,8 @@ enum State {
     Idle,
     /// A frame, and an `Attempt` scheduled.
     Waiting,
-    /// A frame, deferring to a busy medium until the busy period ends.
+    /// A frame, deferring to a busy medium: until the busy period ends under
+    /// [`IfgRule::Restart`], until the carrier drops at the station otherwise.
     Deferred,
     /// Transmitting (frame or jam), a `TxEnd` scheduled.
     Transmitting,
@@ -108,6 +114,15 @@ struct Station {
     collisions: u32,
     frame_bits: u32,
     state: State,
+    /// The end of the gap after the station's own last transmission, timed blind
+    /// (IEEE 802.3 gap rules).
+    own_gap_end: Time,
+    /// The station's own transmission has ended but the carrier at its position has
+    /// not dropped yet, so that gap has not started.
+    watch_own: bool,
+    /// Waiting for the carrier at its position to drop (one `Wake` pending, or a
+    /// place in a transmitter's waiting list).
+    listening: bool,
 }
 
 /// Counters of the run.
@@ -134,6 +149,10 @@ pub struct CsmaCd {
     medium: Medium,
     queues: Vec<VecDeque<(Time, u32)>>,
     deferred: Vec<u32>,
+    /// The gap is split (IEEE 802.3 and `none` rules), not restarted.
+    split: bool,
+    /// For each transmitter, the stations waiting for its tail to pass them.
+    waiters: Vec<Vec<u32>>,
     busy_collided: bool,
     traffic_rng: XorShiftRng,
     arrivals: Option<PoissonArrivals>,
@@ -180,11 +199,48 @@ impl CsmaCd {
         starts: Option<&[Time]>,
     ) -> Result<(Self, EventQueue<Event>), ConfigError> {
         let t = cfg.validate()?;
+        let pos = placement::positions(cfg, t.max_prop);
+        Self::build_at(cfg, t, starts, pos)
+    }
+
+    /// Like [`new_with_start_times`](Self::new_with_start_times), with station `i` at
+    /// `positions[i]` (propagation delay from the cable's start, ascending, within the
+    /// cable) instead of the configured placement. Used to stage exact scenarios.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`new_with_start_times`](Self::new_with_start_times), or
+    /// [`ConfigError::Positions`] unless there is one ascending position per station
+    /// within the cable's end-to-end delay.
+    pub fn new_staged(
+        cfg: &RunConfig,
+        positions: &[Time],
+        starts: &[Time],
+    ) -> Result<(Self, EventQueue<Event>), ConfigError> {
+        let t = cfg.validate()?;
+        let fits = positions.len() == cfg.stations as usize
+            && positions.windows(2).all(|w| w[0] <= w[1])
+            && positions.iter().all(|&p| p <= t.max_prop);
+        if !fits {
+            return Err(ConfigError::Positions);
+        }
+        if starts.len() != cfg.stations as usize || cfg.traffic != Traffic::Saturated {
+            return Err(ConfigError::StartTimes);
+        }
+        let pos = positions.iter().map(|p| p.as_ps() as i64).collect();
+        Self::build_at(cfg, t, Some(starts), pos)
+    }
+
+    fn build_at(
+        cfg: &RunConfig,
+        t: Timing,
+        starts: Option<&[Time]>,
+        pos: Vec<i64>,
+    ) -> Result<(Self, EventQueue<Event>), ConfigError> {
         let beb = cfg.beb()?;
         let n = cfg.stations as usize;
         let sizer = FrameSizer::new(&cfg.frames);
-        let pos = placement::positions(cfg, t.max_prop);
-        let method = if !t.nearest_neighbour_valid() {
+        let method = if !fast_sense_valid(cfg, &t) {
             SenseMethod::BruteForce
         } else if cfg.stations >= INDEXED_SENSE_FROM {
             SenseMethod::Indexed
@@ -200,6 +256,9 @@ impl CsmaCd {
                 collisions: 0,
                 frame_bits: 0,
                 state: State::Idle,
+                own_gap_end: Time::ZERO,
+                watch_own: false,
+                listening: false,
             })
             .collect();
         let arrivals = match cfg.traffic {
@@ -216,7 +275,13 @@ impl CsmaCd {
             backoff: Backoff::new(cfg.backoff, beb),
             sizer,
             stations,
-            medium: Medium::new(t, &pos, method),
+            medium: new_medium(cfg, t, &pos, method),
+            split: cfg.ifg_rule != IfgRule::Restart,
+            waiters: if cfg.ifg_rule == IfgRule::Restart {
+                Vec::new()
+            } else {
+                vec![Vec::new(); n]
+            },
             queues: if arrivals.is_some() {
                 vec![VecDeque::new(); n]
             } else {
@@ -253,30 +318,6 @@ impl CsmaCd {
             }
         }
         Ok((m, q))
-    }
-
-    fn attempt(&mut self, now: Time, k: usize, q: &mut EventQueue<Event>) {
-        self.medium.purge(now);
-        match self.medium.sense(k, now) {
-            None => {
-                if self.medium.active() == 0 {
-                    // Only tails still travelling: the end of the carrier here is known.
-                    let at = self.medium.quiet_at(k).max(now);
-                    q.schedule(at, Event::Attempt(k as u32));
-                } else {
-                    self.stations[k].state = State::Deferred;
-                    self.deferred.push(k as u32);
-                }
-            }
-            Some(last) => {
-                let ready = last.saturating_add(self.t.ifg.as_ps() as i64);
-                if ready > now.as_ps() as i64 {
-                    q.schedule(Time::from_ps(ready as u64), Event::Attempt(k as u32));
-                } else {
-                    self.start_tx(now, k, q);
-                }
-            }
-        }
     }
 
     fn start_tx(&mut self, now: Time, k: usize, q: &mut EventQueue<Event>) {
@@ -328,12 +369,16 @@ impl CsmaCd {
             self.capture.success(k as u32);
             self.next_frame(now, k, q);
         }
+        if self.split {
+            self.own_gap(now, k, q);
+            self.release_waiters(now, k, q);
+        }
         if self.medium.active() == 0 {
-            // The busy period is over: wake every deferring station when the carrier
-            // has gone from its position, plus the gap.
             if self.busy_collided {
                 self.c.collision_events += 1;
             }
+            // The busy period is over (restarting rule): wake every deferring station
+            // when the carrier has gone from its position, plus the gap.
             for d in self.deferred.drain(..) {
                 self.stations[d as usize].state = State::Waiting;
                 let at = self.medium.quiet_at(d as usize).max(now);
@@ -477,13 +522,13 @@ impl CsmaCd {
     /// Outside the nearest-neighbour range only the brute-force method is valid, and
     /// it is kept whatever is asked.
     pub fn with_sense_method(mut self, method: SenseMethod) -> Self {
-        let method = if self.t.nearest_neighbour_valid() {
+        let method = if fast_sense_valid(&self.cfg, &self.t) {
             method
         } else {
             SenseMethod::BruteForce
         };
         let pos = self.positions_ps();
-        self.medium = Medium::new(self.t, &pos, method);
+        self.medium = new_medium(&self.cfg, self.t, &pos, method);
         self
     }
 
@@ -522,9 +567,14 @@ impl Model for CsmaCd {
     fn handle(&mut self, now: Time, event: Event, q: &mut EventQueue<Event>) -> bool {
         match event {
             Event::Attempt(k) => {
-                self.attempt(now, k as usize, q);
+                if self.split {
+                    self.attempt_split(now, k as usize, q);
+                } else {
+                    self.attempt(now, k as usize, q);
+                }
                 true
             }
+            Event::Wake(k) => self.wake(now, k as usize, q),
             Event::TxEnd(station) => self.tx_end(now, station as usize, q),
             Event::Arrival => {
                 self.arrival(now, q);
@@ -532,6 +582,23 @@ impl Model for CsmaCd {
             }
         }
     }
+}
+
+/// Whether the fast carrier-sense methods' nearest-neighbour argument holds: the
+/// one-way delay is below the shortest signal (preamble + jam, or the jam alone
+/// under [`JamRule::Immediate`]) plus the gap.
+fn fast_sense_valid(cfg: &RunConfig, t: &Timing) -> bool {
+    t.nearest_neighbour_valid() && (cfg.jam_rule == JamRule::Preamble || t.max_prop < t.jam + t.ifg)
+}
+
+/// The cable for `cfg`, following its jam and gap rules.
+fn new_medium(cfg: &RunConfig, t: Timing, pos: &[i64], method: SenseMethod) -> Medium {
+    let mut m = Medium::new(t, pos, method);
+    m.set_jam_rule(cfg.jam_rule);
+    if cfg.ifg_rule != IfgRule::Restart {
+        m.allow_starts_under_carrier();
+    }
+    m
 }
 
 /// Run the exact model for `cfg.duration_ps` and return its results.
