@@ -369,8 +369,7 @@ impl Medium {
             let key = |i: usize| (i > k, i.abs_diff(k));
             for f in &self.front_fifo {
                 let i = f.station as usize;
-                if look(self.view(f), &mut until).is_none() && on.is_none_or(|o| key(i) < key(o))
-                {
+                if look(self.view(f), &mut until).is_none() && on.is_none_or(|o| key(i) < key(o)) {
                     on = Some(i);
                 }
             }
