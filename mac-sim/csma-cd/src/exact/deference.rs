@@ -157,16 +157,16 @@ impl CsmaCd {
         }
         self.stations[k].listening = false;
         self.medium.purge(now);
-        let c = self.medium.carrier(k, now);
-        if c.on_since.is_some() {
-            self.listen(now, k, c.wait, q);
+        let Some(last) = self.medium.sense(k, now) else {
+            let wait = self.medium.carrier_wait(k, now);
+            self.listen(now, k, wait, q);
             return true;
-        }
+        };
         let ifg = self.t.ifg;
         let st = &mut self.stations[k];
         if st.watch_own {
             st.watch_own = false;
-            st.own_gap_end = c.last_drop.unwrap_or(now) + ifg;
+            st.own_gap_end = Time::from_ps(last.max(0) as u64).min(now) + ifg;
         }
         if st.state == State::Deferred {
             st.state = State::Waiting;
@@ -183,14 +183,9 @@ impl CsmaCd {
             self.stations[k].own_gap_end = drop + self.t.ifg;
             return;
         }
-        let c = self.medium.carrier(k, now);
-        if c.on_since.is_some() {
-            self.stations[k].watch_own = true;
-            self.listen(now, k, c.wait, q);
-        } else {
-            let drop = c.last_drop.unwrap_or(now).max(now);
-            self.stations[k].own_gap_end = drop + self.t.ifg;
-        }
+        self.stations[k].watch_own = true;
+        let wait = self.medium.carrier_wait(k, now);
+        self.listen(now, k, wait, q);
     }
 
     /// The carrier at listening station `k` may drop at `at`: wake it then if it

@@ -336,6 +336,73 @@ impl Medium {
         }
     }
 
+    /// What the carrier at station `k` waits for, when [`sense`](Self::sense) has
+    /// found it on at `now`: a transmitter still on whose signal is present, or else
+    /// the instant the last tail present passes (unless another front arrives first).
+    /// Looks at the nearest signals only, as `sense` does; call
+    /// [`purge`](Self::purge) first.
+    pub fn carrier_wait(&self, k: usize, now: Time) -> Wait {
+        if let Some(&j) = self.old_on.first() {
+            return Wait::Transmitter(j as usize);
+        }
+        let (p, now_ps) = (self.sig[k].pos, now.as_ps() as i64);
+        // Folded signals reached everywhere: the latest of their tails.
+        let mut until = off(self.u_old, self.v_old, p);
+        // Over one signal: `Some(true)` to go on, `Some(false)` to stop the walk,
+        // `None` if it is a transmission still on that has arrived.
+        let look = |g: Signal, until: &mut i64| -> Option<bool> {
+            let d = (p - g.pos).abs();
+            if g.start.as_ps() as i64 + d >= now_ps {
+                // Not arrived: ends a walk unless it started after a passing front.
+                return Some(g.inside);
+            }
+            if g.on {
+                return None;
+            }
+            *until = (*until).max(g.end.as_ps() as i64 + d);
+            Some(true)
+        };
+        let mut on = None;
+        if self.method == SenseMethod::BruteForce {
+            // The transmitter the walk would find first: the nearest on the left
+            // (the station itself included), else the nearest on the right.
+            let key = |i: usize| (i > k, i.abs_diff(k));
+            for f in &self.front_fifo {
+                let i = f.station as usize;
+                if look(self.view(f), &mut until).is_none() && on.is_none_or(|o| key(i) < key(o)) {
+                    on = Some(i);
+                }
+            }
+        } else {
+            'sides: for side in 0..2 {
+                let mut j = if side == 0 {
+                    self.fronts.pred_incl(k)
+                } else {
+                    self.fronts.succ(k)
+                };
+                while let Some(i) = j {
+                    match look(self.sig[i], &mut until) {
+                        None => {
+                            on = Some(i);
+                            break 'sides;
+                        }
+                        Some(false) => break,
+                        Some(true) => {}
+                    }
+                    j = if side == 0 {
+                        self.fronts.pred(i)
+                    } else {
+                        self.fronts.succ(i)
+                    };
+                }
+            }
+        }
+        match on {
+            Some(j) => Wait::Transmitter(j),
+            None => Wait::Until(Time::from_ps(until.max(now_ps) as u64)),
+        }
+    }
+
     /// The carrier at station `k` at `now`, as its deference sees it: on or off, since
     /// when, the drop before, and what the carrier waits for. Exact for every signal
     /// whose tail passed the station less than one gap plus the end-to-end delay ago
