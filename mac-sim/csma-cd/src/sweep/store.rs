@@ -55,10 +55,11 @@ use crate::sweep::spec::backoff_name;
 /// cause and the delivered frames to the runs (schema 1 had nine metrics).
 pub const SCHEMA_VERSION: &str = "2";
 
-/// The version of the model whose results a file holds. Change it with any change
+/// The version of the model whose results a file holds (exact model 2: the IEEE 802.3
+/// deference and the `ifg_rule`/`jam_rule` parameters). Change it with any change
 /// that changes a run's results (the golden outputs tell): a database is then refused
 /// rather than mixing two models' results.
-pub const MODEL_VERSION: &str = concat!("csma-cd ", env!("CARGO_PKG_VERSION"), ", exact model 1");
+pub const MODEL_VERSION: &str = concat!("csma-cd ", env!("CARGO_PKG_VERSION"), ", exact model 2");
 
 /// Why the results database could not be used.
 #[derive(Debug)]
