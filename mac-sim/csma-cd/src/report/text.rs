@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use crate::config::{BackoffAlgorithm, FrameSizes, Placement, Traffic};
+use crate::config::{BackoffAlgorithm, FrameSizes, IfgRule, JamRule, Placement, Traffic};
 use crate::exact::results::RunResult;
 use crate::slotted::SlottedResult;
 use crate::theory;
@@ -75,6 +75,19 @@ pub fn run_report(r: &RunResult) -> String {
         c.phy.ifg_bits,
         c.phy.jam_bits,
         c.phy.velocity_m_per_s
+    );
+    let _ = writeln!(
+        s,
+        "  deference       {}; {}",
+        match c.ifg_rule {
+            IfgRule::Ieee8023 => "IEEE 802.3 gap, 64 + 32 bits (4.2.3.2.1)",
+            IfgRule::Restart => "restarting gap (--ifg-rule restart)",
+            IfgRule::None => "gap without first part (--ifg-rule none)",
+        },
+        match c.jam_rule {
+            JamRule::Preamble => "jam after preamble+SFD (4.2.3.2.4)",
+            JamRule::Immediate => "jam at once (--jam-rule immediate)",
+        }
     );
     let _ = writeln!(
         s,

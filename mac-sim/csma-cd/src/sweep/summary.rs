@@ -172,6 +172,8 @@ fn row(p: &PointSummary, sweep_seed: u64) -> Row {
             Cell::Text(p.random_numbers.name().into()),
         ),
         ("queue_limit_frames".into(), Cell::Int(c.queue_limit.into())),
+        ("ifg_rule".into(), Cell::Text(c.ifg_rule.label().into())),
+        ("jam_rule".into(), Cell::Text(c.jam_rule.label().into())),
         ("events".into(), Cell::Int(p.events)),
         ("mb_efficiency_fraction".into(), Cell::Num(p.mb_efficiency)),
     ];
