@@ -10,12 +10,17 @@
 //!
 //! # Protocol (1-persistent, IEEE 802.3 clause 4.2.3)
 //!
-//! * A station with a frame *attempts*: if it senses carrier it **defers** until the
-//!   carrier drops, waits the interframe gap and attempts again; if the medium is idle
-//!   but went idle less than one interframe gap ago, it waits out the gap; otherwise it
-//!   transmits preamble + SFD + frame.
-//! * A transmitter that sees another signal arrive **detects a collision**: it finishes
-//!   the preamble if still sending it, sends the 32-bit jam and stops.
+//! * A station with a frame *attempts*: it transmits preamble + SFD + frame unless it
+//!   must defer. **Deference** follows IEEE 802.3 clause 4.2.3.2.1 by default (the
+//!   gap split into a first part, where carrier defers, and a second part, where it
+//!   is ignored; the gap after the station's own frame timed blind; carrier watched
+//!   at the station's own position), or an alternative named by
+//!   [`IfgRule`](crate::config::IfgRule): see [`deference`] for the rules and how
+//!   they are computed.
+//! * A transmitter that sees another signal arrive, or starts while one is present,
+//!   **detects a collision**: it finishes the preamble if still sending it, sends the
+//!   32-bit jam and stops (clause 4.2.3.2.4; or jams at once under
+//!   [`JamRule::Immediate`](crate::config::JamRule::Immediate)).
 //! * After the c-th collision of a frame it asks the backoff algorithm (for BEB:
 //!   `backoff_core::BebConfig::decide`) and waits `r` slots, or drops the frame after
 //!   `attemptLimit` attempts. The counter restarts with each frame.
@@ -32,17 +37,17 @@
 //! * [`backoff_stats`]: the mean backoff after the c-th collision, with its standard
 //!   error, checked against `E(c)`.
 //! * [`results`]: [`RunResult`], everything a run measured, serialisable.
-//! * this module: the stations' MAC (deferral, transmission, backoff, drops), the
-//!   traffic and the measurements.
+//! * [`deference`]: when a station with a frame may transmit.
+//! * this module: the stations' MAC (transmission, backoff, drops), the traffic and
+//!   the measurements.
 //!
-//! A deferring station is not polled: it is woken when the busy period ends, at the
-//! instant the carrier drops at its position. This is the one simplification, stated
-//! rather than hidden: a momentary gap in the carrier inside a busy period (possible
-//! only with collisions between far-apart stations) does not release it early.
+//! No station is polled: a deferring station waits on the transmission whose tail
+//! must pass it before its carrier can drop, and the carrier history at its position
+//! then decides.
 
 pub mod backoff_stats;
 pub mod bitset;
-mod deference;
+pub mod deference;
 pub mod medium;
 pub mod placement;
 pub mod results;
