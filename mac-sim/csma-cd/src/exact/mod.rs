@@ -15,12 +15,12 @@
 //!   gap split into a first part, where carrier defers, and a second part, where it
 //!   is ignored; the gap after the station's own frame timed blind; carrier watched
 //!   at the station's own position), or an alternative named by
-//!   [`IfgRule`](crate::config::IfgRule): see [`deference`] for the rules and how
+//!   [`IfgRule`]: see [`deference`] for the rules and how
 //!   they are computed.
 //! * A transmitter that sees another signal arrive, or starts while one is present,
 //!   **detects a collision**: it finishes the preamble if still sending it, sends the
 //!   32-bit jam and stops (clause 4.2.3.2.4; or jams at once under
-//!   [`JamRule::Immediate`](crate::config::JamRule::Immediate)).
+//!   [`JamRule::Immediate`]).
 //! * After the c-th collision of a frame it asks the backoff algorithm (for BEB:
 //!   `backoff_core::BebConfig::decide`) and waits `r` slots, or drops the frame after
 //!   `attemptLimit` attempts. The counter restarts with each frame.

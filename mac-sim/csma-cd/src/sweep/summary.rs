@@ -12,7 +12,7 @@
 //! delay* from its arrival (queueing included); a saturated point has no total delay
 //! (an empty cell, `null` in JSON). `random_numbers` says whether the points had
 //! independent random streams or common ones (see
-//! [`RandomNumbers`](crate::sweep::spec::RandomNumbers)).
+//! [`RandomNumbers`]).
 
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
