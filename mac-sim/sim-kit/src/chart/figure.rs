@@ -146,7 +146,10 @@ mod tests {
     fn long_note_lines_wrap_at_spaces() {
         assert_eq!(wrap("short", 10), vec!["short"]);
         assert_eq!(wrap("aaa bbb ccc ddd", 7), vec!["aaa bbb", "ccc ddd"]);
-        assert_eq!(wrap("averyveryverylongword x", 5), vec!["averyveryverylongword", "x"]);
+        assert_eq!(
+            wrap("averyveryverylongword x", 5),
+            vec!["averyveryverylongword", "x"]
+        );
         assert_eq!(wrap("", 5), vec![""]);
     }
 }
