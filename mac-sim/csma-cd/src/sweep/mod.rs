@@ -3,6 +3,7 @@
 //! parallel runner and its progress are the kit's ([`sim_kit::runner`]).
 //!
 //! * [`spec`]: the swept parameters and their command-line forms;
+//! * [`key`]: a run's identity: its point's canonical text and the hashes on it;
 //! * [`job`]: one replication of the exact model, cancellable;
 //! * [`record`]: what a sweep keeps of a replication;
 //! * [`store`]: the results database (SQLite) that lets a sweep resume, grow and be
@@ -15,6 +16,7 @@
 pub mod charts;
 pub mod execute;
 pub mod job;
+pub mod key;
 pub mod record;
 pub mod shard;
 pub mod spec;

@@ -20,7 +20,7 @@ use std::fmt;
 use crate::config::{BackoffAlgorithm, FrameSizes, MAX_STATIONS, RunConfig, Traffic};
 use crate::error::ConfigError;
 use crate::parse;
-use crate::sweep::store::{fnv1a, point_key};
+use crate::sweep::key::{fnv1a, point_key};
 use sim_kit::maths::split_seed;
 use sim_kit::range::{self, RangeError};
 use sim_kit::runner::grid::replication_seed;

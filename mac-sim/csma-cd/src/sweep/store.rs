@@ -46,6 +46,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use crate::config::{RunConfig, Traffic};
 use crate::exact::backoff_stats::BackoffRow;
+use crate::sweep::key::{FNV_OFFSET, fnv1a_from, point_key};
 use crate::sweep::record::METRICS;
 use crate::sweep::record::RunRecord;
 use crate::sweep::shard::Shard;
@@ -174,15 +175,6 @@ impl RunKey {
     }
 }
 
-/// The canonical text of a point: its parameters as JSON, with seed 0.
-pub fn point_key(point: &RunConfig) -> String {
-    let p = RunConfig {
-        seed: 0,
-        ..point.clone()
-    };
-    serde_json::to_string(&p).unwrap_or_default()
-}
-
 /// The identity of a campaign: a hash of every run's key (point and seed), in sweep
 /// order, as 16 hex digits. Two shards belong together only if their campaigns match.
 pub fn campaign_id(keys: &[RunKey]) -> String {
@@ -190,26 +182,6 @@ pub fn campaign_id(keys: &[RunKey]) -> String {
         fnv1a_from(fnv1a_from(h, k.point.as_bytes()), &k.seed.to_le_bytes())
     });
     format!("{h:016x}")
-}
-
-/// FNV-1a, 64 bits: a hash stable across machines, builds and versions (not a
-/// security hash), for campaign identities and per-point seeds.
-///
-/// ```
-/// assert_eq!(csma_cd::sweep::store::fnv1a(b""), 0xcbf2_9ce4_8422_2325);
-/// assert_eq!(csma_cd::sweep::store::fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
-/// ```
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    fnv1a_from(FNV_OFFSET, bytes)
-}
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// FNV-1a continued from the hash `h` of the bytes before.
-fn fnv1a_from(h: u64, bytes: &[u8]) -> u64 {
-    bytes
-        .iter()
-        .fold(h, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// An open results database.

@@ -16,8 +16,9 @@ use plotters::coord::Shift;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
-use super::figure::{Figure, PlotError, title_and_note};
+use super::figure::{Figure, PlotError};
 use super::style::{self, SIZE};
+use super::title::title_and_note;
 
 /// A bar chart (see the module docs).
 #[derive(Clone, Debug, PartialEq)]

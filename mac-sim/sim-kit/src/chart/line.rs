@@ -18,8 +18,9 @@ use plotters::coord::Shift;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
-use super::figure::{Figure, PlotError, title_and_note};
+use super::figure::{Figure, PlotError};
 use super::style::{self, SIZE};
+use super::title::title_and_note;
 
 /// How an axis maps values.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -5,6 +5,7 @@
 //!   [`figure::PlotError`];
 //! * [`font`]: the bundled font (text renders without system fonts);
 //! * [`style`]: size, palette, text sizes and tick formatting;
+//! * [`title`]: a figure's title with an optional note under it, wrapped to the width;
 //! * [`save`]: rendering to SVG text or RGB pixels, and PNG + SVG files written
 //!   atomically;
 //! * [`line`](mod@line): a line chart (linear or log axes, error bars or bands, shaded
@@ -17,3 +18,4 @@ pub mod font;
 pub mod line;
 pub mod save;
 pub mod style;
+pub mod title;
