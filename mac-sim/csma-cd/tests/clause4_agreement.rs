@@ -115,7 +115,12 @@ fn samples(p: &Params) -> (Vec<Metrics>, Vec<Metrics>) {
         .map(|s| exact(&Params { seed: 1 + s, ..*p }, IfgRule::Ieee8023))
         .collect();
     let b = (0..SEEDS)
-        .map(|s| clause4::run(&Params { seed: 10_001 + s, ..*p }))
+        .map(|s| {
+            clause4::run(&Params {
+                seed: 10_001 + s,
+                ..*p
+            })
+        })
         .collect();
     (a, b)
 }
@@ -125,14 +130,14 @@ fn samples(p: &Params) -> (Vec<Metrics>, Vec<Metrics>) {
 #[test]
 fn exact_model_agrees_with_the_clause_4_reference() {
     let grid = [
-        params(1, 512, Place::Even, None, 20),
-        params(2, 1518, Place::Point, None, 30),
-        params(8, 64, Place::Random, Some(0.5), 20),
-        params(8, 512, Place::Even, None, 20),
-        params(32, 1518, Place::Random, Some(0.9), 40),
-        params(32, 64, Place::Even, None, 10),
-        params(64, 512, Place::Point, Some(0.5), 20),
-        params(64, 64, Place::Even, None, 10),
+        params(1, 512, Place::Even, None, 100),
+        params(2, 1518, Place::Point, None, 300),
+        params(8, 64, Place::Random, Some(0.5), 200),
+        params(8, 512, Place::Even, None, 200),
+        params(32, 1518, Place::Random, Some(0.9), 400),
+        params(32, 64, Place::Even, None, 100),
+        params(64, 512, Place::Point, Some(0.5), 200),
+        params(64, 64, Place::Even, None, 150),
     ];
     let mut worst: f64 = 0.0;
     eprintln!(
@@ -167,18 +172,26 @@ fn exact_model_agrees_with_the_clause_4_reference() {
 }
 
 /// The comparison can fail: the exact model under the restarting gap, where it
-/// differs materially from clause 4 (64 stations, 64-byte frames, 2500 m,
-/// saturated), must disagree with the reference on collided attempts per frame.
+/// differs materially from clause 4 (32 stations evenly over 2500 m, 1518-byte
+/// frames, saturated, 1.5 s), must disagree with the reference on collided attempts
+/// per frame. (At 64 stations with 64-byte frames the difference is as real but
+/// needs more simulated time than this test can afford to pass |z| > 3: 300 ms
+/// gave z = −2.5.)
 #[test]
 fn restarting_gap_disagrees_with_the_clause_4_reference() {
-    let p = params(64, 64, Place::Even, None, 10);
+    let p = params(32, 1518, Place::Even, None, 1500);
     let a: Vec<Metrics> = (0..SEEDS)
         .map(|s| exact(&Params { seed: 1 + s, ..p }, IfgRule::Restart))
         .collect();
     let b: Vec<Metrics> = (0..SEEDS)
-        .map(|s| clause4::run(&Params { seed: 10_001 + s, ..p }))
+        .map(|s| {
+            clause4::run(&Params {
+                seed: 10_001 + s,
+                ..p
+            })
+        })
         .collect();
     let z = zs(&a, &b);
-    eprintln!("restart vs reference, 64 x 64 B even saturated: z = {z:.2?}");
+    eprintln!("restart vs reference, 32 x 1518 B even saturated: z = {z:.2?}");
     assert!(z[1].abs() > Z_MAX, "coll/frame z = {:.2}", z[1]);
 }

@@ -361,7 +361,9 @@ pub fn run(p: &Params) -> Metrics {
             Place::Point => 0,
             Place::Even if n > 1 => max_prop * i as u64 / (n as u64 - 1),
             Place::Even => 0,
-            Place::Random => ((u128::from(rng.next_u64()) * (u128::from(max_prop) + 1)) >> 64) as u64,
+            Place::Random => {
+                ((u128::from(rng.next_u64()) * (u128::from(max_prop) + 1)) >> 64) as u64
+            }
         })
         .collect();
     pos.sort_unstable();
