@@ -10,9 +10,9 @@
 //! Why 3 is sound: with 30 independent seeds per side each mean is close to normal
 //! (central limit theorem), so under agreement `z` is approximately standard normal
 //! and `P(|z| ≥ 3) ≈ 0.0027` per comparison. The grid makes at most
-//! `points × 5` comparisons (metrics that are identically zero on both sides are
-//! skipped); with the points below that is under 45, so the family-wise false-alarm
-//! rate is at most 45 × 0.0027 ≈ 12 % by the union bound and lower in practice,
+//! `points × 5` comparisons (a metric constant and equal on both sides, as for one
+//! station, counts as z = 0); with the 8 points below that is 40, so the family-wise
+//! false-alarm rate is at most 40 × 0.0027 ≈ 11 % by the union bound and lower in practice,
 //! since the metrics of a point are strongly correlated. The seeds are fixed, so the
 //! test is deterministic: a pass stays a pass. A real disagreement of a few percent
 //! in collisions per frame gives |z| far above 3 (see the `Restart` check below,
