@@ -54,11 +54,19 @@ pub struct SimArgs {
     /// jam 32 bits) or immediate (jam at once).
     #[arg(long, default_value = "preamble", value_name = "RULE")]
     jam_rule: String,
+    /// Scenario file (TOML, see mac-sim/scenarios/) or a `run --json` result: the
+    /// model's parameters; options given on the command line override it.
+    #[arg(long, value_name = "FILE")]
+    pub scenario: Option<std::path::PathBuf>,
 }
 
 impl SimArgs {
     /// The default [`RunConfig`] with these options set; placement, bit rate and
     /// duration are parsed here, the ranges are left to [`RunConfig::validate`].
+    ///
+    /// # Errors
+    ///
+    /// A placement, bit rate, duration or rule that does not parse.
     pub fn config(&self) -> Result<RunConfig, ConfigError> {
         let placement: Placement = self.placement.parse()?;
         let mut cfg = RunConfig {
