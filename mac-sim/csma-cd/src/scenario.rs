@@ -518,3 +518,73 @@ fn find_key_line(text: &str, key: &str) -> usize {
         })
         .map_or(0, |i| i + 1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Placement;
+
+    /// Every kind of value written by `from_config` reads back to the same
+    /// configuration, through TOML text.
+    #[test]
+    fn config_scenario_config_round_trip() {
+        let base = RunConfig::default();
+        let configs = [
+            base.clone(),
+            RunConfig {
+                stations: 7,
+                placement: Placement::Random,
+                bus_length_m: 123.25,
+                frames: FrameSizes::Uniform { min: 64, max: 1000 },
+                traffic: Traffic::Poisson {
+                    load: 0.123_456_789,
+                },
+                backoff: BackoffAlgorithm::Fixed { window: 9 },
+                duration_ps: Time::from_ps(1_234_567),
+                seed: u64::MAX,
+                ..base.clone()
+            },
+            RunConfig {
+                frames: FrameSizes::Mix(vec![(64, 7), (594, 4), (1518, 1)]),
+                backoff: BackoffAlgorithm::Polynomial { degree: 3 },
+                duration_ps: Time::from_ms(250),
+                ..base.clone()
+            },
+            RunConfig {
+                backoff: BackoffAlgorithm::Polynomial { degree: 1 },
+                ..base.clone()
+            },
+        ];
+        for mut c in configs {
+            c.phy.bit_rate = 12_345;
+            c.bus_length_m = c.bus_length_m.min(100.0);
+            let text = toml::to_string(&Scenario::from_config(&c)).unwrap();
+            let back = Scenario::from_toml(&text).unwrap().to_config().unwrap();
+            assert_eq!(back, c, "{text}");
+        }
+    }
+
+    #[test]
+    fn labels() {
+        assert_eq!(time_label(Time::from_secs(10)), "10s");
+        assert_eq!(time_label(Time::from_us(1500)), "1500us");
+        assert_eq!(time_label(Time::from_ps(1_234_567)), "1234.567ns");
+        assert_eq!(rate_label(100_000_000), "100M");
+        assert_eq!(rate_label(12_345), "12345");
+    }
+
+    #[test]
+    fn errors_name_line_and_key() {
+        let e = Scenario::from_toml("seed = 1\nqueue_limt = 3\n").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (2, "queue_limt"));
+        let e = Scenario::from_toml("seed = -1\n").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (1, "seed"));
+        let e = Scenario {
+            attempt_limit: Some(0),
+            ..Scenario::default()
+        }
+        .to_config()
+        .unwrap_err();
+        assert_eq!(e.key, "attempt_limit");
+    }
+}
