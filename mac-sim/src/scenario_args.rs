@@ -51,6 +51,7 @@ pub fn merge(file: RunConfig, flags: &RunConfig, m: &ArgMatches) -> Result<RunCo
         "jam_bits" => phy.jam_bits,
         "capture_window" => capture_window,
         "duration" => duration_ps,
+        "warmup" => warmup_ps,
         "placement" => placement,
         "length_m" => bus_length_m,
         "bit_rate" => phy.bit_rate,

@@ -58,6 +58,9 @@ pub struct Scenario {
     /// Simulated time with unit, e.g. `"10s"`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duration: Option<String>,
+    /// Warm-up with unit, e.g. `"1s"`: statistics start after it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warmup: Option<String>,
     /// Seed of every random choice.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
@@ -275,6 +278,9 @@ impl Scenario {
         if let Some(v) = &self.duration {
             c.duration_ps = parse::duration(v).map_err(key_err("duration"))?;
         }
+        if let Some(v) = &self.warmup {
+            c.warmup_ps = parse::duration(v).map_err(key_err("warmup"))?;
+        }
         if let Some(v) = self.seed {
             c.seed = v;
         }
@@ -371,6 +377,7 @@ impl Scenario {
             frames,
             load,
             duration,
+            warmup,
             seed,
             backoff,
             window,
@@ -410,6 +417,7 @@ impl Scenario {
                 Traffic::Poisson { load } => LoadSpec::Fraction(load),
             }),
             duration: Some(time_label(c.duration_ps)),
+            warmup: (!c.warmup_ps.is_zero()).then(|| time_label(c.warmup_ps)),
             seed: Some(c.seed),
             backoff: Some(backoff.into()),
             window,
