@@ -202,3 +202,57 @@ fn bad_files_name_file_line_and_key() {
         "u.toml:1: key `stationz`",
     );
 }
+
+/// `--warmup` and the file's `warmup` key: the report says it, JSON and CSV carry
+/// it, the flag overrides the file, and one not shorter than the run is refused.
+#[test]
+fn warm_up_from_flag_and_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = mac_sim(&["run", "-q", "-n", "4", "-d", "50ms", "--warmup", "10ms"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("  warm-up         0.01 s before them"),
+        "{}",
+        stdout(&o)
+    );
+    let plain = stdout(&mac_sim(&["run", "-q", "-n", "4", "-d", "50ms"]));
+    assert!(!plain.contains("warm-up"));
+
+    let f = write(
+        &dir,
+        "w.toml",
+        "stations = 4\nduration = \"50ms\"\nwarmup = \"10ms\"\n",
+    );
+    let j = mac_sim(&["run", "-q", "--json", "--scenario", &f]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&j)).unwrap();
+    assert_eq!(v["scenario"]["warmup"], "10ms");
+    assert_eq!(v["simulated_s"], 0.04);
+    let j = mac_sim(&["run", "-q", "--json", "--scenario", &f, "--warmup", "20ms"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&j)).unwrap();
+    assert_eq!(v["scenario"]["warmup"], "20ms");
+    let csv = stdout(&mac_sim(&["run", "-q", "--csv", "--scenario", &f]));
+    assert!(csv.lines().next().unwrap().ends_with(",warmup_s"));
+    assert!(csv.lines().nth(1).unwrap().ends_with(",0.01"), "{csv}");
+
+    assert_args_fail(
+        &["run", "-d", "1s", "--warmup", "1s"],
+        "warm-up 1 s must be shorter",
+    );
+    let bad = write(&dir, "bad.toml", "duration = \"1s\"\nwarmup = \"2s\"\n");
+    assert_args_fail(&["run", "--scenario", &bad], "bad.toml:2: key `warmup`");
+    assert_args_fail(&["run", "--warmup", "soon"], "soon");
+    let out = dir.path().join("o");
+    assert_args_fail(
+        &[
+            "sweep",
+            "-q",
+            "-d",
+            "10ms",
+            "--warmup",
+            "10ms",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        "warm-up",
+    );
+}

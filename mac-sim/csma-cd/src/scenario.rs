@@ -345,6 +345,12 @@ impl Scenario {
         let Err(whole) = cfg.validate() else {
             return Ok(cfg);
         };
+        if matches!(whole, ConfigError::Warmup { .. }) && self.warmup.is_some() {
+            return Err(KeyError {
+                key: "warmup",
+                message: whole.to_string(),
+            });
+        }
         for (key, single) in self.singles() {
             if single.apply().is_ok_and(|c| c.validate().is_err()) {
                 return Err(KeyError {
