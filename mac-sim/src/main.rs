@@ -8,7 +8,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use csma_cd::config::{BackoffAlgorithm, Phy, RunConfig, Traffic};
 use csma_cd::{ConfigError, bench, parse, report, slotted};
 use sim_kit::output::json;
@@ -17,6 +17,7 @@ use sim_kit::runner::progress::{self, Steps};
 mod failure;
 mod interrupt;
 mod run;
+mod scenario_args;
 mod sim_args;
 mod storm;
 mod sweep;
@@ -142,6 +143,19 @@ struct RunArgs {
 }
 
 impl RunArgs {
+    /// The flags' configuration, or with `--scenario` the file's with the flags the
+    /// user gave (`m`) on top.
+    fn config_from(&self, m: &ArgMatches) -> Result<RunConfig, Failure> {
+        let Some(path) = &self.sim.scenario else {
+            let cfg = self.config()?;
+            cfg.validate()?;
+            return Ok(cfg);
+        };
+        let file = scenario_args::load(path)?;
+        scenario_args::merge(file, &self.config()?, m)
+    }
+
+    /// The configuration of the flags alone (not yet validated).
     fn config(&self) -> Result<RunConfig, ConfigError> {
         let base = self.sim.config()?;
         let backoff = match self.backoff {
@@ -177,7 +191,6 @@ impl RunArgs {
             capture_window: self.capture_window,
             ..base
         };
-        cfg.validate()?;
         Ok(cfg)
     }
 }
@@ -301,9 +314,12 @@ fn emit_result<R: serde::Serialize>(
     }
 }
 
-fn run(args: &RunArgs) -> Result<(), Failure> {
-    let cfg = args.config()?;
+fn run(args: &RunArgs, m: &ArgMatches) -> Result<(), Failure> {
+    let cfg = args.config_from(m)?;
     let r = run::run_observed(&cfg, args.plot.as_deref(), args.quiet)?;
+    if args.json {
+        return emit(&json::to_string(&run::with_scenario(&r, &cfg)));
+    }
     emit_result(
         &r,
         args.json,
@@ -479,7 +495,10 @@ fn bench_cmd(a: &BenchArgs) -> Result<(), Failure> {
 
 /// Parse the command line and run the command.
 fn try_main() -> Result<(), Failure> {
-    let cli = match Cli::try_parse() {
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m).map(|c| (c, m)));
+    let (cli, matches) = match parsed {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind::*;
@@ -510,13 +529,15 @@ fn try_main() -> Result<(), Failure> {
         }
     };
     match &cli.cmd {
-        None => run(&cli.run),
-        Some(Cmd::Run(a)) => run(a),
+        None => run(&cli.run, &matches),
+        Some(Cmd::Run(a)) => run(a, matches.subcommand_matches("run").unwrap_or(&matches)),
         Some(Cmd::Slotted(a)) => slotted_cmd(a),
         Some(Cmd::Theory(a)) => theory_cmd(a),
         Some(Cmd::Bench(a)) => bench_cmd(a),
         Some(Cmd::Storm(a)) => storm::storm_cmd(a),
-        Some(Cmd::Sweep(a)) => sweep::sweep_cmd(a),
+        Some(Cmd::Sweep(a)) => {
+            sweep::sweep_cmd(a, matches.subcommand_matches("sweep").unwrap_or(&matches))
+        }
         Some(Cmd::Merge(a)) => sweep::merge_cmd(a),
     }
 }

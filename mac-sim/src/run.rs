@@ -58,3 +58,22 @@ pub fn run_observed(
     );
     Ok(r)
 }
+
+/// A run's JSON result with its configuration as a `"scenario"` key (the schema of
+/// scenario files), so that `run --scenario RESULT.json` re-runs it.
+#[derive(serde::Serialize)]
+pub struct WithScenario<'a> {
+    /// The result, its keys in their usual order.
+    #[serde(flatten)]
+    pub result: &'a csma_cd::RunResult,
+    /// The configuration that produced it.
+    pub scenario: csma_cd::scenario::Scenario,
+}
+
+/// [`WithScenario`] of a run and its configuration.
+pub fn with_scenario<'a>(r: &'a csma_cd::RunResult, cfg: &RunConfig) -> WithScenario<'a> {
+    WithScenario {
+        result: r,
+        scenario: csma_cd::scenario::Scenario::from_config(cfg),
+    }
+}

@@ -54,11 +54,23 @@ pub struct SimArgs {
     /// jam 32 bits) or immediate (jam at once).
     #[arg(long, default_value = "preamble", value_name = "RULE")]
     jam_rule: String,
+    /// Warm-up, with unit (e.g. 1s): statistics start after it; shorter than
+    /// --duration, which includes it.
+    #[arg(long, value_name = "TIME")]
+    warmup: Option<String>,
+    /// Scenario file (TOML, see mac-sim/scenarios/) or a `run --json` result: the
+    /// model's parameters; options given on the command line override it.
+    #[arg(long, value_name = "FILE")]
+    pub scenario: Option<std::path::PathBuf>,
 }
 
 impl SimArgs {
     /// The default [`RunConfig`] with these options set; placement, bit rate and
     /// duration are parsed here, the ranges are left to [`RunConfig::validate`].
+    ///
+    /// # Errors
+    ///
+    /// A placement, bit rate, duration or rule that does not parse.
     pub fn config(&self) -> Result<RunConfig, ConfigError> {
         let placement: Placement = self.placement.parse()?;
         let mut cfg = RunConfig {
@@ -73,6 +85,9 @@ impl SimArgs {
         };
         cfg.phy.bit_rate = parse::bit_rate(&self.bit_rate)?;
         cfg.duration_ps = parse::duration(&self.duration)?;
+        if let Some(w) = &self.warmup {
+            cfg.warmup_ps = parse::duration(w)?;
+        }
         Ok(cfg)
     }
 }

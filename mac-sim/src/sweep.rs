@@ -81,14 +81,20 @@ pub struct SweepArgs {
 }
 
 impl SweepArgs {
-    fn spec(&self) -> Result<SweepSpec, String> {
-        let base = self.sim.config().map_err(|e| e.to_string())?;
+    fn spec(&self, m: &clap::ArgMatches) -> Result<SweepSpec, Failure> {
+        let flags = self.sim.config()?;
+        let base = match &self.sim.scenario {
+            None => flags,
+            Some(path) => {
+                crate::scenario_args::merge(crate::scenario_args::load(path)?, &flags, m)?
+            }
+        };
         Ok(SweepSpec {
             base,
-            stations: spec::parse_stations(&self.stations).map_err(|e| e.to_string())?,
-            loads: spec::parse_loads(&self.load).map_err(|e| e.to_string())?,
-            frames: spec::parse_frames(&self.frame_bytes).map_err(|e| e.to_string())?,
-            backoffs: spec::parse_backoffs(&self.backoff).map_err(|e| e.to_string())?,
+            stations: spec::parse_stations(&self.stations).map_err(Failure::usage)?,
+            loads: spec::parse_loads(&self.load).map_err(Failure::usage)?,
+            frames: spec::parse_frames(&self.frame_bytes).map_err(Failure::usage)?,
+            backoffs: spec::parse_backoffs(&self.backoff).map_err(Failure::usage)?,
             replications: self.replications,
             seed: self.seed,
             random_numbers: if self.common_random_numbers {
@@ -101,8 +107,8 @@ impl SweepArgs {
 }
 
 /// `mac-sim sweep`.
-pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
-    let spec = a.spec().map_err(Failure::usage)?;
+pub fn sweep_cmd(a: &SweepArgs, m: &clap::ArgMatches) -> Result<(), Failure> {
+    let spec = a.spec(m)?;
     let cancel = interrupt::flag();
     let opts = SweepOptions {
         out_dir: a.out.clone(),

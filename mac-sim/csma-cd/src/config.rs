@@ -295,6 +295,10 @@ pub struct RunConfig {
     pub queue_limit: u32,
     /// Simulated duration, picoseconds.
     pub duration_ps: Time,
+    /// Warm-up: statistics start at this instant (zero: from the start); shorter
+    /// than `duration_ps`.
+    #[serde(default, skip_serializing_if = "is_zero_time")]
+    pub warmup_ps: Time,
     /// Seed of every random choice in the run.
     pub seed: u64,
     /// Successes per window for the capture-effect share.
@@ -323,6 +327,7 @@ impl Default for RunConfig {
             attempt_limit: ieee802_3::ATTEMPT_LIMIT,
             queue_limit: 100,
             duration_ps: Time::from_secs(10),
+            warmup_ps: Time::ZERO,
             seed: 1,
             capture_window: 100,
             ifg_rule: IfgRule::Ieee8023,
@@ -393,6 +398,11 @@ impl RunConfig {
         self.frames.mean_bits()
     }
 
+    /// The measured time: the simulated time after the warm-up.
+    pub fn measured(&self) -> Time {
+        self.duration_ps.saturating_sub(self.warmup_ps)
+    }
+
     /// Check every parameter and derive the timing in picoseconds.
     ///
     /// # Errors
@@ -430,6 +440,12 @@ impl RunConfig {
         }
         if self.capture_window == 0 {
             return Err(ConfigError::CaptureWindow);
+        }
+        if self.warmup_ps >= self.duration_ps && !self.warmup_ps.is_zero() {
+            return Err(ConfigError::Warmup {
+                warmup_s: self.warmup_ps.as_secs_f64(),
+                duration_s: self.duration_ps.as_secs_f64(),
+            });
         }
         if self.duration_ps.is_zero() {
             return Err(ConfigError::Duration("0".into()));
@@ -511,4 +527,9 @@ impl RunConfig {
         }
         Ok(t)
     }
+}
+
+/// No warm-up (serde's `skip_serializing_if`, which passes a reference).
+fn is_zero_time(t: &Time) -> bool {
+    t.is_zero()
 }

@@ -44,6 +44,13 @@ pub enum ConfigError {
     },
     /// A bit rate of zero or one that does not parse.
     BitRate(String),
+    /// A warm-up not shorter than the run: both, in seconds.
+    Warmup {
+        /// The warm-up, seconds.
+        warmup_s: f64,
+        /// The simulated time, seconds.
+        duration_s: f64,
+    },
     /// A timing parameter (slot, preamble, gap, jam) out of range: which, its value
     /// and the range, in bit times.
     Timing {
@@ -147,6 +154,13 @@ impl fmt::Display for ConfigError {
                 "bus length: {metres} m gives a round trip of {round_trip_bits:.1} bit times, longer than the slot ({slot_bits} bit times) or the shortest frame: late collisions are not modelled"
             ),
             BusTooLong { metres, .. } => write!(f, "bus length: {metres} m is too long"),
+            Warmup {
+                warmup_s,
+                duration_s,
+            } => write!(
+                f,
+                "warm-up {warmup_s} s must be shorter than the simulated time {duration_s} s"
+            ),
             BitRate(s) => write!(
                 f,
                 "bit rate '{s}' must be a positive number of bits per second (e.g. 10M, 100M, 1G)"

@@ -79,6 +79,7 @@ pub mod error;
 pub mod exact;
 pub mod parse;
 pub mod report;
+pub mod scenario;
 pub mod slotted;
 pub mod sweep;
 pub mod textbook;

@@ -439,6 +439,22 @@ impl CsmaCd {
     }
 
     /// Frames held by stations (queued or being sent).
+    /// Start the statistics afresh (the end of a warm-up): every measured counter,
+    /// histogram and capture window is cleared, and the frames in the system now are
+    /// counted as generated, so that frame conservation still balances.
+    pub fn reset_statistics(&mut self) {
+        self.c = Counters {
+            generated: self.in_system(),
+            ..Counters::default()
+        };
+        self.attempts_hist.iter_mut().for_each(|n| *n = 0);
+        self.backoff_stats = BackoffStats::new();
+        self.access = Histogram::new();
+        self.total = Histogram::new();
+        self.capture = Capture::new(self.stations.len(), self.cfg.capture_window);
+        self.stations.iter_mut().for_each(|s| s.delivered_bits = 0);
+    }
+
     fn in_system(&self) -> u64 {
         let holding = self
             .stations
@@ -623,8 +639,12 @@ fn new_medium(cfg: &RunConfig, t: Timing, pos: &[i64], method: SenseMethod) -> M
 pub fn run(cfg: &RunConfig) -> Result<RunResult, ConfigError> {
     let (model, queue) = CsmaCd::new(cfg)?;
     let mut engine = Engine::with_queue(model, queue);
+    if !cfg.warmup_ps.is_zero() {
+        engine.run_until(cfg.warmup_ps);
+        engine.model_mut().reset_statistics();
+    }
     engine.run_until(cfg.duration_ps);
     Ok(engine
         .model()
-        .result(cfg.duration_ps, engine.events(), engine.stale_events()))
+        .result(cfg.measured(), engine.events(), engine.stale_events()))
 }

@@ -5,7 +5,7 @@ use crate::exact::results::RunResult;
 use crate::slotted::SlottedResult;
 
 /// The header of [`run_row`].
-pub const RUN_HEADER: &str = "stations,placement,bus_m,bit_rate,frame_mean_bits,traffic,load,backoff,seed,simulated_s,events,generated,delivered,dropped_excessive,dropped_overflow,in_system,throughput_mbps,utilisation,goodput_mbps,mb_efficiency,attempts,collided_attempts,collision_events,collisions_per_attempt,mean_attempts,access_mean_us,access_p50_us,access_p95_us,access_p99_us,access_max_us,total_mean_us,total_p50_us,total_p95_us,total_p99_us,total_max_us,jain_index,capture_longest_run,capture_max_window_share";
+pub const RUN_HEADER: &str = "stations,placement,bus_m,bit_rate,frame_mean_bits,traffic,load,backoff,seed,simulated_s,events,generated,delivered,dropped_excessive,dropped_overflow,in_system,throughput_mbps,utilisation,goodput_mbps,mb_efficiency,attempts,collided_attempts,collision_events,collisions_per_attempt,mean_attempts,access_mean_us,access_p50_us,access_p95_us,access_p99_us,access_max_us,total_mean_us,total_p50_us,total_p95_us,total_p99_us,total_max_us,jain_index,capture_longest_run,capture_max_window_share,warmup_s";
 
 /// One CSV line (no newline) for a run of the exact model.
 pub fn run_row(r: &RunResult) -> String {
@@ -28,7 +28,7 @@ pub fn run_row(r: &RunResult) -> String {
     let t = &r.total_delay;
     let k = &r.conservation;
     format!(
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{:.6},{:.6},{:.6},{},{},{},{:.6},{:.6},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.6},{},{:.6}",
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{:.6},{:.6},{:.6},{},{},{},{:.6},{:.6},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.6},{},{:.6},{}",
         c.stations,
         placement,
         c.bus_length_m,
@@ -66,7 +66,8 @@ pub fn run_row(r: &RunResult) -> String {
         t.max_us,
         r.jain_index,
         r.capture.longest_run,
-        r.capture.max_window_share
+        r.capture.max_window_share,
+        c.warmup_ps.as_secs_f64()
     )
 }
 

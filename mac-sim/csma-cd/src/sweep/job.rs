@@ -36,12 +36,18 @@ fn drive(
     let mut engine = Engine::with_queue(model, queue);
     let d = cfg.duration_ps;
     let steps = Steps::begin(progress, SLICES as usize);
+    let mut warming = !cfg.warmup_ps.is_zero();
     for k in 1..=SLICES {
         if cancel.load(Ordering::Relaxed) {
             return Ok(None);
         }
         // k·d/64 without overflow (d < 2^62).
         let t = Time::from_ps((u128::from(d.as_ps()) * u128::from(k) / u128::from(SLICES)) as u64);
+        if warming && t >= cfg.warmup_ps {
+            engine.run_until(cfg.warmup_ps);
+            engine.model_mut().reset_statistics();
+            warming = false;
+        }
         engine.run_until(t);
         steps.done(k as usize, engine.events());
     }
@@ -59,7 +65,7 @@ pub fn run_cancellable(
 ) -> Result<Option<RunResult>, ConfigError> {
     Ok(drive(cfg, cancel, &Quiet)?.map(|e| {
         e.model()
-            .result(cfg.duration_ps, e.events(), e.stale_events())
+            .result(cfg.measured(), e.events(), e.stale_events())
     }))
 }
 
@@ -78,7 +84,7 @@ pub fn run_observed(
     Ok(drive(cfg, cancel, progress)?.map(|e| {
         let m = e.model();
         (
-            m.result(cfg.duration_ps, e.events(), e.stale_events()),
+            m.result(cfg.measured(), e.events(), e.stale_events()),
             m.delivered_bits_per_station(),
         )
     }))

@@ -1,0 +1,258 @@
+//! `--scenario FILE`: scenario files, the JSON round trip, flags over the file, and
+//! one line with file, line and key for every bad file.
+
+mod common;
+
+use common::{assert_args_fail, mac_sim, stdout};
+
+fn scenario(name: &str) -> String {
+    format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let p = dir.path().join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+#[test]
+fn default_scenario_is_the_default_run() {
+    let plain = mac_sim(&["run", "-q", "-d", "200ms"]);
+    let file = mac_sim(&[
+        "run",
+        "-q",
+        "-d",
+        "200ms",
+        "--scenario",
+        &scenario("default-32.toml"),
+    ]);
+    assert_eq!(plain.status.code(), Some(0));
+    assert_eq!(stdout(&plain), stdout(&file));
+}
+
+#[test]
+fn every_example_scenario_runs() {
+    for name in [
+        "default-32.toml",
+        "mix-50-stations.toml",
+        "fast-ethernet-hub.toml",
+        "capture-2-stations.toml",
+    ] {
+        let o = mac_sim(&["run", "-q", "-d", "20ms", "--scenario", &scenario(name)]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", common::stderr(&o));
+    }
+}
+
+/// A file runs, its JSON result re-runs to the same bytes, and the scenario in the
+/// result, written back as TOML, runs to the same bytes again.
+#[test]
+fn file_json_file_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = mac_sim(&[
+        "run",
+        "-q",
+        "--json",
+        "-d",
+        "100ms",
+        "--scenario",
+        &scenario("mix-50-stations.toml"),
+    ]);
+    assert_eq!(first.status.code(), Some(0));
+    let json = write(&dir, "result.json", &stdout(&first));
+    let again = mac_sim(&["run", "-q", "--json", "--scenario", &json]);
+    assert_eq!(stdout(&first), stdout(&again));
+
+    let v: serde_json::Value = serde_json::from_str(&stdout(&first)).unwrap();
+    let s: csma_cd::scenario::Scenario = serde_json::from_value(v["scenario"].clone()).unwrap();
+    assert_eq!(s.stations, Some(50));
+    assert_eq!(s.frames.as_deref(), Some("64:7,594:4,1518:1"));
+    let toml = write(&dir, "back.toml", &toml::to_string(&s).unwrap());
+    let third = mac_sim(&["run", "-q", "--json", "--scenario", &toml]);
+    assert_eq!(stdout(&first), stdout(&third));
+}
+
+/// Only flags the user wrote override the file: `-n 10` replaces the file's 50
+/// stations, the file's mix and load stay, and `-d` left at its default does not
+/// undo the file's duration.
+#[test]
+fn flags_given_override_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(
+        &dir,
+        "s.toml",
+        "stations = 50\nload = 0.6\nframes = \"64:7,594:4,1518:1\"\nduration = \"30ms\"\nseed = 9\n",
+    );
+    let o = mac_sim(&[
+        "run",
+        "-q",
+        "--json",
+        "--scenario",
+        &f,
+        "-n",
+        "10",
+        "-s",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let s = &v["scenario"];
+    assert_eq!(s["stations"], 10);
+    assert_eq!(s["seed"], 1);
+    assert_eq!(s["load"], 0.6);
+    assert_eq!(s["duration"], "30ms");
+    assert_eq!(s["frames"], "64:7,594:4,1518:1");
+    // The same run from flags alone.
+    let flags = mac_sim(&[
+        "run",
+        "-q",
+        "--json",
+        "-n",
+        "10",
+        "-l",
+        "0.6",
+        "-f",
+        "64:7,594:4,1518:1",
+        "-d",
+        "30ms",
+    ]);
+    assert_eq!(stdout(&o), stdout(&flags));
+}
+
+#[test]
+fn sweep_takes_its_base_model_from_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let o = mac_sim(&[
+        "sweep",
+        "--scenario",
+        &scenario("fast-ethernet-hub.toml"),
+        "-n",
+        "2",
+        "-r",
+        "1",
+        "-d",
+        "10ms",
+        "-q",
+        "--no-plots",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    assert!(csv.contains(",100000000,200.000000,"), "{csv}");
+}
+
+/// Each bad file: exit 2 and one line naming the file, the line and the key.
+#[test]
+fn bad_files_name_file_line_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "unknown.toml",
+            "stations = 4\nstationz = 3\n",
+            ":2: key `stationz`",
+        ),
+        (
+            "range.toml",
+            "stations = 4\nload = 7000\n",
+            ":2: key `load`",
+        ),
+        (
+            "zero.toml",
+            "seed = 3\n\nstations = 0\n",
+            ":3: key `stations`",
+        ),
+        (
+            "type.toml",
+            "duration = \"1s\"\nstations = \"many\"\n",
+            ":2: key `stations`",
+        ),
+        ("unit.toml", "bit_rate = \"10X\"\n", ":1: key `bit_rate`"),
+        (
+            "rule.toml",
+            "# c\nifg_rule = \"8022\"\n",
+            ":2: key `ifg_rule`",
+        ),
+        (
+            "algo.toml",
+            "backoff = \"quadratic\"\n",
+            ":1: key `backoff`",
+        ),
+        ("syntax.toml", "stations = [\n", ":1: key `stations`"),
+        (
+            "unknown.json",
+            "{\n  \"scenario\": {\n    \"stations\": 3,\n    \"foo\": 1\n  }\n}\n",
+            ":4: key `foo`",
+        ),
+        ("none.json", "{\"x\": 1}\n", ": key `scenario`"),
+    ];
+    for (name, text, needle) in cases {
+        let f = write(&dir, name, text);
+        assert_args_fail(&["run", "-q", "--scenario", &f], &format!("{name}{needle}"));
+    }
+    let missing = dir.path().join("missing.toml");
+    assert_args_fail(
+        &["run", "--scenario", missing.to_str().unwrap()],
+        "missing.toml: cannot read",
+    );
+    let f = write(&dir, "u.toml", "stationz = 3\n");
+    let out = dir.path().join("o");
+    assert_args_fail(
+        &["sweep", "--scenario", &f, "-q", "-o", out.to_str().unwrap()],
+        "u.toml:1: key `stationz`",
+    );
+}
+
+/// `--warmup` and the file's `warmup` key: the report says it, JSON and CSV carry
+/// it, the flag overrides the file, and one not shorter than the run is refused.
+#[test]
+fn warm_up_from_flag_and_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = mac_sim(&["run", "-q", "-n", "4", "-d", "50ms", "--warmup", "10ms"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("  warm-up         0.01 s before them"),
+        "{}",
+        stdout(&o)
+    );
+    let plain = stdout(&mac_sim(&["run", "-q", "-n", "4", "-d", "50ms"]));
+    assert!(!plain.contains("warm-up"));
+
+    let f = write(
+        &dir,
+        "w.toml",
+        "stations = 4\nduration = \"50ms\"\nwarmup = \"10ms\"\n",
+    );
+    let j = mac_sim(&["run", "-q", "--json", "--scenario", &f]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&j)).unwrap();
+    assert_eq!(v["scenario"]["warmup"], "10ms");
+    assert_eq!(v["simulated_s"], 0.04);
+    let j = mac_sim(&["run", "-q", "--json", "--scenario", &f, "--warmup", "20ms"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&j)).unwrap();
+    assert_eq!(v["scenario"]["warmup"], "20ms");
+    let csv = stdout(&mac_sim(&["run", "-q", "--csv", "--scenario", &f]));
+    assert!(csv.lines().next().unwrap().ends_with(",warmup_s"));
+    assert!(csv.lines().nth(1).unwrap().ends_with(",0.01"), "{csv}");
+
+    assert_args_fail(
+        &["run", "-d", "1s", "--warmup", "1s"],
+        "warm-up 1 s must be shorter",
+    );
+    let bad = write(&dir, "bad.toml", "duration = \"1s\"\nwarmup = \"2s\"\n");
+    assert_args_fail(&["run", "--scenario", &bad], "bad.toml:2: key `warmup`");
+    assert_args_fail(&["run", "--warmup", "soon"], "soon");
+    let out = dir.path().join("o");
+    assert_args_fail(
+        &[
+            "sweep",
+            "-q",
+            "-d",
+            "10ms",
+            "--warmup",
+            "10ms",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        "warm-up",
+    );
+}
