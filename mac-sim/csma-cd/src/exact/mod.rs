@@ -39,7 +39,7 @@
 //! * [`results`]: [`RunResult`], everything a run measured, serialisable.
 //! * [`deference`]: when a station with a frame may transmit.
 //! * [`observe`]: the observation hook, every step of every station as a
-//!   [`TraceEvent`](observe::TraceEvent) (traces and per-station results build on it).
+//!   [`TraceEvent`] (traces and per-station results build on it).
 //! * this module: the stations' MAC (transmission, backoff, drops), the traffic and
 //!   the measurements.
 //!
