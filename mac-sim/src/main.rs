@@ -140,6 +140,10 @@ struct RunArgs {
     /// versus E(c)) as PNG and SVG into this directory.
     #[arg(long, value_name = "DIR")]
     plot: Option<std::path::PathBuf>,
+    /// Write every step of every station (transmit, defer, collision, jam end,
+    /// success, drop) to this file: CSV (.csv) or JSON lines (.jsonl).
+    #[arg(long, value_name = "FILE")]
+    trace: Option<std::path::PathBuf>,
 }
 
 impl RunArgs {
@@ -316,7 +320,12 @@ fn emit_result<R: serde::Serialize>(
 
 fn run(args: &RunArgs, m: &ArgMatches) -> Result<(), Failure> {
     let cfg = args.config_from(m)?;
-    let r = run::run_observed(&cfg, args.plot.as_deref(), args.quiet)?;
+    let r = run::run_observed(
+        &cfg,
+        args.plot.as_deref(),
+        args.trace.as_deref(),
+        args.quiet,
+    )?;
     if args.json {
         return emit(&json::to_string(&run::with_scenario(&r, &cfg)));
     }

@@ -1,10 +1,14 @@
 //! `mac-sim run`: one run of the exact model, with its progress and, with `--plot`,
 //! its charts; argument parsing is in `main.rs`, the work in `csma_cd`.
 
+use std::path::Path;
+
 use csma_cd::config::RunConfig;
 use csma_cd::report::charts as run_charts;
 use csma_cd::sweep::job;
+use csma_cd::trace::{TraceFormat, TraceWriter};
 use sim_kit::chart::save::save;
+use sim_kit::output::atomic::AtomicFile;
 use sim_kit::output::set::{OutputSet, check};
 use sim_kit::runner::progress;
 
@@ -14,17 +18,35 @@ use crate::interrupt;
 /// One run of the exact model with its progress on a terminal (unless `quiet`), and
 /// with `plot`, its three charts, which appear in that folder together after the run,
 /// or not at all.
+///
+/// With `trace`, every step of the model is streamed to that file (see
+/// [`csma_cd::trace`]), which appears complete after the run or not at all; a path
+/// that cannot be written fails before the run starts.
 pub fn run_observed(
     cfg: &RunConfig,
-    plot: Option<&std::path::Path>,
+    plot: Option<&Path>,
+    trace: Option<&Path>,
     quiet: bool,
 ) -> Result<csma_cd::RunResult, Failure> {
     if let Some(dir) = plot {
         check(dir).map_err(Failure::usage)?;
     }
+    cfg.validate()?;
+    let trace = trace.map(open_trace).transpose()?;
     let progress = progress::for_stderr(quiet, "run", "events");
-    let (r, per_station) = job::run_observed(cfg, interrupt::flag(), progress.as_ref())?
-        .ok_or_else(|| Failure::interrupted("run interrupted; nothing was written"))?;
+    let interrupted = || Failure::interrupted("run interrupted; nothing was written");
+    let (r, per_station) = match trace {
+        None => {
+            job::run_observed(cfg, interrupt::flag(), progress.as_ref())?.ok_or_else(interrupted)?
+        }
+        Some(w) => {
+            let (r, per, w) = job::run_traced(cfg, interrupt::flag(), progress.as_ref(), w)?
+                .ok_or_else(interrupted)?;
+            let file = w.finish().map_err(Failure::environment)?;
+            file.commit()?;
+            (r, per)
+        }
+    };
     drop(progress);
     let Some(dir) = plot else {
         return Ok(r);
@@ -76,4 +98,12 @@ pub fn with_scenario<'a>(r: &'a csma_cd::RunResult, cfg: &RunConfig) -> WithScen
         result: r,
         scenario: csma_cd::scenario::Scenario::from_config(cfg),
     }
+}
+
+/// The trace writer for `path`, on a temporary file beside it; a bad extension or a
+/// path that cannot be written is a usage error (exit 2), found before the run.
+fn open_trace(path: &Path) -> Result<TraceWriter<AtomicFile>, Failure> {
+    let format = TraceFormat::from_path(path).map_err(Failure::usage)?;
+    let file = AtomicFile::create(path).map_err(Failure::usage)?;
+    TraceWriter::new(file, format).map_err(Failure::environment)
 }

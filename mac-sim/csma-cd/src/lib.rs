@@ -84,6 +84,7 @@ pub mod slotted;
 pub mod sweep;
 pub mod textbook;
 pub mod theory;
+pub mod trace;
 pub mod traffic;
 
 pub use config::RunConfig;

@@ -36,17 +36,19 @@
 //! far-apart stations does not start its gap.
 
 use super::medium::{Carrier, Wait};
+use super::observe::Observer;
 use super::{CsmaCd, Event, State};
 use sim_kit::engine::EventQueue;
 use sim_kit::time::Time;
 
-impl CsmaCd {
+impl<O: Observer> CsmaCd<O> {
     /// Deference under [`IfgRule::Restart`](crate::config::IfgRule::Restart): carrier anywhere in the gap restarts
     /// it, and a deferring station waits for the end of the whole busy period.
     pub(super) fn attempt(&mut self, now: Time, k: usize, q: &mut EventQueue<Event>) {
         self.medium.purge(now);
         match self.medium.sense(k, now) {
             None => {
+                self.observe_defer(now, k);
                 if self.medium.active() == 0 {
                     // Only tails still travelling: the end of the carrier here is known.
                     let at = self.medium.quiet_at(k).max(now);
@@ -110,6 +112,7 @@ impl CsmaCd {
                 self.at_gap_end(now, k, drop + ifg, q)
             }
             (Some(_), _) => {
+                self.observe_defer(now, k);
                 self.stations[k].state = State::Deferred;
                 self.listen(now, k, c.wait, q);
             }

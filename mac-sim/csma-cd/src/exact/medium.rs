@@ -703,6 +703,12 @@ impl Medium {
         self.active += 1;
     }
 
+    /// When `k`'s current (or last) transmission detected a collision: the arrival of
+    /// the first foreign signal at `k`; meaningful once it collided.
+    pub fn detected_at(&self, k: usize) -> Time {
+        self.sig[k].det
+    }
+
     /// A transmission-end event for `k` at `now`: `None` if stale (it is not the end
     /// of `k`'s current transmission), else whether the transmission collided.
     ///

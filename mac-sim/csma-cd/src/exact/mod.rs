@@ -38,6 +38,8 @@
 //!   error, checked against `E(c)`.
 //! * [`results`]: [`RunResult`], everything a run measured, serialisable.
 //! * [`deference`]: when a station with a frame may transmit.
+//! * [`observe`]: the observation hook, every step of every station as a
+//!   [`TraceEvent`] (traces and per-station results build on it).
 //! * this module: the stations' MAC (transmission, backoff, drops), the traffic and
 //!   the measurements.
 //!
@@ -49,6 +51,7 @@ pub mod backoff_stats;
 pub mod bitset;
 pub mod deference;
 pub mod medium;
+pub mod observe;
 pub mod placement;
 pub mod results;
 pub mod segtree;
@@ -74,6 +77,7 @@ use sim_kit::stats::{Capture, Histogram, jain_index};
 use sim_kit::time::Time;
 
 use medium::{Medium, SenseMethod};
+use observe::{EventKind, NoTrace, Observer, TraceEvent};
 
 /// An event of the exact model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,8 +148,9 @@ struct Counters {
     collision_events: u64,
 }
 
-/// The exact CSMA/CD model (see the module docs).
-pub struct CsmaCd {
+/// The exact CSMA/CD model (see the module docs), reporting its steps to `O` (by
+/// default [`NoTrace`]: nothing, at no cost).
+pub struct CsmaCd<O: Observer = NoTrace> {
     cfg: RunConfig,
     t: Timing,
     backoff: Backoff,
@@ -167,6 +172,7 @@ pub struct CsmaCd {
     access: Histogram,
     total: Histogram,
     capture: Capture,
+    observer: O,
 }
 
 impl CsmaCd {
@@ -205,7 +211,7 @@ impl CsmaCd {
     ) -> Result<(Self, EventQueue<Event>), ConfigError> {
         let t = cfg.validate()?;
         let pos = placement::positions(cfg, t.max_prop);
-        Self::build_at(cfg, t, starts, pos)
+        Self::build_at(cfg, t, starts, pos, NoTrace)
     }
 
     /// Like [`new_with_start_times`](Self::new_with_start_times), with station `i` at
@@ -233,7 +239,59 @@ impl CsmaCd {
             return Err(ConfigError::StartTimes);
         }
         let pos = positions.iter().map(|p| p.as_ps() as i64).collect();
-        Self::build_at(cfg, t, Some(starts), pos)
+        Self::build_at(cfg, t, Some(starts), pos, NoTrace)
+    }
+}
+
+impl<O: Observer> CsmaCd<O> {
+    /// Like [`CsmaCd::new`], with every step reported to `observer`.
+    ///
+    /// # Errors
+    ///
+    /// The [`ConfigError`] of [`RunConfig::validate`].
+    pub fn with_observer(
+        cfg: &RunConfig,
+        observer: O,
+    ) -> Result<(Self, EventQueue<Event>), ConfigError> {
+        let t = cfg.validate()?;
+        let pos = placement::positions(cfg, t.max_prop);
+        Self::build_at(cfg, t, None, pos, observer)
+    }
+
+    /// The observer.
+    pub fn observer(&self) -> &O {
+        &self.observer
+    }
+
+    /// The model's observer, taking it out of the model.
+    pub fn into_observer(self) -> O {
+        self.observer
+    }
+
+    /// Report one step of station `k` to the observer (nothing is built when the
+    /// observer is [`NoTrace`]).
+    #[inline(always)]
+    fn emit(&mut self, now: Time, k: usize, kind: EventKind, backoff_slots: Option<u32>) {
+        if O::ENABLED {
+            let st = &self.stations[k];
+            let access_delay = (kind == EventKind::Success).then(|| now - st.hol_since);
+            self.observer.observe(&TraceEvent {
+                time: now,
+                station: k as u32,
+                kind,
+                collisions: st.collisions,
+                backoff_slots,
+                frame_bits: st.frame_bits,
+                access_delay,
+            });
+        }
+    }
+
+    /// Station `k` sensed carrier at `now` and defers: the one call the deference
+    /// rules make to the observer.
+    #[inline(always)]
+    pub(super) fn observe_defer(&mut self, now: Time, k: usize) {
+        self.emit(now, k, EventKind::Defer, None);
     }
 
     fn build_at(
@@ -241,6 +299,7 @@ impl CsmaCd {
         t: Timing,
         starts: Option<&[Time]>,
         pos: Vec<i64>,
+        observer: O,
     ) -> Result<(Self, EventQueue<Event>), ConfigError> {
         let beb = cfg.beb()?;
         let n = cfg.stations as usize;
@@ -302,6 +361,7 @@ impl CsmaCd {
             access: Histogram::new(),
             total: Histogram::new(),
             capture: Capture::new(n, cfg.capture_window),
+            observer,
         };
         let mut q = EventQueue::with_capacity(n + 16);
         match m.arrivals {
@@ -336,6 +396,7 @@ impl CsmaCd {
             q.schedule(at, Event::TxEnd(j as u32))
         });
         self.c.attempts += 1;
+        self.emit(now, k, EventKind::Transmit, None);
     }
 
     fn tx_end(&mut self, now: Time, k: usize, q: &mut EventQueue<Event>) -> bool {
@@ -348,14 +409,22 @@ impl CsmaCd {
             self.c.collided_attempts += 1;
             self.busy_collided = true;
             st.collisions += 1;
-            match self.backoff.decide(st.collisions, &mut st.rng) {
+            let decision = self.backoff.decide(st.collisions, &mut st.rng);
+            if O::ENABLED {
+                self.emit(self.medium.detected_at(k), k, EventKind::Collision, None);
+            }
+            let st = &mut self.stations[k];
+            match decision {
                 Decision::Retry { slots } => {
                     self.backoff_stats.record(st.collisions, slots);
                     st.state = State::Waiting;
                     q.schedule(now + slot * u64::from(slots), Event::Attempt(k as u32));
+                    self.emit(now, k, EventKind::JamEnd, Some(slots));
                 }
                 Decision::Discard => {
                     self.c.dropped_excessive += 1;
+                    self.emit(now, k, EventKind::JamEnd, None);
+                    self.emit(now, k, EventKind::Drop, None);
                     self.next_frame(now, k, q);
                 }
             }
@@ -372,6 +441,7 @@ impl CsmaCd {
             self.access.record(now - st.hol_since);
             self.total.record(now - st.arrival);
             self.capture.success(k as u32);
+            self.emit(now, k, EventKind::Success, None);
             self.next_frame(now, k, q);
         }
         if self.split {
@@ -581,7 +651,7 @@ impl CsmaCd {
     }
 }
 
-impl Model for CsmaCd {
+impl<O: Observer> Model for CsmaCd<O> {
     type Event = Event;
 
     #[inline]
@@ -637,14 +707,28 @@ fn new_medium(cfg: &RunConfig, t: Timing, pos: &[i64], method: SenseMethod) -> M
 ///
 /// The [`ConfigError`] of [`RunConfig::validate`]; nothing is run then.
 pub fn run(cfg: &RunConfig) -> Result<RunResult, ConfigError> {
-    let (model, queue) = CsmaCd::new(cfg)?;
+    run_with_observer(cfg, NoTrace).map(|(r, NoTrace)| r)
+}
+
+/// Run the exact model for `cfg.duration_ps`, reporting every step to `observer`;
+/// return the results and the observer.
+///
+/// # Errors
+///
+/// The [`ConfigError`] of [`RunConfig::validate`]; nothing is run then.
+pub fn run_with_observer<O: Observer>(
+    cfg: &RunConfig,
+    observer: O,
+) -> Result<(RunResult, O), ConfigError> {
+    let (model, queue) = CsmaCd::with_observer(cfg, observer)?;
     let mut engine = Engine::with_queue(model, queue);
     if !cfg.warmup_ps.is_zero() {
         engine.run_until(cfg.warmup_ps);
         engine.model_mut().reset_statistics();
     }
     engine.run_until(cfg.duration_ps);
-    Ok(engine
+    let r = engine
         .model()
-        .result(cfg.measured(), engine.events(), engine.stale_events()))
+        .result(cfg.measured(), engine.events(), engine.stale_events());
+    Ok((r, engine.into_model().into_observer()))
 }

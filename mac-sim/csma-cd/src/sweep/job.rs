@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::config::RunConfig;
 use crate::error::ConfigError;
 use crate::exact::CsmaCd;
+use crate::exact::observe::{NoTrace, Observer};
 use crate::exact::results::RunResult;
 use sim_kit::engine::Engine;
 use sim_kit::runner::progress::{Progress, Quiet, Steps};
@@ -27,12 +28,13 @@ use sim_kit::time::Time;
 /// Slices per run.
 const SLICES: u64 = 64;
 
-fn drive(
+fn drive<O: Observer>(
     cfg: &RunConfig,
     cancel: &AtomicBool,
     progress: &dyn Progress,
-) -> Result<Option<Engine<CsmaCd>>, ConfigError> {
-    let (model, queue) = CsmaCd::new(cfg)?;
+    observer: O,
+) -> Result<Option<Engine<CsmaCd<O>>>, ConfigError> {
+    let (model, queue) = CsmaCd::with_observer(cfg, observer)?;
     let mut engine = Engine::with_queue(model, queue);
     let d = cfg.duration_ps;
     let steps = Steps::begin(progress, SLICES as usize);
@@ -63,7 +65,7 @@ pub fn run_cancellable(
     cfg: &RunConfig,
     cancel: &AtomicBool,
 ) -> Result<Option<RunResult>, ConfigError> {
-    Ok(drive(cfg, cancel, &Quiet)?.map(|e| {
+    Ok(drive(cfg, cancel, &Quiet, NoTrace)?.map(|e| {
         e.model()
             .result(cfg.measured(), e.events(), e.stale_events())
     }))
@@ -81,12 +83,26 @@ pub fn run_observed(
     cancel: &AtomicBool,
     progress: &dyn Progress,
 ) -> Result<Option<(RunResult, Vec<u64>)>, ConfigError> {
-    Ok(drive(cfg, cancel, progress)?.map(|e| {
+    Ok(run_traced(cfg, cancel, progress, NoTrace)?.map(|(r, per, NoTrace)| (r, per)))
+}
+
+/// Like [`run_observed`], with every step of the model reported to `observer`, which
+/// is returned with the results.
+///
+/// # Errors
+///
+/// The [`ConfigError`] of [`RunConfig::validate`].
+pub fn run_traced<O: Observer>(
+    cfg: &RunConfig,
+    cancel: &AtomicBool,
+    progress: &dyn Progress,
+    observer: O,
+) -> Result<Option<(RunResult, Vec<u64>, O)>, ConfigError> {
+    Ok(drive(cfg, cancel, progress, observer)?.map(|e| {
         let m = e.model();
-        (
-            m.result(cfg.measured(), e.events(), e.stale_events()),
-            m.delivered_bits_per_station(),
-        )
+        let r = m.result(cfg.measured(), e.events(), e.stale_events());
+        let per = m.delivered_bits_per_station();
+        (r, per, e.into_model().into_observer())
     }))
 }
 

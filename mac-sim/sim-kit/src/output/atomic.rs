@@ -123,9 +123,134 @@ pub fn write_atomic(target: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     )
 }
 
+/// A file written as a stream and published at the end: it is created under a
+/// temporary name beside `target` (so a path that cannot be written fails at
+/// [`create`](Self::create), before any work), buffered, and renamed to `target` by
+/// [`commit`](Self::commit). Dropped without a commit (an error, Ctrl-C), it removes
+/// its temporary file and `target` is left as it was.
+///
+/// ```
+/// use std::io::Write;
+/// use sim_kit::output::atomic::AtomicFile;
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("trace.csv");
+/// let mut f = AtomicFile::create(&path).unwrap();
+/// writeln!(f, "time,station").unwrap();
+/// assert!(!path.exists());
+/// f.commit().unwrap();
+/// assert_eq!(std::fs::read_to_string(&path).unwrap(), "time,station\n");
+/// ```
+#[derive(Debug)]
+pub struct AtomicFile {
+    target: PathBuf,
+    tmp: PathBuf,
+    out: Option<io::BufWriter<fs::File>>,
+}
+
+impl AtomicFile {
+    /// Create the temporary file for `target`.
+    ///
+    /// # Errors
+    ///
+    /// [`OutputError::Write`] if `target` is a directory or its directory does not
+    /// exist or is not writable.
+    pub fn create(target: &Path) -> Result<Self, OutputError> {
+        if target.is_dir() {
+            return Err(OutputError::Write(
+                target.to_path_buf(),
+                io::Error::new(io::ErrorKind::IsADirectory, "is a directory"),
+            ));
+        }
+        let tmp = temp_path(target);
+        let f = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+            .map_err(|e| OutputError::Write(target.to_path_buf(), e))?;
+        Ok(Self {
+            target: target.to_path_buf(),
+            tmp,
+            out: Some(io::BufWriter::with_capacity(1 << 16, f)),
+        })
+    }
+
+    /// The final path.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Flush the buffer, sync the file to disk and rename it to the target.
+    ///
+    /// # Errors
+    ///
+    /// [`OutputError::Write`] if flushing, syncing or renaming fails; the temporary
+    /// file is then removed and the target left as it was.
+    pub fn commit(mut self) -> Result<(), OutputError> {
+        let wrap = |e| OutputError::Write(self.target.clone(), e);
+        let out = self
+            .out
+            .take()
+            .ok_or_else(|| wrap(io::Error::other("already committed")))?;
+        let f = out.into_inner().map_err(|e| wrap(e.into_error()))?;
+        f.sync_all().map_err(wrap)?;
+        drop(f);
+        fs::rename(&self.tmp, &self.target).map_err(wrap)
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.out {
+            Some(w) => w.write(buf),
+            None => Err(io::Error::other("file already committed")),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match &mut self.out {
+            Some(w) => w.write_all(buf),
+            None => Err(io::Error::other("file already committed")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.out {
+            Some(w) => w.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        // Committed: the temporary name is gone (renamed); otherwise remove it.
+        if self.out.take().is_some() || self.tmp.exists() {
+            let _ = fs::remove_file(&self.tmp);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn atomic_file_publishes_on_commit_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("trace.jsonl");
+        {
+            let mut f = AtomicFile::create(&target).unwrap();
+            f.write_all(b"half").unwrap();
+        }
+        assert!(!target.exists());
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+        let mut f = AtomicFile::create(&target).unwrap();
+        f.write_all(b"whole").unwrap();
+        f.commit().unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"whole");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert!(AtomicFile::create(dir.path()).is_err(), "a directory");
+        assert!(AtomicFile::create(&dir.path().join("no/such/dir/t.csv")).is_err());
+    }
 
     #[test]
     fn failed_fill_leaves_target_and_no_temporary() {
