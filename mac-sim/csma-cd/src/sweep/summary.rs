@@ -165,6 +165,7 @@ fn row(p: &PointSummary, sweep_seed: u64) -> Row {
         ("bit_rate_bps".into(), Cell::Int(c.phy.bit_rate)),
         ("bus_length_m".into(), Cell::Num(c.bus_length_m)),
         ("duration_s".into(), Cell::Num(c.duration_ps.as_secs_f64())),
+        ("warmup_s".into(), Cell::Num(c.warmup_ps.as_secs_f64())),
         ("replications".into(), Cell::Int(p.replications.into())),
         ("sweep_seed".into(), Cell::Int(sweep_seed)),
         (
