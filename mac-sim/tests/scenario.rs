@@ -280,15 +280,34 @@ fn warm_up_from_flag_and_file() {
 #[test]
 fn ethernet_presets_from_flag_and_file() {
     let dir = tempfile::tempdir().unwrap();
-    let o = mac_sim(&["run", "-q", "--medium", "100base-tx", "-n", "4", "-d", "20ms"]);
+    let o = mac_sim(&[
+        "run",
+        "-q",
+        "--medium",
+        "100base-tx",
+        "-n",
+        "4",
+        "-d",
+        "20ms",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
     let text = stdout(&o);
     assert!(text.contains("shared 100 Mb/s bus"), "{text}");
     assert!(text.contains("evenly over 200 m"), "{text}");
-    assert!(text.contains("100BASE-TX preset: bus up to 205 m"), "{text}");
+    assert!(
+        text.contains("100BASE-TX preset: bus up to 205 m"),
+        "{text}"
+    );
 
     let first = mac_sim(&[
-        "run", "-q", "--json", "-d", "5ms", "--burst-limit", "0", "--scenario",
+        "run",
+        "-q",
+        "--json",
+        "-d",
+        "5ms",
+        "--burst-limit",
+        "0",
+        "--scenario",
         &scenario("gigabit-hub.toml"),
     ]);
     assert_eq!(first.status.code(), Some(0), "{}", common::stderr(&first));
@@ -301,9 +320,21 @@ fn ethernet_presets_from_flag_and_file() {
     assert_eq!(stdout(&first), stdout(&again));
 
     // A flag's bus length within the domain overrides the preset's default.
-    let o = mac_sim(&["run", "-q", "--medium", "10BASE2", "--length-m", "900", "-d", "5ms"]);
+    let o = mac_sim(&[
+        "run",
+        "-q",
+        "--medium",
+        "10BASE2",
+        "--length-m",
+        "900",
+        "-d",
+        "5ms",
+    ]);
     assert!(stdout(&o).contains("evenly over 900 m"), "{}", stdout(&o));
-    assert_args_fail(&["run", "--medium", "token-ring"], "unknown medium 'token-ring'");
+    assert_args_fail(
+        &["run", "--medium", "token-ring"],
+        "unknown medium 'token-ring'",
+    );
     assert_args_fail(
         &["run", "--medium", "100BASE-TX", "--length-m", "300"],
         "collision domain of 100BASE-TX",
@@ -316,5 +347,8 @@ fn ethernet_presets_from_flag_and_file() {
         &["run", "--bit-rate", "100M", "-f", "64"],
         "the longest bus that fits is 512 m (change --length-m",
     );
-    assert_args_fail(&["sweep", "-n", "2", "--medium", "fddi"], "unknown medium 'fddi'");
+    assert_args_fail(
+        &["sweep", "-n", "2", "--medium", "fddi"],
+        "unknown medium 'fddi'",
+    );
 }

@@ -607,11 +607,10 @@ impl RunConfig {
         let limit = t.slot.min(shortest);
         if max_prop * 2 > limit {
             // The longest bus whose round trip fits, to 0.1 m below.
-            let longest_m = (limit.as_ps() as f64 / 2.0 / PS_PER_SEC as f64
-                * phy.velocity_m_per_s
-                * 10.0)
-                .floor()
-                / 10.0;
+            let longest_m =
+                (limit.as_ps() as f64 / 2.0 / PS_PER_SEC as f64 * phy.velocity_m_per_s * 10.0)
+                    .floor()
+                    / 10.0;
             return Err(ConfigError::BusTooLong {
                 metres: self.bus_length_m,
                 round_trip_bits: 2.0 * max_prop.as_ps() as f64 / bit.as_ps() as f64,

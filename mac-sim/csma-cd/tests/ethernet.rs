@@ -24,10 +24,17 @@ fn each_preset_has_the_standard_parameters_and_its_length_limit() {
         ("10BASE2", 10_000_000, 512, 185.0, 925.0, false, 0),
         ("10BASE-T", 10_000_000, 512, 200.0, 500.0, false, 0),
         ("100BASE-TX", 100_000_000, 512, 200.0, 205.0, false, 0),
-        ("1000BASE-T", 1_000_000_000, 4096, 200.0, 200.0, true, 65_536),
+        (
+            "1000BASE-T",
+            1_000_000_000,
+            4096,
+            200.0,
+            200.0,
+            true,
+            65_536,
+        ),
     ];
-    for (m, (name, rate, slot, len, max, ext, burst)) in EthernetMedium::ALL.into_iter().zip(want)
-    {
+    for (m, (name, rate, slot, len, max, ext, burst)) in EthernetMedium::ALL.into_iter().zip(want) {
         assert_eq!(m.name(), name);
         assert_eq!(name.to_lowercase().parse::<EthernetMedium>().unwrap(), m);
         let p = m.params();
@@ -46,7 +53,10 @@ fn each_preset_has_the_standard_parameters_and_its_length_limit() {
         cfg.bus_length_m = max + 1.0;
         let e = cfg.validate().unwrap_err();
         assert!(matches!(e, ConfigError::MediumLength { .. }), "{e}");
-        assert!(e.to_string().contains(&format!("--length-m {max} or less")), "{e}");
+        assert!(
+            e.to_string().contains(&format!("--length-m {max} or less")),
+            "{e}"
+        );
     }
     let e = "10BASE-X".parse::<EthernetMedium>().unwrap_err();
     assert_eq!(e, ConfigError::Medium("10BASE-X".into()));
@@ -58,15 +68,25 @@ fn a_preset_refuses_the_bit_rate_or_slot_of_another_medium() {
     let mut cfg = RunConfig::default().with_medium(EthernetMedium::BaseTx);
     cfg.phy.bit_rate = 10_000_000;
     let e = cfg.validate().unwrap_err();
-    assert!(e.to_string().contains("bit rate of 100000000 b/s, not 10000000 b/s"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("bit rate of 100000000 b/s, not 10000000 b/s"),
+        "{e}"
+    );
     let mut cfg = RunConfig::default().with_medium(EthernetMedium::Base1000T);
     cfg.phy.slot_bits = 512;
-    assert!(matches!(cfg.validate(), Err(ConfigError::MediumMismatch { what: "slot", .. })));
+    assert!(matches!(
+        cfg.validate(),
+        Err(ConfigError::MediumMismatch { what: "slot", .. })
+    ));
     let mut cfg = RunConfig::default().with_medium(EthernetMedium::Base1000T);
     cfg.phy.carrier_extension = false;
     assert!(matches!(
         cfg.validate(),
-        Err(ConfigError::MediumMismatch { what: "carrier extension", .. })
+        Err(ConfigError::MediumMismatch {
+            what: "carrier extension",
+            ..
+        })
     ));
     // Frame bursting is optional in the standard: turning it off keeps the preset.
     let mut cfg = RunConfig::default().with_medium(EthernetMedium::Base1000T);
@@ -94,7 +114,10 @@ fn a_bus_too_long_for_the_slot_names_the_longest_that_fits() {
         c.validate().map(|_| ()).map_err(|e| e.to_string())
     };
     let e = at(100_000_000, false, 2500.0).unwrap_err();
-    assert!(e.contains("the longest bus that fits is 512 m (change --length-m"), "{e}");
+    assert!(
+        e.contains("the longest bus that fits is 512 m (change --length-m"),
+        "{e}"
+    );
     at(100_000_000, false, 512.0).unwrap();
     assert!(at(100_000_000, false, 512.1).is_err());
     let e = at(1_000_000_000, false, 200.0).unwrap_err();
@@ -186,7 +209,11 @@ fn other_stations_defer_through_a_whole_burst() {
     };
     assert_eq!(at(65_984 * NS - PS), (93, 92));
     assert_eq!(at(65_984 * NS), (93, 93));
-    assert_eq!(at(66_580 * NS - PS), (94, 93), "only A's next burst before 66 580");
+    assert_eq!(
+        at(66_580 * NS - PS),
+        (94, 93),
+        "only A's next burst before 66 580"
+    );
     assert_eq!(at(66_580 * NS), (95, 93), "B transmits at 66 580");
 }
 
@@ -240,7 +267,11 @@ fn bursting_carries_short_frames_that_extension_alone_cannot() {
     };
     let (with, without) = (run(65_536), run(0));
     assert!(with.conservation.holds && without.conservation.holds);
-    assert!(without.utilisation < 512.0 / 4256.0, "{}", without.utilisation);
+    assert!(
+        without.utilisation < 512.0 / 4256.0,
+        "{}",
+        without.utilisation
+    );
     assert!(
         with.utilisation > 2.0 * without.utilisation,
         "{} against {}",

@@ -722,7 +722,13 @@ impl Medium {
     /// of the burst). `schedule(end, k)` is called for the new end.
     ///
     /// A signal only grows longer, so the nearest-neighbour argument still holds.
-    pub fn extend(&mut self, now: Time, k: usize, end: Time, mut schedule: impl FnMut(Time, usize)) {
+    pub fn extend(
+        &mut self,
+        now: Time,
+        k: usize,
+        end: Time,
+        mut schedule: impl FnMut(Time, usize),
+    ) {
         let g = &mut self.sig[k];
         debug_assert!(g.on && g.end == now && g.det == NONE && end > now);
         g.end = end;

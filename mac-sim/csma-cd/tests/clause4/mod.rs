@@ -472,7 +472,9 @@ pub fn run(p: &Params) -> Metrics {
         total_sum: 0.0,
     };
     let bit_rate = 1e12 / t.bit as f64;
-    let rate_per_ps = p.load.map(|g| g * bit_rate / (p.frame_bytes * 8) as f64 / 1e12);
+    let rate_per_ps = p
+        .load
+        .map(|g| g * bit_rate / (p.frame_bytes * 8) as f64 / 1e12);
     match rate_per_ps {
         None => {
             for i in 0..n {
