@@ -164,6 +164,20 @@ fn row(p: &PointSummary, sweep_seed: u64) -> Row {
         ("attempt_limit".into(), Cell::Int(c.attempt_limit.into())),
         ("bit_rate_bps".into(), Cell::Int(c.phy.bit_rate)),
         ("bus_length_m".into(), Cell::Num(c.bus_length_m)),
+        (
+            "medium".into(),
+            c.medium
+                .map_or(Cell::Empty, |m| Cell::Text(m.name().into())),
+        ),
+        ("slot_bits".into(), Cell::Int(c.phy.slot_bits.into())),
+        (
+            "carrier_extension".into(),
+            Cell::Text(if c.phy.carrier_extension { "on" } else { "off" }.into()),
+        ),
+        (
+            "burst_limit_bits".into(),
+            Cell::Int(c.phy.burst_limit_bits.into()),
+        ),
         ("duration_s".into(), Cell::Num(c.duration_ps.as_secs_f64())),
         ("warmup_s".into(), Cell::Num(c.warmup_ps.as_secs_f64())),
         ("replications".into(), Cell::Int(p.replications.into())),
