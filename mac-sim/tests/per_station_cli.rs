@@ -200,8 +200,8 @@ fn decode_png(path: &std::path::Path) -> (u32, u32) {
 }
 
 /// Two saturated stations capture the bus in turns: the chart is written whole,
-/// and its note counts the windows (of 200) in which station 0 took under 10 % or
-/// over 90 % of the successes. Without capture (each success station 0's with
+/// and its note counts the windows (of 200) in which one station took over 90 % of
+/// the successes. Without capture (each success station 0's with
 /// probability 1/2, independently), a window of about 8 successes is that lopsided
 /// with probability 2/2^8 ≈ 0.8 % (all 8 by one station), about 2 of 200 windows;
 /// 100 or more cannot come from chance (the seed is fixed, so the run is
@@ -228,7 +228,7 @@ fn capture_chart_of_two_stations_is_written_whole_and_shows_capture() {
     let svg = std::fs::read_to_string(out.join("capture_timeline.svg")).unwrap();
     assert!(svg.trim_end().ends_with("</svg>"));
     let windows = svg
-        .split("over 90% in ")
+        .split("over 90% of the successes in ")
         .nth(1)
         .and_then(|s| s.split_whitespace().next())
         .and_then(|n| n.parse::<u32>().ok())
