@@ -91,7 +91,7 @@ pub fn per_station_throughput(r: &RunResult, delivered_bits: &[u64]) -> BarChart
         )
     } else {
         format!(
-            "group g of {k} neighbouring stations, g·{k} to g·{k} + {} along the bus (mean per station)",
+            "group of {k} neighbouring stations along the bus: group g holds stations g·{k} to g·{k} + {} (mean per station)",
             k - 1
         )
     };
