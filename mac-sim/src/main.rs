@@ -137,7 +137,7 @@ struct RunArgs {
     #[arg(short = 'q', long)]
     quiet: bool,
     /// Also draw the run's charts (attempts histogram, per-station throughput, backoff
-    /// versus E(c)) as PNG and SVG into this directory.
+    /// versus E(c), capture timeline) as PNG and SVG into this directory.
     #[arg(long, value_name = "DIR")]
     plot: Option<std::path::PathBuf>,
     /// Write every step of every station (transmit, defer, collision, jam end,
