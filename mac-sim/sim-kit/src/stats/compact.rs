@@ -20,33 +20,20 @@
 //! assert!(h.buckets() <= 32 * 10 + 1);
 //! ```
 
+use super::log_linear::{self, Moments};
 use crate::time::Time;
 
 const SUB_BITS: u32 = 5;
-const SUB: u64 = 1 << SUB_BITS;
 
 /// The bucket of `v`: values below 32 have one each; above, each power of two is
 /// split into 32 equal buckets.
 fn bucket(v: u64) -> u32 {
-    if v < SUB {
-        return v as u32;
-    }
-    let e = 63 - v.leading_zeros();
-    let m = (v >> (e - SUB_BITS)) - SUB;
-    SUB as u32 + (e - SUB_BITS) * SUB as u32 + m as u32
+    log_linear::bucket(v, SUB_BITS) as u32
 }
 
 /// The midpoint of bucket `b`.
 fn value_of(b: u32) -> u64 {
-    let b = u64::from(b);
-    if b < SUB {
-        return b;
-    }
-    let e = (b - SUB) / SUB + u64::from(SUB_BITS);
-    let m = (b - SUB) % SUB;
-    let shift = e - u64::from(SUB_BITS);
-    let lo = (SUB + m) << shift;
-    lo + ((1u64 << shift) - 1) / 2
+    log_linear::value_of(b as usize, SUB_BITS)
 }
 
 /// A streaming histogram of delays sized by the spread of its values (see the module
@@ -58,9 +45,7 @@ pub struct CompactHistogram {
     /// Counts of buckets `first..first + counts.len()` (saturating: a bucket would
     /// need 4 × 10⁹ values to fill).
     counts: Vec<u32>,
-    count: u64,
-    sum: u128,
-    max: u64,
+    moments: Moments,
 }
 
 impl CompactHistogram {
@@ -87,14 +72,12 @@ impl CompactHistogram {
             self.counts.resize(i + 1, 0);
         }
         self.counts[i] = self.counts[i].saturating_add(1);
-        self.count += 1;
-        self.sum += u128::from(v);
-        self.max = self.max.max(v);
+        self.moments.record(v);
     }
 
     /// Values recorded.
     pub fn count(&self) -> u64 {
-        self.count
+        self.moments.count
     }
 
     /// Buckets allocated (memory is 4 bytes each).
@@ -104,33 +87,23 @@ impl CompactHistogram {
 
     /// The exact mean in picoseconds (0 if empty).
     pub fn mean_ps(&self) -> f64 {
-        if self.count == 0 {
-            0.0
-        } else {
-            self.sum as f64 / self.count as f64
-        }
+        self.moments.mean()
     }
 
     /// The exact maximum (zero if empty).
     pub fn max(&self) -> Time {
-        Time::from_ps(self.max)
+        Time::from_ps(self.moments.max)
     }
 
     /// The `q`-quantile (`0 < q <= 1`), nearest-rank, to within 1.6 %; never above
     /// the maximum. Zero if empty.
     pub fn percentile(&self, q: f64) -> Time {
-        if self.count == 0 {
-            return Time::ZERO;
-        }
-        let rank = ((q * self.count as f64).ceil() as u64).clamp(1, self.count);
-        let mut seen = 0u64;
-        for (i, &c) in self.counts.iter().enumerate() {
-            seen += u64::from(c);
-            if seen >= rank {
-                return Time::from_ps(value_of(self.first + i as u32).min(self.max));
-            }
-        }
-        Time::from_ps(self.max)
+        Time::from_ps(
+            self.moments
+                .percentile(q, self.counts.iter().map(|&c| u64::from(c)), |i| {
+                    value_of(self.first + i as u32)
+                }),
+        )
     }
 }
 

@@ -13,6 +13,7 @@ pub mod ci;
 pub mod compact;
 pub mod fairness;
 pub mod histogram;
+mod log_linear;
 
 pub use compact::CompactHistogram;
 pub use fairness::{Capture, jain_index};
