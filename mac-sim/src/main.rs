@@ -137,13 +137,18 @@ struct RunArgs {
     #[arg(short = 'q', long)]
     quiet: bool,
     /// Also draw the run's charts (attempts histogram, per-station throughput, backoff
-    /// versus E(c)) as PNG and SVG into this directory.
+    /// versus E(c), capture timeline) as PNG and SVG into this directory.
     #[arg(long, value_name = "DIR")]
     plot: Option<std::path::PathBuf>,
     /// Write every step of every station (transmit, defer, collision, jam end,
     /// success, drop) to this file: CSV (.csv) or JSON lines (.jsonl).
     #[arg(long, value_name = "FILE")]
     trace: Option<std::path::PathBuf>,
+    /// Also report each station (numbered 0..N-1 along the bus): throughput,
+    /// delivered, dropped, collided attempts, access delay mean and p99. Adds a table to
+    /// the report, a "stations" array to --json, one CSV line per station to --csv.
+    #[arg(long)]
+    per_station: bool,
 }
 
 impl RunArgs {
@@ -320,14 +325,26 @@ fn emit_result<R: serde::Serialize>(
 
 fn run(args: &RunArgs, m: &ArgMatches) -> Result<(), Failure> {
     let cfg = args.config_from(m)?;
-    let r = run::run_observed(
+    let (r, stations) = run::run_observed(
         &cfg,
         args.plot.as_deref(),
         args.trace.as_deref(),
+        args.per_station,
         args.quiet,
     )?;
     if args.json {
-        return emit(&json::to_string(&run::with_scenario(&r, &cfg)));
+        return emit(&json::to_string(&run::with_scenario(
+            &r,
+            &cfg,
+            stations.as_deref(),
+        )));
+    }
+    if let Some(rows) = &stations {
+        return emit(&if args.csv {
+            report::csv::per_station_rows(&r, rows)
+        } else {
+            report::text::run_report(&r) + &report::text::per_station_table(rows)
+        });
     }
     emit_result(
         &r,

@@ -4,6 +4,8 @@
 use std::path::Path;
 
 use csma_cd::config::RunConfig;
+use csma_cd::exact::capture_timeline::{CaptureTimeline, DEFAULT_WINDOWS};
+use csma_cd::exact::per_station::{PerStation, StationResult};
 use csma_cd::report::charts as run_charts;
 use csma_cd::sweep::job;
 use csma_cd::trace::{TraceFormat, TraceWriter};
@@ -16,8 +18,12 @@ use crate::failure::Failure;
 use crate::interrupt;
 
 /// One run of the exact model with its progress on a terminal (unless `quiet`), and
-/// with `plot`, its three charts, which appear in that folder together after the run,
-/// or not at all.
+/// with `plot`, its four charts (the capture timeline among them), which appear in
+/// that folder together after the run, or not at all.
+///
+/// With `per_station`, the results of each station (numbered `0..N` along the bus)
+/// are returned too; more than [`csma_cd::exact::per_station::MAX_STATIONS`] stations are refused
+/// before the run (exit 2).
 ///
 /// With `trace`, every step of the model is streamed to that file (see
 /// [`csma_cd::trace`]), which appears complete after the run or not at all; a path
@@ -26,30 +32,37 @@ pub fn run_observed(
     cfg: &RunConfig,
     plot: Option<&Path>,
     trace: Option<&Path>,
+    per_station: bool,
     quiet: bool,
-) -> Result<csma_cd::RunResult, Failure> {
+) -> Result<(csma_cd::RunResult, Option<Vec<StationResult>>), Failure> {
     if let Some(dir) = plot {
         check(dir).map_err(Failure::usage)?;
     }
     cfg.validate()?;
+    let per_station = per_station
+        .then(|| PerStation::new(cfg.stations))
+        .transpose()
+        .map_err(Failure::usage)?;
+    let timeline = plot.map(|_| CaptureTimeline::new(cfg, DEFAULT_WINDOWS));
     let trace = trace.map(open_trace).transpose()?;
     let progress = progress::for_stderr(quiet, "run", "events");
     let interrupted = || Failure::interrupted("run interrupted; nothing was written");
-    let (r, per_station) = match trace {
-        None => {
-            job::run_observed(cfg, interrupt::flag(), progress.as_ref())?.ok_or_else(interrupted)?
-        }
-        Some(w) => {
-            let (r, per, w) = job::run_traced(cfg, interrupt::flag(), progress.as_ref(), w)?
-                .ok_or_else(interrupted)?;
-            let file = w.finish().map_err(Failure::environment)?;
-            file.commit()?;
-            (r, per)
-        }
-    };
+    let observers = (per_station, (timeline, trace));
+    let (r, bits, (per_station, (timeline, trace))) = match observers {
+        // Nothing to observe: the model without its hook.
+        (None, (None, None)) => job::run_observed(cfg, interrupt::flag(), progress.as_ref())?
+            .map(|(r, bits)| (r, bits, observers)),
+        o => job::run_traced(cfg, interrupt::flag(), progress.as_ref(), o)?,
+    }
+    .ok_or_else(interrupted)?;
+    if let Some(w) = trace {
+        let file = w.finish().map_err(Failure::environment)?;
+        file.commit()?;
+    }
+    let stations = per_station.map(|p| p.results(&bits, cfg.measured()));
     drop(progress);
     let Some(dir) = plot else {
-        return Ok(r);
+        return Ok((r, stations));
     };
     let set = OutputSet::begin(dir)?;
     save(
@@ -58,7 +71,7 @@ pub fn run_observed(
         "attempts_histogram",
     )?;
     save(
-        &run_charts::per_station_throughput(&r, &per_station),
+        &run_charts::per_station_throughput(&r, &bits),
         set.dir(),
         "per_station_throughput",
     )?;
@@ -67,6 +80,13 @@ pub fn run_observed(
         set.dir(),
         "backoff_vs_expected",
     )?;
+    if let Some(t) = &timeline {
+        save(
+            &run_charts::capture_timeline(&r, t.windows()),
+            set.dir(),
+            "capture_timeline",
+        )?;
+    }
     if interrupt::raised() {
         return Err(Failure::interrupted(
             "run interrupted; no chart was published",
@@ -78,7 +98,7 @@ pub fn run_observed(
         files.len(),
         dir.display()
     );
-    Ok(r)
+    Ok((r, stations))
 }
 
 /// A run's JSON result with its configuration as a `"scenario"` key (the schema of
@@ -90,13 +110,21 @@ pub struct WithScenario<'a> {
     pub result: &'a csma_cd::RunResult,
     /// The configuration that produced it.
     pub scenario: csma_cd::scenario::Scenario,
+    /// Each station's results (`--per-station`), numbered `0..N` along the bus.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stations: Option<&'a [StationResult]>,
 }
 
-/// [`WithScenario`] of a run and its configuration.
-pub fn with_scenario<'a>(r: &'a csma_cd::RunResult, cfg: &RunConfig) -> WithScenario<'a> {
+/// [`WithScenario`] of a run, its configuration and its per-station results, if any.
+pub fn with_scenario<'a>(
+    r: &'a csma_cd::RunResult,
+    cfg: &RunConfig,
+    stations: Option<&'a [StationResult]>,
+) -> WithScenario<'a> {
     WithScenario {
         result: r,
         scenario: csma_cd::scenario::Scenario::from_config(cfg),
+        stations,
     }
 }
 

@@ -291,7 +291,7 @@ fn output_directory_that_is_a_file_or_unwritable_is_refused_before_running() {
 }
 
 #[test]
-fn run_plot_draws_three_charts_and_still_prints_the_report() {
+fn run_plot_draws_four_charts_and_still_prints_the_report() {
     let d = tempfile::tempdir().unwrap();
     let o = mac_sim(&[
         "run",
@@ -304,11 +304,12 @@ fn run_plot_draws_three_charts_and_still_prints_the_report() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("Metcalfe-Boggs"));
-    assert!(stderr(&o).contains("wrote 6 chart files"));
+    assert!(stderr(&o).contains("wrote 8 chart files"));
     for stem in [
         "attempts_histogram",
         "per_station_throughput",
         "backoff_vs_expected",
+        "capture_timeline",
     ] {
         for ext in ["png", "svg"] {
             let len = std::fs::metadata(d.path().join(format!("{stem}.{ext}")))

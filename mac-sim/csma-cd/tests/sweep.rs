@@ -296,11 +296,21 @@ fn every_chart_of_a_sweep_and_of_a_run_is_a_real_image() {
     assert_real_image("attempts", &run_charts::attempts_histogram(&r));
     let ps = run_charts::per_station_throughput(&r, &per_station);
     assert_eq!(ps.bars.len(), 6);
+    // Stations are numbered 0..N-1, as in the reports and traces.
+    let xs: Vec<f64> = ps.bars.iter().map(|b| b.0).collect();
+    assert_eq!(xs, [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+    assert!(ps.x_label.contains("0..5"), "{}", ps.x_label);
     assert_eq!(ps.y_label, "throughput (Mb/s)");
     let total: f64 = ps.bars.iter().map(|b| b.1).sum();
     assert!((total - r.throughput_mbps).abs() < 1e-9 * r.throughput_mbps.max(1.0));
     assert_real_image("per-station", &ps);
     assert_real_image("backoff", &run_charts::backoff_vs_expected(&r));
+    let timeline = csma_cd::exact::capture_timeline::CaptureTimeline::new(&cfg, 50);
+    let (_, timeline) = csma_cd::exact::run_with_observer(&cfg, timeline).unwrap();
+    let capture = run_charts::capture_timeline(&r, timeline.windows());
+    // Station 0, the busiest station (above 2 stations) and the fair share.
+    assert_eq!(capture.series.len(), 3);
+    assert_real_image("capture", &capture);
 
     // Thousands of stations are grouped into at most 512 bars of the mean per station.
     let many = RunConfig {
@@ -318,5 +328,6 @@ fn every_chart_of_a_sweep_and_of_a_run_is_a_real_image() {
     let total: f64 = ps.bars.iter().map(|b| b.1 * 4.0 / 1e3).sum();
     assert!((total - r.throughput_mbps).abs() < 1e-9 * r.throughput_mbps.max(1.0));
     assert!(ps.x_label.contains("group of 4"));
+    assert_eq!(ps.bars[0].0, 0.0);
     assert_real_image("per-station grouped", &ps);
 }

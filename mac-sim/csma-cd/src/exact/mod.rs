@@ -40,6 +40,8 @@
 //! * [`deference`]: when a station with a frame may transmit.
 //! * [`observe`]: the observation hook, every step of every station as a
 //!   [`TraceEvent`] (traces and per-station results build on it).
+//! * [`per_station`], [`capture_timeline`]: per-station results and the capture
+//!   effect over time, collected through that hook.
 //! * this module: the stations' MAC (transmission, backoff, drops), the traffic and
 //!   the measurements.
 //!
@@ -49,9 +51,11 @@
 
 pub mod backoff_stats;
 pub mod bitset;
+pub mod capture_timeline;
 pub mod deference;
 pub mod medium;
 pub mod observe;
+pub mod per_station;
 pub mod placement;
 pub mod results;
 pub mod segtree;
@@ -566,11 +570,13 @@ impl<O: Observer> CsmaCd<O> {
         q.schedule(now + gap, Event::Arrival);
     }
 
-    /// Frames held by stations (queued or being sent).
     /// Start the statistics afresh (the end of a warm-up): every measured counter,
     /// histogram and capture window is cleared, and the frames in the system now are
-    /// counted as generated, so that frame conservation still balances.
+    /// counted as generated, so that frame conservation still balances. The observer
+    /// is told ([`Observer::reset`]), so that what it measures starts at the same
+    /// event.
     pub fn reset_statistics(&mut self) {
+        self.observer.reset();
         self.c = Counters {
             generated: self.in_system(),
             ..Counters::default()
@@ -583,6 +589,7 @@ impl<O: Observer> CsmaCd<O> {
         self.stations.iter_mut().for_each(|s| s.delivered_bits = 0);
     }
 
+    /// Frames held by stations (queued or being sent).
     fn in_system(&self) -> u64 {
         let holding = self
             .stations

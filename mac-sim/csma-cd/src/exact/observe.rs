@@ -96,6 +96,12 @@ pub trait Observer {
 
     /// One event.
     fn observe(&mut self, event: &TraceEvent);
+
+    /// The model's statistics start afresh (the end of a `--warmup`, see
+    /// [`CsmaCd::reset_statistics`](super::CsmaCd::reset_statistics)): an observer
+    /// that measures clears its counts here, so that they cover the same events as
+    /// the run's totals. A trace keeps every event (the default does nothing).
+    fn reset(&mut self) {}
 }
 
 /// The observer of an untraced run: nothing, at no cost.
@@ -118,6 +124,12 @@ impl<O: Observer> Observer for Option<O> {
             o.observe(event);
         }
     }
+
+    fn reset(&mut self) {
+        if let Some(o) = self {
+            o.reset();
+        }
+    }
 }
 
 impl<A: Observer, B: Observer> Observer for (A, B) {
@@ -128,6 +140,11 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
         self.0.observe(event);
         self.1.observe(event);
     }
+
+    fn reset(&mut self) {
+        self.0.reset();
+        self.1.reset();
+    }
 }
 
 impl<O: Observer> Observer for &mut O {
@@ -136,5 +153,9 @@ impl<O: Observer> Observer for &mut O {
     #[inline]
     fn observe(&mut self, event: &TraceEvent) {
         (**self).observe(event);
+    }
+
+    fn reset(&mut self) {
+        (**self).reset();
     }
 }

@@ -3,9 +3,12 @@
 //! * attempts per delivered frame (histogram, log scale);
 //! * throughput of every station beside the fair share, with Jain's index and the
 //!   capture statistics in the note, so that unfairness and capture show;
+//! * the capture effect over time: station 0's share of the successes in each window
+//!   of the run (and the busiest station's, above two stations);
 //! * measured mean backoff after c collisions with 95 % intervals beside the
 //!   algorithm's expectation (log scale).
 
+use crate::exact::capture_timeline::CaptureWindow;
 use crate::exact::results::RunResult;
 use sim_kit::chart::bars::BarChart;
 use sim_kit::chart::line::{Axis, LegendAt, LineChart, Series};
@@ -54,7 +57,8 @@ pub fn attempts_histogram(r: &RunResult) -> BarChart {
 /// The most bars the per-station chart draws; more stations are grouped.
 pub const MAX_STATION_BARS: usize = 512;
 
-/// Throughput of each station (in order along the bus) and the fair share. Above
+/// Throughput of each station (numbered `0..N` along the bus, as in the reports) and
+/// the fair share. Above
 /// [`MAX_STATION_BARS`] stations, consecutive stations are grouped and each bar is the
 /// mean throughput per station of its group.
 pub fn per_station_throughput(r: &RunResult, delivered_bits: &[u64]) -> BarChart {
@@ -65,7 +69,7 @@ pub fn per_station_throughput(r: &RunResult, delivered_bits: &[u64]) -> BarChart
         .enumerate()
         .map(|(i, g)| {
             let mean = g.iter().sum::<u64>() as f64 / g.len() as f64;
-            (i as f64 + 1.0, mean / secs)
+            (i as f64, mean / secs)
         })
         .collect();
     let fair = r.throughput_mbps * 1e6 / delivered_bits.len().max(1) as f64;
@@ -81,9 +85,15 @@ pub fn per_station_throughput(r: &RunResult, delivered_bits: &[u64]) -> BarChart
     let bars: Vec<(f64, f64)> = bars.into_iter().map(|(x, v)| (x, v / scale)).collect();
     let fair = fair / scale;
     let x_label = if k == 1 {
-        "station (numbered along the bus)".to_string()
+        format!(
+            "station (numbered 0..{} along the bus)",
+            delivered_bits.len().saturating_sub(1)
+        )
     } else {
-        format!("group of {k} neighbouring stations along the bus (mean per station)")
+        format!(
+            "group of {k} neighbouring stations along the bus: group g holds stations g·{k} to g·{k} + {} (mean per station)",
+            k - 1
+        )
     };
     BarChart::new(
         "Throughput of each station",
@@ -101,6 +111,81 @@ pub fn per_station_throughput(r: &RunResult, delivered_bits: &[u64]) -> BarChart
         r.capture.max_window_share * 100.0,
         r.capture.window
     ))
+}
+
+/// The capture effect over time: station 0's share of the successes in each window of
+/// the measured time, and above two stations the share of each window's busiest
+/// station, beside the fair share 1/N (windows without a success are left out and
+/// counted in the note).
+pub fn capture_timeline(r: &RunResult, windows: &[CaptureWindow]) -> LineChart {
+    let mid = |w: &CaptureWindow| (w.start_s + w.end_s) / 2.0;
+    let points = |share: fn(&CaptureWindow) -> Option<f64>| -> Vec<(f64, f64)> {
+        windows
+            .iter()
+            .filter_map(|w| share(w).map(|s| (mid(w), s)))
+            .collect()
+    };
+    let n = r.config.stations;
+    let (t0, t1) = (
+        windows.first().map_or(0.0, |w| w.start_s),
+        windows.last().map_or(1.0, |w| w.end_s),
+    );
+    let width_ms = windows.first().map_or(0.0, |w| (w.end_s - w.start_s) * 1e3);
+    let successes: u64 = windows.iter().map(|w| w.successes).sum();
+    let empty = windows.iter().filter(|w| w.successes == 0).count();
+    let captured = windows
+        .iter()
+        .filter_map(CaptureWindow::busiest_share)
+        .filter(|&s| s > 0.9)
+        .count();
+    let mut chart = LineChart::new(
+        "Capture effect: station 0's share of the successes over time",
+        Axis::linear("simulated time (s)").range(t0, t1),
+        // Room above 1 for the legend, clear of the data.
+        Axis::linear("share of the window's successes").range(0.0, 1.3),
+    )
+    .legend_at(LegendAt::UpperRight)
+    .note(&format!(
+        "{}
+{} windows of {width_ms:.1} ms, {:.1} successes each on average{}\none station took over 90% of the successes in {captured} windows; longest run {} successes by station {}",
+        describe(r),
+        windows.len(),
+        successes as f64 / windows.len().max(1) as f64,
+        if empty == 0 {
+            String::new()
+        } else {
+            format!(" ({empty} without a success, left out)")
+        },
+        r.capture.longest_run,
+        r.capture.longest_run_station
+    ))
+    .series(
+        Series::new("station 0", points(CaptureWindow::station0_share))
+            .no_markers()
+            .colour(0),
+    );
+    if n > 2 {
+        chart = chart.series(
+            Series::new(
+                "the window's busiest station",
+                points(CaptureWindow::busiest_share),
+            )
+            .no_markers()
+            .colour(1),
+        );
+    }
+    chart.series(
+        Series::new(
+            &format!("fair share 1/N = {:.3}", 1.0 / f64::from(n.max(1))),
+            vec![
+                (t0, 1.0 / f64::from(n.max(1))),
+                (t1, 1.0 / f64::from(n.max(1))),
+            ],
+        )
+        .dashed()
+        .no_markers()
+        .colour(2),
+    )
 }
 
 /// Measured mean backoff after c collisions (95 % intervals) and its expectation.

@@ -1,6 +1,10 @@
 //! CSV output: one header line and one line per run, so replications and sweeps can be
-//! concatenated.
+//! concatenated; with per-station results, one line per station
+//! ([`per_station_rows`]).
 
+use std::fmt::Write as _;
+
+use crate::exact::per_station::StationResult;
 use crate::exact::results::RunResult;
 use crate::slotted::SlottedResult;
 
@@ -94,4 +98,31 @@ pub fn slotted_row(r: &SlottedResult) -> String {
         r.collision_rate,
         r.jain_index
     )
+}
+
+/// The station columns of [`per_station_rows`], after the run's.
+pub const STATION_COLUMNS: &str = "station,station_throughput_mbps,station_delivered,station_dropped,station_collisions,station_access_mean_us,station_access_p99_us";
+
+/// The CSV of a run with per-station results (`--csv --per-station`): one tidy table,
+/// a header of [`RUN_HEADER`] and [`STATION_COLUMNS`], then one line per station
+/// (in order, `0..N` along the bus) that repeats the run's columns before its own,
+/// so that one `read_csv` gives every station with its run's parameters, and the
+/// tables of several runs concatenate. Ends with a newline.
+pub fn per_station_rows(r: &RunResult, stations: &[StationResult]) -> String {
+    let run = run_row(r);
+    let mut s = format!("{RUN_HEADER},{STATION_COLUMNS}\n");
+    for st in stations {
+        let _ = writeln!(
+            s,
+            "{run},{},{:.6},{},{},{},{:.3},{:.3}",
+            st.station,
+            st.throughput_mbps,
+            st.delivered,
+            st.dropped,
+            st.collisions,
+            st.access_delay_mean_us,
+            st.access_delay_p99_us
+        );
+    }
+    s
 }

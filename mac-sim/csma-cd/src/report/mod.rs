@@ -2,9 +2,10 @@
 //! looks like to a reader and to a program.
 //!
 //! * [`text`]: the human-readable reports;
-//! * [`csv`]: one header and one row per run;
-//! * [`charts`]: attempts histogram, per-station throughput and backoff versus `E(c)`
-//!   of one run.
+//! * [`csv`]: one header and one row per run (one per station with
+//!   `--per-station`);
+//! * [`charts`]: attempts histogram, per-station throughput, backoff versus `E(c)`
+//!   and the capture timeline of one run.
 //!
 //! JSON is the results' own `serde` form, written by [`sim_kit::output::json`].
 

@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use crate::config::{BackoffAlgorithm, FrameSizes, IfgRule, JamRule, Placement, Traffic};
+use crate::exact::per_station::StationResult;
 use crate::exact::results::RunResult;
 use crate::slotted::SlottedResult;
 use crate::theory;
@@ -372,5 +373,46 @@ pub fn theory_report(slot_bits: u32, beb: &backoff_core::BebConfig) -> String {
         backoff_core::theory::worst_case_total_backoff(beb).floor(),
         beb.attempt_limit()
     );
+    s
+}
+
+/// The most stations [`per_station_table`] lists; `--json` and `--csv` have them all.
+pub const TEXT_STATION_ROWS: usize = 64;
+
+/// The per-station table of `mac-sim run --per-station`: the first
+/// [`TEXT_STATION_ROWS`] stations, numbered `0..N` along the bus.
+pub fn per_station_table(rows: &[StationResult]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "Per station (numbered 0..{} along the bus)",
+        rows.len().saturating_sub(1)
+    );
+    let _ = writeln!(
+        s,
+        "  {:>7} {:>10} {:>10} {:>10} {:>10} {:>12} {:>12}",
+        "station", "Mb/s", "delivered", "dropped", "collided", "access mean", "access p99"
+    );
+    for r in rows.iter().take(TEXT_STATION_ROWS) {
+        let _ = writeln!(
+            s,
+            "  {:>7} {:>10.3} {:>10} {:>10} {:>10} {:>10.1}us {:>10.1}us",
+            r.station,
+            r.throughput_mbps,
+            r.delivered,
+            r.dropped,
+            r.collisions,
+            r.access_delay_mean_us,
+            r.access_delay_p99_us
+        );
+    }
+    if rows.len() > TEXT_STATION_ROWS {
+        let _ = writeln!(
+            s,
+            "  ... the first {TEXT_STATION_ROWS} of {} stations; --json or --csv list them all",
+            rows.len()
+        );
+    }
     s
 }

@@ -19,6 +19,8 @@ use serde::Serialize;
 
 use crate::time::{PS_PER_US, Time};
 
+use super::log_linear::{self, Moments};
+
 const SUB_BITS: u32 = 7;
 const SUB: usize = 1 << SUB_BITS;
 const BUCKETS: usize = SUB + (64 - SUB_BITS as usize) * SUB;
@@ -27,9 +29,7 @@ const BUCKETS: usize = SUB + (64 - SUB_BITS as usize) * SUB;
 #[derive(Clone, Debug)]
 pub struct Histogram {
     counts: Vec<u64>,
-    count: u64,
-    sum: u128,
-    max: u64,
+    moments: Moments,
 }
 
 impl Default for Histogram {
@@ -39,24 +39,12 @@ impl Default for Histogram {
 }
 
 fn bucket(v: u64) -> usize {
-    if v < SUB as u64 {
-        return v as usize;
-    }
-    let e = 63 - v.leading_zeros();
-    let m = (v >> (e - SUB_BITS)) as usize - SUB;
-    SUB + (e - SUB_BITS) as usize * SUB + m
+    log_linear::bucket(v, SUB_BITS)
 }
 
 /// The midpoint of bucket `b`.
 fn value_of(b: usize) -> u64 {
-    if b < SUB {
-        return b as u64;
-    }
-    let e = ((b - SUB) / SUB) as u32 + SUB_BITS;
-    let m = ((b - SUB) % SUB) as u64;
-    let lo = (SUB as u64 + m) << (e - SUB_BITS);
-    let width = 1u64 << (e - SUB_BITS);
-    lo + (width - 1) / 2
+    log_linear::value_of(b, SUB_BITS)
 }
 
 impl Histogram {
@@ -64,9 +52,7 @@ impl Histogram {
     pub fn new() -> Self {
         Self {
             counts: vec![0; BUCKETS],
-            count: 0,
-            sum: 0,
-            max: 0,
+            moments: Moments::default(),
         }
     }
 
@@ -77,28 +63,22 @@ impl Histogram {
         if let Some(c) = self.counts.get_mut(bucket(v)) {
             *c += 1;
         }
-        self.count += 1;
-        self.sum += u128::from(v);
-        self.max = self.max.max(v);
+        self.moments.record(v);
     }
 
     /// Values recorded.
     pub fn count(&self) -> u64 {
-        self.count
+        self.moments.count
     }
 
     /// The exact mean in picoseconds (0 if empty).
     pub fn mean_ps(&self) -> f64 {
-        if self.count == 0 {
-            0.0
-        } else {
-            self.sum as f64 / self.count as f64
-        }
+        self.moments.mean()
     }
 
     /// The exact maximum (zero if empty).
     pub fn max(&self) -> Time {
-        Time::from_ps(self.max)
+        Time::from_ps(self.moments.max)
     }
 
     /// The `q`-quantile (`0 < q <= 1`), nearest-rank, to within 0.4 %; never above the
@@ -108,30 +88,20 @@ impl Histogram {
     }
 
     fn percentile_ps(&self, q: f64) -> u64 {
-        if self.count == 0 {
-            return 0;
-        }
-        let rank = ((q * self.count as f64).ceil() as u64).clamp(1, self.count);
-        let mut seen = 0;
-        for (b, &c) in self.counts.iter().enumerate() {
-            seen += c;
-            if seen >= rank {
-                return value_of(b).min(self.max);
-            }
-        }
-        self.max
+        self.moments
+            .percentile(q, self.counts.iter().copied(), value_of)
     }
 
     /// Mean, p50, p95, p99 and max in microseconds.
     pub fn summary_us(&self) -> Summary {
         let us = |v: f64| v / PS_PER_US as f64;
         Summary {
-            count: self.count,
+            count: self.moments.count,
             mean_us: us(self.mean_ps()),
             p50_us: us(self.percentile_ps(0.50) as f64),
             p95_us: us(self.percentile_ps(0.95) as f64),
             p99_us: us(self.percentile_ps(0.99) as f64),
-            max_us: us(self.max as f64),
+            max_us: us(self.moments.max as f64),
         }
     }
 }
