@@ -144,6 +144,11 @@ struct RunArgs {
     /// success, drop) to this file: CSV (.csv) or JSON lines (.jsonl).
     #[arg(long, value_name = "FILE")]
     trace: Option<std::path::PathBuf>,
+    /// Write what a monitor on the bus would capture (delivered frames, collision
+    /// fragments) to this file: pcapng (.pcapng) or pcap with nanosecond timestamps
+    /// (.pcap), for Wireshark or tshark.
+    #[arg(long, value_name = "FILE")]
+    pcap: Option<std::path::PathBuf>,
 }
 
 impl RunArgs {
@@ -324,6 +329,7 @@ fn run(args: &RunArgs, m: &ArgMatches) -> Result<(), Failure> {
         &cfg,
         args.plot.as_deref(),
         args.trace.as_deref(),
+        args.pcap.as_deref(),
         args.quiet,
     )?;
     if args.json {

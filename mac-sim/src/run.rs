@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use csma_cd::capture::{CaptureError, CaptureFormat, PcapWriter};
 use csma_cd::config::RunConfig;
 use csma_cd::report::charts as run_charts;
 use csma_cd::sweep::job;
@@ -20,12 +21,14 @@ use crate::interrupt;
 /// or not at all.
 ///
 /// With `trace`, every step of the model is streamed to that file (see
-/// [`csma_cd::trace`]), which appears complete after the run or not at all; a path
-/// that cannot be written fails before the run starts.
+/// [`csma_cd::trace`]), and with `pcap`, the bus as a monitor would capture it (see
+/// [`csma_cd::capture`]); each appears complete after the run or not at all, and a
+/// path that cannot be written fails before the run starts.
 pub fn run_observed(
     cfg: &RunConfig,
     plot: Option<&Path>,
     trace: Option<&Path>,
+    pcap: Option<&Path>,
     quiet: bool,
 ) -> Result<csma_cd::RunResult, Failure> {
     if let Some(dir) = plot {
@@ -33,19 +36,25 @@ pub fn run_observed(
     }
     cfg.validate()?;
     let trace = trace.map(open_trace).transpose()?;
+    let pcap = pcap.map(|p| open_pcap(p, cfg)).transpose()?;
     let progress = progress::for_stderr(quiet, "run", "events");
     let interrupted = || Failure::interrupted("run interrupted; nothing was written");
-    let (r, per_station) = match trace {
-        None => {
-            job::run_observed(cfg, interrupt::flag(), progress.as_ref())?.ok_or_else(interrupted)?
-        }
-        Some(w) => {
-            let (r, per, w) = job::run_traced(cfg, interrupt::flag(), progress.as_ref(), w)?
+    let (r, per_station) = if trace.is_none() && pcap.is_none() {
+        job::run_observed(cfg, interrupt::flag(), progress.as_ref())?.ok_or_else(interrupted)?
+    } else {
+        let (r, per, (trace, pcap)) =
+            job::run_traced(cfg, interrupt::flag(), progress.as_ref(), (trace, pcap))?
                 .ok_or_else(interrupted)?;
-            let file = w.finish().map_err(Failure::environment)?;
+        let trace = trace.map(TraceWriter::finish).transpose();
+        let pcap = pcap.map(PcapWriter::finish).transpose();
+        let (trace, pcap) = (
+            trace.map_err(Failure::environment)?,
+            pcap.map_err(Failure::environment)?,
+        );
+        for file in trace.into_iter().chain(pcap) {
             file.commit()?;
-            (r, per)
         }
+        (r, per)
     };
     drop(progress);
     let Some(dir) = plot else {
@@ -106,4 +115,14 @@ fn open_trace(path: &Path) -> Result<TraceWriter<AtomicFile>, Failure> {
     let format = TraceFormat::from_path(path).map_err(Failure::usage)?;
     let file = AtomicFile::create(path).map_err(Failure::usage)?;
     TraceWriter::new(file, format).map_err(Failure::environment)
+}
+
+/// The capture writer for `path`, checked as [`open_trace`] checks a trace's.
+fn open_pcap(path: &Path, cfg: &RunConfig) -> Result<PcapWriter<AtomicFile>, Failure> {
+    let format = CaptureFormat::from_path(path).map_err(Failure::usage)?;
+    let file = AtomicFile::create(path).map_err(Failure::usage)?;
+    PcapWriter::new(file, format, cfg).map_err(|e| match e {
+        CaptureError::Config(e) => e.into(),
+        CaptureError::Io(e) => Failure::environment(e),
+    })
 }
