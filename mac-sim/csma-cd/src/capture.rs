@@ -106,20 +106,30 @@ pub fn destination(k: u32, n: u32) -> u32 {
     if n == 0 { k } else { (k + 1) % n }
 }
 
-/// Fill `buf` with frame `seq` of station `k` of `n`, `bytes` long (at least
-/// [`HEADER_BYTES`] + 8 + [`FCS_BYTES`]; the model's frames are 64 to 1518 bytes), FCS
-/// included (see the module docs for its layout).
+/// Fill `buf` with frame `seq` of station `k` of `n`, `bytes` long (the model's
+/// frames are 64 to 1518 bytes), FCS included (see the module docs for its layout).
 pub fn build_frame(buf: &mut Vec<u8>, k: u32, n: u32, seq: u32, bytes: usize) {
-    let body = bytes.saturating_sub(FCS_BYTES);
+    frame_head(buf, k, n, seq, bytes.saturating_sub(FCS_BYTES));
+    let fcs = crc32fast::hash(buf);
+    buf.extend_from_slice(&fcs.to_le_bytes());
+}
+
+/// Fill `buf` with the first `len` bytes of frame `seq` of station `k` of `n`, its
+/// FCS left out (`len` at most the frame's length less [`FCS_BYTES`]).
+pub fn frame_head(buf: &mut Vec<u8>, k: u32, n: u32, seq: u32, len: usize) {
+    /// The padding, copied rather than pushed byte by byte.
+    const ZEROS: [u8; 1518] = [0; 1518];
     buf.clear();
     buf.extend_from_slice(&station_address(destination(k, n)));
     buf.extend_from_slice(&station_address(k));
     buf.extend_from_slice(&ETHERTYPE.to_be_bytes());
     buf.extend_from_slice(&k.to_be_bytes());
     buf.extend_from_slice(&seq.to_be_bytes());
-    buf.resize(body, 0);
-    let fcs = crc32fast::hash(buf);
-    buf.extend_from_slice(&fcs.to_le_bytes());
+    buf.truncate(len);
+    while buf.len() < len {
+        let more = (len - buf.len()).min(ZEROS.len());
+        buf.extend_from_slice(&ZEROS[..more]);
+    }
 }
 
 /// Why a [`PcapWriter`] could not be made.
@@ -288,15 +298,10 @@ impl<W: Write> PcapWriter<W> {
     }
 
     fn write(&mut self, p: &Pending) -> io::Result<()> {
-        build_frame(
-            &mut self.buf,
-            p.station,
-            self.stations,
-            p.seq,
-            p.frame_bytes as usize,
-        );
+        let (k, n, seq, bytes) = (p.station, self.stations, p.seq, p.frame_bytes as usize);
         let time = p.start + self.preamble;
         let Some(f) = p.fragment else {
+            build_frame(&mut self.buf, k, n, seq, bytes);
             return self.out.write(&Record {
                 time,
                 data: &self.buf,
@@ -305,7 +310,15 @@ impl<W: Write> PcapWriter<W> {
                 comment: None,
             });
         };
-        self.buf.truncate(f.data as usize);
+        // Only the bytes sent: no FCS is computed for a fragment unless its jam began
+        // inside the FCS.
+        let data = f.data as usize;
+        if data + FCS_BYTES <= bytes {
+            frame_head(&mut self.buf, k, n, seq, data);
+        } else {
+            build_frame(&mut self.buf, k, n, seq, bytes);
+            self.buf.truncate(data);
+        }
         self.buf.resize(f.sent as usize, JAM_BYTE);
         self.comment.clear();
         use std::fmt::Write as _;
@@ -622,6 +635,13 @@ mod tests {
         // whole frame the constant 0x2144df1c (IEEE 802.3 clause 3.2.9).
         assert_eq!(crc32fast::hash(&b), 0x2144_df1c);
         assert_eq!(station_address(0x12_3456), [2, 0, 0, 0x12, 0x34, 0x56]);
+        // Heads of a frame are its prefixes.
+        let mut whole = Vec::new();
+        build_frame(&mut whole, 5, 9, 77, 1518);
+        for len in [0, 3, 14, 21, 22, 23, 60, 1514] {
+            frame_head(&mut b, 5, 9, 77, len);
+            assert_eq!(b, whole[..len], "{len}");
+        }
         assert_eq!(destination(0, 1), 0);
     }
 

@@ -288,14 +288,10 @@ impl<W: Write> CaptureWriter<W> {
                 self.out.write_all(data)?;
             }
             CaptureFormat::PcapNg => {
-                begin_block(b, ng::EPB);
-                b.extend_from_slice(&0u32.to_le_bytes()); // interface 0
-                b.extend_from_slice(&((ns >> 32) as u32).to_le_bytes());
-                b.extend_from_slice(&(ns as u32).to_le_bytes());
-                b.extend_from_slice(&caplen.to_le_bytes());
-                b.extend_from_slice(&original_len.to_le_bytes());
-                b.extend_from_slice(data);
-                pad(b);
+                // The options and the trailing length first, so the data is written
+                // from the caller's slice without a copy.
+                let padding = data.len().next_multiple_of(4) - data.len();
+                b.clear();
                 if let Some(c) = r.comment {
                     option(b, ng::OPT_COMMENT, c.as_bytes());
                 }
@@ -305,7 +301,26 @@ impl<W: Write> CaptureWriter<W> {
                 if r.comment.is_some() || r.flags != EpbFlags::default() {
                     option(b, ng::OPT_END, &[]);
                 }
-                end_block(b);
+                let len = (28 + data.len() + padding + b.len() + 4) as u32;
+                b.extend_from_slice(&len.to_le_bytes());
+                let mut head = [0u8; 28];
+                for (i, v) in [
+                    ng::EPB,
+                    len,
+                    0, // interface 0
+                    (ns >> 32) as u32,
+                    ns as u32,
+                    caplen,
+                    original_len,
+                ]
+                .into_iter()
+                .enumerate()
+                {
+                    head[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
+                }
+                self.out.write_all(&head)?;
+                self.out.write_all(data)?;
+                self.out.write_all(&[0; 3][..padding])?;
                 self.out.write_all(b)?;
             }
         }
