@@ -51,8 +51,8 @@
 //!
 //! Packets are written in timestamp order (ties by station number). The model reports
 //! an attempt when it ends, so a packet waits in a small buffer until no attempt still
-//! under way started before it: at most one packet per station is held, and a long
-//! run needs no more memory than that. Attempts still under way when the run ends are
+//! under way started before it: at most a frame time (plus the jam), so the buffer
+//! holds what ended within that time, however long the run. Attempts still under way when the run ends are
 //! not written, as they are neither delivered nor collided in the results; the
 //! capture covers the whole run, a warm-up included.
 //!
