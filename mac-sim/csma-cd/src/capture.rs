@@ -71,7 +71,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::io::{self, Write};
 
 use crate::config::{JamRule, RunConfig};
@@ -100,8 +100,8 @@ pub fn station_address(k: u32) -> [u8; 6] {
     [0x02, 0, 0, b[1], b[2], b[3]]
 }
 
-/// The station station `k` of `n` sends its frames to: the next one along the bus,
-/// `(k + 1) mod n`.
+/// The station that station `k` of `n` sends its frames to: the next one along the
+/// bus, `(k + 1) mod n` (itself when it is alone).
 pub fn destination(k: u32, n: u32) -> u32 {
     if n == 0 { k } else { (k + 1) % n }
 }
@@ -321,7 +321,6 @@ impl<W: Write> PcapWriter<W> {
         }
         self.buf.resize(f.sent as usize, JAM_BYTE);
         self.comment.clear();
-        use std::fmt::Write as _;
         let _ = write!(
             self.comment,
             "collision: fragment of {} bytes, attempt {}",
@@ -343,9 +342,9 @@ impl<W: Write> PcapWriter<W> {
         })
     }
 
-    /// Station `k`'s attempt ended at `end`: hold its packet.
-    fn ended(&mut self, e: &TraceEvent, end: Time) {
-        let k = e.station;
+    /// An attempt ended (`e` is its `JamEnd` or `Success`): hold its packet.
+    fn ended(&mut self, e: &TraceEvent) {
+        let (k, end) = (e.station, e.time);
         if let Some(i) = self.active.iter().position(|&(_, s)| s == k) {
             self.active.swap_remove(i);
         }
@@ -394,7 +393,7 @@ impl<W: Write> Observer for PcapWriter<W> {
                 a.detected = None;
                 self.active.push((e.time, e.station));
             }
-            EventKind::JamEnd | EventKind::Success => self.ended(e, e.time),
+            EventKind::JamEnd | EventKind::Success => self.ended(e),
             EventKind::Drop => {}
             EventKind::Defer => {}
         }
@@ -645,18 +644,7 @@ mod tests {
         assert_eq!(destination(0, 1), 0);
     }
 
-    #[derive(Debug)]
-    struct Full;
-    impl Write for Full {
-        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
-            Err(io::Error::other("disk full"))
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-
-    /// Accepts `0` more bytes, then fails.
+    /// Accepts `.0` more bytes, then fails.
     #[derive(Debug)]
     struct FillsUp(usize);
     impl Write for FillsUp {
@@ -675,7 +663,7 @@ mod tests {
     #[test]
     fn write_errors_are_reported() {
         let c = cfg(2, JamRule::Preamble);
-        let e = PcapWriter::new(Full, CaptureFormat::Pcap, &c);
+        let e = PcapWriter::new(FillsUp(0), CaptureFormat::Pcap, &c);
         assert!(matches!(e, Err(CaptureError::Io(_))));
         // The header fits, a later packet does not: the run goes on, the error is kept.
         let w = PcapWriter::new(FillsUp(10_000), CaptureFormat::PcapNg, &c).unwrap();
