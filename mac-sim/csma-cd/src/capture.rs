@@ -32,8 +32,8 @@
 //!   carries the comment `collision: fragment of B bytes, attempt A` (with `; frame
 //!   dropped` after the last attempt of a discarded frame) and the `epb_flags`
 //!   link-layer errors *CRC error* and, below 64 bytes, *packet too short*, FCS length
-//!   0. Classic pcap has no room for either: a fragment is a short packet whose last 4
-//!   bytes Wireshark shows as a wrong FCS. Fragments shorter than the 14-byte header
+//!   0. Classic pcap has no room for either: a fragment is a short packet, and
+//!   Wireshark shows the last 4 bytes of one of 18 bytes or more as a wrong FCS. Fragments shorter than the 14-byte header
 //!   are written too (Wireshark shows them as malformed); with `--jam-rule immediate`
 //!   a collision seen inside the preamble can leave no byte at all after the SFD, and
 //!   the fragment is then empty.
