@@ -37,6 +37,9 @@
 //!   are written too (Wireshark shows them as malformed); with `--jam-rule immediate`
 //!   a collision seen inside the preamble can leave no byte at all after the SFD, and
 //!   the fragment is then empty.
+//!   With carrier extension (1000 Mb/s half duplex) the extension symbols carry no
+//!   data and are left out: a collision during the extension shows the whole frame,
+//!   its FCS included, followed by the jam.
 //! * **Drops** write nothing more than their last fragment's comment; **deferrals**
 //!   put nothing on the wire and write nothing.
 //!
@@ -184,7 +187,7 @@ struct Pending {
 struct Fragment {
     /// Bytes of the frame sent before the jam.
     data: u32,
-    /// Bytes sent after the SFD, jam included.
+    /// Bytes after the SFD shown: those of the frame, then the jam.
     sent: u32,
     /// The attempt's number for its frame (1 for the first).
     attempt: u32,
@@ -350,16 +353,18 @@ impl<W: Write> PcapWriter<W> {
         }
         let a = self.attempts[k as usize];
         let fragment = (e.kind == EventKind::JamEnd).then(|| {
-            // Whole bytes after the SFD: those of the frame before the jam began, and
-            // all sent (the jam is cut short if the frame's end comes first).
+            // Whole bytes after the SFD: those before the jam began, then the jam (cut
+            // short if the transmission's end comes first). Of the bytes before the
+            // jam only the frame's carry data: carrier extension carries none.
             let sfd_end = a.start + self.preamble;
             let jam_start = a.detected.unwrap_or(end).max(a.start + self.jam_floor);
             let byte = self.bit * 8;
             let sent = end.saturating_sub(sfd_end) / byte;
-            let data = (jam_start.saturating_sub(sfd_end) / byte).min(sent);
+            let before_jam = (jam_start.saturating_sub(sfd_end) / byte).min(sent);
+            let data = before_jam.min(u64::from(e.frame_bits / 8));
             Fragment {
                 data: data as u32,
-                sent: sent as u32,
+                sent: (data + sent - before_jam) as u32,
                 attempt: e.collisions,
                 dropped: e.backoff_slots.is_none(),
             }
