@@ -103,9 +103,9 @@ struct RunArgs {
         allow_negative_numbers = true
     )]
     velocity: f64,
-    /// Slot time (backoff unit), bit times.
-    #[arg(long, default_value_t = 512, value_name = "BITS")]
-    slot_bits: u32,
+    /// Slot time (backoff unit), bit times [default: 512, or the --medium preset's].
+    #[arg(long, value_name = "BITS")]
+    slot_bits: Option<u32>,
     /// Preamble + start frame delimiter, bit times.
     #[arg(long, default_value_t = 64, value_name = "BITS")]
     preamble_bits: u32,
@@ -189,7 +189,7 @@ impl RunArgs {
                 preamble_bits: self.preamble_bits,
                 ifg_bits: self.ifg_bits,
                 jam_bits: self.jam_bits,
-                slot_bits: self.slot_bits,
+                slot_bits: self.slot_bits.unwrap_or(base.phy.slot_bits),
                 velocity_m_per_s: self.velocity,
                 ..base.phy
             },

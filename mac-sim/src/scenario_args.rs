@@ -32,6 +32,11 @@ pub fn load(path: &std::path::Path) -> Result<RunConfig, Failure> {
 /// A usage failure when the combination is out of range.
 pub fn merge(file: RunConfig, flags: &RunConfig, m: &ArgMatches) -> Result<RunConfig, Failure> {
     let mut c = file;
+    if given(m, "medium") {
+        if let Some(medium) = flags.medium {
+            c = c.with_medium(medium);
+        }
+    }
     macro_rules! take {
         ($($id:literal => $($f:ident).+),* $(,)?) => {$(
             if given(m, $id) {
@@ -55,6 +60,7 @@ pub fn merge(file: RunConfig, flags: &RunConfig, m: &ArgMatches) -> Result<RunCo
         "placement" => placement,
         "length_m" => bus_length_m,
         "bit_rate" => phy.bit_rate,
+        "burst_limit" => phy.burst_limit_bits,
         "backoff_limit" => backoff_limit,
         "attempt_limit" => attempt_limit,
         "queue_limit" => queue_limit,

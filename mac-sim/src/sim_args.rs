@@ -5,9 +5,10 @@
 use clap::Args;
 use csma_cd::ConfigError;
 use csma_cd::config::{Placement, RunConfig};
+use csma_cd::ethernet::EthernetMedium;
 use csma_cd::parse;
 
-/// Simulated time, placement, bus length, bit rate, the backoff, attempt and queue
+/// Simulated time, placement, Ethernet preset, bus length, bit rate, the backoff, attempt and queue
 /// limits, and the deference and jam rules.
 #[derive(Args, Debug, Clone)]
 pub struct SimArgs {
@@ -23,17 +24,22 @@ pub struct SimArgs {
     /// Station placement along the bus: point, even or random.
     #[arg(short = 'p', long, default_value = "even", value_name = "WHERE")]
     placement: String,
-    /// Bus length in metres (the 10 Mb/s collision domain is 2500 m).
-    #[arg(
-        long,
-        default_value_t = 2500.0,
-        value_name = "METRES",
-        allow_negative_numbers = true
-    )]
-    length_m: f64,
-    /// Bit rate in bits per second (suffix k, M or G).
-    #[arg(long, default_value = "10M", value_name = "RATE")]
-    bit_rate: String,
+    /// Ethernet preset (IEEE 802.3 half duplex): 10BASE5, 10BASE2, 10BASE-T,
+    /// 100BASE-TX or 1000BASE-T. Sets the bit rate, slot, default bus length and its
+    /// limit, and at 1000 Mb/s carrier extension and frame bursting.
+    #[arg(long, value_name = "NAME")]
+    medium: Option<String>,
+    /// Bus length in metres [default: 2500, the 10 Mb/s collision domain, or the
+    /// preset's].
+    #[arg(long, value_name = "METRES", allow_negative_numbers = true)]
+    length_m: Option<f64>,
+    /// Bit rate in bits per second (suffix k, M or G) [default: 10M, or the preset's].
+    #[arg(long, value_name = "RATE")]
+    bit_rate: Option<String>,
+    /// Frame bursting's burstLimit in bit times (IEEE 802.3 clause 4.2.3.2.7; 0: no
+    /// bursting) [default: 0, or 65536 with --medium 1000BASE-T].
+    #[arg(long, value_name = "BITS")]
+    burst_limit: Option<u32>,
     /// backoffLimit: the BEB window stops doubling after this many collisions (0..=32);
     /// caps the polynomial window at 2^limit slots.
     #[arg(long, default_value_t = 10, value_name = "K")]
@@ -73,17 +79,26 @@ impl SimArgs {
     /// A placement, bit rate, duration or rule that does not parse.
     pub fn config(&self) -> Result<RunConfig, ConfigError> {
         let placement: Placement = self.placement.parse()?;
+        let mut cfg = RunConfig::default();
+        if let Some(m) = &self.medium {
+            cfg = cfg.with_medium(m.parse::<EthernetMedium>()?);
+        }
         let mut cfg = RunConfig {
             placement,
-            bus_length_m: self.length_m,
+            bus_length_m: self.length_m.unwrap_or(cfg.bus_length_m),
             backoff_limit: self.backoff_limit,
             attempt_limit: self.attempt_limit,
             queue_limit: self.queue_limit,
             ifg_rule: self.ifg_rule.parse()?,
             jam_rule: self.jam_rule.parse()?,
-            ..RunConfig::default()
+            ..cfg
         };
-        cfg.phy.bit_rate = parse::bit_rate(&self.bit_rate)?;
+        if let Some(r) = &self.bit_rate {
+            cfg.phy.bit_rate = parse::bit_rate(r)?;
+        }
+        if let Some(b) = self.burst_limit {
+            cfg.phy.burst_limit_bits = b;
+        }
         cfg.duration_ps = parse::duration(&self.duration)?;
         if let Some(w) = &self.warmup {
             cfg.warmup_ps = parse::duration(w)?;

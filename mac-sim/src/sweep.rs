@@ -19,7 +19,7 @@ use crate::sim_args::SimArgs;
 // The shared simulation options, with this command's own help texts.
 #[command(
     mut_arg("duration", |a| a.help("Simulated time of each replication, with unit: s, ms, us or ns")),
-    mut_arg("length_m", |a| a.help("Bus length in metres")),
+    mut_arg("length_m", |a| a.help("Bus length in metres [default: 2500, or the --medium preset's]")),
     mut_arg("backoff_limit", |a| a.help("backoffLimit (0..=32)")),
     mut_arg("attempt_limit", |a| a.help("attemptLimit (1..=1024)"))
 )]

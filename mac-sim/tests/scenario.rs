@@ -36,6 +36,7 @@ fn every_example_scenario_runs() {
         "default-32.toml",
         "mix-50-stations.toml",
         "fast-ethernet-hub.toml",
+        "gigabit-hub.toml",
         "capture-2-stations.toml",
     ] {
         let o = mac_sim(&["run", "-q", "-d", "20ms", "--scenario", &scenario(name)]);
@@ -185,6 +186,21 @@ fn bad_files_name_file_line_and_key() {
             ":4: key `foo`",
         ),
         ("none.json", "{\"x\": 1}\n", ": key `scenario`"),
+        (
+            "medium.toml",
+            "stations = 2\nmedium = \"100BASE-FX\"\n",
+            ":2: key `medium`",
+        ),
+        (
+            "domain.toml",
+            "medium = \"100BASE-TX\"\nlength_m = 300.0\n",
+            ":2: key `length_m`",
+        ),
+        (
+            "rate.toml",
+            "medium = \"1000BASE-T\"\n\nbit_rate = \"100M\"\n",
+            ":3: key `bit_rate`",
+        ),
     ];
     for (name, text, needle) in cases {
         let f = write(&dir, name, text);
@@ -254,5 +270,85 @@ fn warm_up_from_flag_and_file() {
             out.to_str().unwrap(),
         ],
         "warm-up",
+    );
+}
+
+/// `--medium` and the file's `medium` key: the preset's parameters in the report and
+/// the JSON, a file's preset re-runs from its JSON (bursting turned off included),
+/// flags over the preset, and one line for a preset that does not exist, a bus
+/// longer than its collision domain or a bit rate of another medium.
+#[test]
+fn ethernet_presets_from_flag_and_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = mac_sim(&[
+        "run",
+        "-q",
+        "--medium",
+        "100base-tx",
+        "-n",
+        "4",
+        "-d",
+        "20ms",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("shared 100 Mb/s bus"), "{text}");
+    assert!(text.contains("evenly over 200 m"), "{text}");
+    assert!(
+        text.contains("100BASE-TX preset: bus up to 205 m"),
+        "{text}"
+    );
+
+    let first = mac_sim(&[
+        "run",
+        "-q",
+        "--json",
+        "-d",
+        "5ms",
+        "--burst-limit",
+        "0",
+        "--scenario",
+        &scenario("gigabit-hub.toml"),
+    ]);
+    assert_eq!(first.status.code(), Some(0), "{}", common::stderr(&first));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&first)).unwrap();
+    assert_eq!(v["scenario"]["medium"], "1000BASE-T");
+    assert_eq!(v["scenario"]["carrier_extension"], true);
+    assert_eq!(v["scenario"]["burst_limit_bits"], 0);
+    let json = write(&dir, "gig.json", &stdout(&first));
+    let again = mac_sim(&["run", "-q", "--json", "--scenario", &json]);
+    assert_eq!(stdout(&first), stdout(&again));
+
+    // A flag's bus length within the domain overrides the preset's default.
+    let o = mac_sim(&[
+        "run",
+        "-q",
+        "--medium",
+        "10BASE2",
+        "--length-m",
+        "900",
+        "-d",
+        "5ms",
+    ]);
+    assert!(stdout(&o).contains("evenly over 900 m"), "{}", stdout(&o));
+    assert_args_fail(
+        &["run", "--medium", "token-ring"],
+        "unknown medium 'token-ring'",
+    );
+    assert_args_fail(
+        &["run", "--medium", "100BASE-TX", "--length-m", "300"],
+        "collision domain of 100BASE-TX",
+    );
+    assert_args_fail(
+        &["run", "--medium", "1000BASE-T", "--bit-rate", "100M"],
+        "medium 1000BASE-T has a bit rate of 1000000000 b/s",
+    );
+    assert_args_fail(
+        &["run", "--bit-rate", "100M", "-f", "64"],
+        "the longest bus that fits is 512 m (change --length-m",
+    );
+    assert_args_fail(
+        &["sweep", "-n", "2", "--medium", "fddi"],
+        "unknown medium 'fddi'",
     );
 }

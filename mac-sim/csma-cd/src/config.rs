@@ -4,6 +4,7 @@ use backoff_core::{BebConfig, ieee802_3};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
+use crate::ethernet::EthernetMedium;
 use sim_kit::time::{PS_PER_SEC, Time};
 
 /// Where the stations sit along the cable.
@@ -254,6 +255,24 @@ pub struct Phy {
     pub slot_bits: u32,
     /// Signal speed along the cable, metres per second.
     pub velocity_m_per_s: f64,
+    /// Carrier extension (IEEE 802.3 clause 4.2.3.4, half duplex at 1000 Mb/s): a
+    /// transmission shorter than the slot, counted from the destination address, is
+    /// extended to the slot, and a collision during the extension is a collision.
+    /// See [`ethernet`](crate::ethernet).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub carrier_extension: bool,
+    /// burstLimit of frame bursting (clause 4.2.3.2.7, half duplex at 1000 Mb/s), bit
+    /// times; 0 turns bursting off. See [`ethernet`](crate::ethernet).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub burst_limit_bits: u32,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_zero_u32(v: &u32) -> bool {
+    *v == 0
 }
 
 impl Default for Phy {
@@ -265,6 +284,8 @@ impl Default for Phy {
             jam_bits: ieee802_3::JAM_BITS,
             slot_bits: ieee802_3::SLOT_BIT_TIMES,
             velocity_m_per_s: 2e8,
+            carrier_extension: false,
+            burst_limit_bits: 0,
         }
     }
 }
@@ -272,6 +293,10 @@ impl Default for Phy {
 /// Every parameter of one run of the exact CSMA/CD model.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunConfig {
+    /// The Ethernet preset the bit rate, slot and bus came from, if any: its
+    /// collision-domain limit is checked (see [`ethernet`](crate::ethernet)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub medium: Option<EthernetMedium>,
     /// Number of stations N.
     pub stations: u32,
     /// Station placement.
@@ -316,6 +341,7 @@ impl Default for RunConfig {
     /// frames, BEB, 10 simulated seconds, seed 1.
     fn default() -> Self {
         Self {
+            medium: None,
             stations: 32,
             placement: Placement::Even,
             bus_length_m: 2500.0,
@@ -376,6 +402,70 @@ impl Timing {
 }
 
 impl RunConfig {
+    /// This configuration on an Ethernet preset: its bit rate, slot, default bus
+    /// length, carrier extension and burst limit (the rest unchanged), with the medium
+    /// recorded so that [`validate`](Self::validate) holds the run to it.
+    pub fn with_medium(self, m: EthernetMedium) -> RunConfig {
+        let p = m.params();
+        let mut cfg = RunConfig {
+            medium: Some(m),
+            bus_length_m: p.default_length_m,
+            ..self
+        };
+        cfg.phy.bit_rate = p.bit_rate;
+        cfg.phy.slot_bits = p.slot_bits;
+        cfg.phy.carrier_extension = p.carrier_extension;
+        cfg.phy.burst_limit_bits = p.burst_limit_bits;
+        cfg
+    }
+
+    /// Whether this is still the medium `m`: the bit rate, slot and carrier extension
+    /// the preset sets (frame bursting, optional in the standard, may be changed or
+    /// turned off), and a bus within its collision domain.
+    fn check_medium(&self, m: EthernetMedium) -> Result<(), ConfigError> {
+        let p = m.params();
+        let mismatch = |what, preset: String, given: String| {
+            Err(ConfigError::MediumMismatch {
+                medium: m.name(),
+                what,
+                preset,
+                given,
+            })
+        };
+        let on_off = |b: bool| if b { "on" } else { "off" }.to_string();
+        let phy = &self.phy;
+        if phy.bit_rate != p.bit_rate {
+            return mismatch(
+                "bit rate",
+                format!("{} b/s", p.bit_rate),
+                format!("{} b/s", phy.bit_rate),
+            );
+        }
+        if phy.slot_bits != p.slot_bits {
+            return mismatch(
+                "slot",
+                format!("{} bits", p.slot_bits),
+                format!("{} bits", phy.slot_bits),
+            );
+        }
+        if phy.carrier_extension != p.carrier_extension {
+            return mismatch(
+                "carrier extension",
+                on_off(p.carrier_extension),
+                on_off(phy.carrier_extension),
+            );
+        }
+        if self.bus_length_m > p.max_length_m {
+            return Err(ConfigError::MediumLength {
+                medium: m.name(),
+                metres: self.bus_length_m,
+                max_m: p.max_length_m,
+                clauses: p.clauses,
+            });
+        }
+        Ok(())
+    }
+
     /// The BEB rule for these limits (also gives the discard rule of the other
     /// algorithms).
     ///
@@ -460,6 +550,9 @@ impl RunConfig {
         if !(self.bus_length_m.is_finite() && self.bus_length_m >= 0.0) {
             return Err(ConfigError::BusLength(self.bus_length_m));
         }
+        if let Some(m) = self.medium {
+            self.check_medium(m)?;
+        }
         for (name, v, lo, hi) in [
             ("slot", phy.slot_bits, 1, 1 << 20),
             ("preamble", phy.preamble_bits, 0, 1 << 16),
@@ -483,6 +576,7 @@ impl RunConfig {
                 metres: self.bus_length_m,
                 round_trip_bits: f64::INFINITY,
                 slot_bits: phy.slot_bits,
+                longest_m: 0.0,
             });
         }
         let max_prop = Time::from_ps(max_prop_f.round() as u64);
@@ -503,12 +597,25 @@ impl RunConfig {
         // Validity range of the exact model: every collision is detected by every
         // transmitter in it (no late collisions), so a frame is delivered exactly
         // when its sender detected no collision.
+        // With carrier extension the shortest transmission lasts at least the slot.
         let min_frame = t.preamble + bit * 8 * u64::from(self.frames.min_bytes());
-        if max_prop * 2 > t.slot.min(min_frame) {
+        let shortest = if phy.carrier_extension {
+            min_frame.max(t.preamble + t.slot)
+        } else {
+            min_frame
+        };
+        let limit = t.slot.min(shortest);
+        if max_prop * 2 > limit {
+            // The longest bus whose round trip fits, to 0.1 m below.
+            let longest_m =
+                (limit.as_ps() as f64 / 2.0 / PS_PER_SEC as f64 * phy.velocity_m_per_s * 10.0)
+                    .floor()
+                    / 10.0;
             return Err(ConfigError::BusTooLong {
                 metres: self.bus_length_m,
                 round_trip_bits: 2.0 * max_prop.as_ps() as f64 / bit.as_ps() as f64,
                 slot_bits: phy.slot_bits,
+                longest_m,
             });
         }
         let max_backoff = t.slot.checked_mul(beb.window(beb.backoff_limit().into()));

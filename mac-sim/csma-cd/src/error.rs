@@ -41,6 +41,34 @@ pub enum ConfigError {
         round_trip_bits: f64,
         /// The slot, bit times.
         slot_bits: u32,
+        /// The longest bus whose round trip fits, metres (0 when not computed).
+        longest_m: f64,
+    },
+    /// A `--medium` name that is not one of the presets.
+    Medium(String),
+    /// A parameter the Ethernet preset fixes, given another value: the preset, the
+    /// parameter, the preset's value and the value given.
+    MediumMismatch {
+        /// The preset's name.
+        medium: &'static str,
+        /// The parameter, e.g. `bit rate`.
+        what: &'static str,
+        /// The preset's value, with unit.
+        preset: String,
+        /// The value given, with unit.
+        given: String,
+    },
+    /// A bus longer than the preset's collision domain: the preset, the length, the
+    /// limit and the clauses it comes from.
+    MediumLength {
+        /// The preset's name.
+        medium: &'static str,
+        /// The bus length given, metres.
+        metres: f64,
+        /// The longest collision domain of the preset, metres.
+        max_m: f64,
+        /// Where the limit comes from.
+        clauses: &'static str,
     },
     /// A bit rate of zero or one that does not parse.
     BitRate(String),
@@ -149,11 +177,34 @@ impl fmt::Display for ConfigError {
                 metres,
                 round_trip_bits,
                 slot_bits,
+                longest_m,
             } if round_trip_bits.is_finite() => write!(
                 f,
-                "bus length: {metres} m gives a round trip of {round_trip_bits:.1} bit times, longer than the slot ({slot_bits} bit times) or the shortest frame: late collisions are not modelled"
+                "bus length: {metres} m gives a round trip of {round_trip_bits:.1} bit times, longer than the slot ({slot_bits} bit times) or the shortest frame, and late collisions are not modelled: the longest bus that fits is {longest_m} m (change --length-m, or the slot with --slot-bits)"
             ),
             BusTooLong { metres, .. } => write!(f, "bus length: {metres} m is too long"),
+            Medium(s) => write!(
+                f,
+                "unknown medium '{s}': use 10BASE5, 10BASE2, 10BASE-T, 100BASE-TX or 1000BASE-T"
+            ),
+            MediumMismatch {
+                medium,
+                what,
+                preset,
+                given,
+            } => write!(
+                f,
+                "medium {medium} has a {what} of {preset}, not {given}: give the medium or the {what}, not both"
+            ),
+            MediumLength {
+                medium,
+                metres,
+                max_m,
+                clauses,
+            } => write!(
+                f,
+                "bus length: {metres} m is longer than the {max_m} m collision domain of {medium} ({clauses}): give --length-m {max_m} or less, or leave out --medium"
+            ),
             Warmup {
                 warmup_s,
                 duration_s,

@@ -19,7 +19,8 @@
 //! Their parameters and what they share:
 //!
 //! * [`config`], [`parse`], [`error`]: the parameters, their command-line forms, and
-//!   [`ConfigError`] for bad ones.
+//!   [`ConfigError`] for bad ones; [`ethernet`]: the IEEE 802.3 media as presets
+//!   (bit rate, slot, collision domain, carrier extension, frame bursting).
 //! * [`traffic`], [`backoff`]: frame sizes, Poisson arrivals, and the backoff
 //!   algorithms compared with BEB.
 //! * [`theory`]: Metcalfe & Boggs formulas and `E(c)`.
@@ -80,6 +81,7 @@ pub mod bench;
 pub mod capture;
 pub mod config;
 pub mod error;
+pub mod ethernet;
 pub mod exact;
 pub mod parse;
 pub mod report;

@@ -36,7 +36,10 @@ pub enum LoadSpec {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
-    // A `medium` key (an Ethernet preset) belongs here when presets exist.
+    /// Ethernet preset, e.g. `"100BASE-TX"` (see [`ethernet`](crate::ethernet)):
+    /// applied first, so the other keys override its bus length and burst limit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub medium: Option<String>,
     /// Number of stations.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stations: Option<u32>,
@@ -100,6 +103,12 @@ pub struct Scenario {
     /// Jam, bit times.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub jam_bits: Option<u32>,
+    /// Carrier extension to the slot (IEEE 802.3 clause 4.2.3.4).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub carrier_extension: Option<bool>,
+    /// Frame bursting's burstLimit, bit times; 0: no bursting (clause 4.2.3.2.7).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub burst_limit_bits: Option<u32>,
     /// Interframe-gap rule: `8023`, `restart` or `none`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ifg_rule: Option<String>,
@@ -249,6 +258,9 @@ impl Scenario {
 
     fn apply(&self) -> Result<RunConfig, KeyError> {
         let mut c = RunConfig::default();
+        if let Some(v) = &self.medium {
+            c = c.with_medium(v.parse().map_err(key_err("medium"))?);
+        }
         if let Some(v) = self.stations {
             c.stations = v;
         }
@@ -329,6 +341,12 @@ impl Scenario {
         if let Some(v) = self.jam_bits {
             c.phy.jam_bits = v;
         }
+        if let Some(v) = self.carrier_extension {
+            c.phy.carrier_extension = v;
+        }
+        if let Some(v) = self.burst_limit_bits {
+            c.phy.burst_limit_bits = v;
+        }
         if let Some(v) = &self.ifg_rule {
             c.ifg_rule = v.parse().map_err(key_err("ifg_rule"))?;
         }
@@ -348,6 +366,22 @@ impl Scenario {
         if matches!(whole, ConfigError::Warmup { .. }) && self.warmup.is_some() {
             return Err(KeyError {
                 key: "warmup",
+                message: whole.to_string(),
+            });
+        }
+        // A key that contradicts the preset is the one to blame.
+        let against_medium = match &whole {
+            ConfigError::MediumLength { .. } => Some("length_m"),
+            ConfigError::MediumMismatch { what, .. } => Some(match *what {
+                "bit rate" => "bit_rate",
+                "slot" => "slot_bits",
+                _ => "carrier_extension",
+            }),
+            _ => None,
+        };
+        if let Some(key) = against_medium {
+            return Err(KeyError {
+                key,
                 message: whole.to_string(),
             });
         }
@@ -376,6 +410,7 @@ impl Scenario {
             )*};
         }
         one!(
+            medium,
             stations,
             placement,
             length_m,
@@ -397,6 +432,8 @@ impl Scenario {
             preamble_bits,
             ifg_bits,
             jam_bits,
+            carrier_extension,
+            burst_limit_bits,
             ifg_rule,
             jam_rule
         );
@@ -412,7 +449,9 @@ impl Scenario {
             BackoffAlgorithm::Polynomial { degree: 1 } => ("linear", None, None),
             BackoffAlgorithm::Polynomial { degree } => ("poly", None, Some(degree)),
         };
+        let preset_bursts = c.medium.is_some_and(|m| m.params().burst_limit_bits != 0);
         Scenario {
+            medium: c.medium.map(|m| m.name().to_string()),
             stations: Some(c.stations),
             placement: Some(placement_label(c)),
             length_m: Some(c.bus_length_m),
@@ -437,6 +476,9 @@ impl Scenario {
             preamble_bits: Some(c.phy.preamble_bits),
             ifg_bits: Some(c.phy.ifg_bits),
             jam_bits: Some(c.phy.jam_bits),
+            carrier_extension: c.phy.carrier_extension.then_some(true),
+            burst_limit_bits: (c.phy.burst_limit_bits != 0 || preset_bursts)
+                .then_some(c.phy.burst_limit_bits),
             ifg_rule: Some(c.ifg_rule.label().into()),
             jam_rule: Some(c.jam_rule.label().into()),
         }

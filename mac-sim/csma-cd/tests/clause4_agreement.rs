@@ -11,8 +11,8 @@
 //! (central limit theorem), so under agreement `z` is approximately standard normal
 //! and `P(|z| ≥ 3) ≈ 0.0027` per comparison. The grid makes at most
 //! `points × 5` comparisons (a metric constant and equal on both sides, as for one
-//! station, counts as z = 0); with the 8 points below that is 40, so the family-wise
-//! false-alarm rate is at most 40 × 0.0027 ≈ 11 % by the union bound and lower in practice,
+//! station, counts as z = 0); with the 10 points below that is 50, so the family-wise
+//! false-alarm rate is at most 50 × 0.0027 ≈ 13 % by the union bound and lower in practice,
 //! since the metrics of a point are strongly correlated. The seeds are fixed, so the
 //! test is deterministic: a pass stays a pass. A real disagreement of a few percent
 //! in collisions per frame gives |z| far above 3 (see the `Restart` check below,
@@ -22,6 +22,7 @@ mod clause4;
 
 use clause4::{Metrics, Params, Place};
 use csma_cd::config::{FrameSizes, IfgRule, Placement, RunConfig, Traffic};
+use csma_cd::ethernet::EthernetMedium;
 use sim_kit::time::Time;
 
 const SEEDS: u64 = 30;
@@ -44,7 +45,11 @@ fn exact(p: &Params, rule: IfgRule) -> Metrics {
         duration_ps: Time::from_ps(p.duration_ps),
         seed: p.seed,
         ifg_rule: rule,
-        ..RunConfig::default()
+        ..if p.gigabit {
+            RunConfig::default().with_medium(EthernetMedium::Base1000T)
+        } else {
+            RunConfig::default()
+        }
     };
     let r = csma_cd::exact::run(&cfg).expect("valid configuration");
     let d = r.conservation.delivered.max(1) as f64;
@@ -107,6 +112,16 @@ fn params(stations: usize, frame_bytes: u64, place: Place, load: Option<f64>, ms
         load,
         duration_ps: ms * 1_000_000_000,
         seed: 0,
+        gigabit: false,
+    }
+}
+
+/// A 1000BASE-T point: 200 m, carrier extension and frame bursting.
+fn gigabit(stations: usize, frame_bytes: u64, place: Place, load: Option<f64>, ms: u64) -> Params {
+    Params {
+        bus_m: 200.0,
+        gigabit: true,
+        ..params(stations, frame_bytes, place, load, ms)
     }
 }
 
@@ -126,7 +141,8 @@ fn samples(p: &Params) -> (Vec<Metrics>, Vec<Metrics>) {
 }
 
 /// Stations 1, 2, 8, 32, 64; frames 64, 512, 1518 B; placements even, random,
-/// point; loads saturated, Poisson 0.5 and 0.9: each value appears at least once.
+/// point; loads saturated, Poisson 0.5 and 0.9: each value appears at least once;
+/// and two 1000BASE-T points, with carrier extension and frame bursting.
 #[test]
 fn exact_model_agrees_with_the_clause_4_reference() {
     let grid = [
@@ -138,6 +154,8 @@ fn exact_model_agrees_with_the_clause_4_reference() {
         params(32, 64, Place::Even, None, 100),
         params(64, 512, Place::Point, Some(0.5), 200),
         params(64, 64, Place::Even, None, 150),
+        gigabit(8, 64, Place::Even, None, 10),
+        gigabit(16, 512, Place::Random, Some(0.3), 20),
     ];
     let mut worst: f64 = 0.0;
     eprintln!(

@@ -4,6 +4,7 @@
 use csma_cd::config::{
     BackoffAlgorithm, FrameSizes, IfgRule, JamRule, Placement, RunConfig, Traffic,
 };
+use csma_cd::ethernet::EthernetMedium;
 use csma_cd::exact::{self, CsmaCd};
 use csma_cd::theory;
 use sim_kit::engine::Engine;
@@ -297,6 +298,20 @@ fn indexed_and_walked_carrier_sense_agree() {
             bus_length_m: 3800.0,
             seed: 5,
             ..cfg(400, 200)
+        },
+        // 1000BASE-T: carrier extension and frame bursting (signals that grow).
+        RunConfig {
+            placement: Placement::Random,
+            frames: FrameSizes::Uniform { min: 64, max: 600 },
+            duration_ps: Time::from_ms(20),
+            ..RunConfig::default().with_medium(EthernetMedium::Base1000T)
+        },
+        RunConfig {
+            traffic: Traffic::Poisson { load: 0.9 },
+            frames: FrameSizes::Fixed(64),
+            stations: 200,
+            duration_ps: Time::from_ms(20),
+            ..RunConfig::default().with_medium(EthernetMedium::Base1000T)
         },
     ];
     let rules = [

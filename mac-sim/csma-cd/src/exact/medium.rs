@@ -709,6 +709,38 @@ impl Medium {
         self.sig[k].det
     }
 
+    /// Whether a transmission-end event for `k` at `now` is genuine (`Some`: whether
+    /// the transmission collided) or stale (`None`), without ending it.
+    #[inline]
+    pub fn ending(&self, now: Time, k: usize) -> Option<bool> {
+        let g = &self.sig[k];
+        (g.on && g.end == now).then_some(g.det != NONE)
+    }
+
+    /// Frame bursting: `k`'s transmission, due to end at `now` without a collision,
+    /// goes on until `end` (the gap filled with extension bits, then the next frame
+    /// of the burst). `schedule(end, k)` is called for the new end.
+    ///
+    /// A signal only grows longer, so the nearest-neighbour argument still holds.
+    pub fn extend(
+        &mut self,
+        now: Time,
+        k: usize,
+        end: Time,
+        mut schedule: impl FnMut(Time, usize),
+    ) {
+        let g = &mut self.sig[k];
+        debug_assert!(g.on && g.end == now && g.det == NONE && end > now);
+        g.end = end;
+        if g.in_fifo {
+            if let Some(t) = &mut self.tree {
+                let (s, e, p) = (g.start.as_ps() as i64, end.as_ps() as i64, g.pos);
+                t.set(k, [s - p, e - p, s + p, e + p]);
+            }
+        }
+        schedule(end, k);
+    }
+
     /// A transmission-end event for `k` at `now`: `None` if stale (it is not the end
     /// of `k`'s current transmission), else whether the transmission collided.
     ///

@@ -132,6 +132,12 @@ struct Station {
     /// Waiting for the carrier at its position to drop (one `Wake` pending, or a
     /// place in a transmitter's waiting list).
     listening: bool,
+    /// Frame bursting: when the burst the station is sending began (the start of its
+    /// first transmission), while it holds the medium.
+    burst_start: Option<Time>,
+    /// Frame bursting: the station is filling the gap with extension bits and its
+    /// next `Attempt` starts the next frame of the burst without deference.
+    continuing: bool,
 }
 
 /// Counters of the run.
@@ -323,6 +329,8 @@ impl<O: Observer> CsmaCd<O> {
                 own_gap_end: Time::ZERO,
                 watch_own: false,
                 listening: false,
+                burst_start: None,
+                continuing: false,
             })
             .collect();
         let arrivals = match cfg.traffic {
@@ -391,7 +399,15 @@ impl<O: Observer> CsmaCd<O> {
         }
         let st = &mut self.stations[k];
         st.state = State::Transmitting;
-        let length = self.t.preamble + self.t.bit * u64::from(st.frame_bits);
+        let mut bits = u64::from(st.frame_bits);
+        if self.cfg.phy.carrier_extension {
+            // Carrier extension (IEEE 802.3 clause 4.2.3.4): up to the slot.
+            bits = bits.max(self.cfg.phy.slot_bits.into());
+        }
+        if self.cfg.phy.burst_limit_bits > 0 {
+            st.burst_start = Some(now);
+        }
+        let length = self.t.preamble + self.t.bit * bits;
         self.medium.start(now, k, length, |at, j| {
             q.schedule(at, Event::TxEnd(j as u32))
         });
@@ -399,13 +415,51 @@ impl<O: Observer> CsmaCd<O> {
         self.emit(now, k, EventKind::Transmit, None);
     }
 
+    /// The next frame of a burst starts (IEEE 802.3 clause 4.2.3.2.7): the signal,
+    /// extended by [`tx_end`](Self::tx_end), carries it; no deference.
+    fn continue_burst(&mut self, now: Time, k: usize) {
+        let st = &mut self.stations[k];
+        st.continuing = false;
+        st.state = State::Transmitting;
+        self.c.attempts += 1;
+        self.emit(now, k, EventKind::Transmit, None);
+    }
+
+    /// After a frame of a burst went out at `now`, whether the station sends its next
+    /// frame in the same burst; if so the signal is extended by the gap, filled with
+    /// extension bits, and that frame (IEEE 802.3 clauses 4.2.3.2.7 and 4.2.8).
+    fn extend_burst(&mut self, now: Time, k: usize, q: &mut EventQueue<Event>) -> bool {
+        let limit = self.cfg.phy.burst_limit_bits;
+        let st = &mut self.stations[k];
+        let Some(start) = st.burst_start else {
+            return false;
+        };
+        // A new frame may start while fewer than burstLimit bit times have passed
+        // since the burst began, if the station has one.
+        let next = now + self.t.ifg;
+        if limit == 0 || st.state != State::Waiting || next >= start + self.t.bit * u64::from(limit)
+        {
+            st.burst_start = None;
+            return false;
+        }
+        st.continuing = true;
+        let end = next + self.t.preamble + self.t.bit * u64::from(st.frame_bits);
+        self.medium
+            .extend(now, k, end, |at, j| q.schedule(at, Event::TxEnd(j as u32)));
+        true
+    }
+
     fn tx_end(&mut self, now: Time, k: usize, q: &mut EventQueue<Event>) -> bool {
-        let Some(collided) = self.medium.end(now, k) else {
+        let Some(collided) = self.medium.ending(now, k) else {
             return false;
         };
         let slot = self.t.slot;
         let st = &mut self.stations[k];
+        st.burst_start = st.burst_start.filter(|_| !collided);
         if collided {
+            // A burst collides only in its first frame (see `ethernet`): a later
+            // frame's start is never pending here.
+            debug_assert!(!st.continuing);
             self.c.collided_attempts += 1;
             self.busy_collided = true;
             st.collisions += 1;
@@ -443,7 +497,11 @@ impl<O: Observer> CsmaCd<O> {
             self.capture.success(k as u32);
             self.emit(now, k, EventKind::Success, None);
             self.next_frame(now, k, q);
+            if self.extend_burst(now, k, q) {
+                return true;
+            }
         }
+        self.medium.end(now, k);
         if self.split {
             self.own_gap(now, k, q);
             self.release_waiters(now, k, q);
@@ -658,7 +716,9 @@ impl<O: Observer> Model for CsmaCd<O> {
     fn handle(&mut self, now: Time, event: Event, q: &mut EventQueue<Event>) -> bool {
         match event {
             Event::Attempt(k) => {
-                if self.split {
+                if self.stations[k as usize].continuing {
+                    self.continue_burst(now, k as usize);
+                } else if self.split {
                     self.attempt_split(now, k as usize, q);
                 } else {
                     self.attempt(now, k as usize, q);

@@ -89,6 +89,30 @@ pub fn run_report(r: &RunResult) -> String {
             JamRule::Immediate => "jam at once (--jam-rule immediate)",
         }
     );
+    if let Some(m) = c.medium {
+        let p = m.params();
+        let _ = writeln!(
+            s,
+            "  medium          {m} preset: bus up to {} m ({})",
+            p.max_length_m, p.clauses
+        );
+    }
+    if c.phy.carrier_extension || c.phy.burst_limit_bits > 0 {
+        let extension = if c.phy.carrier_extension {
+            "carrier extension to the slot (4.2.3.4)"
+        } else {
+            "no carrier extension"
+        };
+        let bursting = if c.phy.burst_limit_bits > 0 {
+            format!(
+                "frame bursting, burstLimit {} bits (4.2.3.2.7)",
+                c.phy.burst_limit_bits
+            )
+        } else {
+            "no frame bursting".to_string()
+        };
+        let _ = writeln!(s, "  extension       {extension}; {bursting}");
+    }
     let _ = writeln!(
         s,
         "  simulated       {} s, seed {}, {} events",

@@ -19,6 +19,15 @@
 //!   `[0, 2^min(n,10))` slots of 512 bits from the jam's end), discard at 16
 //!   attempts (clause 4.2.3.2.5, 4.4.2).
 //!
+//! * At 1000 Mb/s (`Params::gigabit`, the 1000BASE-T preset): slotTime 4096 bits;
+//!   carrier extension (clause 4.2.3.4): the transmission lasts at least preamble +
+//!   slotTime, and a foreign signal during it is a collision; frame bursting (clause
+//!   4.2.3.2.7, `BurstTimer` of 4.2.8): after a frame without collision, if the
+//!   station has another frame and fewer than burstLimit = 65 536 bit times have
+//!   passed since the burst's first transmission began when the next one would
+//!   start, it keeps transmitting: extension bits for the gap, then the frame, with
+//!   no carrier edge in between.
+//!
 //! Only the default rules (`IfgRule::Ieee8023`, `JamRule::Preamble`) are modelled.
 
 use std::cmp::Reverse;
@@ -38,7 +47,7 @@ pub enum Place {
     Random,
 }
 
-/// One run's parameters (10 Mb/s, 2e8 m/s).
+/// One run's parameters (10 Mb/s or, with `gigabit`, 1000 Mb/s; 2e8 m/s).
 #[derive(Clone, Copy, Debug)]
 pub struct Params {
     /// Stations.
@@ -55,6 +64,8 @@ pub struct Params {
     pub duration_ps: u64,
     /// Seed.
     pub seed: u64,
+    /// 1000 Mb/s half duplex: 4096-bit slot, carrier extension, frame bursting.
+    pub gigabit: bool,
 }
 
 /// The measured metrics.
@@ -72,12 +83,35 @@ pub struct Metrics {
     pub total_us: f64,
 }
 
-const BIT: u64 = 100_000; // ps at 10 Mb/s
-const PREAMBLE: u64 = 64 * BIT;
-const JAM: u64 = 32 * BIT;
-const IFG: u64 = 96 * BIT;
-const IFG1: u64 = 64 * BIT;
-const SLOT: u64 = 512 * BIT;
+/// The clause 4.4.2 parameters in picoseconds.
+#[derive(Clone, Copy)]
+struct Timing {
+    bit: u64,
+    preamble: u64,
+    jam: u64,
+    ifg: u64,
+    ifg1: u64,
+    slot: u64,
+    /// Carrier extension to the slot and frame bursting.
+    gigabit: bool,
+    burst_limit: u64,
+}
+
+impl Timing {
+    fn new(gigabit: bool) -> Self {
+        let bit = if gigabit { 1_000 } else { 100_000 };
+        Timing {
+            bit,
+            preamble: 64 * bit,
+            jam: 32 * bit,
+            ifg: 96 * bit,
+            ifg1: 64 * bit,
+            slot: if gigabit { 4096 } else { 512 } * bit,
+            gigabit,
+            burst_limit: 65_536 * bit,
+        }
+    }
+}
 const ATTEMPT_LIMIT: u32 = 16;
 const BACKOFF_LIMIT: u32 = 10;
 const QUEUE_LIMIT: usize = 100;
@@ -145,6 +179,7 @@ struct Station {
     gap_gen: u64,
     mac: Mac,
     tx_start: u64,
+    burst_start: u64,
     tx_gen: u64,
     collided: bool,
     attempts: u32,
@@ -160,6 +195,7 @@ struct Sim {
     heap: BinaryHeap<Reverse<(u64, u8, u64, Ev)>>,
     st: Vec<Station>,
     rng: XorShiftRng,
+    t: Timing,
     frame_time: u64,
     // statistics
     delivered: u64,
@@ -186,7 +222,7 @@ impl Sim {
 
     /// Deference: re-evaluate station `i` after any change of carrier or transmitting.
     fn deference(&mut self, i: usize) {
-        let now = self.now;
+        let (now, t) = (self.now, self.t);
         let s = &mut self.st[i];
         let tx = s.mac == Mac::Tx;
         match s.def {
@@ -204,10 +240,10 @@ impl Sim {
                     let g = s.gap_gen;
                     if s.was_tx {
                         s.def = Def::Blind;
-                        self.push(now + IFG, Ev::GapTimer(i, g));
+                        self.push(now + t.ifg, Ev::GapTimer(i, g));
                     } else {
                         s.def = Def::Part1;
-                        self.push(now + IFG1, Ev::GapTimer(i, g));
+                        self.push(now + t.ifg1, Ev::GapTimer(i, g));
                     }
                 }
             }
@@ -230,7 +266,7 @@ impl Sim {
                 self.st[i].def = Def::Part2;
                 self.st[i].gap_gen += 1;
                 let g = self.st[i].gap_gen;
-                self.push(self.now + (IFG - IFG1), Ev::GapTimer(i, g));
+                self.push(self.now + (self.t.ifg - self.t.ifg1), Ev::GapTimer(i, g));
             }
             Def::Part2 | Def::Blind => {
                 self.st[i].def = Def::Idle;
@@ -255,17 +291,23 @@ impl Sim {
     }
 
     fn start_tx(&mut self, i: usize) {
-        let now = self.now;
+        let (now, t) = (self.now, self.t);
         let s = &mut self.st[i];
         s.mac = Mac::Tx;
         s.tx_start = now;
+        s.burst_start = now;
         s.collided = false;
         s.attempts += 1;
         s.tx_gen += 1;
         let g = s.tx_gen;
         let pos = s.pos;
         let foreign = s.foreign;
-        self.push(now + PREAMBLE + self.frame_time, Ev::TxEnd(i, g));
+        let body = if t.gigabit {
+            self.frame_time.max(t.slot)
+        } else {
+            self.frame_time
+        };
+        self.push(now + t.preamble + body, Ev::TxEnd(i, g));
         for j in 0..self.st.len() {
             let d = pos.abs_diff(self.st[j].pos);
             self.push(now + d, Ev::CarrierOn(j, i));
@@ -282,13 +324,16 @@ impl Sim {
         }
         s.collided = true;
         s.tx_gen += 1;
-        let end = self.now.max(s.tx_start + PREAMBLE) + JAM;
+        let end = self.now.max(s.tx_start + self.t.preamble) + self.t.jam;
         let g = s.tx_gen;
         self.push(end, Ev::TxEnd(i, g));
     }
 
     fn tx_end(&mut self, i: usize, g: u64) {
         if self.st[i].tx_gen != g {
+            return;
+        }
+        if self.t.gigabit && !self.st[i].collided && self.burst_goes_on(i) {
             return;
         }
         let now = self.now;
@@ -308,12 +353,34 @@ impl Sim {
                 let k = n.min(BACKOFF_LIMIT);
                 let r = self.below(1u64 << k);
                 self.st[i].mac = Mac::Backoff;
-                self.push(now + r * SLOT, Ev::BackoffEnd(i));
+                self.push(now + r * self.t.slot, Ev::BackoffEnd(i));
             }
         } else {
             self.finish_head(i, true);
         }
         self.deference(i);
+    }
+
+    /// Frame bursting at the end of a frame sent without collision: if the station
+    /// has another frame and the burst timer has not run out when it would start,
+    /// deliver this one and send that one after a gap of extension bits, the
+    /// transmission going on (no carrier edge).
+    fn burst_goes_on(&mut self, i: usize) -> bool {
+        let (now, t) = (self.now, self.t);
+        let has_next = self.p.load.is_none() || self.st[i].queue.len() >= 2;
+        if !has_next || now + t.ifg >= self.st[i].burst_start + t.burst_limit {
+            return false;
+        }
+        self.finish_head(i, true);
+        let s = &mut self.st[i];
+        s.mac = Mac::Tx;
+        s.tx_start = now + t.ifg;
+        s.collided = false;
+        s.attempts += 1;
+        s.tx_gen += 1;
+        let g = s.tx_gen;
+        self.push(now + t.ifg + t.preamble + self.frame_time, Ev::TxEnd(i, g));
+        true
     }
 
     fn finish_head(&mut self, i: usize, success: bool) {
@@ -354,6 +421,7 @@ impl Sim {
 /// Run one simulation.
 pub fn run(p: &Params) -> Metrics {
     let mut rng = XorShiftRng::seed_from_u64(p.seed ^ 0x5eed_c1a0_5e4f_0004);
+    let t = Timing::new(p.gigabit);
     let max_prop = (p.bus_m / 2e8 * 1e12).round() as u64;
     let n = p.stations;
     let mut pos: Vec<u64> = (0..n)
@@ -379,6 +447,7 @@ pub fn run(p: &Params) -> Metrics {
             gap_gen: 0,
             mac: Mac::Empty,
             tx_start: 0,
+            burst_start: 0,
             tx_gen: 0,
             collided: false,
             attempts: 0,
@@ -393,7 +462,8 @@ pub fn run(p: &Params) -> Metrics {
         heap: BinaryHeap::new(),
         st,
         rng,
-        frame_time: p.frame_bytes * 8 * BIT,
+        t,
+        frame_time: p.frame_bytes * 8 * t.bit,
         delivered: 0,
         collided: 0,
         dropped: 0,
@@ -401,7 +471,10 @@ pub fn run(p: &Params) -> Metrics {
         access_sum: 0.0,
         total_sum: 0.0,
     };
-    let rate_per_ps = p.load.map(|g| g * 1e7 / (p.frame_bytes * 8) as f64 / 1e12);
+    let bit_rate = 1e12 / t.bit as f64;
+    let rate_per_ps = p
+        .load
+        .map(|g| g * bit_rate / (p.frame_bytes * 8) as f64 / 1e12);
     match rate_per_ps {
         None => {
             for i in 0..n {
@@ -443,7 +516,8 @@ pub fn run(p: &Params) -> Metrics {
     }
     let d = sim.delivered.max(1) as f64;
     Metrics {
-        utilisation: sim.delivered as f64 * (p.frame_bytes * 8) as f64 * 1e5 / p.duration_ps as f64,
+        utilisation: sim.delivered as f64 * (p.frame_bytes * 8) as f64 * t.bit as f64
+            / p.duration_ps as f64,
         collided_per_frame: sim.collided as f64 / d,
         drops_per_generated: sim.dropped as f64 / sim.generated.max(1) as f64,
         access_us: sim.access_sum / d / 1e6,
