@@ -39,7 +39,8 @@
 //!   the fragment is then empty.
 //!   With carrier extension (1000 Mb/s half duplex) the extension symbols carry no
 //!   data and are left out: a collision during the extension shows the whole frame,
-//!   its FCS included, followed by the jam.
+//!   its FCS included, followed by the jam. Each frame of a burst is a packet of
+//!   its own.
 //! * **Drops** write nothing more than their last fragment's comment; **deferrals**
 //!   put nothing on the wire and write nothing.
 //!
@@ -421,17 +422,21 @@ impl<W: Write> Observer for PcapWriter<W> {
 mod tests {
     use super::*;
     use crate::config::{FrameSizes, Traffic};
+    use crate::ethernet::EthernetMedium;
     use crate::exact;
     use pcap_parser::pcapng::Block;
     use pcap_parser::traits::PcapNGPacketBlock;
     use pcap_parser::{PcapCapture, PcapNGCapture};
+
+    /// The frame sizes of [`cfg`]'s runs.
+    const SIZES: [usize; 3] = [64, 594, 1518];
 
     fn cfg(stations: u32, jam_rule: JamRule) -> RunConfig {
         RunConfig {
             stations,
             duration_ps: Time::from_ms(30),
             traffic: Traffic::Poisson { load: 0.9 },
-            frames: FrameSizes::Mix(vec![(64, 1), (594, 1), (1518, 1)]),
+            frames: FrameSizes::Mix(SIZES.iter().map(|&b| (b as u32, 1)).collect()),
             jam_rule,
             seed: 7,
             ..RunConfig::default()
@@ -534,12 +539,19 @@ mod tests {
                     assert_ne!(f & (1 << 24), 0, "CRC error");
                     assert_eq!(f & (1 << 26) != 0, sent < 64, "too short");
                     assert_eq!((f >> 5) & 0xf, 0, "no FCS");
-                    // Its bytes are those of a frame, then jam.
+                    // Its bytes are those of a frame of one of the run's sizes (whole
+                    // if the collision came during carrier extension), then jam.
                     if sent >= 22 {
                         let k = u32::from_be_bytes(p.data[14..18].try_into().unwrap());
                         let seq = u32::from_be_bytes(p.data[18..22].try_into().unwrap());
-                        build_frame(&mut buf, k, n, seq, 1518);
-                        let same = p.data.iter().zip(&buf).take_while(|(a, b)| a == b).count();
+                        let same = SIZES
+                            .iter()
+                            .map(|&size| {
+                                build_frame(&mut buf, k, n, seq, size);
+                                p.data.iter().zip(&buf).take_while(|(a, b)| a == b).count()
+                            })
+                            .max()
+                            .unwrap();
                         assert!(p.data[same..].iter().all(|&b| b == JAM_BYTE));
                         assert!(sent - same <= 4, "at most the jam after the frame");
                     }
@@ -558,6 +570,21 @@ mod tests {
         sat.traffic = Traffic::Saturated;
         sat.attempt_limit = 3;
         check(&sat);
+    }
+
+    #[test]
+    fn gigabit_carrier_extension_and_frame_bursts() {
+        let c = cfg(16, JamRule::Preamble).with_medium(EthernetMedium::Base1000T);
+        assert!(c.phy.carrier_extension && c.phy.burst_limit_bits > 0);
+        check(&c);
+        // A collision during a short frame's extension: the whole frame, then the jam.
+        let (_, bytes) = capture(&c, CaptureFormat::PcapNg);
+        let in_extension = read_pcapng(&bytes)
+            .iter()
+            .filter(|p| p.comment.is_some() && p.data.len() == 64 + 4)
+            .filter(|p| crc32fast::hash(&p.data[..64]) == 0x2144_df1c)
+            .count();
+        assert!(in_extension > 0);
     }
 
     #[test]
