@@ -46,6 +46,18 @@ for features in "" std defmt embedded-hal embedded-hal-async defmt,embedded-hal 
     cargo check -q -p backoff-core --no-default-features ${features:+--features "$features"}
 done
 
+step "tshark, for the test that opens the default run's capture file"
+# shellcheck source=scripts/cross-env.sh
+source "$ROOT/scripts/cross-env.sh"
+if ! command -v tshark >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] && command -v debconf-set-selections >/dev/null 2>&1; then
+    # wireshark-common asks whether non-root users may capture: answer it first so
+    # the installation never waits for a reply.
+    echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
+fi
+APT_NO_RECOMMENDS=1 cross_apt_install tshark
+# The pcap test fails instead of skipping if tshark is somehow missing.
+export MAC_SIM_REQUIRE_TSHARK=1
+
 step "host tests (unit, integration, doc)"
 cargo test --workspace --features backoff-core/std,backoff-core/embedded-hal,backoff-core/embedded-hal-async
 
@@ -56,8 +68,6 @@ step "backoff-core packages for crates.io (cargo publish --dry-run)"
 cargo publish --dry-run --allow-dirty -p backoff-core
 
 step "campaigns: a sweep killed and resumed, in 4 shards under GNU parallel and under Slurm, merged, equals the sweep in one go"
-# shellcheck source=scripts/cross-env.sh
-source "$ROOT/scripts/cross-env.sh"
 APT_NO_RECOMMENDS=1 cross_apt_install parallel slurmctld slurmd slurm-client munge sqlite3
 timeout 600 "$ROOT/scripts/campaign/test-campaign.sh" "$ROOT/target/debug/mac-sim" \
     || { echo "error: the campaign test failed or took more than 600 s" >&2; exit 1; }

@@ -149,6 +149,11 @@ struct RunArgs {
     /// the report, a "stations" array to --json, one CSV line per station to --csv.
     #[arg(long)]
     per_station: bool,
+    /// Write what a monitor on the bus would capture (delivered frames, collision
+    /// fragments) to this file: pcapng (.pcapng) or pcap with nanosecond timestamps
+    /// (.pcap), for Wireshark or tshark.
+    #[arg(long, value_name = "FILE")]
+    pcap: Option<std::path::PathBuf>,
 }
 
 impl RunArgs {
@@ -330,6 +335,7 @@ fn run(args: &RunArgs, m: &ArgMatches) -> Result<(), Failure> {
         args.plot.as_deref(),
         args.trace.as_deref(),
         args.per_station,
+        args.pcap.as_deref(),
         args.quiet,
     )?;
     if args.json {

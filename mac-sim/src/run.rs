@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use csma_cd::capture::{CaptureError, CaptureFormat, PcapWriter};
 use csma_cd::config::RunConfig;
 use csma_cd::exact::capture_timeline::{CaptureTimeline, DEFAULT_WINDOWS};
 use csma_cd::exact::per_station::{PerStation, StationResult};
@@ -26,13 +27,15 @@ use crate::interrupt;
 /// before the run (exit 2).
 ///
 /// With `trace`, every step of the model is streamed to that file (see
-/// [`csma_cd::trace`]), which appears complete after the run or not at all; a path
-/// that cannot be written fails before the run starts.
+/// [`csma_cd::trace`]), and with `pcap`, the bus as a monitor would capture it (see
+/// [`csma_cd::capture`]); each appears complete after the run or not at all, and a
+/// path that cannot be written fails before the run starts.
 pub fn run_observed(
     cfg: &RunConfig,
     plot: Option<&Path>,
     trace: Option<&Path>,
     per_station: bool,
+    pcap: Option<&Path>,
     quiet: bool,
 ) -> Result<(csma_cd::RunResult, Option<Vec<StationResult>>), Failure> {
     if let Some(dir) = plot {
@@ -45,18 +48,26 @@ pub fn run_observed(
         .map_err(Failure::usage)?;
     let timeline = plot.map(|_| CaptureTimeline::new(cfg, DEFAULT_WINDOWS));
     let trace = trace.map(open_trace).transpose()?;
+    let pcap = pcap.map(|p| open_pcap(p, cfg)).transpose()?;
     let progress = progress::for_stderr(quiet, "run", "events");
     let interrupted = || Failure::interrupted("run interrupted; nothing was written");
-    let observers = (per_station, (timeline, trace));
-    let (r, bits, (per_station, (timeline, trace))) = match observers {
+    let observers = (per_station, (timeline, (trace, pcap)));
+    let (r, bits, (per_station, (timeline, (trace, pcap)))) = match observers {
         // Nothing to observe: the model without its hook.
-        (None, (None, None)) => job::run_observed(cfg, interrupt::flag(), progress.as_ref())?
-            .map(|(r, bits)| (r, bits, observers)),
+        (None, (None, (None, None))) => {
+            job::run_observed(cfg, interrupt::flag(), progress.as_ref())?
+                .map(|(r, bits)| (r, bits, observers))
+        }
         o => job::run_traced(cfg, interrupt::flag(), progress.as_ref(), o)?,
     }
     .ok_or_else(interrupted)?;
-    if let Some(w) = trace {
-        let file = w.finish().map_err(Failure::environment)?;
+    let trace = trace.map(TraceWriter::finish).transpose();
+    let pcap = pcap.map(PcapWriter::finish).transpose();
+    let (trace, pcap) = (
+        trace.map_err(Failure::environment)?,
+        pcap.map_err(Failure::environment)?,
+    );
+    for file in trace.into_iter().chain(pcap) {
         file.commit()?;
     }
     let stations = per_station.map(|p| p.results(&bits, cfg.measured()));
@@ -134,4 +145,14 @@ fn open_trace(path: &Path) -> Result<TraceWriter<AtomicFile>, Failure> {
     let format = TraceFormat::from_path(path).map_err(Failure::usage)?;
     let file = AtomicFile::create(path).map_err(Failure::usage)?;
     TraceWriter::new(file, format).map_err(Failure::environment)
+}
+
+/// The capture writer for `path`, checked as [`open_trace`] checks a trace's.
+fn open_pcap(path: &Path, cfg: &RunConfig) -> Result<PcapWriter<AtomicFile>, Failure> {
+    let format = CaptureFormat::from_path(path).map_err(Failure::usage)?;
+    let file = AtomicFile::create(path).map_err(Failure::usage)?;
+    PcapWriter::new(file, format, cfg).map_err(|e| match e {
+        CaptureError::Config(e) => e.into(),
+        CaptureError::Io(e) => Failure::environment(e),
+    })
 }

@@ -31,6 +31,9 @@
 //! * [`sweep`]: sweeps over stations, load, frame size and algorithm, replicated, with
 //!   confidence intervals, files and charts.
 //! * [`bench`](mod@bench): the measurement behind `mac-sim bench`.
+//! * [`trace`], [`capture`]: every step of an exact run as CSV or JSON lines, and the
+//!   bus as a monitor would capture it (pcapng or pcap), both built on the
+//!   [observation hook](exact::observe).
 //!
 //! Dependencies run one way: `config` ← models ← `report`, `sweep`, `bench`.
 //!
@@ -75,6 +78,7 @@
 
 pub mod backoff;
 pub mod bench;
+pub mod capture;
 pub mod config;
 pub mod error;
 pub mod ethernet;

@@ -20,13 +20,13 @@
 //!   cancellation ([`runner::grid`]) and the progress reporters it drives
 //!   ([`runner::progress`]).
 //! * [`range`]: value lists for sweep axes (`1..=1024:x2`, `0.1..=1.0:0.1`).
-//! * [`output`]: files written whole or not at all ([`output::atomic`]) and JSON
-//!   ([`output::json`]).
+//! * [`output`]: files written whole or not at all ([`output::atomic`]), JSON
+//!   ([`output::json`]) and packet captures, pcapng and pcap ([`output::pcap`]).
 //! * [`chart`]: line and bar charts as PNG and SVG, drawn with a bundled font so they
 //!   render on a machine with no fonts.
 //!
 //! The layering inside the kit runs one way: `time` ← `engine`, `stats`; `maths` ←
-//! `runner`; `output` ← `chart`. A model crate depends on the kit, never the reverse.
+//! `runner`; `time` ← `output` ← `chart`. A model crate depends on the kit, never the reverse.
 //!
 //! ## Example: a model on the engine
 //!

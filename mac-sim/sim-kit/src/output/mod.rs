@@ -3,8 +3,11 @@
 //! * [`atomic`]: a file written under a temporary name beside its target and renamed
 //!   when complete; an output directory checked before any work starts;
 //! * [`set`]: a set of files that appears whole or not at all;
-//! * [`json`]: pretty-printed JSON of any serialisable result.
+//! * [`json`]: pretty-printed JSON of any serialisable result;
+//! * [`pcap`]: packet capture files (pcapng, and pcap with nanosecond timestamps),
+//!   streamed record by record.
 
 pub mod atomic;
 pub mod json;
+pub mod pcap;
 pub mod set;
