@@ -187,6 +187,19 @@ fn a_burst_sends_frames_back_to_back_until_the_burst_limit() {
     assert_eq!(r.conservation.delivered, 155);
 }
 
+/// Two saturated 1000BASE-T stations with 64-byte frames: A at position 0 with its
+/// first frame at 0, B at `b_at` with its first frame at `b_starts`.
+fn two_stations(b_at: Time, b_starts: Time) -> Engine<CsmaCd> {
+    let cfg = RunConfig {
+        stations: 2,
+        frames: FrameSizes::Fixed(64),
+        duration_ps: Time::from_ms(1),
+        ..RunConfig::default().with_medium(EthernetMedium::Base1000T)
+    };
+    let (m, q) = CsmaCd::new_staged(&cfg, &[Time::ZERO, b_at], &[Time::ZERO, b_starts]).unwrap();
+    Engine::with_queue(m, q)
+}
+
 /// Two stations 100 m apart (500 ns). A starts a burst at 0; B gets its frame at
 /// 2000 ns, when A's carrier is there, and defers through the whole burst: A's
 /// tail passes B at 65 984 + 500 = 66 484, B times its gap (part 1 to 66 548) and
@@ -194,15 +207,7 @@ fn a_burst_sends_frames_back_to_back_until_the_burst_limit() {
 /// A's blind gap) reaches it.
 #[test]
 fn other_stations_defer_through_a_whole_burst() {
-    let cfg = RunConfig {
-        stations: 2,
-        frames: FrameSizes::Fixed(64),
-        duration_ps: Time::from_ms(1),
-        ..RunConfig::default().with_medium(EthernetMedium::Base1000T)
-    };
-    let (m, q) =
-        CsmaCd::new_staged(&cfg, &[Time::ZERO, 500 * NS], &[Time::ZERO, 2000 * NS]).unwrap();
-    let mut e = Engine::with_queue(m, q);
+    let mut e = two_stations(500 * NS, 2000 * NS);
     let mut at = |t: Time| {
         e.run_until(t);
         (e.model().attempts(), e.model().delivered())
@@ -225,15 +230,7 @@ fn other_stations_defer_through_a_whole_burst() {
 /// (without extension it would have ended at 576, before the collision reached it).
 #[test]
 fn a_collision_in_the_extension_is_a_collision() {
-    let cfg = RunConfig {
-        stations: 2,
-        frames: FrameSizes::Fixed(64),
-        duration_ps: Time::from_ms(1),
-        ..RunConfig::default().with_medium(EthernetMedium::Base1000T)
-    };
-    let (m, q) =
-        CsmaCd::new_staged(&cfg, &[Time::ZERO, 1000 * NS], &[Time::ZERO, 900 * NS]).unwrap();
-    let mut e = Engine::with_queue(m, q);
+    let mut e = two_stations(1000 * NS, 900 * NS);
     let mut at = |t: Time| {
         e.run_until(t);
         let m = e.model();
