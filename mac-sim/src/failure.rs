@@ -13,6 +13,7 @@
 use std::fmt;
 
 use csma_cd::ConfigError;
+use csma_cd::capture::CaptureError;
 use csma_cd::sweep::execute::SweepError;
 use csma_cd::sweep::store::StoreError;
 use retry_storm::StormError;
@@ -83,6 +84,15 @@ impl fmt::Display for Failure {
 impl From<ConfigError> for Failure {
     fn from(e: ConfigError) -> Self {
         Self::usage(e)
+    }
+}
+
+impl From<CaptureError> for Failure {
+    fn from(e: CaptureError) -> Self {
+        match e {
+            CaptureError::Config(e) => e.into(),
+            CaptureError::Io(e) => Self::environment(e),
+        }
     }
 }
 

@@ -160,13 +160,7 @@ impl RunArgs {
     /// The flags' configuration, or with `--scenario` the file's with the flags the
     /// user gave (`m`) on top.
     fn config_from(&self, m: &ArgMatches) -> Result<RunConfig, Failure> {
-        let Some(path) = &self.sim.scenario else {
-            let cfg = self.config()?;
-            cfg.validate()?;
-            return Ok(cfg);
-        };
-        let file = scenario_args::load(path)?;
-        scenario_args::merge(file, &self.config()?, m)
+        scenario_args::resolve(self.sim.scenario.as_deref(), self.config()?, m)
     }
 
     /// The configuration of the flags alone (not yet validated).

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use csma_cd::capture::{CaptureError, CaptureFormat, PcapWriter};
+use csma_cd::capture::{CaptureFormat, PcapWriter};
 use csma_cd::config::RunConfig;
 use csma_cd::exact::capture_timeline::{CaptureTimeline, DEFAULT_WINDOWS};
 use csma_cd::exact::per_station::{PerStation, StationResult};
@@ -12,13 +12,15 @@ use csma_cd::sweep::job;
 use csma_cd::trace::{TraceFormat, TraceWriter};
 use sim_kit::chart::save::save;
 use sim_kit::output::atomic::AtomicFile;
+use sim_kit::output::format::UnknownFormat;
 use sim_kit::output::set::{OutputSet, check};
 use sim_kit::runner::progress;
 
 use crate::failure::Failure;
 use crate::interrupt;
 
-/// One run of the exact model with its progress on a terminal (unless `quiet`), and
+/// One run of the exact model, `cfg` already validated, with its progress on a
+/// terminal (unless `quiet`), and
 /// with `plot`, its four charts (the capture timeline among them), which appear in
 /// that folder together after the run, or not at all.
 ///
@@ -41,7 +43,6 @@ pub fn run_observed(
     if let Some(dir) = plot {
         check(dir).map_err(Failure::usage)?;
     }
-    cfg.validate()?;
     let per_station = per_station
         .then(|| PerStation::new(cfg.stations))
         .transpose()
@@ -61,13 +62,13 @@ pub fn run_observed(
         o => job::run_traced(cfg, interrupt::flag(), progress.as_ref(), o)?,
     }
     .ok_or_else(interrupted)?;
-    let trace = trace.map(TraceWriter::finish).transpose();
-    let pcap = pcap.map(PcapWriter::finish).transpose();
-    let (trace, pcap) = (
-        trace.map_err(Failure::environment)?,
-        pcap.map_err(Failure::environment)?,
-    );
-    for file in trace.into_iter().chain(pcap) {
+    // Every file finished before any is published.
+    let files = [trace.map(TraceWriter::finish), pcap.map(PcapWriter::finish)]
+        .into_iter()
+        .flatten()
+        .collect::<std::io::Result<Vec<_>>>()
+        .map_err(Failure::environment)?;
+    for file in files {
         file.commit()?;
     }
     let stations = per_station.map(|p| p.results(&bits, cfg.measured()));
@@ -139,20 +140,25 @@ pub fn with_scenario<'a>(
     }
 }
 
-/// The trace writer for `path`, on a temporary file beside it; a bad extension or a
-/// path that cannot be written is a usage error (exit 2), found before the run.
+/// The format of `path` by `format_of` and a temporary file beside it; a bad
+/// extension or a path that cannot be written is a usage error (exit 2), found
+/// before the run.
+fn open<F>(
+    path: &Path,
+    format_of: fn(&Path) -> Result<F, UnknownFormat>,
+) -> Result<(F, AtomicFile), Failure> {
+    let format = format_of(path).map_err(Failure::usage)?;
+    Ok((format, AtomicFile::create(path).map_err(Failure::usage)?))
+}
+
+/// The trace writer for `path`, checked by [`open`].
 fn open_trace(path: &Path) -> Result<TraceWriter<AtomicFile>, Failure> {
-    let format = TraceFormat::from_path(path).map_err(Failure::usage)?;
-    let file = AtomicFile::create(path).map_err(Failure::usage)?;
+    let (format, file) = open(path, TraceFormat::from_path)?;
     TraceWriter::new(file, format).map_err(Failure::environment)
 }
 
-/// The capture writer for `path`, checked as [`open_trace`] checks a trace's.
+/// The capture writer for `path`, checked by [`open`].
 fn open_pcap(path: &Path, cfg: &RunConfig) -> Result<PcapWriter<AtomicFile>, Failure> {
-    let format = CaptureFormat::from_path(path).map_err(Failure::usage)?;
-    let file = AtomicFile::create(path).map_err(Failure::usage)?;
-    PcapWriter::new(file, format, cfg).map_err(|e| match e {
-        CaptureError::Config(e) => e.into(),
-        CaptureError::Io(e) => Failure::environment(e),
-    })
+    let (format, file) = open(path, CaptureFormat::from_path)?;
+    Ok(PcapWriter::new(file, format, cfg)?)
 }

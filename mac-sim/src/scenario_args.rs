@@ -18,19 +18,34 @@ fn given(m: &ArgMatches, id: &str) -> bool {
 /// # Errors
 ///
 /// A usage failure (exit 2) naming the file, the line and the key.
-pub fn load(path: &std::path::Path) -> Result<RunConfig, Failure> {
+fn load(path: &std::path::Path) -> Result<RunConfig, Failure> {
     Scenario::load(path)
         .map(|(_, cfg)| cfg)
         .map_err(|e| Failure::usage(format!("scenario {e}")))
 }
 
-/// `file` with every option of `flags` that was given on the command line `m`; the
-/// result is validated.
+/// The configuration of a run or a sweep's base: the options' `flags`, or with a
+/// `scenario` file the file's with every option given on the command line `m` on
+/// top; validated.
 ///
 /// # Errors
 ///
-/// A usage failure when the combination is out of range.
-pub fn merge(file: RunConfig, flags: &RunConfig, m: &ArgMatches) -> Result<RunConfig, Failure> {
+/// A usage failure for a file that cannot be read or a combination out of range.
+pub fn resolve(
+    scenario: Option<&std::path::Path>,
+    flags: RunConfig,
+    m: &ArgMatches,
+) -> Result<RunConfig, Failure> {
+    let cfg = match scenario {
+        None => flags,
+        Some(path) => merge(load(path)?, &flags, m),
+    };
+    cfg.validate()?;
+    Ok(cfg)
+}
+
+/// `file` with every option of `flags` that was given on the command line `m`.
+fn merge(file: RunConfig, flags: &RunConfig, m: &ArgMatches) -> RunConfig {
     let mut c = file;
     if given(m, "medium") {
         if let Some(medium) = flags.medium {
@@ -70,16 +85,15 @@ pub fn merge(file: RunConfig, flags: &RunConfig, m: &ArgMatches) -> Result<RunCo
     if given(m, "backoff") {
         c.backoff = flags.backoff;
     } else {
-        match (&mut c.backoff, flags.backoff) {
-            (BackoffAlgorithm::Fixed { window }, _) if given(m, "window") => {
+        match &mut c.backoff {
+            BackoffAlgorithm::Fixed { window } if given(m, "window") => {
                 *window = m.get_one::<u32>("window").copied().unwrap_or(*window);
             }
-            (BackoffAlgorithm::Polynomial { degree }, _) if *degree != 1 && given(m, "degree") => {
+            BackoffAlgorithm::Polynomial { degree } if *degree != 1 && given(m, "degree") => {
                 *degree = m.get_one::<u32>("degree").copied().unwrap_or(*degree);
             }
             _ => {}
         }
     }
-    c.validate()?;
-    Ok(c)
+    c
 }

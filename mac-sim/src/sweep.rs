@@ -82,13 +82,8 @@ pub struct SweepArgs {
 
 impl SweepArgs {
     fn spec(&self, m: &clap::ArgMatches) -> Result<SweepSpec, Failure> {
-        let flags = self.sim.config()?;
-        let base = match &self.sim.scenario {
-            None => flags,
-            Some(path) => {
-                crate::scenario_args::merge(crate::scenario_args::load(path)?, &flags, m)?
-            }
-        };
+        let base =
+            crate::scenario_args::resolve(self.sim.scenario.as_deref(), self.sim.config()?, m)?;
         Ok(SweepSpec {
             base,
             stations: spec::parse_stations(&self.stations).map_err(Failure::usage)?,

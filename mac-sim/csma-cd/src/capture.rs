@@ -89,8 +89,6 @@ use sim_kit::time::Time;
 pub const ETHERTYPE: u16 = 0x88b5;
 /// The byte written for each byte of jam.
 pub const JAM_BYTE: u8 = 0x55;
-/// Length of the Ethernet header (addresses and EtherType).
-pub const HEADER_BYTES: usize = 14;
 /// Length of the FCS.
 pub const FCS_BYTES: usize = 4;
 /// The shortest valid Ethernet frame; shorter fragments are flagged *packet too
@@ -121,19 +119,14 @@ pub fn build_frame(buf: &mut Vec<u8>, k: u32, n: u32, seq: u32, bytes: usize) {
 /// Fill `buf` with the first `len` bytes of frame `seq` of station `k` of `n`, its
 /// FCS left out (`len` at most the frame's length less [`FCS_BYTES`]).
 pub fn frame_head(buf: &mut Vec<u8>, k: u32, n: u32, seq: u32, len: usize) {
-    /// The padding, copied rather than pushed byte by byte.
-    const ZEROS: [u8; 1518] = [0; 1518];
     buf.clear();
     buf.extend_from_slice(&station_address(destination(k, n)));
     buf.extend_from_slice(&station_address(k));
     buf.extend_from_slice(&ETHERTYPE.to_be_bytes());
     buf.extend_from_slice(&k.to_be_bytes());
     buf.extend_from_slice(&seq.to_be_bytes());
-    buf.truncate(len);
-    while buf.len() < len {
-        let more = (len - buf.len()).min(ZEROS.len());
-        buf.extend_from_slice(&ZEROS[..more]);
-    }
+    // Cut to `len`, or padded with zeros.
+    buf.resize(len, 0);
 }
 
 /// Why a [`PcapWriter`] could not be made.
@@ -209,11 +202,9 @@ pub struct PcapWriter<W: Write> {
     preamble: Time,
     jam_floor: Time,
     attempts: Vec<Attempt>,
-    /// Starts of the attempts under way, with their station.
-    active: Vec<(Time, u32)>,
+    /// The stations with an attempt under way.
+    active: Vec<u32>,
     pending: BinaryHeap<Reverse<Pending>>,
-    /// The latest event time seen.
-    now: Time,
     frames: u64,
     fragments: u64,
     error: Option<io::Error>,
@@ -251,7 +242,6 @@ impl<W: Write> PcapWriter<W> {
             attempts: vec![Attempt::default(); cfg.stations as usize],
             active: Vec::new(),
             pending: BinaryHeap::new(),
-            now: Time::ZERO,
             frames: 0,
             fragments: 0,
             error: None,
@@ -346,10 +336,11 @@ impl<W: Write> PcapWriter<W> {
         })
     }
 
-    /// An attempt ended (`e` is its `JamEnd` or `Success`): hold its packet.
+    /// An attempt ended (`e` is its `JamEnd` or `Success`): hold its packet, and
+    /// write those that no attempt still under way can precede.
     fn ended(&mut self, e: &TraceEvent) {
         let (k, end) = (e.station, e.time);
-        if let Some(i) = self.active.iter().position(|&(_, s)| s == k) {
+        if let Some(i) = self.active.iter().position(|&s| s == k) {
             self.active.swap_remove(i);
         }
         let a = self.attempts[k as usize];
@@ -381,6 +372,15 @@ impl<W: Write> PcapWriter<W> {
             frame_bytes: e.frame_bits / 8,
             fragment,
         }));
+        // Every attempt still to end started at or after the earliest one under way;
+        // one not yet begun starts after every packet held. (Only an end can release
+        // a packet: a start comes after every held packet's.)
+        let until = self
+            .active
+            .iter()
+            .map(|&s| self.attempts[s as usize].start)
+            .min();
+        self.release(until);
     }
 }
 
@@ -389,32 +389,22 @@ impl<W: Write> Observer for PcapWriter<W> {
         let k = e.station as usize;
         match e.kind {
             // Reported with the jam's end, at the (earlier) time it was detected.
-            EventKind::Collision => {
-                self.attempts[k].detected = Some(e.time);
-                return;
-            }
+            EventKind::Collision => self.attempts[k].detected = Some(e.time),
             EventKind::Transmit => {
                 let a = &mut self.attempts[k];
                 a.start = e.time;
                 a.detected = None;
-                self.active.push((e.time, e.station));
+                self.active.push(e.station);
             }
-            EventKind::JamEnd | EventKind::Success => self.ended(e),
-            EventKind::Drop => {}
+            EventKind::JamEnd => self.ended(e),
+            // The frame is done: the next one gets the next sequence number.
+            EventKind::Success => {
+                self.ended(e);
+                self.attempts[k].seq = self.attempts[k].seq.wrapping_add(1);
+            }
+            EventKind::Drop => self.attempts[k].seq = self.attempts[k].seq.wrapping_add(1),
             EventKind::Defer => {}
         }
-        if matches!(e.kind, EventKind::Success | EventKind::Drop) {
-            self.attempts[k].seq = self.attempts[k].seq.wrapping_add(1);
-        }
-        self.now = self.now.max(e.time);
-        // Every attempt still to end started at or after the earliest one under way,
-        // and any attempt not yet begun starts at or after `now`.
-        let until = self
-            .active
-            .iter()
-            .map(|&(s, _)| s)
-            .fold(self.now, Time::min);
-        self.release(Some(until));
     }
 }
 

@@ -389,6 +389,9 @@ pub struct Timing {
     pub slot: Time,
     /// One-way propagation end to end.
     pub max_prop: Time,
+    /// The least a transmission lasts, preamble included: preamble + slot with
+    /// carrier extension (IEEE 802.3 clause 4.2.3.4), zero without.
+    pub extend_to: Time,
 }
 
 impl Timing {
@@ -593,17 +596,18 @@ impl RunConfig {
             jam: bit * u64::from(phy.jam_bits),
             slot: bit * u64::from(phy.slot_bits),
             max_prop,
+            extend_to: if phy.carrier_extension {
+                bit * u64::from(phy.preamble_bits + phy.slot_bits)
+            } else {
+                Time::ZERO
+            },
         };
         // Validity range of the exact model: every collision is detected by every
         // transmitter in it (no late collisions), so a frame is delivered exactly
         // when its sender detected no collision.
         // With carrier extension the shortest transmission lasts at least the slot.
         let min_frame = t.preamble + bit * 8 * u64::from(self.frames.min_bytes());
-        let shortest = if phy.carrier_extension {
-            min_frame.max(t.preamble + t.slot)
-        } else {
-            min_frame
-        };
+        let shortest = min_frame.max(t.extend_to);
         let limit = t.slot.min(shortest);
         if max_prop * 2 > limit {
             // The longest bus whose round trip fits, to 0.1 m below.

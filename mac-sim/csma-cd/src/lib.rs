@@ -49,11 +49,14 @@
 //! ## What an *event* is
 //!
 //! An event is one entry taken from the event queue and acted on by the model. In the
-//! exact model there are three kinds: an **attempt** (a station with a frame senses
-//! the carrier and transmits, waits out the interframe gap, or defers), a
-//! **transmission end** (the end of a frame or of a jam, with the success or the
-//! collision's backoff decision), and a **frame arrival** (Poisson traffic). A
-//! transmission end superseded by an earlier collision is *stale*: it is discarded
+//! exact model there are five kinds ([`exact::Event`]): an **attempt** (a station
+//! with a frame senses the carrier and transmits, waits out the interframe gap, or
+//! defers), a **transmission end** (the end of a frame or of a jam, with the success
+//! or the collision's backoff decision), a **frame arrival** (Poisson traffic), a
+//! **wake** (the carrier at a station that has just transmitted may have dropped:
+//! its blind gap starts) and a **burst frame** (frame bursting's next frame). An
+//! event superseded by a later decision (a transmission end moved earlier by a
+//! collision, a wake for a station no longer listening) is *stale*: it is discarded
 //! without being counted. In the slotted model one event is one contention slot.
 //!
 //! ## Example

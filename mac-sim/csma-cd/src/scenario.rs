@@ -261,21 +261,47 @@ impl Scenario {
         if let Some(v) = &self.medium {
             c = c.with_medium(v.parse().map_err(key_err("medium"))?);
         }
-        if let Some(v) = self.stations {
-            c.stations = v;
+        // Keys taken as they are.
+        macro_rules! copy {
+            ($($key:ident => $($field:ident).+),* $(,)?) => {$(
+                if let Some(v) = self.$key {
+                    c.$($field).+ = v;
+                }
+            )*};
         }
-        if let Some(v) = &self.placement {
-            c.placement = v.parse().map_err(key_err("placement"))?;
+        copy!(
+            stations => stations,
+            length_m => bus_length_m,
+            seed => seed,
+            backoff_limit => backoff_limit,
+            attempt_limit => attempt_limit,
+            queue_limit => queue_limit,
+            capture_window => capture_window,
+            velocity => phy.velocity_m_per_s,
+            slot_bits => phy.slot_bits,
+            preamble_bits => phy.preamble_bits,
+            ifg_bits => phy.ifg_bits,
+            jam_bits => phy.jam_bits,
+            carrier_extension => phy.carrier_extension,
+            burst_limit_bits => phy.burst_limit_bits,
+        );
+        // Keys in readable units, parsed as the command line parses them.
+        macro_rules! parse {
+            ($($key:ident => $($field:ident).+ = $parse:expr),* $(,)?) => {$(
+                if let Some(v) = &self.$key {
+                    c.$($field).+ = $parse(v.as_str()).map_err(key_err(stringify!($key)))?;
+                }
+            )*};
         }
-        if let Some(v) = self.length_m {
-            c.bus_length_m = v;
-        }
-        if let Some(v) = &self.bit_rate {
-            c.phy.bit_rate = parse::bit_rate(v).map_err(key_err("bit_rate"))?;
-        }
-        if let Some(v) = &self.frames {
-            c.frames = parse::frame_sizes(v).map_err(key_err("frames"))?;
-        }
+        parse!(
+            placement => placement = str::parse,
+            bit_rate => phy.bit_rate = parse::bit_rate,
+            frames => frames = parse::frame_sizes,
+            duration => duration_ps = parse::duration,
+            warmup => warmup_ps = parse::duration,
+            ifg_rule => ifg_rule = str::parse,
+            jam_rule => jam_rule = str::parse,
+        );
         if let Some(v) = &self.load {
             c.traffic = match v {
                 LoadSpec::Word(w) if w == "saturated" => Traffic::Saturated,
@@ -286,15 +312,6 @@ impl Scenario {
                     load: parse::load(&g.to_string()).map_err(key_err("load"))?,
                 },
             };
-        }
-        if let Some(v) = &self.duration {
-            c.duration_ps = parse::duration(v).map_err(key_err("duration"))?;
-        }
-        if let Some(v) = &self.warmup {
-            c.warmup_ps = parse::duration(v).map_err(key_err("warmup"))?;
-        }
-        if let Some(v) = self.seed {
-            c.seed = v;
         }
         let window = self.window.unwrap_or(32);
         let degree = self.degree.unwrap_or(2);
@@ -313,45 +330,6 @@ impl Scenario {
                     });
                 }
             };
-        }
-        if let Some(v) = self.backoff_limit {
-            c.backoff_limit = v;
-        }
-        if let Some(v) = self.attempt_limit {
-            c.attempt_limit = v;
-        }
-        if let Some(v) = self.queue_limit {
-            c.queue_limit = v;
-        }
-        if let Some(v) = self.capture_window {
-            c.capture_window = v;
-        }
-        if let Some(v) = self.velocity {
-            c.phy.velocity_m_per_s = v;
-        }
-        if let Some(v) = self.slot_bits {
-            c.phy.slot_bits = v;
-        }
-        if let Some(v) = self.preamble_bits {
-            c.phy.preamble_bits = v;
-        }
-        if let Some(v) = self.ifg_bits {
-            c.phy.ifg_bits = v;
-        }
-        if let Some(v) = self.jam_bits {
-            c.phy.jam_bits = v;
-        }
-        if let Some(v) = self.carrier_extension {
-            c.phy.carrier_extension = v;
-        }
-        if let Some(v) = self.burst_limit_bits {
-            c.phy.burst_limit_bits = v;
-        }
-        if let Some(v) = &self.ifg_rule {
-            c.ifg_rule = v.parse().map_err(key_err("ifg_rule"))?;
-        }
-        if let Some(v) = &self.jam_rule {
-            c.jam_rule = v.parse().map_err(key_err("jam_rule"))?;
         }
         Ok(c)
     }

@@ -28,11 +28,11 @@
 //!            r.conservation.delivered);
 //! ```
 
-use std::fmt;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::exact::observe::{Observer, TraceEvent};
+use sim_kit::output::format::{UnknownFormat, by_extension};
 
 /// The trace file formats, chosen by the file's extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,37 +43,18 @@ pub enum TraceFormat {
     JsonLines,
 }
 
-/// The trace path's extension is neither `.csv` nor `.jsonl`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownTraceFormat(pub PathBuf);
-
-impl fmt::Display for UnknownTraceFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "trace file '{}': unknown format (the name must end in .csv or .jsonl)",
-            self.0.display()
-        )
-    }
-}
-
-impl std::error::Error for UnknownTraceFormat {}
-
 impl TraceFormat {
     /// The format for `path`, from its extension (case-insensitive).
     ///
     /// # Errors
     ///
-    /// [`UnknownTraceFormat`] for any other extension, or none.
-    pub fn from_path(path: &Path) -> Result<Self, UnknownTraceFormat> {
-        let ext = path
-            .extension()
-            .map(|e| e.to_string_lossy().to_ascii_lowercase());
-        match ext.as_deref() {
-            Some("csv") => Ok(Self::Csv),
-            Some("jsonl") => Ok(Self::JsonLines),
-            _ => Err(UnknownTraceFormat(path.to_path_buf())),
-        }
+    /// [`UnknownFormat`] for any other extension, or none.
+    pub fn from_path(path: &Path) -> Result<Self, UnknownFormat> {
+        by_extension(
+            path,
+            "trace",
+            &[("csv", Self::Csv), ("jsonl", Self::JsonLines)],
+        )
     }
 }
 

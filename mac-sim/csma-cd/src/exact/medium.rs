@@ -710,7 +710,12 @@ impl Medium {
     }
 
     /// Whether a transmission-end event for `k` at `now` is genuine (`Some`: whether
-    /// the transmission collided) or stale (`None`), without ending it.
+    /// the transmission collided) or stale (`None`: it is not the end of `k`'s
+    /// current transmission), without ending it.
+    ///
+    /// A superseded end that coincides with the end of a later transmission of the
+    /// same station describes the same instant and is handled in its place; the
+    /// genuine one then finds the station silent.
     #[inline]
     pub fn ending(&self, now: Time, k: usize) -> Option<bool> {
         let g = &self.sig[k];
@@ -741,17 +746,10 @@ impl Medium {
         schedule(end, k);
     }
 
-    /// A transmission-end event for `k` at `now`: `None` if stale (it is not the end
-    /// of `k`'s current transmission), else whether the transmission collided.
-    ///
-    /// A superseded end that coincides with the end of a later transmission of the
-    /// same station describes the same instant and is handled in its place; the
-    /// genuine one then finds the station silent.
-    pub fn end(&mut self, now: Time, k: usize) -> Option<bool> {
+    /// `k`'s transmission ends at `now`, a genuine end (see [`ending`](Self::ending)).
+    pub fn end(&mut self, now: Time, k: usize) {
         let g = self.sig[k];
-        if !g.on || g.end != now {
-            return None;
-        }
+        debug_assert!(g.on && g.end == now);
         self.purge(now);
         self.active -= 1;
         self.sig[k].on = false;
@@ -772,6 +770,5 @@ impl Medium {
                 });
             }
         }
-        Some(g.det != NONE)
     }
 }

@@ -95,6 +95,10 @@ pub enum Event {
     TxEnd(u32),
     /// A frame arrives (Poisson traffic) at a station chosen uniformly.
     Arrival,
+    /// Frame bursting: the station, filling the gap with extension bits since its
+    /// last frame, starts the next frame of its burst without deference. Stale if a
+    /// collision ended the burst.
+    BurstFrame(u32),
     /// The carrier at a station that has just transmitted may have dropped at its
     /// position (IEEE 802.3 gap rules): its blind gap starts then. Stale when the
     /// station no longer listens.
@@ -139,9 +143,6 @@ struct Station {
     /// Frame bursting: when the burst the station is sending began (the start of its
     /// first transmission), while it holds the medium.
     burst_start: Option<Time>,
-    /// Frame bursting: the station is filling the gap with extension bits and its
-    /// next `Attempt` starts the next frame of the burst without deference.
-    continuing: bool,
 }
 
 /// Counters of the run.
@@ -334,7 +335,6 @@ impl<O: Observer> CsmaCd<O> {
                 watch_own: false,
                 listening: false,
                 burst_start: None,
-                continuing: false,
             })
             .collect();
         let arrivals = match cfg.traffic {
@@ -403,15 +403,12 @@ impl<O: Observer> CsmaCd<O> {
         }
         let st = &mut self.stations[k];
         st.state = State::Transmitting;
-        let mut bits = u64::from(st.frame_bits);
-        if self.cfg.phy.carrier_extension {
-            // Carrier extension (IEEE 802.3 clause 4.2.3.4): up to the slot.
-            bits = bits.max(self.cfg.phy.slot_bits.into());
-        }
         if self.cfg.phy.burst_limit_bits > 0 {
             st.burst_start = Some(now);
         }
-        let length = self.t.preamble + self.t.bit * bits;
+        // Carrier extension (IEEE 802.3 clause 4.2.3.4) makes it last the slot at least.
+        let length =
+            (self.t.preamble + self.t.bit * u64::from(st.frame_bits)).max(self.t.extend_to);
         self.medium.start(now, k, length, |at, j| {
             q.schedule(at, Event::TxEnd(j as u32))
         });
@@ -421,32 +418,37 @@ impl<O: Observer> CsmaCd<O> {
 
     /// The next frame of a burst starts (IEEE 802.3 clause 4.2.3.2.7): the signal,
     /// extended by [`tx_end`](Self::tx_end), carries it; no deference.
-    fn continue_burst(&mut self, now: Time, k: usize) {
+    fn continue_burst(&mut self, now: Time, k: usize) -> bool {
         let st = &mut self.stations[k];
-        st.continuing = false;
+        // A burst collides only in its first frame (see `ethernet`); should a
+        // collision end it all the same, its backoff rules and this event is stale.
+        if st.burst_start.is_none() {
+            return false;
+        }
         st.state = State::Transmitting;
         self.c.attempts += 1;
         self.emit(now, k, EventKind::Transmit, None);
+        true
     }
 
     /// After a frame of a burst went out at `now`, whether the station sends its next
-    /// frame in the same burst; if so the signal is extended by the gap, filled with
-    /// extension bits, and that frame (IEEE 802.3 clauses 4.2.3.2.7 and 4.2.8).
+    /// frame (taken up, `Waiting`) in the same burst; if so the signal is extended by
+    /// the gap, filled with extension bits, and that frame (IEEE 802.3 clauses
+    /// 4.2.3.2.7 and 4.2.8).
     fn extend_burst(&mut self, now: Time, k: usize, q: &mut EventQueue<Event>) -> bool {
         let limit = self.cfg.phy.burst_limit_bits;
         let st = &mut self.stations[k];
+        // (`burst_start` is set only when bursting is on.)
         let Some(start) = st.burst_start else {
             return false;
         };
         // A new frame may start while fewer than burstLimit bit times have passed
         // since the burst began, if the station has one.
         let next = now + self.t.ifg;
-        if limit == 0 || st.state != State::Waiting || next >= start + self.t.bit * u64::from(limit)
-        {
+        if st.state != State::Waiting || next >= start + self.t.bit * u64::from(limit) {
             st.burst_start = None;
             return false;
         }
-        st.continuing = true;
         let end = next + self.t.preamble + self.t.bit * u64::from(st.frame_bits);
         self.medium
             .extend(now, k, end, |at, j| q.schedule(at, Event::TxEnd(j as u32)));
@@ -459,11 +461,8 @@ impl<O: Observer> CsmaCd<O> {
         };
         let slot = self.t.slot;
         let st = &mut self.stations[k];
-        st.burst_start = st.burst_start.filter(|_| !collided);
         if collided {
-            // A burst collides only in its first frame (see `ethernet`): a later
-            // frame's start is never pending here.
-            debug_assert!(!st.continuing);
+            st.burst_start = None;
             self.c.collided_attempts += 1;
             self.busy_collided = true;
             st.collisions += 1;
@@ -483,7 +482,9 @@ impl<O: Observer> CsmaCd<O> {
                     self.c.dropped_excessive += 1;
                     self.emit(now, k, EventKind::JamEnd, None);
                     self.emit(now, k, EventKind::Drop, None);
-                    self.next_frame(now, k, q);
+                    if self.next_frame(now, k) {
+                        q.schedule(now + self.t.ifg, Event::Attempt(k as u32));
+                    }
                 }
             }
         } else {
@@ -500,9 +501,13 @@ impl<O: Observer> CsmaCd<O> {
             self.total.record(now - st.arrival);
             self.capture.success(k as u32);
             self.emit(now, k, EventKind::Success, None);
-            self.next_frame(now, k, q);
+            let next = self.next_frame(now, k);
             if self.extend_burst(now, k, q) {
+                q.schedule(now + self.t.ifg, Event::BurstFrame(k as u32));
                 return true;
+            }
+            if next {
+                q.schedule(now + self.t.ifg, Event::Attempt(k as u32));
             }
         }
         self.medium.end(now, k);
@@ -525,9 +530,9 @@ impl<O: Observer> CsmaCd<O> {
         true
     }
 
-    /// The station is done with its frame (sent or dropped): take up the next one.
-    fn next_frame(&mut self, now: Time, k: usize, q: &mut EventQueue<Event>) {
-        let ifg = self.t.ifg;
+    /// The station is done with its frame (sent or dropped): take up the next one;
+    /// whether there is one (the caller schedules its attempt).
+    fn next_frame(&mut self, now: Time, k: usize) -> bool {
         let st = &mut self.stations[k];
         st.collisions = 0;
         if self.arrivals.is_none() {
@@ -536,16 +541,15 @@ impl<O: Observer> CsmaCd<O> {
             st.arrival = now;
             st.state = State::Waiting;
             self.c.generated += 1;
-            q.schedule(now + ifg, Event::Attempt(k as u32));
         } else if let Some((arr, bits)) = self.queues[k].pop_front() {
             st.frame_bits = bits;
             st.hol_since = now;
             st.arrival = arr;
             st.state = State::Waiting;
-            q.schedule(now + ifg, Event::Attempt(k as u32));
         } else {
             st.state = State::Idle;
         }
+        st.state == State::Waiting
     }
 
     fn arrival(&mut self, now: Time, q: &mut EventQueue<Event>) {
@@ -722,10 +726,9 @@ impl<O: Observer> Model for CsmaCd<O> {
     #[inline]
     fn handle(&mut self, now: Time, event: Event, q: &mut EventQueue<Event>) -> bool {
         match event {
+            Event::BurstFrame(k) => self.continue_burst(now, k as usize),
             Event::Attempt(k) => {
-                if self.stations[k as usize].continuing {
-                    self.continue_burst(now, k as usize);
-                } else if self.split {
+                if self.split {
                     self.attempt_split(now, k as usize, q);
                 } else {
                     self.attempt(now, k as usize, q);
@@ -759,6 +762,18 @@ fn new_medium(cfg: &RunConfig, t: Timing, pos: &[i64], method: SenseMethod) -> M
     m
 }
 
+/// Advance `engine` to `t`; when that passes the run's warm-up
+/// ([`RunConfig::warmup_ps`]), the statistics start afresh at the warm-up instant
+/// ([`CsmaCd::reset_statistics`]). Called in steps or at once, the run is the same.
+pub fn run_to<O: Observer>(engine: &mut Engine<CsmaCd<O>>, t: Time) {
+    let warmup = engine.model().cfg.warmup_ps;
+    if !warmup.is_zero() && engine.now() < warmup && t >= warmup {
+        engine.run_until(warmup);
+        engine.model_mut().reset_statistics();
+    }
+    engine.run_until(t);
+}
+
 /// Run the exact model for `cfg.duration_ps` and return its results.
 ///
 /// ```
@@ -789,11 +804,7 @@ pub fn run_with_observer<O: Observer>(
 ) -> Result<(RunResult, O), ConfigError> {
     let (model, queue) = CsmaCd::with_observer(cfg, observer)?;
     let mut engine = Engine::with_queue(model, queue);
-    if !cfg.warmup_ps.is_zero() {
-        engine.run_until(cfg.warmup_ps);
-        engine.model_mut().reset_statistics();
-    }
-    engine.run_until(cfg.duration_ps);
+    run_to(&mut engine, cfg.duration_ps);
     let r = engine
         .model()
         .result(cfg.measured(), engine.events(), engine.stale_events());

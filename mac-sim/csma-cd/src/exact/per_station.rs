@@ -156,16 +156,12 @@ mod tests {
     use crate::exact::CsmaCd;
     use sim_kit::engine::Engine;
 
-    /// Run `cfg` with per-station results, as `job::drive` does (warm-up included).
+    /// Run `cfg` with per-station results (warm-up included).
     fn run(cfg: &RunConfig) -> (crate::RunResult, Vec<StationResult>) {
         let (model, q) =
             CsmaCd::with_observer(cfg, PerStation::new(cfg.stations).unwrap()).unwrap();
         let mut e = Engine::with_queue(model, q);
-        if !cfg.warmup_ps.is_zero() {
-            e.run_until(cfg.warmup_ps);
-            e.model_mut().reset_statistics();
-        }
-        e.run_until(cfg.duration_ps);
+        crate::exact::run_to(&mut e, cfg.duration_ps);
         let m = e.model();
         let r = m.result(cfg.measured(), e.events(), e.stale_events());
         let rows = m

@@ -377,14 +377,13 @@ fn scaled(mut s: Series, k: f64) -> Series {
 impl LoadCurves<'_> {
     /// Every curve's `solid` metric with CI bars and its `dashed` metric without
     /// (the p99 of a few replications is too noisy for bars), each `(legend suffix,
-    /// metric)`, values divided by `k`; with `saturated`, the saturated point's
-    /// `solid` metric as a horizontal line.
+    /// metric)`, values divided by `k`, and the saturated point's `solid` metric as
+    /// a horizontal line where it has a value (total delay has none).
     fn draw(
         &self,
         mut chart: LineChart,
         solid: (&str, &str),
         dashed: (&str, &str),
-        saturated: bool,
         k: f64,
     ) -> LineChart {
         let load = PointSummary::load;
@@ -397,10 +396,7 @@ impl LoadCurves<'_> {
             .dashed()
             .colour(i);
             chart = chart.series(scaled(line, k)).series(scaled(dash, k));
-            let level = saturated
-                .then(|| self.saturated_line(&format!("{label} {}", solid.0), *sat, solid.1))
-                .flatten();
-            if let Some(s) = level {
+            if let Some(s) = self.saturated_line(&format!("{label} {}", solid.0), *sat, solid.1) {
                 chart = chart.series(scaled(s.colour(i), k));
             }
         }
@@ -443,7 +439,6 @@ pub fn delay_vs_load(points: &[PointSummary]) -> Option<LineChart> {
         chart,
         ("mean", "total_delay_mean_us"),
         ("p99", "total_delay_p99_us"),
-        false,
         k,
     ))
 }
@@ -461,7 +456,6 @@ pub fn access_delay_vs_load(points: &[PointSummary]) -> Option<LineChart> {
         chart,
         ("mean", "access_delay_mean_us"),
         ("p99", "access_delay_p99_us"),
-        true,
         1.0,
     ))
 }
@@ -482,7 +476,6 @@ pub fn throughput_vs_load(points: &[PointSummary]) -> Option<LineChart> {
         chart,
         ("throughput", "throughput_mbps"),
         ("goodput", "goodput_mbps"),
-        true,
         1.0,
     );
     let offered = Series::new(
@@ -520,7 +513,6 @@ pub fn drops_vs_load(points: &[PointSummary]) -> Option<LineChart> {
             "of which excessive collisions",
             "drop_excessive_collisions_per_frame",
         ),
-        true,
         1.0,
     ))
 }

@@ -197,16 +197,15 @@ pub fn run_sweep(
     if !missing.is_empty() {
         let grid = run_grid(&missing, 1, cancel, progress, |&j: &usize, _| {
             let (p, r) = jobs[j];
-            let seed = spec.run_seed(&points[p], r);
             let cfg = RunConfig {
-                seed,
+                seed: keys[j].seed,
                 ..points[p].clone()
             };
             match run_cancellable(&cfg, cancel) {
                 Ok(Some(result)) => {
                     let record = RunRecord::of(&result);
                     if let Some(st) = &store {
-                        st.put(&points[p], seed, r, &record)
+                        st.put(&keys[j], &points[p], r, &record)
                             .map_err(JobError::Store)?;
                     }
                     Ok(Done {

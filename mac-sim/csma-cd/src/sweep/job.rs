@@ -18,9 +18,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::config::RunConfig;
 use crate::error::ConfigError;
-use crate::exact::CsmaCd;
 use crate::exact::observe::{NoTrace, Observer};
 use crate::exact::results::RunResult;
+use crate::exact::{self, CsmaCd};
 use sim_kit::engine::Engine;
 use sim_kit::runner::progress::{Progress, Quiet, Steps};
 use sim_kit::time::Time;
@@ -38,19 +38,13 @@ fn drive<O: Observer>(
     let mut engine = Engine::with_queue(model, queue);
     let d = cfg.duration_ps;
     let steps = Steps::begin(progress, SLICES as usize);
-    let mut warming = !cfg.warmup_ps.is_zero();
     for k in 1..=SLICES {
         if cancel.load(Ordering::Relaxed) {
             return Ok(None);
         }
         // k·d/64 without overflow (d < 2^62).
         let t = Time::from_ps((u128::from(d.as_ps()) * u128::from(k) / u128::from(SLICES)) as u64);
-        if warming && t >= cfg.warmup_ps {
-            engine.run_until(cfg.warmup_ps);
-            engine.model_mut().reset_statistics();
-            warming = false;
-        }
-        engine.run_until(t);
+        exact::run_to(&mut engine, t);
         steps.done(k as usize, engine.events());
     }
     Ok(Some(engine))

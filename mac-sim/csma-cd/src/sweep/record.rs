@@ -45,9 +45,6 @@ pub const METRICS: [(&str, Metric); 15] = [
     ("delivered_frames", |r| r.conservation.delivered as f64),
 ];
 
-/// The metrics that have no value at a saturated point (see [`METRICS`]).
-pub const QUEUEING_METRICS: [&str; 2] = ["total_delay_mean_us", "total_delay_p99_us"];
-
 /// The run if its stations queue frames that arrive (Poisson traffic).
 fn queued(r: &RunResult) -> Option<&RunResult> {
     (r.config.traffic != Traffic::Saturated).then_some(r)

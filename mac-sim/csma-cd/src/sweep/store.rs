@@ -329,23 +329,23 @@ impl Store {
         Ok(out)
     }
 
-    /// Store the record of replication `replication` of `point`, run with `seed`, in
-    /// one transaction. A run already stored is left as it is.
+    /// Store the record of replication `replication` of `point`, the run `key`
+    /// ([`RunKey::new`] of the point and its seed), in one transaction. A run already
+    /// stored is left as it is.
     ///
     /// # Errors
     ///
     /// [`StoreError::Sql`] if the file cannot be written.
     pub fn put(
         &self,
+        key: &RunKey,
         point: &RunConfig,
-        seed: u64,
         replication: u32,
         record: &RunRecord,
     ) -> Result<(), StoreError> {
         let mut conn = self.lock();
         let tx = conn.transaction().map_err(|e| self.sql(e))?;
-        insert(&tx, &RunKey::new(point, seed), point, replication, record)
-            .map_err(|e| self.sql(e))?;
+        insert(&tx, key, point, replication, record).map_err(|e| self.sql(e))?;
         tx.commit().map_err(|e| self.sql(e))
     }
 

@@ -174,11 +174,6 @@ impl AtomicFile {
         })
     }
 
-    /// The final path.
-    pub fn target(&self) -> &Path {
-        &self.target
-    }
-
     /// Flush the buffer, sync the file to disk and rename it to the target.
     ///
     /// # Errors
@@ -223,10 +218,10 @@ impl Write for AtomicFile {
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        // Committed: the temporary name is gone (renamed); otherwise remove it.
-        if self.out.take().is_some() || self.tmp.exists() {
-            let _ = fs::remove_file(&self.tmp);
-        }
+        // Not committed, or the commit failed: close and remove the temporary file.
+        // (After a commit it has been renamed, and there is nothing to remove.)
+        drop(self.out.take());
+        let _ = fs::remove_file(&self.tmp);
     }
 }
 

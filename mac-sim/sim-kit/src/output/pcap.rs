@@ -47,10 +47,10 @@
 //! assert_eq!(&bytes[..4], &[0x0a, 0x0d, 0x0d, 0x0a]); // the Section Header Block
 //! ```
 
-use std::fmt;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use super::format::{UnknownFormat, by_extension};
 use crate::time::Time;
 
 /// Link type (`LINKTYPE_ETHERNET`, tcpdump.org link-layer header types): IEEE 802.3
@@ -66,37 +66,18 @@ pub enum CaptureFormat {
     PcapNg,
 }
 
-/// The capture path's extension is neither `.pcap` nor `.pcapng`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownCaptureFormat(pub PathBuf);
-
-impl fmt::Display for UnknownCaptureFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "capture file '{}': unknown format (the name must end in .pcapng or .pcap)",
-            self.0.display()
-        )
-    }
-}
-
-impl std::error::Error for UnknownCaptureFormat {}
-
 impl CaptureFormat {
     /// The format for `path`, from its extension (case-insensitive).
     ///
     /// # Errors
     ///
-    /// [`UnknownCaptureFormat`] for any other extension, or none.
-    pub fn from_path(path: &Path) -> Result<Self, UnknownCaptureFormat> {
-        let ext = path
-            .extension()
-            .map(|e| e.to_string_lossy().to_ascii_lowercase());
-        match ext.as_deref() {
-            Some("pcap") => Ok(Self::Pcap),
-            Some("pcapng") => Ok(Self::PcapNg),
-            _ => Err(UnknownCaptureFormat(path.to_path_buf())),
-        }
+    /// [`UnknownFormat`] for any other extension, or none.
+    pub fn from_path(path: &Path) -> Result<Self, UnknownFormat> {
+        by_extension(
+            path,
+            "capture",
+            &[("pcapng", Self::PcapNg), ("pcap", Self::Pcap)],
+        )
     }
 }
 
