@@ -4,7 +4,7 @@
 //!   when complete; an output directory checked before any work starts;
 //! * [`set`]: a set of files that appears whole or not at all;
 //! * [`json`]: pretty-printed JSON of any serialisable result;
-//! * [`format`]: an output file's format chosen by its extension;
+//! * [`format`](mod@format): an output file's format chosen by its extension;
 //! * [`pcap`]: packet capture files (pcapng, and pcap with nanosecond timestamps),
 //!   streamed record by record.
 
