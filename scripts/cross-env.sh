@@ -45,15 +45,22 @@ cross_setup() {
         printf 'cross build: rustup target %s\n' "$CROSS_TARGET"
         return 0
     fi
-    command -v rustup >/dev/null 2>&1 || cross_die "rustup not found; it is needed to select the cross toolchain"
     printf 'cross build: rustup target %s not installed; using Debian rustc with -Z build-std=core\n' "$CROSS_TARGET"
-    CROSS_APT_HINT="or use rustup: rustup target add $CROSS_TARGET" cross_apt_install $CROSS_DEBIAN_PACKAGES
+    cross_debian_toolchain "$CROSS_TARGET"
+    CROSS_MODE=debian
+}
+
+# Debian's rustc with its library sources, linked into rustup as the toolchain
+# `debian`, for a target that rustup cannot download here ($1, named in the hint).
+cross_debian_toolchain() {
+    command -v rustup >/dev/null 2>&1 || cross_die "rustup not found; it is needed to select the cross toolchain"
+    CROSS_APT_HINT="or use rustup: rustup target add $1" cross_apt_install $CROSS_DEBIAN_PACKAGES
     [ -d /usr/lib/rustlib/src/rust/library ] || cross_die "no library sources at /usr/lib/rustlib/src/rust/library (package rust-web-src)"
     command -v ld.lld-19 >/dev/null 2>&1 || cross_die "ld.lld-19 not found (package lld-19)"
+    command -v wasm-ld-19 >/dev/null 2>&1 || cross_die "wasm-ld-19 not found (package lld-19)"
     if ! rustup toolchain list | grep -q '^debian'; then
         rustup toolchain link debian /usr || cross_die "rustup toolchain link debian /usr failed"
     fi
-    CROSS_MODE=debian
 }
 
 # cross_cargo SUBCOMMAND ARGS...: cargo for the Cortex-M target, in whichever mode was set up.
@@ -67,5 +74,42 @@ cross_cargo() {
         RUSTC_BOOTSTRAP=1 \
             CARGO_TARGET_THUMBV7EM_NONE_EABIHF_LINKER=ld.lld-19 \
             cargo +debian "$sub" --target "$CROSS_TARGET" -Z build-std=core "$@"
+    fi
+}
+
+# WebAssembly (wasm32-unknown-unknown): the I/O-free engine crates and the browser
+# page. The same two ways: the rustup target if installed, otherwise Debian's rustc
+# with `-Z build-std=std,panic_abort`, linked by wasm-ld-19.
+WASM_TARGET=wasm32-unknown-unknown
+WASM_MODE=""
+WASM_DEBIAN_TARGET_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/target/wasm-debian"
+
+wasm_setup() {
+    [ -n "$WASM_MODE" ] && return 0
+    if command -v rustup >/dev/null 2>&1 \
+        && rustup target list --installed 2>/dev/null | grep -qx "$WASM_TARGET"; then
+        WASM_MODE=rustup
+        printf 'wasm build: rustup target %s\n' "$WASM_TARGET"
+        return 0
+    fi
+    printf 'wasm build: rustup target %s not installed; using Debian rustc with -Z build-std=std,panic_abort\n' "$WASM_TARGET"
+    cross_debian_toolchain "$WASM_TARGET"
+    WASM_MODE=debian
+}
+
+# wasm_cargo SUBCOMMAND ARGS...: cargo for wasm32-unknown-unknown, in whichever mode
+# was set up. The Debian mode builds into target/wasm-debian, so that its different
+# compiler does not invalidate the host builds in target/.
+wasm_cargo() {
+    wasm_setup
+    local sub=$1
+    shift
+    if [ "$WASM_MODE" = rustup ]; then
+        cargo "$sub" --target "$WASM_TARGET" "$@"
+    else
+        RUSTC_BOOTSTRAP=1 \
+            CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-19 \
+            CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$WASM_DEBIAN_TARGET_DIR}" \
+            cargo +debian "$sub" --target "$WASM_TARGET" -Z build-std=std,panic_abort "$@"
     fi
 }

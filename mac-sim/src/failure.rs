@@ -14,10 +14,10 @@ use std::fmt;
 
 use csma_cd::ConfigError;
 use csma_cd::capture::CaptureError;
-use csma_cd::sweep::execute::SweepError;
-use csma_cd::sweep::store::StoreError;
+use csma_cd_host::sweep::execute::SweepError;
+use csma_cd_host::sweep::store::StoreError;
 use retry_storm::StormError;
-use sim_kit::output::atomic::OutputError;
+use sim_host::output::atomic::OutputError;
 
 /// The exit-status table, as printed at the end of `mac-sim --help`.
 pub const EXIT_STATUS_HELP: &str = "Exit status: 0 success; 1 the environment failed while working (a result file could not be written, threads could not start, a run failed); 2 bad arguments or an unusable output directory (found before anything runs); 130 interrupted by Ctrl-C (no output set published).";
@@ -107,7 +107,7 @@ impl From<StormError> for Failure {
 
 /// A result file that could not be written: the environment failed. (An output
 /// directory refused before the work starts is a usage error: see
-/// `sim_kit::output::set::check` at the call sites.)
+/// `sim_host::output::set::check` at the call sites.)
 impl From<OutputError> for Failure {
     fn from(e: OutputError) -> Self {
         Self::environment(e)

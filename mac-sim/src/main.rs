@@ -10,9 +10,10 @@ use std::process::ExitCode;
 
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use csma_cd::config::{BackoffAlgorithm, Phy, RunConfig, Traffic};
-use csma_cd::{ConfigError, bench, parse, report, slotted};
+use csma_cd::{ConfigError, parse, report, slotted};
+use csma_cd_host::bench;
+use sim_host::runner::progress::{self, Steps};
 use sim_kit::output::json;
-use sim_kit::runner::progress::{self, Steps};
 
 mod failure;
 mod interrupt;

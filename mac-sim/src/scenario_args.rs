@@ -4,7 +4,6 @@
 use clap::ArgMatches;
 use clap::parser::ValueSource;
 use csma_cd::config::{BackoffAlgorithm, RunConfig};
-use csma_cd::scenario::Scenario;
 
 use crate::failure::Failure;
 
@@ -19,7 +18,7 @@ fn given(m: &ArgMatches, id: &str) -> bool {
 ///
 /// A usage failure (exit 2) naming the file, the line and the key.
 fn load(path: &std::path::Path) -> Result<RunConfig, Failure> {
-    Scenario::load(path)
+    csma_cd_host::scenario_file::load(path)
         .map(|(_, cfg)| cfg)
         .map_err(|e| Failure::usage(format!("scenario {e}")))
 }

@@ -5,14 +5,15 @@ use clap::Args;
 use retry_storm::chart::trigger_window;
 use retry_storm::report as out;
 use retry_storm::{contention, presets, replicate, run_scenario_with, strategy::Strategy};
-use sim_kit::output::atomic::OutputError;
-use sim_kit::output::{json, set};
+use sim_host::output::atomic::OutputError;
+use sim_host::output::set;
+use sim_kit::output::json;
 use sim_kit::time::Time;
 
 use crate::emit;
 use crate::failure::Failure;
 use crate::interrupt;
-use sim_kit::runner::progress;
+use sim_host::runner::progress;
 
 #[derive(Args, Debug)]
 pub struct StormArgs {

@@ -1,15 +1,16 @@
 //! `mac-sim sweep` and `mac-sim run --plot`: argument parsing and printing only; the
-//! work is in `csma_cd::sweep` and `csma_cd::report::charts`.
+//! work is in `csma_cd::sweep` and `csma_cd_host::charts`.
 
 use std::path::PathBuf;
 
 use clap::Args;
-use csma_cd::sweep::execute::{SweepOptions, run_sweep, table};
 use csma_cd::sweep::shard::Shard;
 use csma_cd::sweep::spec::{self, SweepSpec};
-use csma_cd::sweep::store;
-use sim_kit::runner::progress::{self, Progress, Snapshot};
-use sim_kit::runner::threads::{ThreadsError, pool};
+use csma_cd_host::sweep::execute::{SweepOptions, run_sweep, table};
+use csma_cd_host::sweep::store;
+use sim_host::runner::progress;
+use sim_host::runner::threads::{ThreadsError, pool};
+use sim_kit::progress::{Progress, Snapshot};
 
 use crate::failure::Failure;
 use crate::interrupt;

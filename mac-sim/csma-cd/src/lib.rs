@@ -3,8 +3,13 @@
 //! A discrete-event simulator of N stations contending for one IEEE 802.3 half-duplex
 //! bus with CSMA/CD, validated against the Metcalfe & Boggs analysis. Every BEB
 //! decision is made by [`backoff_core`], the project's reference implementation of the
-//! rule; the simulator has no second copy of it. The event queue, time type,
-//! statistics, parallel runner and charts come from [`sim_kit`].
+//! rule; the simulator has no second copy of it. The event queue, time type and
+//! statistics come from [`sim_kit`].
+//!
+//! The crate does no I/O: no file system, threads, database, charts or clock, so it
+//! builds for `wasm32-unknown-unknown` and into any program. Traces and captures are
+//! written to any `std::io::Write`. Running on every core, the results database,
+//! charts and files are the host layer, the crate `csma-cd-host`.
 //!
 //! ## Module map
 //!
@@ -27,15 +32,17 @@
 //!
 //! What is made of the results:
 //!
-//! * [`report`]: the text report, CSV and the charts of one run.
-//! * [`sweep`]: sweeps over stations, load, frame size and algorithm, replicated, with
-//!   confidence intervals, files and charts.
-//! * [`bench`](mod@bench): the measurement behind `mac-sim bench`.
+//! * [`report`]: the text report and CSV of one run.
+//! * [`sweep`]: what a sweep over stations, load, frame size and algorithm is: its
+//!   points, each run's seed and identity, the records kept and the summaries with
+//!   confidence intervals.
 //! * [`trace`], [`capture`]: every step of an exact run as CSV or JSON lines, and the
 //!   bus as a monitor would capture it (pcapng or pcap), both built on the
 //!   [observation hook](exact::observe).
+//! * [`scenario`]: every parameter of a run as readable TOML, read back from a result's
+//!   JSON.
 //!
-//! Dependencies run one way: `config` ← models ← `report`, `sweep`, `bench`.
+//! Dependencies run one way: `config` ← models ← `report`, `sweep`.
 //!
 //! ## Time, determinism
 //!
@@ -80,7 +87,6 @@
 #![warn(clippy::missing_errors_doc)]
 
 pub mod backoff;
-pub mod bench;
 pub mod capture;
 pub mod config;
 pub mod error;

@@ -166,7 +166,7 @@ impl Scenario {
     /// # Errors
     ///
     /// The text is not TOML, has an unknown key or a value of the wrong type; the
-    /// error's file is empty (see [`Scenario::load`]).
+    /// error's file is empty (see [`Scenario::from_file_text`]).
     pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
         toml::from_str(text).map_err(|e| {
             let line = e.span().map_or(0, |s| line_of(text, s.start));
@@ -181,34 +181,33 @@ impl Scenario {
         })
     }
 
-    /// Reads a scenario file: TOML, or a `mac-sim run --json` result (a `.json` file),
-    /// whose `"scenario"` key is read; checks every value.
+    /// Reads the text of a scenario file named `file` (for the messages): TOML, or
+    /// with `json` a `mac-sim run --json` result, whose `"scenario"` key is read;
+    /// checks every value. Reading the file itself is the host's
+    /// (`csma_cd_host::scenario_file::load`).
     ///
     /// # Errors
     ///
-    /// One [`ScenarioError`] naming the file, the line and the key: an unreadable
-    /// file, bad syntax, an unknown key, a wrong type or a value out of range.
-    pub fn load(path: &std::path::Path) -> Result<(Scenario, RunConfig), ScenarioError> {
-        let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
-            file: file.clone(),
-            line: 0,
-            key: String::new(),
-            message: format!("cannot read: {e}"),
-        })?;
-        let parsed = if path.extension().is_some_and(|x| x == "json") {
-            Self::from_json(&text)
+    /// One [`ScenarioError`] naming the file, the line and the key: bad syntax, an
+    /// unknown key, a wrong type or a value out of range.
+    pub fn from_file_text(
+        file: &str,
+        text: &str,
+        json: bool,
+    ) -> Result<(Scenario, RunConfig), ScenarioError> {
+        let parsed = if json {
+            Self::from_json(text)
         } else {
-            Self::from_toml(&text)
+            Self::from_toml(text)
         };
         let s = parsed.map_err(|e| ScenarioError {
-            file: file.clone(),
+            file: file.to_string(),
             ..e
         })?;
         let cfg = s.checked_config().map_err(|e| {
-            let line = find_key_line(&text, e.key);
+            let line = find_key_line(text, e.key);
             ScenarioError {
-                file,
+                file: file.to_string(),
                 line,
                 key: e.key.to_string(),
                 message: e.message,

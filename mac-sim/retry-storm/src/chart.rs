@@ -9,9 +9,9 @@ use crate::contention::{ContentionRow, KINDS};
 use crate::metrics::BinRow;
 use crate::replicate::{BinEstimate, Replicated};
 use crate::{ScenarioResult, StormConfig};
-use sim_kit::chart::figure::{Figure, PlotError};
-use sim_kit::chart::line::{Axis, LegendAt, LineChart, Series, Stroke};
-use sim_kit::chart::style::SIZE;
+use sim_host::chart::figure::{Figure, PlotError};
+use sim_host::chart::line::{Axis, LegendAt, LineChart, Series, Stroke};
+use sim_host::chart::style::SIZE;
 use sim_kit::stats::ci::Estimate;
 use sim_kit::time::Time;
 

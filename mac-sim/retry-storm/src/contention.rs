@@ -232,8 +232,8 @@ pub fn run_contention_seeds(
     cfg: &ContentionConfig,
     seeds: u32,
 ) -> Result<Vec<ContentionOverSeeds>, StormError> {
-    use sim_kit::runner::grid::{Done, RunError, run_grid};
-    use sim_kit::runner::progress::Quiet;
+    use sim_host::runner::grid::{Done, RunError, run_grid};
+    use sim_kit::progress::Quiet;
     if !(1..=1000).contains(&seeds) {
         return Err(StormError::param(Param::Seeds, seeds));
     }

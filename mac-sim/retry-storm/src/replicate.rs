@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::StormResult;
 use std::sync::atomic::AtomicBool;
 
-use sim_kit::runner::progress::{Progress, Quiet};
+use sim_kit::progress::{Progress, Quiet};
 
 use crate::error::{Param, StormError};
 use crate::metrics::BinRow;

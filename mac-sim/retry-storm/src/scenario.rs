@@ -4,8 +4,8 @@
 use crate::config::StormConfig;
 use std::sync::atomic::AtomicBool;
 
-use sim_kit::runner::grid::{Done, RunError, run_grid};
-use sim_kit::runner::progress::{Progress, Quiet};
+use sim_host::runner::grid::{Done, RunError, run_grid};
+use sim_kit::progress::{Progress, Quiet};
 
 use crate::error::{Param, StormError};
 use crate::sim::{StormResult, run};
@@ -37,7 +37,7 @@ pub struct ScenarioResult {
 }
 
 /// Run every configuration of `runs` with `seeds` seeds each (its own seed, then the
-/// next ones) on the shared parallel runner ([`sim_kit::runner::grid`]). Returns
+/// next ones) on the shared parallel runner ([`sim_host::runner::grid`]). Returns
 /// `results[run][seed]`, in order, whatever the number of threads.
 ///
 /// # Errors

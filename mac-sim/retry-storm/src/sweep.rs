@@ -17,7 +17,7 @@
 //! let sc = presets::scenario("metastable", &presets::Options::default()).unwrap();
 //! let spec = sweep::SweepSpec::parse("utilisation=0.4,0.93").unwrap();
 //! let stop = std::sync::atomic::AtomicBool::new(false);
-//! let quiet = sim_kit::runner::progress::Quiet;
+//! let quiet = sim_kit::progress::Quiet;
 //! let points = sweep::run_sweep(&sc, &spec, 2, &quiet, &stop).unwrap();
 //! assert_eq!(points.len(), 2);
 //! let retrying = |p: &sweep::SweepPoint| p.strategies[1].recovered;
@@ -178,7 +178,7 @@ pub fn run_sweep(
     sc: &Scenario,
     spec: &SweepSpec,
     seeds: u32,
-    progress: &dyn sim_kit::runner::progress::Progress,
+    progress: &dyn sim_kit::progress::Progress,
     cancel: &std::sync::atomic::AtomicBool,
 ) -> Result<Vec<SweepPoint>, StormError> {
     if !(1..=1000).contains(&seeds) {

@@ -318,8 +318,8 @@ fn capped_clients_timeout_lists_and_request_deadlines() {
 fn charts_have_a_line_per_strategy_and_the_trigger_shaded() {
     use retry_storm::chart::{contention_chart, scenario_chart};
     use retry_storm::contention::{ContentionConfig, run_contention};
-    use sim_kit::chart::figure::Figure;
-    use sim_kit::chart::save::to_rgb;
+    use sim_host::chart::figure::Figure;
+    use sim_host::chart::save::to_rgb;
     let r = scenario("shard", 1);
     let fig = scenario_chart(&r);
     assert_eq!(fig.charts.len(), 6);

@@ -16,17 +16,19 @@
 //! * [`stats`]: streaming statistics (a log-linear [`stats::Histogram`], Jain's index
 //!   and the capture share in [`stats::fairness`]) and means with Student-t 95 %
 //!   intervals ([`stats::ci`]).
-//! * [`runner`]: the parallel, deterministic map over points × replications with
-//!   cancellation ([`runner::grid`]) and the progress reporters it drives
-//!   ([`runner::progress`]).
+//! * [`progress`]: what a long run reports ([`progress::Snapshot`]) to a
+//!   [`progress::Progress`], and the time left and rate of a display.
 //! * [`range`]: value lists for sweep axes (`1..=1024:x2`, `0.1..=1.0:0.1`).
-//! * [`output`]: files written whole or not at all ([`output::atomic`]), JSON
-//!   ([`output::json`]) and packet captures, pcapng and pcap ([`output::pcap`]).
-//! * [`chart`]: line and bar charts as PNG and SVG, drawn with a bundled font so they
-//!   render on a machine with no fonts.
+//! * [`output`]: formats written to any `std::io::Write`: JSON ([`output::json`]) and
+//!   packet captures, pcapng and pcap ([`output::pcap`]).
 //!
-//! The layering inside the kit runs one way: `time` ← `engine`, `stats`; `maths` ←
-//! `runner`; `time` ← `output` ← `chart`. A model crate depends on the kit, never the reverse.
+//! The kit does no I/O: no file system, no threads, no clock, no terminal; it builds
+//! for `wasm32-unknown-unknown`. What needs a host (the parallel runner, files written
+//! whole or not at all, terminal progress, charts) is the crate `sim-host`, built on
+//! this one.
+//!
+//! The layering inside the kit runs one way: `time` ← `engine`, `stats`, `output`;
+//! `maths` ← `stats`. A model crate depends on the kit, never the reverse.
 //!
 //! ## Example: a model on the engine
 //!
@@ -51,12 +53,11 @@
 #![deny(missing_docs)]
 #![warn(clippy::missing_errors_doc)]
 
-pub mod chart;
 pub mod engine;
 pub mod maths;
 pub mod output;
+pub mod progress;
 pub mod range;
-pub mod runner;
 pub mod stats;
 pub mod time;
 

@@ -90,6 +90,15 @@ pub fn geometric<R: Rng + ?Sized>(rng: &mut R, ln_q: f64) -> u64 {
     }
 }
 
+/// The seed of replication `r` under the sweep seed `seed` (SplitMix64). It does not
+/// depend on the point, so a point gives the same numbers in every sweep that
+/// contains it, and neighbouring points share random streams (common random numbers,
+/// which makes differences between points less noisy); replications of one point
+/// are independent.
+pub fn replication_seed(seed: u64, r: u32) -> u64 {
+    split_seed(seed ^ 0x5745_4550_5345_4544, u64::from(r))
+}
+
 /// SplitMix64: derive independent 64-bit seeds from one seed and a stream number.
 pub fn split_seed(seed: u64, stream: u64) -> u64 {
     let mut z = seed

@@ -3,12 +3,10 @@
 //!
 //! * [`text`]: the human-readable reports;
 //! * [`csv`]: one header and one row per run (one per station with
-//!   `--per-station`);
-//! * [`charts`]: attempts histogram, per-station throughput, backoff versus `E(c)`
-//!   and the capture timeline of one run.
+//!   `--per-station`).
 //!
-//! JSON is the results' own `serde` form, written by [`sim_kit::output::json`].
+//! JSON is the results' own `serde` form, written by [`sim_kit::output::json`]; the
+//! charts of a run are the host layer's (`csma_cd_host::charts`).
 
-pub mod charts;
 pub mod csv;
 pub mod text;

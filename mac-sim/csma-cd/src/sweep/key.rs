@@ -24,10 +24,11 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     fnv1a_from(FNV_OFFSET, bytes)
 }
 
-pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+/// FNV-1a's 64-bit offset basis: the hash of no bytes.
+pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// FNV-1a continued from the hash `h` of the bytes before.
-pub(crate) fn fnv1a_from(h: u64, bytes: &[u8]) -> u64 {
+pub fn fnv1a_from(h: u64, bytes: &[u8]) -> u64 {
     bytes
         .iter()
         .fold(h, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))

@@ -21,9 +21,9 @@ use crate::config::{BackoffAlgorithm, FrameSizes, MAX_STATIONS, RunConfig, Traff
 use crate::error::ConfigError;
 use crate::parse;
 use crate::sweep::key::{fnv1a, point_key};
+use sim_kit::maths::replication_seed;
 use sim_kit::maths::split_seed;
 use sim_kit::range::{self, RangeError};
-use sim_kit::runner::grid::replication_seed;
 use sim_kit::time::Time;
 
 /// The default simulated time of one replication: 10 s, the same as `mac-sim run`.

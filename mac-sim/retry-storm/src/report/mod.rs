@@ -14,8 +14,8 @@ use crate::config::{Load, ServiceTime, StormConfig, TriggerKind};
 use crate::contention::{self, ContentionOverSeeds, ContentionRow};
 use crate::replicate::Replicated;
 use crate::{ScenarioResult, presets};
-use sim_kit::chart::save::save;
-use sim_kit::output::atomic::{OutputError, write_atomic};
+use sim_host::chart::save::save;
+use sim_host::output::atomic::{OutputError, write_atomic};
 use sim_kit::stats::ci::Estimate;
 use sim_kit::time::Time;
 

@@ -9,8 +9,8 @@ use super::{csv_estimate, heading, pm};
 use crate::chart::sweep_chart;
 use crate::scenario::Scenario;
 use crate::sweep::{SweepPoint, SweepSpec};
-use sim_kit::chart::save::save;
-use sim_kit::output::atomic::{OutputError, write_atomic};
+use sim_host::chart::save::save;
+use sim_host::output::atomic::{OutputError, write_atomic};
 
 /// A sweep with what it swept, for JSON.
 #[derive(Serialize)]

@@ -3,11 +3,12 @@
 //!
 //! Running to `t₁`, then to `t₂`, ... handles exactly the events that one run to the
 //! end would, in the same order, so a sliced run's results are identical to
-//! [`crate::exact::run`]'s.
+//! [`csma_cd::exact::run`]'s.
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use csma_cd::{config::RunConfig, exact, sweep::job};
+//! use csma_cd::{config::RunConfig, exact};
+//! use csma_cd_host::job;
 //! use sim_kit::time::Time;
 //! let cfg = RunConfig { stations: 8, duration_ps: Time::from_ms(20), ..RunConfig::default() };
 //! let sliced = job::run_cancellable(&cfg, &AtomicBool::new(false)).unwrap().unwrap();
@@ -16,13 +17,14 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::config::RunConfig;
-use crate::error::ConfigError;
-use crate::exact::observe::{NoTrace, Observer};
-use crate::exact::results::RunResult;
-use crate::exact::{self, CsmaCd};
+use csma_cd::config::RunConfig;
+use csma_cd::error::ConfigError;
+use csma_cd::exact::observe::{NoTrace, Observer};
+use csma_cd::exact::results::RunResult;
+use csma_cd::exact::{self, CsmaCd};
+use sim_host::runner::progress::Steps;
 use sim_kit::engine::Engine;
-use sim_kit::runner::progress::{Progress, Quiet, Steps};
+use sim_kit::progress::{Progress, Quiet};
 use sim_kit::time::Time;
 
 /// Slices per run.
@@ -103,14 +105,14 @@ pub fn run_traced<O: Observer>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Traffic;
-    use crate::exact;
+    use csma_cd::config::Traffic;
+    use csma_cd::exact;
 
     #[test]
     fn sliced_equals_whole_and_cancel_stops() {
         let cfg = RunConfig {
             stations: 50,
-            frames: crate::config::FrameSizes::Fixed(64),
+            frames: csma_cd::config::FrameSizes::Fixed(64),
             traffic: Traffic::Poisson { load: 0.9 },
             duration_ps: Time::from_ms(30),
             seed: 9,

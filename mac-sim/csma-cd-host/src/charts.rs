@@ -8,16 +8,16 @@
 //! * measured mean backoff after c collisions with 95 % intervals beside the
 //!   algorithm's expectation (log scale).
 
-use crate::exact::capture_timeline::CaptureWindow;
-use crate::exact::results::RunResult;
-use sim_kit::chart::bars::BarChart;
-use sim_kit::chart::line::{Axis, LegendAt, LineChart, Series};
+use csma_cd::exact::capture_timeline::CaptureWindow;
+use csma_cd::exact::results::RunResult;
+use sim_host::chart::bars::BarChart;
+use sim_host::chart::line::{Axis, LegendAt, LineChart, Series};
 
 fn describe(r: &RunResult) -> String {
     let c = &r.config;
     let traffic = match c.traffic {
-        crate::config::Traffic::Saturated => "saturated".to_string(),
-        crate::config::Traffic::Poisson { load } => format!("G = {load}"),
+        csma_cd::config::Traffic::Saturated => "saturated".to_string(),
+        csma_cd::config::Traffic::Poisson { load } => format!("G = {load}"),
     };
     format!(
         "N = {}, {} B, {traffic}, {}, {} s",
@@ -217,7 +217,7 @@ pub fn backoff_vs_expected(r: &RunResult) -> LineChart {
     )
     .series(
         Series::new(
-            if r.config.backoff == crate::config::BackoffAlgorithm::Beb {
+            if r.config.backoff == csma_cd::config::BackoffAlgorithm::Beb {
                 "E(c) = (2^min(c,10) − 1)/2"
             } else {
                 "expected (window − 1)/2"

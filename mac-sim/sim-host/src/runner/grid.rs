@@ -7,7 +7,7 @@
 //! `[point][replication]` order whatever the number of threads and whichever job
 //! finished first, so anything computed from them afterwards in that order is
 //! identical on 1 or 64 threads. Seeds are the caller's business;
-//! [`replication_seed`] is the usual choice.
+//! [`sim_kit::maths::replication_seed`] is the usual choice.
 //!
 //! Cancellation: a job checks nothing itself unless it wants to; the runner checks the
 //! flag before starting each job, and if it is set when the map ends the whole run is
@@ -15,8 +15,9 @@
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use sim_kit::runner::grid::{run_grid, Done, replication_seed};
-//! use sim_kit::runner::progress::Quiet;
+//! use sim_host::runner::grid::{run_grid, Done};
+//! use sim_kit::maths::replication_seed;
+//! use sim_kit::progress::Quiet;
 //! let points = [10u64, 20, 30];
 //! let stop = AtomicBool::new(false);
 //! let out = run_grid(&points, 4, &stop, &Quiet, |&p, job| {
@@ -34,8 +35,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::maths::split_seed;
-use crate::runner::progress::{Progress, Snapshot};
+use sim_kit::progress::{Progress, Snapshot};
 
 /// One unit of work: a replication of a point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,15 +99,6 @@ impl<E: fmt::Display> fmt::Display for RunError<E> {
 }
 
 impl<E: fmt::Debug + fmt::Display> std::error::Error for RunError<E> {}
-
-/// The seed of replication `r` under the sweep seed `seed` (SplitMix64). It does not
-/// depend on the point, so a point gives the same numbers in every sweep that
-/// contains it, and neighbouring points share random streams (common random numbers,
-/// which makes differences between points less noisy); replications of one point
-/// are independent.
-pub fn replication_seed(seed: u64, r: u32) -> u64 {
-    split_seed(seed ^ 0x5745_4550_5345_4544, u64::from(r))
-}
 
 /// Run `job` for every point × replication on the current rayon pool (see the module
 /// docs). Returns `results[point][replication]`.
@@ -227,7 +218,8 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::progress::Quiet;
+    use sim_kit::maths::{replication_seed, split_seed};
+    use sim_kit::progress::Quiet;
 
     fn pool(n: usize) -> rayon::ThreadPool {
         crate::runner::threads::pool(n).unwrap()

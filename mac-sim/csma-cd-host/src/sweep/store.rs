@@ -44,13 +44,13 @@ use std::sync::Mutex;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
-use crate::config::{RunConfig, Traffic};
-use crate::exact::backoff_stats::BackoffRow;
-use crate::sweep::key::{FNV_OFFSET, fnv1a_from, point_key};
-use crate::sweep::record::METRICS;
-use crate::sweep::record::RunRecord;
-use crate::sweep::shard::Shard;
-use crate::sweep::spec::backoff_name;
+use csma_cd::config::{RunConfig, Traffic};
+use csma_cd::exact::backoff_stats::BackoffRow;
+use csma_cd::sweep::key::{FNV_OFFSET, fnv1a_from, point_key};
+use csma_cd::sweep::record::METRICS;
+use csma_cd::sweep::record::RunRecord;
+use csma_cd::sweep::shard::Shard;
+use csma_cd::sweep::spec::backoff_name;
 
 /// The version of the file layout: 2 added goodput, total delay, the drop rate per
 /// cause and the delivered frames to the runs (schema 1 had nine metrics).
@@ -584,7 +584,7 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged, StoreError> {
         }
     }
     let of = seen.first().map_or(0, |s| s.count());
-    let tmp = sim_kit::output::atomic::temp_path(out);
+    let tmp = sim_host::output::atomic::temp_path(out);
     let result = (|| {
         let store = Store::open(&tmp)?;
         {

@@ -17,9 +17,9 @@
 //! across the loads (its level is what the curve meets beyond capacity), except on
 //! the total delay chart, whose note says why it has none.
 
-use crate::config::{BackoffAlgorithm, FrameSizes, Traffic};
-use crate::sweep::summary::PointSummary;
-use sim_kit::chart::line::{Axis, LegendAt, LineChart, Series, Spread};
+use csma_cd::config::{BackoffAlgorithm, FrameSizes, Traffic};
+use csma_cd::sweep::summary::PointSummary;
+use sim_host::chart::line::{Axis, LegendAt, LineChart, Series, Spread};
 
 fn frame_label(f: &FrameSizes) -> String {
     format!("{} B", f.label())

@@ -9,15 +9,15 @@ use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 
 use csma_cd::config::{BackoffAlgorithm, FrameSizes, RunConfig, Traffic};
-use csma_cd::report::charts as run_charts;
-use csma_cd::sweep::charts as sweep_charts;
-use csma_cd::sweep::execute::{SweepError, SweepOptions, run_sweep};
-use csma_cd::sweep::job::run_observed;
 use csma_cd::sweep::spec::{RandomNumbers, SweepSpec};
 use csma_cd::sweep::summary::{to_csv, to_json};
-use sim_kit::chart::figure::Figure;
-use sim_kit::chart::save::to_rgb;
-use sim_kit::runner::progress::Quiet;
+use csma_cd_host::charts as run_charts;
+use csma_cd_host::job::run_observed;
+use csma_cd_host::sweep::charts as sweep_charts;
+use csma_cd_host::sweep::execute::{SweepError, SweepOptions, run_sweep};
+use sim_host::chart::figure::Figure;
+use sim_host::chart::save::to_rgb;
+use sim_kit::progress::Quiet;
 use sim_kit::time::Time;
 
 fn spec() -> SweepSpec {
@@ -42,7 +42,7 @@ fn spec() -> SweepSpec {
 }
 
 fn pool(n: usize) -> rayon::ThreadPool {
-    sim_kit::runner::threads::pool(n).unwrap()
+    sim_host::runner::threads::pool(n).unwrap()
 }
 
 #[test]
@@ -157,7 +157,7 @@ fn saturated_points_have_no_total_delay_and_poisson_points_do() {
             + row["drop_queue_overflow_per_frame"].as_f64().unwrap();
         assert!((drops - parts).abs() < 1e-12, "{row}");
     }
-    let table = csma_cd::sweep::execute::table(&out.points);
+    let table = csma_cd_host::sweep::execute::table(&out.points);
     assert!(table.lines().next().unwrap().contains("dropped"), "{table}");
     let saturated = table.lines().find(|l| l.contains("saturated")).unwrap();
     assert!(
@@ -257,7 +257,7 @@ fn every_chart_of_a_sweep_and_of_a_run_is_a_real_image() {
     assert!(delay.y.label.contains("queueing included"));
     // Access delay, throughput and drops draw each saturated point as a line at its
     // level across the loads.
-    let saturated = |c: &sim_kit::chart::line::LineChart| {
+    let saturated = |c: &sim_host::chart::line::LineChart| {
         c.series
             .iter()
             .filter(|s| s.name.ends_with("saturated"))

@@ -8,11 +8,11 @@ use common::InterruptAfter;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use csma_cd::sweep::execute::{SweepError, SweepOptions, SweepOutcome, run_sweep};
 use csma_cd::sweep::shard::Shard;
 use csma_cd::sweep::spec::{RandomNumbers, SweepSpec};
-use csma_cd::sweep::store::{Store, StoreError, merge};
-use sim_kit::runner::progress::{Progress, Quiet, Snapshot};
+use csma_cd_host::sweep::execute::{SweepError, SweepOptions, SweepOutcome, run_sweep};
+use csma_cd_host::sweep::store::{Store, StoreError, merge};
+use sim_kit::progress::{Progress, Quiet, Snapshot};
 use sim_kit::time::Time;
 
 fn spec(stations: Vec<u32>, replications: u32) -> SweepSpec {

@@ -152,7 +152,7 @@ pub fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
 /// four significant digits, very large or small ones in scientific notation.
 ///
 /// ```
-/// use sim_kit::chart::style::tick;
+/// use sim_host::chart::style::tick;
 /// assert_eq!(tick(256.0), "256");
 /// assert_eq!(tick(0.25), "0.25");
 /// assert_eq!(tick(0.1 + 0.2), "0.3");

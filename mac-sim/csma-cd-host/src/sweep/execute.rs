@@ -6,8 +6,9 @@
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use csma_cd::sweep::{execute::{run_sweep, SweepOptions}, spec::*};
-//! use sim_kit::runner::progress::Quiet;
+//! use csma_cd::sweep::spec::*;
+//! use csma_cd_host::sweep::execute::{run_sweep, SweepOptions};
+//! use sim_kit::progress::Quiet;
 //! use sim_kit::time::Time;
 //! let dir = std::env::temp_dir().join(format!("mac-sim-sweep-doc-{}", std::process::id()));
 //! let mut spec = SweepSpec { stations: vec![1, 4], replications: 2, ..SweepSpec::default() };
@@ -24,20 +25,20 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::config::RunConfig;
-use crate::error::ConfigError;
+use crate::job::run_cancellable;
 use crate::sweep::charts as sweep_charts;
-use crate::sweep::job::run_cancellable;
-use crate::sweep::record::RunRecord;
-use crate::sweep::shard::{Shard, assign, expected_cost};
-use crate::sweep::spec::{SpecError, SweepSpec};
 use crate::sweep::store::{RunKey, Store, StoreError, campaign_id};
-use crate::sweep::summary::{PointSummary, to_csv, to_json};
-use sim_kit::chart::save::save;
-use sim_kit::output::atomic::{OutputError, write_atomic};
-use sim_kit::output::set::{OutputSet, check};
-use sim_kit::runner::grid::{Done, RunError, run_grid};
-use sim_kit::runner::progress::Progress;
+use csma_cd::config::RunConfig;
+use csma_cd::error::ConfigError;
+use csma_cd::sweep::record::RunRecord;
+use csma_cd::sweep::shard::{Shard, assign, expected_cost};
+use csma_cd::sweep::spec::{SpecError, SweepSpec};
+use csma_cd::sweep::summary::{PointSummary, to_csv, to_json};
+use sim_host::chart::save::save;
+use sim_host::output::atomic::{OutputError, write_atomic};
+use sim_host::output::set::{OutputSet, check};
+use sim_host::runner::grid::{Done, RunError, run_grid};
+use sim_kit::progress::Progress;
 
 /// Where and what to write.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -368,7 +369,7 @@ pub fn table(points: &[PointSummary]) -> String {
             p.config.stations,
             p.config.frames.label(),
             p.load().map_or("saturated".to_string(), |g| g.to_string()),
-            crate::sweep::spec::backoff_name(&p.config.backoff),
+            csma_cd::sweep::spec::backoff_name(&p.config.backoff),
             u,
             uh,
             d,

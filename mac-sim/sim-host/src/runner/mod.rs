@@ -2,9 +2,9 @@
 //! count.
 //!
 //! * [`grid`]: the parallel, deterministic map over points × replications, with
-//!   cancellation and [`grid::replication_seed`];
-//! * [`progress`]: the reporters it drives: a bar on a terminal, log lines when
-//!   standard error is not one, or nothing;
+//!   cancellation;
+//! * [`progress`]: the reporters it drives on a terminal: a bar, or nothing when
+//!   standard error is not one; [`progress::Steps`] for one long task;
 //! * [`threads`]: a thread count checked against the machine, and its pool.
 
 pub mod grid;

@@ -9,7 +9,7 @@
 //! nothing new behind, not even an empty folder.
 //!
 //! ```
-//! use sim_kit::output::set::{OutputSet, check};
+//! use sim_host::output::set::{OutputSet, check};
 //! let top = tempfile::tempdir().unwrap();
 //! let target = top.path().join("results");
 //! check(&target).unwrap();

@@ -2,7 +2,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use sim_kit::runner::progress::{Progress, Snapshot};
+use sim_kit::progress::{Progress, Snapshot};
 
 /// Raises the cancel flag once `after` runs have finished, as Ctrl-C would.
 pub struct InterruptAfter<'a> {

@@ -4,7 +4,7 @@
 
 use csma_cd::config::{FrameSizes, RunConfig, Traffic};
 use csma_cd::exact::run;
-use csma_cd::sweep::job::run_cancellable;
+use csma_cd_host::job::run_cancellable;
 use sim_kit::time::Time;
 use std::sync::atomic::AtomicBool;
 

@@ -21,10 +21,10 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::{IfgRule, RunConfig, Traffic};
-use crate::error::ConfigError;
-use crate::exact::{CsmaCd, INDEXED_SENSE_FROM};
-use crate::textbook::Textbook;
+use csma_cd::config::{IfgRule, RunConfig, Traffic};
+use csma_cd::error::ConfigError;
+use csma_cd::exact::{CsmaCd, INDEXED_SENSE_FROM};
+use csma_cd::textbook::Textbook;
 use sim_kit::engine::Engine;
 use sim_kit::time::Time;
 

@@ -1,0 +1,30 @@
+//! # csma-cd-host
+//!
+//! The CSMA/CD model of [`csma_cd`] on a host machine: what needs threads, files, a
+//! database, a clock or a terminal. The model, its parameters, results, reports,
+//! traces and captures are I/O-free in [`csma_cd`] (it builds for
+//! `wasm32-unknown-unknown`); this crate runs them and writes what they produce.
+//!
+//! ## Module map
+//!
+//! * [`job`]: one run of the exact model in slices, cancellable, with its progress.
+//! * [`sweep`]: sweeps on every core ([`sweep::execute`]), the SQLite results
+//!   database with its shards ([`sweep::store`]) and the sweep's charts
+//!   ([`sweep::charts`]).
+//! * [`charts`]: the charts of one run (attempts histogram, per-station throughput,
+//!   backoff versus `E(c)`, capture timeline).
+//! * [`scenario_file`]: a scenario file read from disk.
+//! * [`bench`](mod@bench): the measurement behind `mac-sim bench` (wall clock, peak
+//!   memory).
+//!
+//! Dependencies run one way: `job` ← `sweep`; `charts` and `bench` stand alone; all
+//! of them on [`csma_cd`], [`sim_kit`] and [`sim_host`].
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![warn(clippy::missing_errors_doc)]
+
+pub mod bench;
+pub mod charts;
+pub mod job;
+pub mod scenario_file;
+pub mod sweep;

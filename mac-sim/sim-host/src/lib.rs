@@ -1,0 +1,26 @@
+//! # sim-host
+//!
+//! The parts of the project's simulators that need a host machine (threads, files, a
+//! terminal, a clock) and know no model. The models themselves and everything they
+//! compute are I/O-free in [`sim_kit`] and the model crates; this crate is the layer
+//! that runs them on every core and writes what they produce.
+//!
+//! ## Module map
+//!
+//! * [`runner`]: the parallel, deterministic map over points × replications with
+//!   cancellation ([`runner::grid`]), a checked thread count ([`runner::threads`]) and
+//!   the terminal progress bar ([`runner::progress`]).
+//! * [`output`]: files written whole or not at all ([`output::atomic`]) and sets of
+//!   files that appear together or not at all ([`output::set`]).
+//! * [`chart`]: line and bar charts as PNG and SVG, drawn with a bundled font so they
+//!   render on a machine with no fonts, saved through [`output`].
+//!
+//! Inside the crate: `output` ← `chart`; `runner` stands alone. A model's host layer
+//! depends on this crate, never the reverse.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![warn(clippy::missing_errors_doc)]
+
+pub mod chart;
+pub mod output;
+pub mod runner;
