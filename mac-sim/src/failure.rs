@@ -87,6 +87,12 @@ impl From<ConfigError> for Failure {
     }
 }
 
+impl From<csma_cd::sweep::spec::SpecError> for Failure {
+    fn from(e: csma_cd::sweep::spec::SpecError) -> Self {
+        Self::usage(e)
+    }
+}
+
 impl From<CaptureError> for Failure {
     fn from(e: CaptureError) -> Self {
         match e {

@@ -8,9 +8,9 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use csma_cd::config::{BackoffAlgorithm, Phy, RunConfig, Traffic};
-use csma_cd::{ConfigError, parse, report, slotted};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use csma_cd::config::RunConfig;
+use csma_cd::{ConfigError, report, slotted};
 use csma_cd_host::bench;
 use sim_host::runner::progress::{self, Steps};
 use sim_kit::output::json;
@@ -18,13 +18,12 @@ use sim_kit::output::json;
 mod failure;
 mod interrupt;
 mod run;
-mod scenario_args;
-mod sim_args;
+mod scenario_flags;
 mod storm;
 mod sweep;
 
 use failure::Failure;
-use sim_args::SimArgs;
+use scenario_flags::RunFlags;
 
 /// CSMA/CD shared-medium simulator: N stations contending for one IEEE 802.3
 /// half-duplex bus with binary exponential backoff, validated against Metcalfe & Boggs.
@@ -66,68 +65,10 @@ enum Cmd {
     Merge(sweep::MergeArgs),
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum Algo {
-    /// Truncated binary exponential backoff (IEEE 802.3), from backoff-core.
-    Beb,
-    /// A fixed window (--window slots).
-    Fixed,
-    /// Linear: window c + 1 slots after c collisions.
-    Linear,
-    /// Polynomial: window c^degree + 1 slots (--degree, default 2).
-    Poly,
-}
-
 #[derive(Args, Debug, Clone)]
 struct RunArgs {
-    /// Number of stations on the bus.
-    #[arg(short = 'n', long, default_value_t = 32, value_name = "N")]
-    stations: u32,
-    /// Frame size in bytes (64..=1518, address to FCS): BYTES, MIN-MAX (uniform) or
-    /// BYTES:WEIGHT,... (mix, e.g. 64:7,594:4,1518:1).
-    #[arg(short = 'f', long, default_value = "1518", value_name = "SPEC")]
-    frame_bytes: String,
-    /// Poisson traffic at this total offered load, as a fraction of the bit rate
-    /// (e.g. 0.7). Without it every station is saturated (always has a frame).
-    #[arg(short = 'l', long, value_name = "G", allow_negative_numbers = true)]
-    load: Option<String>,
     #[command(flatten)]
-    sim: SimArgs,
-    /// Seed of every random choice; the same seed gives the same output.
-    #[arg(short = 's', long, default_value_t = 1)]
-    seed: u64,
-    /// Signal speed along the cable, metres per second.
-    #[arg(
-        long,
-        default_value_t = 2e8,
-        value_name = "M_PER_S",
-        allow_negative_numbers = true
-    )]
-    velocity: f64,
-    /// Slot time (backoff unit), bit times [default: 512, or the --medium preset's].
-    #[arg(long, value_name = "BITS")]
-    slot_bits: Option<u32>,
-    /// Preamble + start frame delimiter, bit times.
-    #[arg(long, default_value_t = 64, value_name = "BITS")]
-    preamble_bits: u32,
-    /// Interframe gap, bit times.
-    #[arg(long, default_value_t = 96, value_name = "BITS")]
-    ifg_bits: u32,
-    /// Jam after a collision, bit times.
-    #[arg(long, default_value_t = 32, value_name = "BITS")]
-    jam_bits: u32,
-    /// Backoff algorithm.
-    #[arg(short = 'b', long, value_enum, default_value_t = Algo::Beb)]
-    backoff: Algo,
-    /// Window of the fixed-window algorithm, slots.
-    #[arg(long, default_value_t = 32, value_name = "SLOTS")]
-    window: u32,
-    /// Degree of the polynomial algorithm.
-    #[arg(long, default_value_t = 2)]
-    degree: u32,
-    /// Successes per window for the capture-effect share.
-    #[arg(long, default_value_t = 100, value_name = "SUCCESSES")]
-    capture_window: u32,
+    params: RunFlags,
     /// Print JSON instead of the report.
     #[arg(long, conflicts_with = "csv")]
     json: bool,
@@ -155,53 +96,6 @@ struct RunArgs {
     /// (.pcap), for Wireshark or tshark.
     #[arg(long, value_name = "FILE")]
     pcap: Option<std::path::PathBuf>,
-}
-
-impl RunArgs {
-    /// The flags' configuration, or with `--scenario` the file's with the flags the
-    /// user gave (`m`) on top.
-    fn config_from(&self, m: &ArgMatches) -> Result<RunConfig, Failure> {
-        scenario_args::resolve(self.sim.scenario.as_deref(), self.config()?, m)
-    }
-
-    /// The configuration of the flags alone (not yet validated).
-    fn config(&self) -> Result<RunConfig, ConfigError> {
-        let base = self.sim.config()?;
-        let backoff = match self.backoff {
-            Algo::Beb => BackoffAlgorithm::Beb,
-            Algo::Fixed => BackoffAlgorithm::Fixed {
-                window: self.window,
-            },
-            Algo::Linear => BackoffAlgorithm::Polynomial { degree: 1 },
-            Algo::Poly => BackoffAlgorithm::Polynomial {
-                degree: self.degree,
-            },
-        };
-        let traffic = match &self.load {
-            None => Traffic::Saturated,
-            Some(g) => Traffic::Poisson {
-                load: parse::load(g)?,
-            },
-        };
-        let cfg = RunConfig {
-            stations: self.stations,
-            phy: Phy {
-                preamble_bits: self.preamble_bits,
-                ifg_bits: self.ifg_bits,
-                jam_bits: self.jam_bits,
-                slot_bits: self.slot_bits.unwrap_or(base.phy.slot_bits),
-                velocity_m_per_s: self.velocity,
-                ..base.phy
-            },
-            frames: parse::frame_sizes(&self.frame_bytes)?,
-            traffic,
-            backoff,
-            seed: self.seed,
-            capture_window: self.capture_window,
-            ..base
-        };
-        Ok(cfg)
-    }
 }
 
 #[derive(Args, Debug)]
@@ -323,8 +217,8 @@ fn emit_result<R: serde::Serialize>(
     }
 }
 
-fn run(args: &RunArgs, m: &ArgMatches) -> Result<(), Failure> {
-    let cfg = args.config_from(m)?;
+fn run(args: &RunArgs) -> Result<(), Failure> {
+    let cfg = args.params.config()?;
     let (r, stations) = run::run_observed(
         &cfg,
         args.plot.as_deref(),
@@ -347,14 +241,11 @@ fn run(args: &RunArgs, m: &ArgMatches) -> Result<(), Failure> {
             report::text::run_report(&r) + &report::text::per_station_table(rows)
         });
     }
-    emit_result(
-        &r,
-        args.json,
-        args.csv,
-        report::csv::RUN_HEADER,
-        report::csv::run_row,
-        report::text::run_report,
-    )
+    emit(&if args.csv {
+        report::csv::run_csv(&r)
+    } else {
+        report::text::run_report(&r)
+    })
 }
 
 fn slotted_cmd(a: &SlottedArgs) -> Result<(), Failure> {
@@ -524,8 +415,8 @@ fn bench_cmd(a: &BenchArgs) -> Result<(), Failure> {
 fn try_main() -> Result<(), Failure> {
     let parsed = Cli::command()
         .try_get_matches()
-        .and_then(|m| Cli::from_arg_matches(&m).map(|c| (c, m)));
-    let (cli, matches) = match parsed {
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind::*;
@@ -556,15 +447,13 @@ fn try_main() -> Result<(), Failure> {
         }
     };
     match &cli.cmd {
-        None => run(&cli.run, &matches),
-        Some(Cmd::Run(a)) => run(a, matches.subcommand_matches("run").unwrap_or(&matches)),
+        None => run(&cli.run),
+        Some(Cmd::Run(a)) => run(a),
         Some(Cmd::Slotted(a)) => slotted_cmd(a),
         Some(Cmd::Theory(a)) => theory_cmd(a),
         Some(Cmd::Bench(a)) => bench_cmd(a),
         Some(Cmd::Storm(a)) => storm::storm_cmd(a),
-        Some(Cmd::Sweep(a)) => {
-            sweep::sweep_cmd(a, matches.subcommand_matches("sweep").unwrap_or(&matches))
-        }
+        Some(Cmd::Sweep(a)) => sweep::sweep_cmd(a),
         Some(Cmd::Merge(a)) => sweep::merge_cmd(a),
     }
 }

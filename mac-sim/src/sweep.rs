@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use csma_cd::sweep::shard::Shard;
-use csma_cd::sweep::spec::{self, SweepSpec};
+use csma_cd::sweep::spec::{self, Axis, SpecError, SweepSpec};
 use csma_cd_host::sweep::execute::{SweepOptions, run_sweep, table};
 use csma_cd_host::sweep::store;
 use sim_host::runner::progress;
@@ -14,34 +14,15 @@ use sim_kit::progress::{Progress, Snapshot};
 
 use crate::failure::Failure;
 use crate::interrupt;
-use crate::sim_args::SimArgs;
+use crate::scenario_flags::SweepFlags;
 
 #[derive(Args, Debug)]
-// The shared simulation options, with this command's own help texts.
-#[command(
-    mut_arg("duration", |a| a.help("Simulated time of each replication, with unit: s, ms, us or ns")),
-    mut_arg("length_m", |a| a.help("Bus length in metres [default: 2500, or the --medium preset's]")),
-    mut_arg("backoff_limit", |a| a.help("backoffLimit (0..=32)")),
-    mut_arg("attempt_limit", |a| a.help("attemptLimit (1..=1024)"))
-)]
 pub struct SweepArgs {
-    /// Station counts: a list and/or ranges, e.g. 1,2,4 or 1..=1024:x2 (doubling) or
-    /// 10..=100:10.
-    #[arg(short = 'n', long, default_value = "1..=256:x2", value_name = "LIST")]
-    stations: String,
-    /// Frame sizes in bytes (64..=1518), each a point: a list and/or ranges, MIN-MAX
-    /// for a uniform mix, e.g. 64,512,1518. A weighted mix as `run` takes it,
-    /// BYTES:WEIGHT,... (e.g. 64:7,594:4,1518:1), is one point; beside other sizes
-    /// join its parts with + (e.g. 1518,64:7+594:4+1518:1).
-    #[arg(short = 'f', long, default_value = "1518", value_name = "LIST")]
-    frame_bytes: String,
-    /// Offered loads (fractions of the bit rate, Poisson arrivals) and/or `saturated`,
-    /// e.g. 0.1..=1.0:0.1,saturated.
-    #[arg(short = 'l', long, default_value = "saturated", value_name = "LIST")]
-    load: String,
-    /// Backoff algorithms: beb, linear, poly[:DEGREE], fixed[:SLOTS], e.g. beb,linear.
-    #[arg(short = 'b', long, default_value = "beb", value_name = "LIST")]
-    backoff: String,
+    /// Sweep any parameter: KEY=LIST, the key as in a scenario file (e.g.
+    /// slot_bits=512,4096 or velocity=2e8,1e8); repeatable. The same as the
+    /// parameter's own flag with a list (--slot-bits 512,4096).
+    #[arg(long = "sweep", value_name = "KEY=LIST")]
+    sweep: Vec<String>,
     /// Replications per point, each with its own seed derived from --seed.
     #[arg(short = 'r', long, default_value_t = 5, value_name = "R")]
     replications: u32,
@@ -55,7 +36,7 @@ pub struct SweepArgs {
     #[arg(long)]
     common_random_numbers: bool,
     #[command(flatten)]
-    sim: SimArgs,
+    params: SweepFlags,
     /// Output directory for results.csv, results.json and the charts. They appear
     /// all together when the sweep has finished (existing files of the same names
     /// are replaced), or not at all.
@@ -81,16 +62,61 @@ pub struct SweepArgs {
     quiet: bool,
 }
 
+/// The stations a sweep covers when neither a flag, `--sweep` nor the scenario file
+/// sets them: the reference sweep's.
+const DEFAULT_STATIONS: &str = "1..=256:x2";
+
+/// The axes that nest as the charts expect them, innermost first; any other swept
+/// parameter nests outside them, in the schema's order.
+const CHART_AXES: [&str; 4] = ["stations", "load", "frames", "backoff"];
+
 impl SweepArgs {
-    fn spec(&self, m: &clap::ArgMatches) -> Result<SweepSpec, Failure> {
-        let base =
-            crate::scenario_args::resolve(self.sim.scenario.as_deref(), self.sim.config()?, m)?;
+    fn spec(&self) -> Result<SweepSpec, Failure> {
+        let file = crate::scenario_flags::file_scenario(self.params.scenario.as_deref())?;
+        // Every list given, by flag or by --sweep, under its schema key.
+        let mut lists: Vec<(String, String)> = self
+            .params
+            .given
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect();
+        for item in &self.sweep {
+            let (k, v) = item.split_once('=').ok_or_else(|| {
+                Failure::usage(format!(
+                    "--sweep '{item}': give KEY=LIST, e.g. --sweep slot_bits=512,4096"
+                ))
+            })?;
+            let key = k.trim().replace('-', "_");
+            if lists.iter().any(|(x, _)| *x == key) {
+                return Err(SpecError::AxisTwice(key).into());
+            }
+            lists.push((key, v.to_string()));
+        }
+        if file.stations.is_none() && !lists.iter().any(|(k, _)| k == "stations") {
+            lists.push(("stations".into(), DEFAULT_STATIONS.into()));
+        }
+        let rank = |k: &str| {
+            CHART_AXES.iter().position(|c| *c == k).unwrap_or_else(|| {
+                CHART_AXES.len()
+                    + csma_cd::scenario::FIELDS
+                        .iter()
+                        .position(|f| f.key == k)
+                        .unwrap_or(usize::MAX - CHART_AXES.len())
+            })
+        };
+        lists.sort_by_key(|(k, _)| rank(k));
+        let mut base = file;
+        let mut axes = Vec::new();
+        for (key, list) in lists {
+            let axis = Axis::parse(&key, &list)?;
+            match axis.values.as_slice() {
+                [one] => base = base.overlay(one),
+                _ => axes.push(axis),
+            }
+        }
         Ok(SweepSpec {
             base,
-            stations: spec::parse_stations(&self.stations).map_err(Failure::usage)?,
-            loads: spec::parse_loads(&self.load).map_err(Failure::usage)?,
-            frames: spec::parse_frames(&self.frame_bytes).map_err(Failure::usage)?,
-            backoffs: spec::parse_backoffs(&self.backoff).map_err(Failure::usage)?,
+            axes,
             replications: self.replications,
             seed: self.seed,
             random_numbers: if self.common_random_numbers {
@@ -103,8 +129,8 @@ impl SweepArgs {
 }
 
 /// `mac-sim sweep`.
-pub fn sweep_cmd(a: &SweepArgs, m: &clap::ArgMatches) -> Result<(), Failure> {
-    let spec = a.spec(m)?;
+pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
+    let spec = a.spec()?;
     let cancel = interrupt::flag();
     let opts = SweepOptions {
         out_dir: a.out.clone(),

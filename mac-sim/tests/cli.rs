@@ -82,8 +82,9 @@ fn csv_output_has_matching_header_and_row() {
     let lines: Vec<&str> = s.lines().collect();
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0].split(',').count(), lines[1].split(',').count());
-    assert!(lines[0].starts_with("stations,"));
-    assert!(lines[1].starts_with("4,even,2500,10000000,"));
+    // The run's parameters first, named as the schema names them.
+    assert!(lines[0].starts_with("medium,stations,placement,length_m,bit_rate_bps,"));
+    assert!(lines[1].starts_with(",4,even,2500,10000000,"));
 }
 
 #[test]
@@ -251,8 +252,16 @@ fn every_bad_input_is_one_line_and_exit_status_2() {
         (&["--jam-bits", "0"], "jam"),
         (&["--queue-limit", "0"], "queue limit"),
         (&["--capture-window", "0"], "capture window"),
-        (&["--backoff", "fixed", "--window", "0"], "fixed window"),
-        (&["--backoff", "poly", "--degree", "0"], "degree"),
+        (&["--backoff", "fixed:0"], "fixed window"),
+        (&["--backoff", "poly:0"], "degree"),
+        (
+            &["--backoff", "poly:x"],
+            "backoff: 'poly:x' is not a backoff algorithm",
+        ),
+        (
+            &["--carrier-extension", "maybe"],
+            "carrier_extension: 'maybe' is not true or false",
+        ),
         (&["--backoff", "random"], "random"),
         (&["--no-such-flag"], "no-such-flag"),
         (&["run", "--json", "--csv"], "cannot be used"),

@@ -125,10 +125,16 @@ fn csv_is_one_tidy_table_of_stations() {
         assert_eq!(r[..col("station")], rows[0][..col("station")]);
     }
     let sum = |name: &str| rows.iter().map(|r| num(r, name)).sum::<f64>();
-    assert_eq!(sum("station_delivered"), num(&rows[0], "delivered"));
-    assert_eq!(sum("station_dropped"), num(&rows[0], "dropped_excessive"));
     assert_eq!(
-        sum("station_collisions"),
+        sum("station_delivered_frames"),
+        num(&rows[0], "delivered_frames")
+    );
+    assert_eq!(
+        sum("station_dropped_frames"),
+        num(&rows[0], "dropped_excessive_frames")
+    );
+    assert_eq!(
+        sum("station_collided_attempts"),
         num(&rows[0], "collided_attempts")
     );
     assert_eq!(num(&rows[0], "warmup_s"), 0.05);

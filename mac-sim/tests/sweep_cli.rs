@@ -74,8 +74,9 @@ fn sweep_writes_results_and_charts_identically_on_one_and_two_threads() {
     let header = lines[0];
     for col in [
         "stations",
-        "frame_bytes",
-        "offered_load_fraction",
+        "frames",
+        "traffic",
+        "load",
         "throughput_mbps",
         "throughput_mbps_ci95",
         "access_delay_mean_us",
@@ -87,7 +88,7 @@ fn sweep_writes_results_and_charts_identically_on_one_and_two_threads() {
         "total_delay_mean_us",
         "total_delay_p99_us_ci95",
         "random_numbers",
-        "queue_limit_frames",
+        "queue_limit",
         "jain_fairness_index",
         "mb_efficiency_fraction",
     ] {
@@ -150,8 +151,8 @@ fn load_sweep_with_two_algorithms_draws_the_hockey_stick() {
     assert!(o.status.success(), "{}", stderr(&o));
     let csv = std::fs::read_to_string(d.path().join("results.csv")).unwrap();
     assert_eq!(csv.lines().count(), 1 + 8);
-    assert!(csv.contains(",poisson,0.500000,linear,"), "{csv}");
-    assert!(csv.contains(",saturated,,beb,"));
+    assert!(csv.contains(",poisson,0.5,0.05,0,linear,"), "{csv}");
+    assert!(csv.contains(",saturated,,0.05,0,beb,"));
     assert!(
         !d.path().join("delay_vs_load.png").exists(),
         "--no-plots drew"
@@ -175,9 +176,12 @@ fn one_point(extra: &[&str]) -> (String, String) {
 #[test]
 fn a_weighted_mix_sweeps_as_run_takes_it() {
     let (table, csv) = one_point(&["-n", "50", "-l", "0.6", "-f", "64:7,594:4,1518:1"]);
-    // One point: the mix, labelled with its parts joined by + ...
+    // One point: the mix, in the text form run takes (quoted in the CSV) ...
     assert_eq!(csv.lines().count(), 2, "{csv}");
-    assert!(csv.contains("\n50,64:7+594:4+1518:1,"), "{csv}");
+    assert!(
+        csv.contains("\n,50,even,2500,10000000,\"64:7,594:4,1518:1\","),
+        "{csv}"
+    );
     assert!(table.contains("64:7+594:4+1518:1"), "{table}");
     // ... which the sweep reads back, beside other sizes.
     let (_, two) = one_point(&["-n", "50", "-l", "0.6", "-f", "1518,64:7+594:4+1518:1"]);
@@ -212,6 +216,56 @@ fn common_random_numbers_is_a_choice_and_recorded() {
     assert_ne!(independent, common.replace(",common,", ",independent,"));
 }
 
+/// Every parameter `run` takes can be swept, by its own flag with a list or by
+/// `--sweep KEY=LIST`, and the sweep's CSV names the parameters as `run --csv` does.
+#[test]
+fn any_parameter_sweeps_and_both_csvs_name_parameters_alike() {
+    let (table, csv) = one_point(&[
+        "-n",
+        "2",
+        "--sweep",
+        "slot_bits=512,1024",
+        "--jam-bits",
+        "32,48",
+        "--velocity",
+        "2e8,1e8",
+    ]);
+    assert_eq!(csv.lines().count(), 1 + 8, "{csv}");
+    let head = table.lines().next().unwrap();
+    for col in ["velocity", "slot_bits", "jam_bits"] {
+        assert!(head.contains(col), "{head}");
+    }
+    let run = common::stdout(&mac_sim(&["run", "-q", "-n", "2", "-d", "10ms", "--csv"]));
+    let run_params: Vec<&str> = run
+        .lines()
+        .next()
+        .unwrap()
+        .split(',')
+        .take_while(|c| *c != "simulated_s")
+        .filter(|c| *c != "seed")
+        .collect();
+    let sweep_params: Vec<&str> = csv
+        .lines()
+        .next()
+        .unwrap()
+        .split(',')
+        .take_while(|c| *c != "replications")
+        .collect();
+    assert_eq!(run_params, sweep_params);
+    for (col, values) in [
+        ("slot_bits", ["512", "1024"]),
+        ("velocity", ["200000000", "100000000"]),
+    ] {
+        let at = sweep_params.iter().position(|c| *c == col).unwrap();
+        let seen: std::collections::BTreeSet<&str> = csv
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(at).unwrap())
+            .collect();
+        assert_eq!(seen, values.into_iter().collect(), "{col}");
+    }
+}
+
 #[test]
 fn bad_sweep_arguments_fail_with_one_line_and_status_2() {
     let d = tempfile::tempdir().unwrap();
@@ -223,8 +277,11 @@ fn bad_sweep_arguments_fail_with_one_line_and_status_2() {
         (&["-n", ""], "empty list"),
         (&["-n", "1..=8:y2"], "not a number or a range"),
         (&["-n", "1..=8:x1"], "factor"),
-        (&["-n", "0,1"], "whole number of stations"),
-        (&["-r", "0"], "--replications must be at least 1"),
+        (
+            &["-n", "0,1"],
+            "stations: the number of stations must be at least 1",
+        ),
+        (&["-r", "0"], "replications: must be at least 1"),
         (&["-r", "-1"], "-1"),
         (&["-f", "63"], "frame size"),
         (&["-l", "0"], "above 0"),
@@ -239,6 +296,27 @@ fn bad_sweep_arguments_fail_with_one_line_and_status_2() {
         (&["-f", "1518,64:7,594:4"], "join a mix's parts with +"),
         (&["-f", "64:7+594:x"], "not understood"),
         (&["-f", "1518,1518"], "more than once"),
+        (
+            &["--sweep", "slot_bits=0,512"],
+            "slot_bits: timing: slot of 0",
+        ),
+        (
+            &["--sweep", "slot_bitz=512"],
+            "slot_bitz: unknown parameter",
+        ),
+        (&["--sweep", "slot_bits"], "give KEY=LIST"),
+        (
+            &["--slot-bits", "512", "--sweep", "slot-bits=512,4096"],
+            "slot_bits: swept twice",
+        ),
+        (
+            &["--jam-rule", "preamble,late"],
+            "jam_rule: unknown jam rule 'late'",
+        ),
+        (
+            &["--medium", "100BASE-TX,10BASE9"],
+            "medium: unknown medium",
+        ),
     ];
     for (extra, needle) in cases {
         let mut args = vec!["sweep", "-q", "-o", o];
@@ -404,6 +482,6 @@ fn a_database_of_an_older_mac_sim_is_refused_with_status_2_before_running() {
         )
         .unwrap();
     let o = sweep(&out);
-    assert_usage_error(&o, "has schema 1, this mac-sim reads schema 2");
+    assert_usage_error(&o, "has schema 1, this mac-sim reads schema 3");
     no_results(&out);
 }

@@ -179,34 +179,34 @@ fn measure(
         seed,
         traffic: load.map_or(Traffic::Saturated, |load| Traffic::Poisson { load }),
         ifg_rule: bench_ifg_rule(stations, load),
-        duration_ps: Time::from_secs(100_000),
+        duration: Time::from_secs(100_000),
         ..RunConfig::default()
     };
     let slot_s = 512.0 / cfg.phy.bit_rate as f64;
-    let warmup_ps = Time::from_ms(warmup_ms);
+    let warmup = Time::from_ms(warmup_ms);
     let t0 = Instant::now();
     let (model, queue) = CsmaCd::new(&cfg)?;
     let mut engine = Engine::with_queue(model, queue);
     let setup_s = t0.elapsed().as_secs_f64();
     let t0 = Instant::now();
-    if !warmup_ps.is_zero() {
-        engine.run_until(warmup_ps);
+    if !warmup.is_zero() {
+        engine.run_until(warmup);
     }
     let warmup_wall_s = t0.elapsed().as_secs_f64();
     let (events0, delivered0) = (engine.events(), engine.model().delivered());
     let start = Instant::now();
-    let sim = drive(&mut engine, warmup_ps, cfg.duration_ps, budget_s);
+    let sim = drive(&mut engine, warmup, cfg.duration, budget_s);
     let wall_s = start.elapsed().as_secs_f64();
     let delivered = engine.model().delivered() - delivered0;
     let events = engine.events() - events0;
-    let simulated_s = (sim - warmup_ps).as_secs_f64();
+    let simulated_s = (sim - warmup).as_secs_f64();
     let utilisation = delivered as f64 * 1518.0 * 8.0 / (cfg.phy.bit_rate as f64 * simulated_s);
     drop(engine);
 
     // The textbook loop, same N, frames, traffic and seed, the same warm-up, then in
     // pieces of slots.
     let mut tb = Textbook::new(stations, 1518, load, seed);
-    let warmup_slots = (warmup_ps.as_secs_f64() / slot_s).round() as u64;
+    let warmup_slots = (warmup.as_secs_f64() / slot_s).round() as u64;
     tb.run(warmup_slots);
     let tb0 = tb.result();
     let start = Instant::now();

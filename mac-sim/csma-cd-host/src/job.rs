@@ -10,7 +10,7 @@
 //! use csma_cd::{config::RunConfig, exact};
 //! use csma_cd_host::job;
 //! use sim_kit::time::Time;
-//! let cfg = RunConfig { stations: 8, duration_ps: Time::from_ms(20), ..RunConfig::default() };
+//! let cfg = RunConfig { stations: 8, duration: Time::from_ms(20), ..RunConfig::default() };
 //! let sliced = job::run_cancellable(&cfg, &AtomicBool::new(false)).unwrap().unwrap();
 //! assert_eq!(sliced, exact::run(&cfg).unwrap());
 //! ```
@@ -38,7 +38,7 @@ fn drive<O: Observer>(
 ) -> Result<Option<Engine<CsmaCd<O>>>, ConfigError> {
     let (model, queue) = CsmaCd::with_observer(cfg, observer)?;
     let mut engine = Engine::with_queue(model, queue);
-    let d = cfg.duration_ps;
+    let d = cfg.duration;
     let steps = Steps::begin(progress, SLICES as usize);
     for k in 1..=SLICES {
         if cancel.load(Ordering::Relaxed) {
@@ -114,7 +114,7 @@ mod tests {
             stations: 50,
             frames: csma_cd::config::FrameSizes::Fixed(64),
             traffic: Traffic::Poisson { load: 0.9 },
-            duration_ps: Time::from_ms(30),
+            duration: Time::from_ms(30),
             seed: 9,
             ..RunConfig::default()
         };

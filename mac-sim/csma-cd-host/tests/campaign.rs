@@ -9,20 +9,21 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use csma_cd::sweep::shard::Shard;
-use csma_cd::sweep::spec::{RandomNumbers, SweepSpec};
+use csma_cd::sweep::spec::{Axis, RandomNumbers, SweepSpec};
 use csma_cd_host::sweep::execute::{SweepError, SweepOptions, SweepOutcome, run_sweep};
 use csma_cd_host::sweep::store::{Store, StoreError, merge};
 use sim_kit::progress::{Progress, Quiet, Snapshot};
 use sim_kit::time::Time;
 
 fn spec(stations: Vec<u32>, replications: u32) -> SweepSpec {
+    let list: Vec<String> = stations.iter().map(u32::to_string).collect();
     let mut s = SweepSpec {
-        stations,
+        axes: vec![Axis::parse("stations", &list.join(",")).unwrap()],
         replications,
         seed: 7,
         ..SweepSpec::default()
     };
-    s.base.duration_ps = Time::from_ms(20);
+    s.base.duration = Some(Time::from_ms(20));
     s
 }
 
@@ -260,7 +261,7 @@ fn a_database_of_an_older_schema_is_refused_with_a_clear_message() {
     assert!(matches!(e, StoreError::SchemaVersion { .. }), "{e:?}");
     let msg = e.to_string();
     assert!(
-        msg.contains("has schema 1, this mac-sim reads schema 2") && msg.contains("use a new file"),
+        msg.contains("has schema 1, this mac-sim reads schema 3") && msg.contains("use a new file"),
         "{msg}"
     );
     // And a sweep on it stops before running anything.

@@ -8,8 +8,8 @@ use common::InterruptAfter;
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 
-use csma_cd::config::{BackoffAlgorithm, FrameSizes, RunConfig, Traffic};
-use csma_cd::sweep::spec::{RandomNumbers, SweepSpec};
+use csma_cd::config::RunConfig;
+use csma_cd::sweep::spec::{Axis, RandomNumbers, SweepSpec};
 use csma_cd::sweep::summary::{to_csv, to_json};
 use csma_cd_host::charts as run_charts;
 use csma_cd_host::job::run_observed;
@@ -22,23 +22,25 @@ use sim_kit::time::Time;
 
 fn spec() -> SweepSpec {
     let mut s = SweepSpec {
-        stations: vec![2, 8, 32],
-        frames: vec![FrameSizes::Fixed(64), FrameSizes::Fixed(1518)],
-        loads: vec![
-            Traffic::Poisson { load: 0.3 },
-            Traffic::Poisson { load: 0.9 },
-            Traffic::Saturated,
-        ],
-        backoffs: vec![
-            BackoffAlgorithm::Beb,
-            BackoffAlgorithm::Polynomial { degree: 1 },
-        ],
+        axes: axes(&[
+            ("stations", "2,8,32"),
+            ("load", "0.3,0.9,saturated"),
+            ("frames", "64,1518"),
+            ("backoff", "beb,linear"),
+        ]),
         replications: 3,
         seed: 42,
         ..SweepSpec::default()
     };
-    s.base.duration_ps = Time::from_ms(30);
+    s.base.duration = Some(Time::from_ms(30));
     s
+}
+
+fn axes(lists: &[(&str, &str)]) -> Vec<Axis> {
+    lists
+        .iter()
+        .map(|(k, v)| Axis::parse(k, v).unwrap())
+        .collect()
 }
 
 fn pool(n: usize) -> rayon::ThreadPool {
@@ -108,10 +110,12 @@ fn common_random_numbers_share_seeds_across_points_and_independent_streams_do_no
     // A point's seeds depend on its parameters, not on the rest of the grid: a
     // sweep of one of its points gives it the same seeds.
     let one = SweepSpec {
-        stations: vec![8],
-        frames: vec![FrameSizes::Fixed(1518)],
-        loads: vec![Traffic::Poisson { load: 0.9 }],
-        backoffs: vec![BackoffAlgorithm::Beb],
+        axes: axes(&[
+            ("stations", "8"),
+            ("load", "0.9"),
+            ("frames", "1518"),
+            ("backoff", "beb"),
+        ]),
         ..s.clone()
     };
     let p = &one.validate().unwrap()[0];
@@ -122,8 +126,7 @@ fn common_random_numbers_share_seeds_across_points_and_independent_streams_do_no
 #[test]
 fn saturated_points_have_no_total_delay_and_poisson_points_do() {
     let s = SweepSpec {
-        stations: vec![16],
-        loads: vec![Traffic::Poisson { load: 0.5 }, Traffic::Saturated],
+        axes: axes(&[("stations", "16"), ("load", "0.5,saturated")]),
         replications: 2,
         ..spec()
     };
@@ -287,7 +290,7 @@ fn every_chart_of_a_sweep_and_of_a_run_is_a_real_image() {
 
     let cfg = RunConfig {
         stations: 6,
-        duration_ps: Time::from_ms(200),
+        duration: Time::from_ms(200),
         ..RunConfig::default()
     };
     let (r, per_station) = run_observed(&cfg, &AtomicBool::new(false), &Quiet)
@@ -315,7 +318,7 @@ fn every_chart_of_a_sweep_and_of_a_run_is_a_real_image() {
     // Thousands of stations are grouped into at most 512 bars of the mean per station.
     let many = RunConfig {
         stations: 2000,
-        duration_ps: Time::from_ms(20),
+        duration: Time::from_ms(20),
         ..RunConfig::default()
     };
     let (r, per_station) = run_observed(&many, &AtomicBool::new(false), &Quiet)

@@ -15,16 +15,16 @@ fn warmed_up_counters_are_whole_run_minus_warm_up() {
             stations: 16,
             frames: FrameSizes::Mix(vec![(64, 7), (594, 4), (1518, 1)]),
             traffic,
-            duration_ps: Time::from_ms(300),
+            duration: Time::from_ms(300),
             seed: 5,
             ..RunConfig::default()
         };
         let first = RunConfig {
-            duration_ps: Time::from_ms(100),
+            duration: Time::from_ms(100),
             ..whole.clone()
         };
         let warm = RunConfig {
-            warmup_ps: Time::from_ms(100),
+            warmup: Time::from_ms(100),
             ..whole.clone()
         };
         let (a, b, c) = (
@@ -101,7 +101,7 @@ fn warmed_up_counters_are_whole_run_minus_warm_up() {
 #[test]
 fn warm_up_must_be_shorter_than_the_run() {
     let cfg = RunConfig {
-        warmup_ps: Time::from_secs(10),
+        warmup: Time::from_secs(10),
         ..RunConfig::default()
     };
     assert!(run(&cfg).is_err());

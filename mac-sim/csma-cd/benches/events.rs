@@ -18,7 +18,7 @@ use sim_kit::time::Time;
 fn events_of(cfg: &RunConfig) -> u64 {
     let (m, q) = CsmaCd::new(cfg).expect("valid");
     let mut e = Engine::with_queue(m, q);
-    e.run_until(cfg.duration_ps);
+    e.run_until(cfg.duration);
     e.events()
 }
 
@@ -34,7 +34,7 @@ fn exact(c: &mut Criterion) {
     ] {
         let cfg = RunConfig {
             stations: n,
-            duration_ps: Time::from_ms(ms),
+            duration: Time::from_ms(ms),
             traffic: load.map_or(Traffic::Saturated, |load| Traffic::Poisson { load }),
             ..RunConfig::default()
         };

@@ -64,7 +64,7 @@
 //! use csma_cd::capture::{CaptureFormat, PcapWriter};
 //! use csma_cd::config::RunConfig;
 //! use sim_kit::time::Time;
-//! let cfg = RunConfig { stations: 3, duration_ps: Time::from_ms(5), ..RunConfig::default() };
+//! let cfg = RunConfig { stations: 3, duration: Time::from_ms(5), ..RunConfig::default() };
 //! let w = PcapWriter::new(Vec::new(), CaptureFormat::PcapNg, &cfg).unwrap();
 //! let (r, w) = csma_cd::exact::run_with_observer(&cfg, w).unwrap();
 //! assert_eq!(w.frames(), r.conservation.delivered);
@@ -424,7 +424,7 @@ mod tests {
     fn cfg(stations: u32, jam_rule: JamRule) -> RunConfig {
         RunConfig {
             stations,
-            duration_ps: Time::from_ms(30),
+            duration: Time::from_ms(30),
             traffic: Traffic::Poisson { load: 0.9 },
             frames: FrameSizes::Mix(SIZES.iter().map(|&b| (b as u32, 1)).collect()),
             jam_rule,

@@ -318,12 +318,14 @@ pub struct RunConfig {
     pub attempt_limit: u32,
     /// Frames a station can hold (including the one being sent), Poisson traffic.
     pub queue_limit: u32,
-    /// Simulated duration, picoseconds.
-    pub duration_ps: Time,
+    /// Simulated duration. (Serialised as `duration_ps`, its name in every run's
+    /// identity: sweep seeds and results-database keys.)
+    #[serde(rename = "duration_ps")]
+    pub duration: Time,
     /// Warm-up: statistics start at this instant (zero: from the start); shorter
-    /// than `duration_ps`.
-    #[serde(default, skip_serializing_if = "is_zero_time")]
-    pub warmup_ps: Time,
+    /// than `duration`. (Serialised as `warmup_ps`.)
+    #[serde(default, rename = "warmup_ps", skip_serializing_if = "is_zero_time")]
+    pub warmup: Time,
     /// Seed of every random choice in the run.
     pub seed: u64,
     /// Successes per window for the capture-effect share.
@@ -352,8 +354,8 @@ impl Default for RunConfig {
             backoff_limit: u32::from(ieee802_3::BACKOFF_LIMIT),
             attempt_limit: ieee802_3::ATTEMPT_LIMIT,
             queue_limit: 100,
-            duration_ps: Time::from_secs(10),
-            warmup_ps: Time::ZERO,
+            duration: Time::from_secs(10),
+            warmup: Time::ZERO,
             seed: 1,
             capture_window: 100,
             ifg_rule: IfgRule::Ieee8023,
@@ -493,7 +495,7 @@ impl RunConfig {
 
     /// The measured time: the simulated time after the warm-up.
     pub fn measured(&self) -> Time {
-        self.duration_ps.saturating_sub(self.warmup_ps)
+        self.duration.saturating_sub(self.warmup)
     }
 
     /// Check every parameter and derive the timing in picoseconds.
@@ -534,13 +536,13 @@ impl RunConfig {
         if self.capture_window == 0 {
             return Err(ConfigError::CaptureWindow);
         }
-        if self.warmup_ps >= self.duration_ps && !self.warmup_ps.is_zero() {
+        if self.warmup >= self.duration && !self.warmup.is_zero() {
             return Err(ConfigError::Warmup {
-                warmup_s: self.warmup_ps.as_secs_f64(),
-                duration_s: self.duration_ps.as_secs_f64(),
+                warmup_s: self.warmup.as_secs_f64(),
+                duration_s: self.duration.as_secs_f64(),
             });
         }
-        if self.duration_ps.is_zero() {
+        if self.duration.is_zero() {
             return Err(ConfigError::Duration("0".into()));
         }
         let phy = &self.phy;
@@ -624,7 +626,7 @@ impl RunConfig {
         }
         let max_backoff = t.slot.checked_mul(beb.window(beb.backoff_limit().into()));
         let budget = max_backoff
-            .and_then(|b| b.checked_add(self.duration_ps))
+            .and_then(|b| b.checked_add(self.duration))
             .and_then(|b| b.checked_add(min_frame.max(bit * 8 * 1518) * 4));
         match budget {
             Some(b) if b < Time::from_ps(1 << 62) => {}

@@ -15,6 +15,22 @@ pub enum ConfigError {
     FrameSize(u32),
     /// A frame-size specification that does not parse.
     FrameSpec(String),
+    /// A value that is not of its parameter's kind: the text as given and what was
+    /// expected (e.g. `a whole number`).
+    Value {
+        /// The text as given.
+        text: String,
+        /// What the parameter takes, e.g. `a whole number from 0`.
+        expected: &'static str,
+    },
+    /// A sweep's list of values that cannot be accepted, with why.
+    List(String),
+    /// A parameter name that is not in the schema
+    /// ([`scenario::FIELDS`](crate::scenario::FIELDS)).
+    UnknownParameter(String),
+    /// A backoff algorithm that is not `beb`, `linear`, `poly[:DEGREE]` or
+    /// `fixed[:SLOTS]`.
+    Backoff(String),
     /// Offered load not a positive finite number.
     Load(String),
     /// Zero or unparseable simulated duration.
@@ -149,6 +165,21 @@ impl fmt::Display for ConfigError {
             FrameSpec(s) => write!(
                 f,
                 "frame sizes '{s}' not understood: give BYTES, MIN-MAX (uniform) or BYTES:WEIGHT,... (mix)"
+            ),
+            Value { text, expected } => write!(f, "'{text}' is not {expected}"),
+            List(why) => write!(f, "{why}"),
+            UnknownParameter(k) => write!(
+                f,
+                "unknown parameter '{k}' (the parameters are {})",
+                crate::scenario::FIELDS
+                    .iter()
+                    .map(|f| f.key)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Backoff(s) => write!(
+                f,
+                "'{s}' is not a backoff algorithm: use beb, linear, poly[:DEGREE] or fixed[:SLOTS]"
             ),
             Load(s) => write!(
                 f,

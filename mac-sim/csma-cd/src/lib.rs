@@ -71,7 +71,7 @@
 //! ```
 //! use csma_cd::{config::RunConfig, exact, theory};
 //! use sim_kit::time::Time;
-//! let cfg = RunConfig { stations: 2, duration_ps: Time::from_ms(50), ..RunConfig::default() };
+//! let cfg = RunConfig { stations: 2, duration: Time::from_ms(50), ..RunConfig::default() };
 //! let r = exact::run(&cfg).unwrap();
 //! assert!(r.conservation.holds);
 //! assert!(r.utilisation > 0.9 && r.utilisation < 1.0);
@@ -97,6 +97,7 @@ pub mod report;
 pub mod scenario;
 pub mod slotted;
 pub mod sweep;
+pub mod table;
 pub mod textbook;
 pub mod theory;
 pub mod trace;

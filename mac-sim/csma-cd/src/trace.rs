@@ -19,7 +19,7 @@
 //! use csma_cd::config::RunConfig;
 //! use csma_cd::trace::{TraceFormat, TraceWriter};
 //! use sim_kit::time::Time;
-//! let cfg = RunConfig { stations: 2, duration_ps: Time::from_ms(2), ..RunConfig::default() };
+//! let cfg = RunConfig { stations: 2, duration: Time::from_ms(2), ..RunConfig::default() };
 //! let w = TraceWriter::new(Vec::new(), TraceFormat::Csv).unwrap();
 //! let (r, w) = csma_cd::exact::run_with_observer(&cfg, w).unwrap();
 //! let text = String::from_utf8(w.finish().unwrap()).unwrap();
@@ -171,7 +171,7 @@ mod tests {
     fn cfg() -> RunConfig {
         RunConfig {
             stations: 5,
-            duration_ps: Time::from_ms(20),
+            duration: Time::from_ms(20),
             traffic: Traffic::Poisson { load: 0.8 },
             ..RunConfig::default()
         }

@@ -42,7 +42,7 @@ fn exact(p: &Params, rule: IfgRule) -> Metrics {
             None => Traffic::Saturated,
             Some(load) => Traffic::Poisson { load },
         },
-        duration_ps: Time::from_ps(p.duration_ps),
+        duration: Time::from_ps(p.duration),
         seed: p.seed,
         ifg_rule: rule,
         ..if p.gigabit {
@@ -110,7 +110,7 @@ fn params(stations: usize, frame_bytes: u64, place: Place, load: Option<f64>, ms
         place,
         bus_m: 2500.0,
         load,
-        duration_ps: ms * 1_000_000_000,
+        duration: ms * 1_000_000_000,
         seed: 0,
         gigabit: false,
     }

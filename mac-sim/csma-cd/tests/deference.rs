@@ -35,7 +35,7 @@ fn attempts_by(rule: IfgRule, s: u64, at: &[Time]) -> Vec<u64> {
         frames: FrameSizes::Fixed(64),
         backoff: BackoffAlgorithm::Fixed { window: 1 },
         ifg_rule: rule,
-        duration_ps: Time::from_ms(1),
+        duration: Time::from_ms(1),
         ..RunConfig::default()
     };
     let positions = [Time::ZERO, Time::ZERO, 5 * BIT, 160 * BIT];

@@ -143,7 +143,7 @@ fn one_station(burst_limit_bits: u32, duration: Time) -> (exact::RunResult, Step
     let mut cfg = RunConfig {
         stations: 1,
         frames: FrameSizes::Fixed(64),
-        duration_ps: duration,
+        duration,
         ..RunConfig::default().with_medium(EthernetMedium::Base1000T)
     };
     cfg.phy.burst_limit_bits = burst_limit_bits;
@@ -193,7 +193,7 @@ fn two_stations(b_at: Time, b_starts: Time) -> Engine<CsmaCd> {
     let cfg = RunConfig {
         stations: 2,
         frames: FrameSizes::Fixed(64),
-        duration_ps: Time::from_ms(1),
+        duration: Time::from_ms(1),
         ..RunConfig::default().with_medium(EthernetMedium::Base1000T)
     };
     let (m, q) = CsmaCd::new_staged(&cfg, &[Time::ZERO, b_at], &[Time::ZERO, b_starts]).unwrap();
@@ -256,7 +256,7 @@ fn bursting_carries_short_frames_that_extension_alone_cannot() {
             stations: 16,
             frames: FrameSizes::Fixed(64),
             traffic: csma_cd::config::Traffic::Poisson { load: 0.5 },
-            duration_ps: Time::from_ms(20),
+            duration: Time::from_ms(20),
             ..RunConfig::default().with_medium(EthernetMedium::Base1000T)
         };
         cfg.phy.burst_limit_bits = burst;

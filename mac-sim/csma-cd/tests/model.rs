@@ -18,7 +18,7 @@ const BIT: Time = Time::from_ps(100_000);
 fn cfg(stations: u32, duration_ms: u64) -> RunConfig {
     RunConfig {
         stations,
-        duration_ps: Time::from_ms(duration_ms),
+        duration: Time::from_ms(duration_ms),
         ..RunConfig::default()
     }
 }
@@ -110,7 +110,7 @@ fn single_station_reaches_the_wire_bound_exactly() {
         let cycles = 1000;
         let c = RunConfig {
             frames: FrameSizes::Fixed(bytes),
-            duration_ps: cycles * cycle_bits * BIT,
+            duration: cycles * cycle_bits * BIT,
             ..cfg(1, 0)
         };
         let r = exact::run(&c).unwrap();
@@ -303,14 +303,14 @@ fn indexed_and_walked_carrier_sense_agree() {
         RunConfig {
             placement: Placement::Random,
             frames: FrameSizes::Uniform { min: 64, max: 600 },
-            duration_ps: Time::from_ms(20),
+            duration: Time::from_ms(20),
             ..RunConfig::default().with_medium(EthernetMedium::Base1000T)
         },
         RunConfig {
             traffic: Traffic::Poisson { load: 0.9 },
             frames: FrameSizes::Fixed(64),
             stations: 200,
-            duration_ps: Time::from_ms(20),
+            duration: Time::from_ms(20),
             ..RunConfig::default().with_medium(EthernetMedium::Base1000T)
         },
     ];
@@ -337,10 +337,8 @@ fn indexed_and_walked_carrier_sense_agree() {
                 _ => m.with_sense_method(csma_cd::exact::medium::SenseMethod::BruteForce),
             };
             let mut e = Engine::with_queue(m, q);
-            e.run_until(c.duration_ps);
-            let r = e
-                .model()
-                .result(c.duration_ps, e.events(), e.stale_events());
+            e.run_until(c.duration);
+            let r = e.model().result(c.duration, e.events(), e.stale_events());
             sim_kit::output::json::to_string(&r)
         };
         let walk = run(0);

@@ -41,7 +41,7 @@ fn check(cfg: &RunConfig) {
             _ => assert!(e.access_delay.is_none()),
         }
         assert!((e.station as usize) < cfg.stations as usize);
-        assert!(e.time <= cfg.duration_ps);
+        assert!(e.time <= cfg.duration);
     }
     // A retry's slots lie in the truncated BEB range 0..2^min(c, 10).
     for e in events.iter().filter(|e| e.kind == EventKind::JamEnd) {
@@ -67,7 +67,7 @@ fn check(cfg: &RunConfig) {
 fn saturated_events_match_the_counters() {
     let cfg = RunConfig {
         stations: 16,
-        duration_ps: Time::from_ms(50),
+        duration: Time::from_ms(50),
         ..RunConfig::default()
     };
     check(&cfg);
@@ -77,7 +77,7 @@ fn saturated_events_match_the_counters() {
 fn poisson_events_match_the_counters_and_defer() {
     let cfg = RunConfig {
         stations: 8,
-        duration_ps: Time::from_ms(50),
+        duration: Time::from_ms(50),
         traffic: Traffic::Poisson { load: 0.9 },
         ..RunConfig::default()
     };

@@ -18,6 +18,8 @@
 //!   intervals ([`stats::ci`]).
 //! * [`progress`]: what a long run reports ([`progress::Snapshot`]) to a
 //!   [`progress::Progress`], and the time left and rate of a display.
+//! * [`locate`]: where a key is in a scenario file's text (line and key for the
+//!   messages of every model's scenario files).
 //! * [`range`]: value lists for sweep axes (`1..=1024:x2`, `0.1..=1.0:0.1`).
 //! * [`output`]: formats written to any `std::io::Write`: JSON ([`output::json`]) and
 //!   packet captures, pcapng and pcap ([`output::pcap`]).
@@ -54,6 +56,7 @@
 #![warn(clippy::missing_errors_doc)]
 
 pub mod engine;
+pub mod locate;
 pub mod maths;
 pub mod output;
 pub mod progress;

@@ -11,8 +11,8 @@
 //! use sim_kit::progress::Quiet;
 //! use sim_kit::time::Time;
 //! let dir = std::env::temp_dir().join(format!("mac-sim-sweep-doc-{}", std::process::id()));
-//! let mut spec = SweepSpec { stations: vec![1, 4], replications: 2, ..SweepSpec::default() };
-//! spec.base.duration_ps = Time::from_ms(2);
+//! let mut spec = SweepSpec { axes: vec![Axis::parse("stations", "1,4").unwrap()], replications: 2, ..SweepSpec::default() };
+//! spec.base.duration = Some(Time::from_ms(2));
 //! let opts = SweepOptions { out_dir: dir.clone(), plots: false, db: None, shard: None };
 //! let out = run_sweep(&spec, &opts, &Quiet, &AtomicBool::new(false)).unwrap();
 //! assert_eq!(out.points.len(), 2);
@@ -28,12 +28,15 @@ use std::time::{Duration, Instant};
 use crate::job::run_cancellable;
 use crate::sweep::charts as sweep_charts;
 use crate::sweep::store::{RunKey, Store, StoreError, campaign_id};
-use csma_cd::config::RunConfig;
+use csma_cd::config::{BackoffAlgorithm, RunConfig};
 use csma_cd::error::ConfigError;
+use csma_cd::scenario::Scenario;
+use csma_cd::scenario::value::Codec;
 use csma_cd::sweep::record::RunRecord;
 use csma_cd::sweep::shard::{Shard, assign, expected_cost};
 use csma_cd::sweep::spec::{SpecError, SweepSpec};
 use csma_cd::sweep::summary::{PointSummary, to_csv, to_json};
+use csma_cd::table::Cell;
 use sim_host::chart::save::save;
 use sim_host::output::atomic::{OutputError, write_atomic};
 use sim_host::output::set::{OutputSet, check};
@@ -336,8 +339,38 @@ pub fn write_outputs(
 /// drop rate (both causes) and Jain's index. A saturated point has no total delay
 /// (`-`).
 pub fn table(points: &[PointSummary]) -> String {
+    // Parameters swept beyond the four the table always shows get a column each.
+    let shown = [
+        "stations",
+        "frames",
+        "frame_mean_bits",
+        "traffic",
+        "load",
+        "backoff",
+    ];
+    let cols: Vec<Vec<(String, Cell)>> = points
+        .iter()
+        .map(|p| Scenario::columns(&p.config))
+        .collect();
+    let varied: Vec<usize> = cols.first().map_or(Vec::new(), |first| {
+        (0..first.len())
+            .filter(|&i| !shown.contains(&first[i].0.as_str()) && first[i].0 != "seed")
+            .filter(|&i| cols.iter().any(|c| c[i].1 != first[i].1))
+            .collect()
+    });
+    let width = |i: usize| {
+        cols.iter()
+            .map(|c| c[i].1.csv().len())
+            .chain([cols[0][i].0.len()])
+            .max()
+            .unwrap_or(0)
+    };
+    let extra_header: String = varied
+        .iter()
+        .map(|&i| format!(" {:>w$}", cols[0][i].0, w = width(i)))
+        .collect();
     let mut s = format!(
-        "{:>8} {:>10} {:>10} {:>8} {:>17} {:>17} {:>19} {:>10} {:>8}\n",
+        "{:>8} {:>10} {:>10} {:>8}{extra_header} {:>17} {:>17} {:>19} {:>10} {:>8}\n",
         "stations",
         "frame B",
         "load",
@@ -348,7 +381,11 @@ pub fn table(points: &[PointSummary]) -> String {
         "dropped",
         "Jain"
     );
-    for p in points {
+    for (p, c) in points.iter().zip(&cols) {
+        let extra: String = varied
+            .iter()
+            .map(|&i| format!(" {:>w$}", c[i].1.csv(), w = width(i)))
+            .collect();
         let e = |m: &str| {
             p.metric(m)
                 .map(|e| (e.mean, e.half_width))
@@ -365,11 +402,11 @@ pub fn table(points: &[PointSummary]) -> String {
             format!("{:>10} {:<7}", "-", "")
         };
         s.push_str(&format!(
-            "{:>8} {:>10} {:>10} {:>8} {:>9.4} ±{:<7.4} {:>9.1} ±{:<7.1} {total} {:>9.3}% {:>8.4}\n",
+            "{:>8} {:>10} {:>10} {:>8}{extra} {:>9.4} ±{:<7.4} {:>9.1} ±{:<7.1} {total} {:>9.3}% {:>8.4}\n",
             p.config.stations,
             p.config.frames.label(),
             p.load().map_or("saturated".to_string(), |g| g.to_string()),
-            csma_cd::sweep::spec::backoff_name(&p.config.backoff),
+            BackoffAlgorithm::text(&p.config.backoff),
             u,
             uh,
             d,

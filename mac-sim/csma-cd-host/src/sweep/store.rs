@@ -10,8 +10,11 @@
 //! runs(id INTEGER PRIMARY KEY,
 //!      point TEXT,          -- the point's parameters as JSON (seed 0): with seed, the key
 //!      seed INTEGER,        -- this run's seed (a u64 stored as its i64 bit pattern)
-//!      replication INTEGER, stations INTEGER, frame_bytes TEXT, load REAL (NULL:
-//!      saturated), backoff TEXT, duration_s REAL, bus_m REAL, bit_rate_bps INTEGER,
+//!      replication INTEGER,
+//!      -- the point's parameters, one column each, named and written as every
+//!      -- results file names them (`Scenario::columns`, the seed aside):
+//!      medium, stations, placement, length_m, bit_rate_bps, frames, frame_mean_bits,
+//!      traffic, load (NULL: saturated), duration_s, warmup_s, backoff, ...,
 //!      events INTEGER,
 //!      -- one REAL column per metric of `record::METRICS`, NULL where it has no
 //!      -- value (the total delay of a saturated point):
@@ -44,17 +47,18 @@ use std::sync::Mutex;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
-use csma_cd::config::{RunConfig, Traffic};
+use csma_cd::config::RunConfig;
 use csma_cd::exact::backoff_stats::BackoffRow;
+use csma_cd::scenario::Scenario;
 use csma_cd::sweep::key::{FNV_OFFSET, fnv1a_from, point_key};
 use csma_cd::sweep::record::METRICS;
 use csma_cd::sweep::record::RunRecord;
 use csma_cd::sweep::shard::Shard;
-use csma_cd::sweep::spec::backoff_name;
+use csma_cd::table::Cell;
 
 /// The version of the file layout: 2 added goodput, total delay, the drop rate per
 /// cause and the delivered frames to the runs (schema 1 had nine metrics).
-pub const SCHEMA_VERSION: &str = "2";
+pub const SCHEMA_VERSION: &str = "3";
 
 /// The version of the model whose results a file holds (exact model 2: the IEEE 802.3
 /// deference and the `ifg_rule`/`jam_rule` parameters). Change it with any change
@@ -126,7 +130,7 @@ impl fmt::Display for StoreError {
             ),
             Self::SchemaVersion { path, found } => write!(
                 f,
-                "results database '{}' has schema {found}, this mac-sim reads schema {SCHEMA_VERSION} (runs now also keep goodput, total delay and drops per cause): use a new file",
+                "results database '{}' has schema {found}, this mac-sim reads schema {SCHEMA_VERSION} (runs now state every parameter, named as the results files name them): use a new file",
                 path.display()
             ),
             Self::Campaign {
@@ -197,13 +201,7 @@ CREATE TABLE IF NOT EXISTS runs (
     point TEXT NOT NULL,
     seed INTEGER NOT NULL,
     replication INTEGER NOT NULL,
-    stations INTEGER NOT NULL,
-    frame_bytes TEXT NOT NULL,
-    load REAL,
-    backoff TEXT NOT NULL,
-    duration_s REAL NOT NULL,
-    bus_m REAL NOT NULL,
-    bit_rate_bps INTEGER NOT NULL,
+    {parameters}
     events INTEGER NOT NULL,
     {metrics}
     UNIQUE (point, seed)
@@ -221,6 +219,28 @@ CREATE TABLE IF NOT EXISTS backoff (
 
 fn metric_columns() -> String {
     METRICS.map(|(n, _)| n).join(", ")
+}
+
+/// The parameter columns of a point, as every results file names them, the seed
+/// aside (each run has its own, in the `seed` column).
+fn parameter_columns(point: &RunConfig) -> Vec<(String, Cell)> {
+    Scenario::columns(point)
+        .into_iter()
+        .filter(|(k, _)| k != "seed")
+        .collect()
+}
+
+/// A cell as an SQLite value (the parameter columns have no declared type, so each
+/// value keeps its own: integer, real, text or NULL).
+fn sql_value(c: Cell) -> rusqlite::types::Value {
+    use rusqlite::types::Value;
+    match c {
+        Cell::Int(v) => Value::Integer(v as i64),
+        Cell::Num(v) | Cell::Exact(v) if v.is_finite() => Value::Real(v),
+        Cell::Num(_) | Cell::Exact(_) | Cell::Empty => Value::Null,
+        Cell::Text(t) => Value::Text(t),
+        Cell::Bool(b) => Value::Integer(i64::from(b)),
+    }
 }
 
 impl Store {
@@ -246,8 +266,14 @@ impl Store {
             .map_err(sql)?;
         if fresh == 0 {
             let columns: Vec<String> = METRICS.iter().map(|(n, _)| format!("{n} REAL,")).collect();
-            conn.execute_batch(&CREATE.replace("{metrics}", &columns.join("\n    ")))
-                .map_err(sql)?;
+            let parameters: Vec<String> = parameter_columns(&RunConfig::default())
+                .iter()
+                .map(|(n, _)| format!("\"{n}\","))
+                .collect();
+            let create = CREATE
+                .replace("{parameters}", &parameters.join("\n    "))
+                .replace("{metrics}", &columns.join("\n    "));
+            conn.execute_batch(&create).map_err(sql)?;
             conn.execute(
                 "INSERT INTO meta (key, value) VALUES ('schema_version', ?1), ('model_version', ?2)",
                 params![SCHEMA_VERSION, MODEL_VERSION],
@@ -446,39 +472,36 @@ fn insert(
     replication: u32,
     r: &RunRecord,
 ) -> rusqlite::Result<()> {
-    let load = match point.traffic {
-        Traffic::Saturated => None,
-        Traffic::Poisson { load } => Some(load),
-    };
-    let placeholders: Vec<String> = (12..12 + METRICS.len()).map(|i| format!("?{i}")).collect();
-    let n = conn.prepare_cached(&format!(
-        "INSERT OR IGNORE INTO runs (point, seed, replication, stations, frame_bytes, load, backoff, duration_s, bus_m, bit_rate_bps, events, {}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, {})",
-        metric_columns(),
-        placeholders.join(", ")
-    ))?
-    .execute(rusqlite::params_from_iter(
-        [
-            rusqlite::types::Value::Text(key.point.clone()),
-            rusqlite::types::Value::Integer(key.seed as i64),
-            rusqlite::types::Value::Integer(i64::from(replication)),
-            rusqlite::types::Value::Integer(i64::from(point.stations)),
-            rusqlite::types::Value::Text(point.frames.label()),
-            load.map_or(rusqlite::types::Value::Null, rusqlite::types::Value::Real),
-            rusqlite::types::Value::Text(backoff_name(&point.backoff)),
-            rusqlite::types::Value::Real(point.duration_ps.as_secs_f64()),
-            rusqlite::types::Value::Real(point.bus_length_m),
-            rusqlite::types::Value::Integer(point.phy.bit_rate as i64),
-            rusqlite::types::Value::Integer(r.events as i64),
-        ]
-        .into_iter()
-        .chain(r.metrics.iter().map(|&m| {
-            if m.is_nan() {
-                rusqlite::types::Value::Null
-            } else {
-                rusqlite::types::Value::Real(m)
-            }
-        })),
-    ))?;
+    let params = parameter_columns(point);
+    let names: Vec<String> = params.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+    let fixed = 4 + params.len();
+    let placeholders: Vec<String> = (1..=fixed + METRICS.len())
+        .map(|i| format!("?{i}"))
+        .collect();
+    let n = conn
+        .prepare_cached(&format!(
+            "INSERT OR IGNORE INTO runs (point, seed, replication, {}, events, {}) VALUES ({})",
+            names.join(", "),
+            metric_columns(),
+            placeholders.join(", ")
+        ))?
+        .execute(rusqlite::params_from_iter(
+            [
+                rusqlite::types::Value::Text(key.point.clone()),
+                rusqlite::types::Value::Integer(key.seed as i64),
+                rusqlite::types::Value::Integer(i64::from(replication)),
+            ]
+            .into_iter()
+            .chain(params.into_iter().map(|(_, c)| sql_value(c)))
+            .chain([rusqlite::types::Value::Integer(r.events as i64)])
+            .chain(r.metrics.iter().map(|&m| {
+                if m.is_nan() {
+                    rusqlite::types::Value::Null
+                } else {
+                    rusqlite::types::Value::Real(m)
+                }
+            })),
+        ))?;
     if n == 0 {
         return Ok(());
     }

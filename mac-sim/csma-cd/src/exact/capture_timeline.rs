@@ -16,7 +16,7 @@
 //! use csma_cd::config::RunConfig;
 //! use csma_cd::exact::capture_timeline::CaptureTimeline;
 //! use sim_kit::time::Time;
-//! let cfg = RunConfig { stations: 2, duration_ps: Time::from_ms(200), ..RunConfig::default() };
+//! let cfg = RunConfig { stations: 2, duration: Time::from_ms(200), ..RunConfig::default() };
 //! let (r, t) = csma_cd::exact::run_with_observer(&cfg, CaptureTimeline::new(&cfg, 20)).unwrap();
 //! let w = t.windows();
 //! assert_eq!(w.len(), 20);
@@ -80,15 +80,15 @@ impl CaptureTimeline {
         let width = Time::from_ps(cfg.measured().as_ps().div_ceil(u64::from(n)).max(1));
         let windows = (0..u64::from(n))
             .map(|i| CaptureWindow {
-                start_s: (cfg.warmup_ps + width * i).as_secs_f64(),
-                end_s: (cfg.warmup_ps + width * (i + 1))
-                    .min(cfg.duration_ps)
+                start_s: (cfg.warmup + width * i).as_secs_f64(),
+                end_s: (cfg.warmup + width * (i + 1))
+                    .min(cfg.duration)
                     .as_secs_f64(),
                 ..CaptureWindow::default()
             })
             .collect();
         Self {
-            start: cfg.warmup_ps,
+            start: cfg.warmup,
             width,
             windows,
             current: 0,
@@ -179,8 +179,8 @@ mod tests {
         let cfg = RunConfig {
             stations: 5,
             traffic: Traffic::Poisson { load: 0.7 },
-            duration_ps: Time::from_ms(300),
-            warmup_ps: Time::from_ms(100),
+            duration: Time::from_ms(300),
+            warmup: Time::from_ms(100),
             seed: 4,
             ..RunConfig::default()
         };
@@ -216,7 +216,7 @@ mod tests {
     fn two_saturated_stations_capture_the_bus() {
         let cfg = RunConfig {
             stations: 2,
-            duration_ps: Time::from_secs(10),
+            duration: Time::from_secs(10),
             seed: 1,
             ..RunConfig::default()
         };

@@ -763,10 +763,10 @@ fn new_medium(cfg: &RunConfig, t: Timing, pos: &[i64], method: SenseMethod) -> M
 }
 
 /// Advance `engine` to `t`; when that passes the run's warm-up
-/// ([`RunConfig::warmup_ps`]), the statistics start afresh at the warm-up instant
+/// ([`RunConfig::warmup`]), the statistics start afresh at the warm-up instant
 /// ([`CsmaCd::reset_statistics`]). Called in steps or at once, the run is the same.
 pub fn run_to<O: Observer>(engine: &mut Engine<CsmaCd<O>>, t: Time) {
-    let warmup = engine.model().cfg.warmup_ps;
+    let warmup = engine.model().cfg.warmup;
     if !warmup.is_zero() && engine.now() < warmup && t >= warmup {
         engine.run_until(warmup);
         engine.model_mut().reset_statistics();
@@ -774,12 +774,12 @@ pub fn run_to<O: Observer>(engine: &mut Engine<CsmaCd<O>>, t: Time) {
     engine.run_until(t);
 }
 
-/// Run the exact model for `cfg.duration_ps` and return its results.
+/// Run the exact model for `cfg.duration` and return its results.
 ///
 /// ```
 /// use csma_cd::{config::RunConfig, exact::run};
 /// use sim_kit::time::Time;
-/// let cfg = RunConfig { stations: 4, duration_ps: Time::from_ms(100), ..RunConfig::default() };
+/// let cfg = RunConfig { stations: 4, duration: Time::from_ms(100), ..RunConfig::default() };
 /// let r = run(&cfg).unwrap();
 /// assert!(r.conservation.holds);
 /// assert!(r.utilisation > 0.8);
@@ -792,7 +792,7 @@ pub fn run(cfg: &RunConfig) -> Result<RunResult, ConfigError> {
     run_with_observer(cfg, NoTrace).map(|(r, NoTrace)| r)
 }
 
-/// Run the exact model for `cfg.duration_ps`, reporting every step to `observer`;
+/// Run the exact model for `cfg.duration`, reporting every step to `observer`;
 /// return the results and the observer.
 ///
 /// # Errors
@@ -804,7 +804,7 @@ pub fn run_with_observer<O: Observer>(
 ) -> Result<(RunResult, O), ConfigError> {
     let (model, queue) = CsmaCd::with_observer(cfg, observer)?;
     let mut engine = Engine::with_queue(model, queue);
-    run_to(&mut engine, cfg.duration_ps);
+    run_to(&mut engine, cfg.duration);
     let r = engine
         .model()
         .result(cfg.measured(), engine.events(), engine.stale_events());

@@ -21,7 +21,7 @@
 //!         if e.kind == EventKind::Success { self.successes += 1; }
 //!     }
 //! }
-//! let cfg = RunConfig { stations: 3, duration_ps: Time::from_ms(20), ..RunConfig::default() };
+//! let cfg = RunConfig { stations: 3, duration: Time::from_ms(20), ..RunConfig::default() };
 //! let (r, count) = csma_cd::exact::run_with_observer(&cfg, Count::default()).unwrap();
 //! assert_eq!(count.successes, r.conservation.delivered);
 //! ```

@@ -16,12 +16,12 @@
 //! use csma_cd::config::RunConfig;
 //! use csma_cd::exact::{CsmaCd, per_station::PerStation};
 //! use sim_kit::{engine::Engine, time::Time};
-//! let cfg = RunConfig { stations: 4, duration_ps: Time::from_ms(50), ..RunConfig::default() };
+//! let cfg = RunConfig { stations: 4, duration: Time::from_ms(50), ..RunConfig::default() };
 //! let (model, q) = CsmaCd::with_observer(&cfg, PerStation::new(4).unwrap()).unwrap();
 //! let mut e = Engine::with_queue(model, q);
-//! e.run_until(cfg.duration_ps);
+//! e.run_until(cfg.duration);
 //! let m = e.model();
-//! let rows = m.observer().results(&m.delivered_bits_per_station(), cfg.duration_ps);
+//! let rows = m.observer().results(&m.delivered_bits_per_station(), cfg.duration);
 //! assert_eq!(rows.iter().map(|s| s.delivered).sum::<u64>(), m.delivered());
 //! assert_eq!(rows[3].station, 3);
 //! ```
@@ -161,7 +161,7 @@ mod tests {
         let (model, q) =
             CsmaCd::with_observer(cfg, PerStation::new(cfg.stations).unwrap()).unwrap();
         let mut e = Engine::with_queue(model, q);
-        crate::exact::run_to(&mut e, cfg.duration_ps);
+        crate::exact::run_to(&mut e, cfg.duration);
         let m = e.model();
         let r = m.result(cfg.measured(), e.events(), e.stale_events());
         let rows = m
@@ -199,8 +199,8 @@ mod tests {
         RunConfig {
             stations: 12,
             traffic: Traffic::Poisson { load: 0.9 },
-            duration_ps: Time::from_ms(200),
-            warmup_ps: Time::from_ms(warmup_ms),
+            duration: Time::from_ms(200),
+            warmup: Time::from_ms(warmup_ms),
             attempt_limit: 3,
             seed: 5,
             ..RunConfig::default()
@@ -227,7 +227,7 @@ mod tests {
     fn observing_does_not_change_the_run() {
         let cfg = RunConfig {
             stations: 7,
-            duration_ps: Time::from_ms(50),
+            duration: Time::from_ms(50),
             seed: 3,
             ..RunConfig::default()
         };

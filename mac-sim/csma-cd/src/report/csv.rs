@@ -1,78 +1,65 @@
 //! CSV output: one header line and one line per run, so replications and sweeps can be
 //! concatenated; with per-station results, one line per station
-//! ([`per_station_rows`]).
-
-use std::fmt::Write as _;
+//! ([`per_station_rows`]). A run's columns state every parameter of the run, named
+//! as the schema names them, and its results, named as a sweep names them.
 
 use crate::exact::per_station::StationResult;
 use crate::exact::results::RunResult;
+use crate::scenario::Scenario;
 use crate::slotted::SlottedResult;
+use crate::table::{self, Cell, Row};
 
-/// The header of [`run_row`].
-pub const RUN_HEADER: &str = "stations,placement,bus_m,bit_rate,frame_mean_bits,traffic,load,backoff,seed,simulated_s,events,generated,delivered,dropped_excessive,dropped_overflow,in_system,throughput_mbps,utilisation,goodput_mbps,mb_efficiency,attempts,collided_attempts,collision_events,collisions_per_attempt,mean_attempts,access_mean_us,access_p50_us,access_p95_us,access_p99_us,access_max_us,total_mean_us,total_p50_us,total_p95_us,total_p99_us,total_max_us,jain_index,capture_longest_run,capture_max_window_share,warmup_s";
-
-/// One CSV line (no newline) for a run of the exact model.
-pub fn run_row(r: &RunResult) -> String {
-    let c = &r.config;
-    let (traffic, load) = match c.traffic {
-        crate::config::Traffic::Saturated => ("saturated", String::new()),
-        crate::config::Traffic::Poisson { load } => ("poisson", load.to_string()),
-    };
-    let backoff = match c.backoff {
-        crate::config::BackoffAlgorithm::Beb => format!("beb{}", c.backoff_limit),
-        crate::config::BackoffAlgorithm::Fixed { window } => format!("fixed{window}"),
-        crate::config::BackoffAlgorithm::Polynomial { degree } => format!("poly{degree}"),
-    };
-    let placement = match c.placement {
-        crate::config::Placement::Point => "point",
-        crate::config::Placement::Even => "even",
-        crate::config::Placement::Random => "random",
-    };
+/// The columns of a run of the exact model: its parameters as the schema names
+/// them ([`Scenario::columns`]), then its results, named as a sweep's results name
+/// the same quantities (`utilisation_fraction`, `access_delay_mean_us`, ...).
+pub fn run_columns(r: &RunResult) -> Row {
     let a = &r.access_delay;
     let t = &r.total_delay;
     let k = &r.conservation;
-    format!(
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{:.6},{:.6},{:.6},{},{},{},{:.6},{:.6},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.6},{},{:.6},{}",
-        c.stations,
-        placement,
-        c.bus_length_m,
-        c.phy.bit_rate,
-        c.frames.mean_bits(),
-        traffic,
-        load,
-        backoff,
-        c.seed,
-        r.simulated_s,
-        r.events,
-        k.generated,
-        k.delivered,
-        k.dropped_excessive,
-        k.dropped_overflow,
-        k.in_system,
-        r.throughput_mbps,
-        r.utilisation,
-        r.goodput_mbps,
-        r.metcalfe_boggs_efficiency,
-        r.attempts,
-        r.collided_attempts,
-        r.collision_events,
-        r.collisions_per_attempt,
-        r.mean_attempts,
-        a.mean_us,
-        a.p50_us,
-        a.p95_us,
-        a.p99_us,
-        a.max_us,
-        t.mean_us,
-        t.p50_us,
-        t.p95_us,
-        t.p99_us,
-        t.max_us,
-        r.jain_index,
-        r.capture.longest_run,
-        r.capture.max_window_share,
-        c.warmup_ps.as_secs_f64()
-    )
+    let mut cols = Scenario::columns(&r.config);
+    let int = |name: &str, v: u64| (name.to_string(), Cell::Int(v));
+    let num = |name: &str, v: f64| (name.to_string(), Cell::Num(v));
+    cols.extend([
+        num("simulated_s", r.simulated_s),
+        int("events", r.events),
+        int("generated_frames", k.generated),
+        int("delivered_frames", k.delivered),
+        int("dropped_excessive_frames", k.dropped_excessive),
+        int("dropped_overflow_frames", k.dropped_overflow),
+        int("in_system_frames", k.in_system),
+        num("throughput_mbps", r.throughput_mbps),
+        num("utilisation_fraction", r.utilisation),
+        num("goodput_mbps", r.goodput_mbps),
+        num("mb_efficiency_fraction", r.metcalfe_boggs_efficiency),
+        int("attempts", r.attempts),
+        int("collided_attempts", r.collided_attempts),
+        int("collision_events", r.collision_events),
+        num("collision_rate_per_attempt", r.collisions_per_attempt),
+        num("attempts_per_frame", r.mean_attempts),
+        num("access_delay_mean_us", a.mean_us),
+        num("access_delay_p50_us", a.p50_us),
+        num("access_delay_p95_us", a.p95_us),
+        num("access_delay_p99_us", a.p99_us),
+        num("access_delay_max_us", a.max_us),
+        num("total_delay_mean_us", t.mean_us),
+        num("total_delay_p50_us", t.p50_us),
+        num("total_delay_p95_us", t.p95_us),
+        num("total_delay_p99_us", t.p99_us),
+        num("total_delay_max_us", t.max_us),
+        num("jain_fairness_index", r.jain_index),
+        int("capture_longest_run_frames", r.capture.longest_run),
+        num(
+            "capture_max_window_share_fraction",
+            r.capture.max_window_share,
+        ),
+    ]);
+    Row(cols)
+}
+
+/// The CSV of a run of the exact model: the header and one line of
+/// [`run_columns`], each ending with a newline.
+pub fn run_csv(r: &RunResult) -> String {
+    table::to_csv(&[run_columns(r)])
 }
 
 /// The header of [`slotted_row`].
@@ -100,29 +87,43 @@ pub fn slotted_row(r: &SlottedResult) -> String {
     )
 }
 
-/// The station columns of [`per_station_rows`], after the run's.
-pub const STATION_COLUMNS: &str = "station,station_throughput_mbps,station_delivered,station_dropped,station_collisions,station_access_mean_us,station_access_p99_us";
-
 /// The CSV of a run with per-station results (`--csv --per-station`): one tidy table,
-/// a header of [`RUN_HEADER`] and [`STATION_COLUMNS`], then one line per station
-/// (in order, `0..N` along the bus) that repeats the run's columns before its own,
-/// so that one `read_csv` gives every station with its run's parameters, and the
-/// tables of several runs concatenate. Ends with a newline.
+/// the run's columns ([`run_columns`]) then the station's (`station`,
+/// `station_throughput_mbps`, `station_delivered_frames`, `station_dropped_frames`,
+/// `station_collided_attempts`, `station_access_delay_mean_us`,
+/// `station_access_delay_p99_us`), one line per station (in order, `0..N` along the
+/// bus) that repeats the run's columns before its own, so that one `read_csv` gives
+/// every station with its run's parameters, and the tables of several runs
+/// concatenate. Ends with a newline.
 pub fn per_station_rows(r: &RunResult, stations: &[StationResult]) -> String {
-    let run = run_row(r);
-    let mut s = format!("{RUN_HEADER},{STATION_COLUMNS}\n");
-    for st in stations {
-        let _ = writeln!(
-            s,
-            "{run},{},{:.6},{},{},{},{:.3},{:.3}",
-            st.station,
-            st.throughput_mbps,
-            st.delivered,
-            st.dropped,
-            st.collisions,
-            st.access_delay_mean_us,
-            st.access_delay_p99_us
-        );
+    let run = run_columns(r);
+    let rows: Vec<Row> = stations
+        .iter()
+        .map(|st| {
+            let mut cols = run.0.clone();
+            cols.extend([
+                ("station".to_string(), Cell::Int(u64::from(st.station))),
+                (
+                    "station_throughput_mbps".into(),
+                    Cell::Num(st.throughput_mbps),
+                ),
+                ("station_delivered_frames".into(), Cell::Int(st.delivered)),
+                ("station_dropped_frames".into(), Cell::Int(st.dropped)),
+                ("station_collided_attempts".into(), Cell::Int(st.collisions)),
+                (
+                    "station_access_delay_mean_us".into(),
+                    Cell::Num(st.access_delay_mean_us),
+                ),
+                (
+                    "station_access_delay_p99_us".into(),
+                    Cell::Num(st.access_delay_p99_us),
+                ),
+            ]);
+            Row(cols)
+        })
+        .collect();
+    if rows.is_empty() {
+        return format!("{}\n", run.header());
     }
-    s
+    table::to_csv(&rows)
 }

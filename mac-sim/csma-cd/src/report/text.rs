@@ -119,11 +119,11 @@ pub fn run_report(r: &RunResult) -> String {
         "  simulated       {} s, seed {}, {} events",
         r.simulated_s, c.seed, r.events
     );
-    if !c.warmup_ps.is_zero() {
+    if !c.warmup.is_zero() {
         let _ = writeln!(
             s,
             "  warm-up         {} s before them, not measured",
-            c.warmup_ps.as_secs_f64()
+            c.warmup.as_secs_f64()
         );
     }
     let _ = writeln!(s);

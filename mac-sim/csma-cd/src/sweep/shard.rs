@@ -96,7 +96,7 @@ pub fn expected_cost(cfg: &RunConfig) -> f64 {
         Traffic::Poisson { load } => load.min(1.0) + 0.1,
     };
     let contention = 1.0 + (1.0 + f64::from(cfg.stations)).ln();
-    cfg.duration_ps.as_secs_f64() * frames_per_s * share * contention
+    cfg.duration.as_secs_f64() * frames_per_s * share * contention
 }
 
 /// Which shard (from 0) runs each job, for jobs of the given `costs` over `count`

@@ -1,103 +1,106 @@
-//! What a CSMA/CD sweep varies: stations, offered load, frame size and backoff
-//! algorithm, each a list; the points are every combination of them.
+//! What a CSMA/CD sweep varies: any parameter of the schema
+//! ([`Scenario`](crate::scenario::Scenario)) as an axis, each a list of values; the
+//! points are every combination of them, each a scenario laid over the sweep's base.
 //!
 //! ```
-//! use csma_cd::sweep::spec::{SweepSpec, parse_stations, parse_frames, parse_loads, parse_backoffs};
+//! use csma_cd::sweep::spec::{Axis, SweepSpec};
 //! let spec = SweepSpec {
-//!     stations: parse_stations("1..=256:x2").unwrap(),
-//!     frames: parse_frames("64,512,1518").unwrap(),
-//!     loads: parse_loads("saturated").unwrap(),
-//!     backoffs: parse_backoffs("beb").unwrap(),
+//!     axes: vec![
+//!         Axis::parse("stations", "1..=256:x2").unwrap(),
+//!         Axis::parse("frames", "64,512,1518").unwrap(),
+//!         Axis::parse("slot_bits", "512,4096").unwrap(),
+//!     ],
 //!     ..SweepSpec::default()
 //! };
-//! assert_eq!(spec.points().len(), 27);
-//! assert!(parse_stations("0..=4").is_err());
-//! assert!(parse_loads("0.1..=1.0:0.1,saturated").unwrap().len() == 11);
+//! assert_eq!(spec.points().unwrap().len(), 54);
+//! let zero = SweepSpec { axes: vec![Axis::parse("stations", "0..=4").unwrap()], ..SweepSpec::default() };
+//! assert_eq!(zero.validate().unwrap_err().to_string(), "stations: the number of stations must be at least 1");
+//! assert_eq!(Axis::parse("load", "0.1..=1.0:0.1,saturated").unwrap().values.len(), 11);
 //! ```
 
 use std::fmt;
 
-use crate::config::{BackoffAlgorithm, FrameSizes, MAX_STATIONS, RunConfig, Traffic};
+use crate::config::{FrameSizes, RunConfig, Traffic};
 use crate::error::ConfigError;
 use crate::parse;
+use crate::scenario::{FieldError, Scenario};
 use crate::sweep::key::{fnv1a, point_key};
-use sim_kit::maths::replication_seed;
-use sim_kit::maths::split_seed;
-use sim_kit::range::{self, RangeError};
+use sim_kit::maths::{replication_seed, split_seed};
+use sim_kit::range;
 use sim_kit::time::Time;
 
 /// The default simulated time of one replication: 10 s, the same as `mac-sim run`.
 /// At 10 Mb/s that is about 8 000 full-size or 150 000 minimum-size frames per
-/// replication. With 5 replications, over the 27 points of the reference sweep
-/// (stations 1..=256:x2, frames 64,512,1518) the 95 % half-width of the utilisation
-/// is at most 0.002 (median 0.0005), of the mean access delay at most 9 % of the
-/// mean (median 2 %), of Jain's index at most 0.016; the sweep takes 3–6 s on two
-/// cores. The utilisation bars hide behind the markers; pass a longer `--duration`
-/// for tighter delay and p99 intervals.
-pub const DEFAULT_DURATION_PS: Time = Time::from_secs(10);
+/// replication; over the 27 points of the reference sweep (stations 1..=256:x2,
+/// frames 64,512,1518) with 5 replications the 95 % intervals of the utilisation
+/// are a few thousandths wide. Pass a longer `--duration` for tighter delay and p99
+/// intervals.
+pub const DEFAULT_DURATION: Time = Time::from_secs(10);
 
 /// The most runs (points × replications) a sweep may ask for: every finished run's
 /// results (about 1 KB) are held until the sweep ends.
 pub const MAX_RUNS: u64 = 100_000;
 
-/// A sweep parameter that cannot be accepted. `Display` is one line naming the option.
+/// A sweep parameter that cannot be accepted. `Display` is one line naming the
+/// parameter.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SpecError {
-    /// A value list that does not parse, with the option's name.
-    Range(&'static str, RangeError),
-    /// A value that parses but is not allowed, with the option's name.
-    Value(&'static str, String),
-    /// A point's configuration is invalid.
-    Config(ConfigError),
+    /// An axis, or a point, with a value that cannot be accepted: the parameter to
+    /// blame and why.
+    Field(FieldError),
     /// Zero replications.
     NoReplications,
     /// More runs than [`MAX_RUNS`].
     TooManyRuns(u64),
+    /// The same parameter is an axis twice.
+    AxisTwice(String),
 }
 
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Range(opt, e) => write!(f, "--{opt}: {e}"),
-            Self::Value(opt, e) => write!(f, "--{opt}: {e}"),
-            Self::Config(e) => write!(f, "{e}"),
-            Self::NoReplications => write!(f, "--replications must be at least 1"),
+            Self::Field(e) => write!(f, "{e}"),
+            Self::NoReplications => write!(f, "replications: must be at least 1"),
             Self::TooManyRuns(n) => write!(
                 f,
                 "{n} runs (points x replications) is more than the {MAX_RUNS} a sweep may have"
             ),
+            Self::AxisTwice(k) => write!(f, "{k}: swept twice; give its values in one list"),
         }
     }
 }
 
 impl std::error::Error for SpecError {}
 
-impl From<ConfigError> for SpecError {
-    fn from(e: ConfigError) -> Self {
-        Self::Config(e)
+impl From<FieldError> for SpecError {
+    fn from(e: FieldError) -> Self {
+        Self::Field(e)
     }
 }
 
-/// Station counts: integers from 1 to 16 777 216.
-///
-/// # Errors
-///
-/// [`SpecError`] for a list that does not parse or a count outside
-/// 1..=[`MAX_STATIONS`].
-pub fn parse_stations(s: &str) -> Result<Vec<u32>, SpecError> {
-    let v = range::values(s).map_err(|e| SpecError::Range("stations", e))?;
-    v.into_iter()
-        .map(|x| {
-            if x.fract() != 0.0 || x < 1.0 || x > f64::from(MAX_STATIONS) {
-                Err(SpecError::Value(
-                    "stations",
-                    format!("{x} is not a whole number of stations between 1 and {MAX_STATIONS}"),
-                ))
-            } else {
-                Ok(x as u32)
-            }
+/// One swept parameter: its key and its values, each a scenario that sets only it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axis {
+    /// The parameter's key in the schema, e.g. `slot_bits`.
+    pub key: String,
+    /// The values, in the order points take them.
+    pub values: Vec<Scenario>,
+}
+
+impl Axis {
+    /// The axis of the parameter `key` from a list in its text form: comma-separated
+    /// values, and for numbers ranges (`1..=256:x2`, `0.1..=1.0:0.1`).
+    ///
+    /// # Errors
+    ///
+    /// [`SpecError::Field`] naming the parameter: unknown, an empty or bad list, a
+    /// value given twice.
+    pub fn parse(key: &str, list: &str) -> Result<Axis, SpecError> {
+        Ok(Axis {
+            key: key.to_string(),
+            values: Scenario::list(key, list)?,
         })
-        .collect()
+    }
 }
 
 /// Offered loads: numbers and ranges (fractions of the bit rate, above 0) and the
@@ -105,14 +108,15 @@ pub fn parse_stations(s: &str) -> Result<Vec<u32>, SpecError> {
 ///
 /// # Errors
 ///
-/// [`SpecError`] for a list that does not parse or a load that is not allowed.
-pub fn parse_loads(s: &str) -> Result<Vec<Traffic>, SpecError> {
+/// [`ConfigError::List`] for a list that does not parse or a load that is not
+/// allowed.
+pub(crate) fn parse_loads(s: &str) -> Result<Vec<Traffic>, ConfigError> {
     let mut out = Vec::new();
     let mut numeric = Vec::new();
     for item in s.split(',') {
         if item.trim() == "saturated" {
             if out.contains(&Traffic::Saturated) {
-                return Err(SpecError::Value("load", "saturated is given twice".into()));
+                return Err(ConfigError::List("saturated is given twice".into()));
             }
             out.push(Traffic::Saturated);
         } else {
@@ -120,13 +124,12 @@ pub fn parse_loads(s: &str) -> Result<Vec<Traffic>, SpecError> {
         }
     }
     if !numeric.is_empty() || out.is_empty() {
-        let v = range::values(&numeric.join(",")).map_err(|e| SpecError::Range("load", e))?;
+        let v = range::values(&numeric.join(",")).map_err(|e| ConfigError::List(e.to_string()))?;
         for g in v {
             let load = parse::load(&g.to_string()).map_err(|_| {
-                SpecError::Value(
-                    "load",
-                    format!("{g} must be above 0 (a fraction of the bit rate)"),
-                )
+                ConfigError::List(format!(
+                    "{g} must be above 0 and at most 100 (a fraction of the bit rate)"
+                ))
             })?;
             out.push(Traffic::Poisson { load });
         }
@@ -154,24 +157,20 @@ fn load_key(t: &Traffic) -> f64 {
 ///
 /// # Errors
 ///
-/// [`SpecError`] for a list that does not parse, a size outside 64..=1518 bytes, a
-/// bad mix, or a list that mixes plain sizes with `BYTES:WEIGHT` items.
-pub fn parse_frames(s: &str) -> Result<Vec<FrameSizes>, SpecError> {
+/// [`ConfigError::List`] for a list that does not parse, a size outside 64..=1518
+/// bytes, a bad mix, or a list that mixes plain sizes with `BYTES:WEIGHT` items.
+pub(crate) fn parse_frames(s: &str) -> Result<Vec<FrameSizes>, ConfigError> {
     let items: Vec<&str> = s.split(',').map(str::trim).collect();
     let weighted = |t: &str| t.contains(':') && !t.contains("..") && !t.contains('+');
-    let mix =
-        |t: &str| parse::frame_sizes(t).map_err(|e| SpecError::Value("frame-bytes", e.to_string()));
+    let mix = |t: &str| parse::frame_sizes(t).map_err(|e| ConfigError::List(e.to_string()));
     // The whole list is one mix, in `run`'s syntax.
     if items.iter().all(|t| weighted(t)) {
         return Ok(vec![mix(s)?]);
     }
     if let Some(t) = items.iter().find(|t| weighted(t)) {
-        return Err(SpecError::Value(
-            "frame-bytes",
-            format!(
-                "'{t}' is a part of a weighted mix beside plain sizes: join a mix's parts with + (e.g. 64,64:7+594:4+1518:1)"
-            ),
-        ));
+        return Err(ConfigError::List(format!(
+            "'{t}' is a part of a weighted mix beside plain sizes: join a mix's parts with + (e.g. 64,64:7+594:4+1518:1)"
+        )));
     }
     let mut out = Vec::new();
     let mut plain = Vec::new();
@@ -185,77 +184,19 @@ pub fn parse_frames(s: &str) -> Result<Vec<FrameSizes>, SpecError> {
         }
     }
     if !plain.is_empty() || out.is_empty() {
-        for b in range::values(&plain.join(",")).map_err(|e| SpecError::Range("frame-bytes", e))? {
+        for b in range::values(&plain.join(",")).map_err(|e| ConfigError::List(e.to_string()))? {
             if b.fract() != 0.0 || !(64.0..=1518.0).contains(&b) {
-                return Err(SpecError::Value(
-                    "frame-bytes",
-                    format!("{b} bytes is not a whole IEEE 802.3 frame size (64..=1518)"),
-                ));
+                return Err(ConfigError::List(format!(
+                    "{b} bytes is not a whole IEEE 802.3 frame size (64..=1518)"
+                )));
             }
             out.push(FrameSizes::Fixed(b as u32));
         }
     }
     for (i, f) in out.iter().enumerate() {
         if out[..i].contains(f) {
-            return Err(SpecError::Value(
-                "frame-bytes",
-                format!("{} is given twice", f.label()),
-            ));
+            return Err(ConfigError::List(format!("{} is given twice", f.label())));
         }
-    }
-    Ok(out)
-}
-
-/// The short name of a backoff algorithm, as [`parse_backoffs`] reads it: `beb`,
-/// `linear`, `poly:D`, `fixed:W`.
-pub fn backoff_name(b: &BackoffAlgorithm) -> String {
-    match b {
-        BackoffAlgorithm::Beb => "beb".into(),
-        BackoffAlgorithm::Polynomial { degree: 1 } => "linear".into(),
-        BackoffAlgorithm::Polynomial { degree } => format!("poly:{degree}"),
-        BackoffAlgorithm::Fixed { window } => format!("fixed:{window}"),
-    }
-}
-
-/// Backoff algorithms: `beb`, `linear`, `poly` (degree 2) or `poly:D`, `fixed` (32
-/// slots) or `fixed:W`.
-///
-/// # Errors
-///
-/// [`SpecError`] for an unknown algorithm or a parameter out of range.
-pub fn parse_backoffs(s: &str) -> Result<Vec<BackoffAlgorithm>, SpecError> {
-    let bad = |t: &str| {
-        SpecError::Value(
-            "backoff",
-            format!(
-                "'{t}' is not a backoff algorithm: use beb, linear, poly[:DEGREE] or fixed[:SLOTS]"
-            ),
-        )
-    };
-    let mut out = Vec::new();
-    for item in s.split(',') {
-        let t = item.trim();
-        let (name, arg) = match t.split_once(':') {
-            Some((n, a)) => (n, Some(a)),
-            None => (t, None),
-        };
-        let num = |d: u32| -> Result<u32, SpecError> {
-            match arg {
-                None => Ok(d),
-                Some(a) => a.trim().parse().map_err(|_| bad(t)),
-            }
-        };
-        let b = match name {
-            "beb" if arg.is_none() => BackoffAlgorithm::Beb,
-            "linear" if arg.is_none() => BackoffAlgorithm::Polynomial { degree: 1 },
-            "poly" => BackoffAlgorithm::Polynomial { degree: num(2)? },
-            "fixed" => BackoffAlgorithm::Fixed { window: num(32)? },
-            _ => return Err(bad(t)),
-        };
-        if out.contains(&b) {
-            return Err(SpecError::Value("backoff", format!("'{t}' is given twice")));
-        }
-        out.push(b);
     }
     Ok(out)
 }
@@ -288,20 +229,14 @@ impl RandomNumbers {
     }
 }
 
-/// A sweep: the lists of values and everything that stays fixed.
+/// A sweep: the axes and everything that stays fixed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SweepSpec {
-    /// Every other parameter (duration, placement, bus, PHY, limits); its `stations`,
-    /// `frames`, `traffic`, `backoff` and `seed` are replaced per point.
-    pub base: RunConfig,
-    /// Station counts.
-    pub stations: Vec<u32>,
-    /// Offered loads.
-    pub loads: Vec<Traffic>,
-    /// Frame sizes.
-    pub frames: Vec<FrameSizes>,
-    /// Backoff algorithms.
-    pub backoffs: Vec<BackoffAlgorithm>,
+    /// Every parameter that is not swept (the defaults where it sets none); an axis
+    /// overrides it. Its seed is not used: every run has its own.
+    pub base: Scenario,
+    /// The swept parameters; the first varies fastest, the last is outermost.
+    pub axes: Vec<Axis>,
     /// Replications per point.
     pub replications: u32,
     /// The seed every replication's seed is derived from.
@@ -313,16 +248,9 @@ pub struct SweepSpec {
 impl Default for SweepSpec {
     /// The `mac-sim run` defaults as a one-point sweep with 5 replications.
     fn default() -> Self {
-        let base = RunConfig {
-            duration_ps: DEFAULT_DURATION_PS,
-            ..RunConfig::default()
-        };
         Self {
-            stations: vec![base.stations],
-            loads: vec![base.traffic],
-            frames: vec![base.frames.clone()],
-            backoffs: vec![base.backoff],
-            base,
+            base: Scenario::default(),
+            axes: Vec::new(),
             replications: 5,
             seed: 1,
             random_numbers: RandomNumbers::Independent,
@@ -331,27 +259,29 @@ impl Default for SweepSpec {
 }
 
 impl SweepSpec {
-    /// Every combination, backoff outermost, then frame size, load and stations
-    /// innermost. Each point's seed is 0: its runs get theirs from [`Self::run_seed`].
-    pub fn points(&self) -> Vec<RunConfig> {
+    /// Every combination of the axes' values laid over the base, the first axis
+    /// varying fastest, as checked configurations. Each point's seed is 0: its runs
+    /// get theirs from [`Self::run_seed`].
+    ///
+    /// # Errors
+    ///
+    /// [`SpecError::Field`] for the first point whose configuration is invalid,
+    /// naming the parameter to blame.
+    pub fn points(&self) -> Result<Vec<RunConfig>, SpecError> {
         let mut out = Vec::new();
-        for b in &self.backoffs {
-            for f in &self.frames {
-                for t in &self.loads {
-                    for &n in &self.stations {
-                        out.push(RunConfig {
-                            stations: n,
-                            frames: f.clone(),
-                            traffic: *t,
-                            backoff: *b,
-                            seed: 0,
-                            ..self.base.clone()
-                        });
-                    }
-                }
+        let total: usize = self.axes.iter().map(|a| a.values.len()).product();
+        for i in 0..total {
+            let mut point = self.base.clone();
+            let mut rest = i;
+            for a in &self.axes {
+                let n = a.values.len();
+                point = point.overlay(&a.values[rest % n]);
+                rest /= n;
             }
+            let cfg = point.to_config()?;
+            out.push(RunConfig { seed: 0, ..cfg });
         }
-        out
+        Ok(out)
     }
 
     /// The seed of replication `r` of `point` (see [`RandomNumbers`]). It depends
@@ -368,87 +298,81 @@ impl SweepSpec {
 
     /// The runs of the sweep: points × replications (saturating).
     pub fn runs(&self) -> u64 {
-        [
-            self.stations.len(),
-            self.loads.len(),
-            self.frames.len(),
-            self.backoffs.len(),
-        ]
-        .iter()
-        .try_fold(u64::from(self.replications), |a, &k| {
-            a.checked_mul(k as u64)
-        })
-        .unwrap_or(u64::MAX)
+        self.axes
+            .iter()
+            .try_fold(u64::from(self.replications), |a, x| {
+                a.checked_mul(x.values.len() as u64)
+            })
+            .unwrap_or(u64::MAX)
     }
 
-    /// Check the replications, the size of the sweep and every point's parameters
-    /// before anything runs.
+    /// Check the replications, the axes, the size of the sweep and every point's
+    /// parameters before anything runs.
     ///
     /// # Errors
     ///
-    /// [`SpecError`] for no replications, more than [`MAX_RUNS`] runs, or the first
-    /// point whose configuration is invalid.
+    /// [`SpecError`] for no replications, a parameter swept twice, more than
+    /// [`MAX_RUNS`] runs, or the first point whose configuration is invalid.
     pub fn validate(&self) -> Result<Vec<RunConfig>, SpecError> {
         if self.replications == 0 {
             return Err(SpecError::NoReplications);
+        }
+        for (i, a) in self.axes.iter().enumerate() {
+            if self.axes[..i].iter().any(|b| b.key == a.key) {
+                return Err(SpecError::AxisTwice(a.key.clone()));
+            }
         }
         let n = self.runs();
         if n > MAX_RUNS {
             return Err(SpecError::TooManyRuns(n));
         }
-        for (name, len) in [
-            ("stations", self.stations.len()),
-            ("load", self.loads.len()),
-            ("frame-bytes", self.frames.len()),
-            ("backoff", self.backoffs.len()),
-        ] {
-            if len == 0 {
-                return Err(SpecError::Range(name, RangeError::Empty));
-            }
-        }
-        let points = self.points();
-        for p in &points {
-            p.validate()?;
-        }
-        Ok(points)
+        self.points()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::BackoffAlgorithm;
+
+    fn values(key: &str, list: &str) -> Result<Vec<String>, SpecError> {
+        Ok(Axis::parse(key, list)?
+            .values
+            .iter()
+            .map(|s| s.get(key).unwrap())
+            .collect())
+    }
 
     #[test]
     fn axes_parse_and_refuse() {
-        assert_eq!(parse_stations("1,2,4").unwrap(), [1, 2, 4]);
-        assert!(parse_stations("1.5").is_err());
-        assert!(parse_stations("20000000").is_err());
+        assert_eq!(values("stations", "1,2,4").unwrap(), ["1", "2", "4"]);
+        assert!(values("stations", "1.5").is_err());
         assert_eq!(
-            parse_loads("saturated,0.2,0.1").unwrap(),
-            [
-                Traffic::Poisson { load: 0.1 },
-                Traffic::Poisson { load: 0.2 },
-                Traffic::Saturated
-            ]
+            values("load", "saturated,0.2,0.1").unwrap(),
+            ["0.1", "0.2", "saturated"]
         );
-        assert!(parse_loads("0..=1:0.5").is_err()); // 0 is not a load
-        assert!(parse_loads("saturated,saturated").is_err());
-        assert!(parse_loads("").is_err());
-        assert_eq!(parse_frames("64,1518").unwrap().len(), 2);
+        assert!(values("load", "0..=1:0.5").is_err()); // 0 is not a load
+        assert!(values("load", "saturated,saturated").is_err());
+        assert!(values("load", "").is_err());
+        assert_eq!(values("frames", "64,1518").unwrap().len(), 2);
+        assert_eq!(values("frames", "64-1518").unwrap(), ["64-1518"]);
+        assert!(values("frames", "63").is_err() && values("frames", "64.5").is_err());
+        assert!(values("frames", "64,64").is_err());
         assert_eq!(
-            parse_frames("64-1518").unwrap(),
-            [FrameSizes::Uniform { min: 64, max: 1518 }]
-        );
-        assert!(parse_frames("63").is_err() && parse_frames("64.5").is_err());
-        assert!(parse_frames("64,64").is_err());
-        let b = parse_backoffs("beb,linear,poly:3,fixed").unwrap();
-        assert_eq!(
-            b.iter().map(backoff_name).collect::<Vec<_>>(),
+            values("backoff", "beb,linear,poly:3,fixed").unwrap(),
             ["beb", "linear", "poly:3", "fixed:32"]
         );
-        assert!(parse_backoffs("beb,beb").is_err());
-        assert!(parse_backoffs("exp").is_err() && parse_backoffs("poly:x").is_err());
-        assert!(parse_backoffs("beb:3").is_err());
+        assert!(values("backoff", "beb,beb").is_err());
+        assert!(values("backoff", "exp").is_err() && values("backoff", "poly:x").is_err());
+        assert!(values("backoff", "beb:3").is_err());
+        assert_eq!(values("slot_bits", "512,4096").unwrap(), ["512", "4096"]);
+        assert_eq!(values("jam_rule", "preamble,immediate").unwrap().len(), 2);
+        assert_eq!(
+            values("medium", "10BASE5,100BASE-TX").unwrap(),
+            ["10BASE5", "100BASE-TX"]
+        );
+        let e = Axis::parse("slot_bitz", "1").unwrap_err().to_string();
+        assert!(e.starts_with("slot_bitz: unknown parameter"), "{e}");
     }
 
     #[test]
@@ -474,8 +398,8 @@ mod tests {
         );
         assert_eq!(parse_frames(&mix.label()).unwrap(), vec![mix.clone()]);
         let one_line = |s: &str| {
-            let e = parse_frames(s).unwrap_err().to_string();
-            assert!(e.starts_with("--frame-bytes") && !e.contains('\n'), "{e}");
+            let e = Axis::parse("frames", s).unwrap_err().to_string();
+            assert!(e.starts_with("frames: ") && !e.contains('\n'), "{e}");
             e
         };
         // The checks of run: weights, sizes, syntax.
@@ -492,6 +416,29 @@ mod tests {
     }
 
     #[test]
+    fn points_nest_first_axis_fastest() {
+        let s = SweepSpec {
+            axes: vec![
+                Axis::parse("stations", "1,2").unwrap(),
+                Axis::parse("backoff", "beb,linear").unwrap(),
+            ],
+            ..SweepSpec::default()
+        };
+        let p = s.points().unwrap();
+        assert_eq!(
+            p.iter()
+                .map(|c| (c.stations, c.backoff))
+                .collect::<Vec<_>>(),
+            [
+                (1, BackoffAlgorithm::Beb),
+                (2, BackoffAlgorithm::Beb),
+                (1, BackoffAlgorithm::Polynomial { degree: 1 }),
+                (2, BackoffAlgorithm::Polynomial { degree: 1 })
+            ]
+        );
+    }
+
+    #[test]
     fn validation() {
         let s = SweepSpec {
             replications: 0,
@@ -499,12 +446,13 @@ mod tests {
         };
         assert_eq!(s.validate(), Err(SpecError::NoReplications));
         let s = SweepSpec {
-            backoffs: vec![BackoffAlgorithm::Fixed { window: 0 }],
+            axes: vec![Axis::parse("backoff", "fixed:0").unwrap()],
             ..SweepSpec::default()
         };
-        assert!(matches!(s.validate(), Err(SpecError::Config(_))));
+        let e = s.validate().unwrap_err();
+        assert!(e.to_string().starts_with("backoff: "), "{e}");
         let s = SweepSpec {
-            stations: (1..=100_000).collect(),
+            axes: vec![Axis::parse("stations", "1..=100000").unwrap()],
             replications: 100,
             ..SweepSpec::default()
         };
@@ -512,6 +460,14 @@ mod tests {
             s.validate(),
             Err(SpecError::TooManyRuns(10_000_000))
         ));
+        let s = SweepSpec {
+            axes: vec![
+                Axis::parse("stations", "1").unwrap(),
+                Axis::parse("stations", "2").unwrap(),
+            ],
+            ..SweepSpec::default()
+        };
+        assert!(matches!(s.validate(), Err(SpecError::AxisTwice(_))));
         assert_eq!(SweepSpec::default().validate().unwrap().len(), 1);
     }
 }

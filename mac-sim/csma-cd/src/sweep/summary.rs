@@ -14,12 +14,11 @@
 //! independent random streams or common ones (see
 //! [`RandomNumbers`]).
 
-use serde::Serialize;
-use serde::ser::{SerializeMap, Serializer};
-
 use crate::config::{RunConfig, Traffic};
+use crate::scenario::Scenario;
 use crate::sweep::record::{METRICS, RunRecord};
-use crate::sweep::spec::{RandomNumbers, backoff_name};
+use crate::sweep::spec::RandomNumbers;
+use crate::table::{self, Cell, Row};
 use crate::theory;
 use sim_kit::stats::ci::{Estimate, mean_ci95};
 
@@ -98,100 +97,24 @@ impl PointSummary {
     }
 }
 
-/// A table cell.
-#[derive(Clone, Debug, PartialEq)]
-enum Cell {
-    Int(u64),
-    Num(f64),
-    Text(String),
-    Empty,
-}
-
-impl Cell {
-    fn csv(&self) -> String {
-        match self {
-            Self::Int(v) => v.to_string(),
-            Self::Num(v) if v.is_finite() => format!("{v:.6}"),
-            Self::Num(_) | Self::Empty => String::new(),
-            Self::Text(s) => s.clone(),
-        }
-    }
-}
-
-impl Serialize for Cell {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Int(v) => s.serialize_u64(*v),
-            Self::Num(v) if v.is_finite() => s.serialize_f64(*v),
-            Self::Num(_) | Self::Empty => s.serialize_none(),
-            Self::Text(t) => s.serialize_str(t),
-        }
-    }
-}
-
-/// A row: `(column, cell)` in column order.
-struct Row(Vec<(String, Cell)>);
-
-impl Serialize for Row {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
-            m.serialize_entry(k, v)?;
-        }
-        m.end()
-    }
-}
-
-fn row(p: &PointSummary, sweep_seed: u64) -> Row {
-    let c = &p.config;
-    let mut r = vec![
-        ("stations".to_string(), Cell::Int(c.stations.into())),
-        ("frame_bytes".into(), Cell::Text(c.frames.label())),
-        ("frame_mean_bits".into(), Cell::Num(c.frames.mean_bits())),
-        (
-            "traffic".into(),
-            Cell::Text(match c.traffic {
-                Traffic::Saturated => "saturated".into(),
-                Traffic::Poisson { .. } => "poisson".into(),
-            }),
-        ),
-        (
-            "offered_load_fraction".into(),
-            p.load().map_or(Cell::Empty, Cell::Num),
-        ),
-        ("backoff".into(), Cell::Text(backoff_name(&c.backoff))),
-        ("backoff_limit".into(), Cell::Int(c.backoff_limit.into())),
-        ("attempt_limit".into(), Cell::Int(c.attempt_limit.into())),
-        ("bit_rate_bps".into(), Cell::Int(c.phy.bit_rate)),
-        ("bus_length_m".into(), Cell::Num(c.bus_length_m)),
-        (
-            "medium".into(),
-            c.medium
-                .map_or(Cell::Empty, |m| Cell::Text(m.name().into())),
-        ),
-        ("slot_bits".into(), Cell::Int(c.phy.slot_bits.into())),
-        (
-            "carrier_extension".into(),
-            Cell::Text(if c.phy.carrier_extension { "on" } else { "off" }.into()),
-        ),
-        (
-            "burst_limit_bits".into(),
-            Cell::Int(c.phy.burst_limit_bits.into()),
-        ),
-        ("duration_s".into(), Cell::Num(c.duration_ps.as_secs_f64())),
-        ("warmup_s".into(), Cell::Num(c.warmup_ps.as_secs_f64())),
-        ("replications".into(), Cell::Int(p.replications.into())),
+/// The row of a point: its parameters as the schema names them (every parameter
+/// but the seed: each replication has its own), the sweep's own columns, then each
+/// metric's mean and 95 % half-width.
+pub fn row(p: &PointSummary, sweep_seed: u64) -> Row {
+    let mut r: Vec<(String, Cell)> = Scenario::columns(&p.config)
+        .into_iter()
+        .filter(|(k, _)| k != "seed")
+        .collect();
+    r.extend([
+        ("replications".to_string(), Cell::Int(p.replications.into())),
         ("sweep_seed".into(), Cell::Int(sweep_seed)),
         (
             "random_numbers".into(),
             Cell::Text(p.random_numbers.name().into()),
         ),
-        ("queue_limit_frames".into(), Cell::Int(c.queue_limit.into())),
-        ("ifg_rule".into(), Cell::Text(c.ifg_rule.label().into())),
-        ("jam_rule".into(), Cell::Text(c.jam_rule.label().into())),
         ("events".into(), Cell::Int(p.events)),
         ("mb_efficiency_fraction".into(), Cell::Num(p.mb_efficiency)),
-    ];
+    ]);
     for ((name, _), e) in METRICS.iter().zip(&p.metrics) {
         r.push((name.to_string(), Cell::Num(e.mean)));
         r.push((format!("{name}_ci95"), Cell::Num(e.half_width)));
@@ -201,37 +124,14 @@ fn row(p: &PointSummary, sweep_seed: u64) -> Row {
 
 /// The CSV text: a header and one line per point.
 pub fn to_csv(points: &[PointSummary], sweep_seed: u64) -> String {
-    let mut out = String::new();
-    for (i, p) in points.iter().enumerate() {
-        let r = row(p, sweep_seed);
-        if i == 0 {
-            out.push_str(
-                &r.0.iter()
-                    .map(|(k, _)| k.as_str())
-                    .collect::<Vec<_>>()
-                    .join(","),
-            );
-            out.push('\n');
-        }
-        let cells: Vec<String> =
-            r.0.iter()
-                .map(|(_, v)| {
-                    let s = v.csv();
-                    if s.contains(',') || s.contains('"') {
-                        format!("\"{}\"", s.replace('"', "\"\""))
-                    } else {
-                        s
-                    }
-                })
-                .collect();
-        out.push_str(&cells.join(","));
-        out.push('\n');
-    }
-    out
+    table::to_csv(&rows(points, sweep_seed))
 }
 
 /// The JSON text: an array of objects with the CSV's columns as keys, in order.
 pub fn to_json(points: &[PointSummary], sweep_seed: u64) -> String {
-    let rows: Vec<Row> = points.iter().map(|p| row(p, sweep_seed)).collect();
-    sim_kit::output::json::to_string(&rows)
+    table::to_json(&rows(points, sweep_seed))
+}
+
+fn rows(points: &[PointSummary], sweep_seed: u64) -> Vec<Row> {
+    points.iter().map(|p| row(p, sweep_seed)).collect()
 }

@@ -61,7 +61,7 @@ pub struct Params {
     /// `None`: saturated; `Some(G)`: Poisson at offered load G.
     pub load: Option<f64>,
     /// Simulated time, picoseconds.
-    pub duration_ps: u64,
+    pub duration: u64,
     /// Seed.
     pub seed: u64,
     /// 1000 Mb/s half duplex: 4096-bit slot, carrier extension, frame bursting.
@@ -386,7 +386,7 @@ impl Sim {
     fn finish_head(&mut self, i: usize, success: bool) {
         let now = self.now;
         let arr = self.st[i].queue.pop_front().unwrap_or(now);
-        if success && now <= self.p.duration_ps {
+        if success && now <= self.p.duration {
             self.delivered += 1;
             self.access_sum += (now - self.st[i].head_since) as f64;
             self.total_sum += (now - arr) as f64;
@@ -486,7 +486,7 @@ pub fn run(p: &Params) -> Metrics {
         Some(r) => sim.arrival(r),
     }
     while let Some(Reverse((t, _, _, ev))) = sim.heap.pop() {
-        if t > p.duration_ps {
+        if t > p.duration {
             break;
         }
         sim.now = t;
@@ -517,7 +517,7 @@ pub fn run(p: &Params) -> Metrics {
     let d = sim.delivered.max(1) as f64;
     Metrics {
         utilisation: sim.delivered as f64 * (p.frame_bytes * 8) as f64 * t.bit as f64
-            / p.duration_ps as f64,
+            / p.duration as f64,
         collided_per_frame: sim.collided as f64 / d,
         drops_per_generated: sim.dropped as f64 / sim.generated.max(1) as f64,
         access_us: sim.access_sum / d / 1e6,

@@ -32,7 +32,7 @@
 //! assert!(bad.to_string().starts_with("mine.toml:5: rat: "), "{bad}");
 //! ```
 
-mod locate;
+use sim_kit::locate;
 mod schema;
 
 use crate::config::{

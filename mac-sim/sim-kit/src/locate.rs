@@ -1,5 +1,8 @@
-//! Where a key is in a scenario file's text: the line of a byte offset, the key
-//! written on that line, and the line of a key inside the n-th table of a name.
+//! Where a key is in a scenario file's text, for error messages that name the file,
+//! the line and the key: the line of a byte offset, the key written on that line, the
+//! line of a key inside the n-th table of a name, the line of a top-level TOML key or
+//! JSON object key, and the key named by a "unknown field" message. One piece for
+//! every model's scenario files.
 
 /// The 1-based line holding byte `offset`.
 pub fn line_of(text: &str, offset: usize) -> usize {
@@ -67,6 +70,49 @@ pub fn line_of_key(text: &str, table: &str, index: usize, key: &str) -> usize {
         }
     }
     header
+}
+
+/// The first line (1-based) at or after line `from` (0-based) where `key` is written
+/// as TOML (`key =`) or as a JSON object key (`"key":`), or 0 when it is not.
+///
+/// ```
+/// use sim_kit::locate::key_line;
+/// let json = "{\"config\": {\n \"seed\": 1},\n\"scenario\": {\n \"seed\": 2}}";
+/// assert_eq!(key_line(json, "seed", 0), 2);
+/// assert_eq!(key_line(json, "seed", 2), 4);
+/// assert_eq!(key_line("seed = 1\n", "seed", 0), 1);
+/// assert_eq!(key_line("seeds = 1\n", "seed", 0), 0);
+/// ```
+pub fn key_line(text: &str, key: &str, from: usize) -> usize {
+    if key.is_empty() {
+        return 0;
+    }
+    let quoted = format!("\"{key}\"");
+    text.lines()
+        .enumerate()
+        .skip(from)
+        .find(|(_, l)| {
+            let t = l.trim_start();
+            let toml = t
+                .strip_prefix(key)
+                .or_else(|| t.strip_prefix(&quoted))
+                .is_some_and(|r| r.trim_start().starts_with('='));
+            let json = l
+                .match_indices(&quoted)
+                .any(|(i, _)| l[i + quoted.len()..].trim_start().starts_with(':'));
+            toml || json
+        })
+        .map_or(0, |(i, _)| i + 1)
+}
+
+/// The key of serde's "unknown field `x`" message, if it is one.
+///
+/// ```
+/// assert_eq!(sim_kit::locate::unknown_key("unknown field `seeds`, expected one of"), Some("seeds".into()));
+/// ```
+pub fn unknown_key(msg: &str) -> Option<String> {
+    let rest = msg.split("unknown field `").nth(1)?;
+    Some(rest.split('`').next()?.to_string())
 }
 
 #[cfg(test)]

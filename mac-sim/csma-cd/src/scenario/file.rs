@@ -1,0 +1,196 @@
+//! Scenario files: the schema as readable TOML (`mac-sim run --scenario FILE.toml`),
+//! with units written out (`duration = "10s"`, `bit_rate = "10M"`, `frames =
+//! "64:7,594:4,1518:1"`, `load = 0.6` or `"saturated"`), and the `"scenario"` key of a
+//! run's JSON result, so a result re-runs from its own file. Every key is optional;
+//! unknown keys are refused. Errors name the file, the line and the key.
+
+use sim_kit::locate::{key_line, key_on_line, line_of, unknown_key};
+
+use super::{FieldError, Scenario};
+use crate::config::RunConfig;
+
+/// A scenario that could not be read: the file, the line (1-based, 0 when unknown),
+/// the key (empty when unknown) and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    /// The file as named by the user.
+    pub file: String,
+    /// 1-based line, 0 when not known.
+    pub line: usize,
+    /// The key at fault, empty when not known.
+    pub key: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.file)?;
+        if self.line > 0 {
+            write!(f, ":{}", self.line)?;
+        }
+        if !self.key.is_empty() {
+            write!(f, ": key `{}`", self.key)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// The text of a value in a file: a string as it is, a number or a boolean as
+/// written; `None` for an array or a table.
+fn toml_text(v: &toml::Value) -> Option<String> {
+    match v {
+        toml::Value::String(s) => Some(s.clone()),
+        toml::Value::Integer(i) => Some(i.to_string()),
+        toml::Value::Float(x) => Some(x.to_string()),
+        toml::Value::Boolean(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+fn json_text(v: &serde_json::Value) -> Option<String> {
+    match v {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Number(n) => Some(n.to_string()),
+        serde_json::Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+impl Scenario {
+    /// Reads TOML text.
+    ///
+    /// # Errors
+    ///
+    /// The text is not TOML, has an unknown key or a value that is not of its
+    /// parameter's kind; the error's file is empty (see
+    /// [`Scenario::from_file_text`]).
+    pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
+        let err = |line, key: String, message: String| ScenarioError {
+            file: String::new(),
+            line,
+            key,
+            message,
+        };
+        let table: toml::Table = toml::from_str(text).map_err(|e| {
+            let line = e.span().map_or(0, |s| line_of(text, s.start));
+            let msg = e.message().trim().to_string();
+            let key = unknown_key(&msg).unwrap_or_else(|| key_on_line(text, line));
+            err(line, key, msg)
+        })?;
+        let mut s = Scenario::default();
+        for (key, value) in &table {
+            let line = key_line(text, key, 0);
+            let value = toml_text(value).ok_or_else(|| {
+                err(
+                    line,
+                    key.clone(),
+                    "expected a single value, not an array or a table".into(),
+                )
+            })?;
+            s.set(key, &value)
+                .map_err(|e| err(line, key.clone(), e.error.to_string()))?;
+        }
+        Ok(s)
+    }
+
+    /// Reads the `"scenario"` object of a `mac-sim run --json` result.
+    fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let err = |line: usize, key: String, message: String| ScenarioError {
+            file: String::new(),
+            line,
+            key,
+            message,
+        };
+        let v: serde_json::Value =
+            serde_json::from_str(text).map_err(|x| err(x.line(), String::new(), x.to_string()))?;
+        let Some(obj) = v.get("scenario").and_then(serde_json::Value::as_object) else {
+            return Err(err(
+                0,
+                "scenario".into(),
+                "no \"scenario\" object (a `mac-sim run --json` result has one)".into(),
+            ));
+        };
+        // Lines are looked for after the `"scenario"` key, where its block starts.
+        let start = text
+            .lines()
+            .position(|l| l.trim_start().starts_with("\"scenario\""))
+            .unwrap_or(0);
+        let mut s = Scenario::default();
+        for (key, value) in obj {
+            let line = key_line(text, key, start);
+            let value = json_text(value)
+                .ok_or_else(|| err(line, key.clone(), "expected a single value".into()))?;
+            s.set(key, &value)
+                .map_err(|e| err(line, key.clone(), e.error.to_string()))?;
+        }
+        Ok(s)
+    }
+
+    /// Reads the text of a scenario file named `file` (for the messages): TOML, or
+    /// with `json` a `mac-sim run --json` result, whose `"scenario"` key is read;
+    /// checks every value. Reading the file itself is the host's
+    /// (`csma_cd_host::scenario_file::load`).
+    ///
+    /// # Errors
+    ///
+    /// One [`ScenarioError`] naming the file, the line and the key: bad syntax, an
+    /// unknown key, a value not of its kind or out of range.
+    pub fn from_file_text(
+        file: &str,
+        text: &str,
+        json: bool,
+    ) -> Result<(Scenario, RunConfig), ScenarioError> {
+        let parsed = if json {
+            Self::from_json(text)
+        } else {
+            Self::from_toml(text)
+        };
+        let s = parsed.map_err(|e| ScenarioError {
+            file: file.to_string(),
+            ..e
+        })?;
+        let cfg = s.to_config().map_err(|e| located(file, text, json, e))?;
+        Ok((s, cfg))
+    }
+}
+
+/// A [`FieldError`] of the file `file` with the line of its key.
+fn located(file: &str, text: &str, json: bool, e: FieldError) -> ScenarioError {
+    let start = if json {
+        text.lines()
+            .position(|l| l.trim_start().starts_with("\"scenario\""))
+            .unwrap_or(0)
+    } else {
+        0
+    };
+    ScenarioError {
+        file: file.to_string(),
+        line: key_line(text, &e.key, start),
+        key: e.key,
+        message: e.error.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_name_line_and_key() {
+        let e = Scenario::from_toml("seed = 1\nqueue_limt = 3\n").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (2, "queue_limt"));
+        let e = Scenario::from_toml("seed = -1\n").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (1, "seed"));
+        let e = Scenario::from_toml("stations = [1, 2]\n").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (1, "stations"));
+        let json = "{\n  \"config\": {\n    \"stations\": 0\n  },\n  \"scenario\": {\n    \"stations\": 0\n  }\n}\n";
+        let e = Scenario::from_file_text("r.json", json, true).unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (6, "stations"), "{e}");
+        let json = "{\"scenario\": {\"stations\": \"many\"}}";
+        let e = Scenario::from_file_text("r.json", json, true).unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (1, "stations"), "{e}");
+    }
+}

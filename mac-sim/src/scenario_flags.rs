@@ -1,0 +1,150 @@
+//! The schema's parameters as command-line flags: one flag per field of
+//! [`csma_cd::scenario::FIELDS`] (`--slot-bits`, `-n`, ...), generated from the table,
+//! so that `run` and `sweep` take every parameter under the same name, with the same
+//! help and the same text form as scenario files. With `--scenario FILE` the flags
+//! given lie over the file, which lies over the defaults, parameter by parameter.
+//!
+//! `run` takes one value per flag; `sweep` takes a list, and a list of more than one
+//! value makes the parameter an axis of the sweep.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
+use csma_cd::config::RunConfig;
+use csma_cd::scenario::{FIELDS, Field, Scenario};
+
+use crate::failure::Failure;
+
+/// The flags of the schema that were given on the command line, as text, in the
+/// table's order, and the scenario file, if any. `SWEEP`: the flags of `sweep`,
+/// which take lists and leave the seed to the sweep's own `--seed`.
+#[derive(Clone, Debug, Default)]
+pub struct SchemaFlags<const SWEEP: bool> {
+    /// `(key, text)` of every parameter given as a flag.
+    pub given: Vec<(&'static str, String)>,
+    /// `--scenario FILE`.
+    pub scenario: Option<PathBuf>,
+}
+
+/// The flags of `run`.
+pub type RunFlags = SchemaFlags<false>;
+/// The flags of `sweep`.
+pub type SweepFlags = SchemaFlags<true>;
+
+/// Whether a field is a flag of this command: every one, but `sweep` has its own seed.
+fn has_flag(f: &Field, sweep: bool) -> bool {
+    !(sweep && f.key == "seed")
+}
+
+/// The field's help: its first sentence for `-h`, the whole text and its default for
+/// `--help`.
+fn arg_of(f: &Field, sweep: bool, defaults: &Scenario) -> Arg {
+    let help = f.help.split_whitespace().collect::<Vec<_>>().join(" ");
+    let short_help = help
+        .split(". ")
+        .next()
+        .unwrap_or(&help)
+        .trim_end_matches('.');
+    let default = defaults.get(f.key).unwrap_or_default();
+    let list = if sweep {
+        " A list of values (comma-separated; ranges such as 1..=256:x2 for numbers) sweeps it."
+    } else {
+        ""
+    };
+    let mut a = Arg::new(f.key)
+        .long(f.key.replace('_', "-"))
+        .value_name(f.value_name)
+        .action(ArgAction::Set)
+        .allow_hyphen_values(true)
+        .help(format!("{short_help} [default: {default}]"))
+        .long_help(format!("{help}{list} [default: {default}]"))
+        .help_heading("Parameters (the scenario schema)");
+    if let Some(s) = f.short {
+        a = a.short(s);
+    }
+    for alias in f.aliases {
+        a = a.visible_alias(*alias);
+    }
+    a
+}
+
+impl<const SWEEP: bool> Args for SchemaFlags<SWEEP> {
+    fn augment_args(cmd: Command) -> Command {
+        let defaults = Scenario::from_config(&RunConfig::default());
+        let mut cmd = cmd;
+        for f in FIELDS.iter().filter(|f| has_flag(f, SWEEP)) {
+            cmd = cmd.arg(arg_of(f, SWEEP, &defaults));
+        }
+        cmd.arg(
+            Arg::new("scenario")
+                .long("scenario")
+                .value_name("FILE")
+                .value_parser(clap::value_parser!(PathBuf))
+                .help("Scenario file (TOML, see mac-sim/scenarios/) or a `run --json` result: the parameters; flags given on the command line override it"),
+        )
+    }
+    fn augment_args_for_update(cmd: Command) -> Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl<const SWEEP: bool> FromArgMatches for SchemaFlags<SWEEP> {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut out = Self::default();
+        out.update_from_arg_matches(m)?;
+        Ok(out)
+    }
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        self.given = FIELDS
+            .iter()
+            .filter(|f| has_flag(f, SWEEP))
+            .filter_map(|f| {
+                m.try_get_one::<String>(f.key)
+                    .ok()
+                    .flatten()
+                    .map(|v| (f.key, v.clone()))
+            })
+            .collect();
+        self.scenario = m.try_get_one::<PathBuf>("scenario").ok().flatten().cloned();
+        Ok(())
+    }
+}
+
+/// The scenario file's parameters, or none without a file.
+///
+/// # Errors
+///
+/// A usage failure (exit 2) naming the file, the line and the key.
+pub fn file_scenario(path: Option<&Path>) -> Result<Scenario, Failure> {
+    match path {
+        None => Ok(Scenario::default()),
+        Some(p) => csma_cd_host::scenario_file::load(p)
+            .map(|(s, _)| s)
+            .map_err(|e| Failure::usage(format!("scenario {e}"))),
+    }
+}
+
+impl RunFlags {
+    /// The run's scenario: the file's parameters with the flags given on top.
+    ///
+    /// # Errors
+    ///
+    /// A usage failure naming the file's key or the parameter whose flag is bad.
+    pub fn scenario(&self) -> Result<Scenario, Failure> {
+        let mut flags = Scenario::default();
+        for (key, text) in &self.given {
+            flags.set(key, text).map_err(Failure::usage)?;
+        }
+        Ok(file_scenario(self.scenario.as_deref())?.overlay(&flags))
+    }
+
+    /// The run's configuration, checked.
+    ///
+    /// # Errors
+    ///
+    /// As [`scenario`](Self::scenario), and a usage failure naming the parameter to
+    /// blame for a configuration out of range.
+    pub fn config(&self) -> Result<RunConfig, Failure> {
+        self.scenario()?.to_config().map_err(Failure::usage)
+    }
+}
