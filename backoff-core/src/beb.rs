@@ -64,12 +64,6 @@ impl Decision {
             Decision::Discard => None,
         }
     }
-
-    /// The slots to wait, or `None` for [`Decision::Discard`].
-    #[deprecated(since = "0.2.0", note = "renamed `delay_slots`")]
-    pub const fn slots(self) -> Option<u32> {
-        self.delay_slots()
-    }
 }
 
 /// The two parameters of truncated BEB.

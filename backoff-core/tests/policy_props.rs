@@ -159,11 +159,6 @@ proptest! {
                 let spread = f.ratio().mul_floor(d).min(d);
                 prop_assert!(v >= d - spread && v <= d.saturating_add(spread));
             }
-            #[allow(deprecated)]
-            Jitter::Proportional(f) => {
-                let spread = f.mul_floor(d).min(d);
-                prop_assert!(v >= d - spread && v <= d.saturating_add(spread));
-            }
             Jitter::Additive { max_ns } => prop_assert!(v >= d && v <= d.saturating_add(max_ns)),
             Jitter::Normal(_) => {}
         }

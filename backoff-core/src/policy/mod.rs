@@ -256,12 +256,6 @@ impl RetryState {
         self.failures.saturating_add(1)
     }
 
-    /// Attempts made (and failed) so far.
-    #[deprecated(since = "0.2.0", note = "renamed `failures`")]
-    pub const fn attempts(&self) -> u32 {
-        self.failures
-    }
-
     /// The last delay returned, in nanoseconds (0 before the first retry).
     pub const fn prev_delay_nanos(&self) -> u64 {
         self.prev_delay_ns
