@@ -14,6 +14,9 @@ use crate::slot::SlotTime;
 use crate::uniform::top_bits;
 
 /// What to do after a collision.
+///
+/// Exhaustive on purpose: IEEE 802.3's rule has exactly these two outcomes (back off
+/// and retransmit, or discard after `attemptLimit`), so a `match` needs no `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Decision {

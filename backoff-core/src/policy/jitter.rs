@@ -39,8 +39,12 @@ use crate::uniform::uniform_inclusive_u64;
 /// let d = Jitter::Additive { max_ns: 1_000_000_000 }.apply_nanos(2_000_000_000, 0, &s, &mut rng);
 /// assert!((2_000_000_000..=3_000_000_000).contains(&d));
 /// ```
+///
+/// `#[non_exhaustive]`: more published ways to randomize a delay may be added (0.2
+/// added `Factor`), so a `match` outside this crate needs a `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub enum Jitter {
     /// No randomness: exactly `d`.
     None,

@@ -48,6 +48,9 @@ use core::time::Duration;
 use rand_core::Rng;
 
 /// What to do after a failed attempt.
+///
+/// Exhaustive on purpose: a policy either retries or gives up; why it gives up is
+/// [`StopReason`], which may grow. A `match` on this enum needs no `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum RetryDecision {
