@@ -16,7 +16,7 @@
 //!   `decide` row drives (shows how much of `decide`'s time is the harness).
 //! * `decide`: the pure rule with an opaque collision count cycling 1..=16 (15 draws
 //!   and one Discard per cycle), returning the slot count.
-//! * `decide + backoff_duration`: the same, converted to a `Duration` (as the peers
+//! * `decide + times`: the same, converted to a `Duration` (as the peers
 //!   return), so the comparison with the peers is like for like.
 //! * `on_collision`: the per-frame state as a driver uses it, reset after Discard.
 //! * backon: `ExponentialBuilder` with jitter (fastrand, seeded, `f32` arithmetic),
@@ -90,7 +90,7 @@ fn one_decision(c: &mut Criterion) {
 
     per_decision(
         &mut g,
-        "backoff-core: decide + backoff_duration",
+        "backoff-core: decide + times",
         || (rng(), 0u32),
         |(r, n)| {
             *n = (*n & 15) + 1;

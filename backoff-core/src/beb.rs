@@ -14,6 +14,9 @@ use crate::slot::SlotTime;
 use crate::uniform::top_bits;
 
 /// What to do after a collision.
+///
+/// Exhaustive on purpose: IEEE 802.3's rule has exactly these two outcomes (back off
+/// and retransmit, or discard after `attemptLimit`), so a `match` needs no `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Decision {
@@ -63,12 +66,6 @@ impl Decision {
             Decision::Retry { slots } => Some(slot.times_nanos(slots as u64)),
             Decision::Discard => None,
         }
-    }
-
-    /// The slots to wait, or `None` for [`Decision::Discard`].
-    #[deprecated(since = "0.2.0", note = "renamed `delay_slots`")]
-    pub const fn slots(self) -> Option<u32> {
-        self.delay_slots()
     }
 }
 

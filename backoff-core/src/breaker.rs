@@ -109,8 +109,13 @@ impl BreakerConfig {
 }
 
 /// The state of a [`CircuitBreaker`].
+///
+/// `#[non_exhaustive]`: breakers elsewhere have more states than these three
+/// (resilience4j's forced-open and disabled), which may be added, so a `match` outside
+/// this crate needs a `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub enum BreakerState {
     /// Calls go through; outcomes are counted.
     Closed,

@@ -96,20 +96,6 @@ impl TokenBudget {
         })
     }
 
-    /// A full bucket of `max_tokens` that earns `token_ratio_thousandths` thousandths
-    /// of a token per success.
-    ///
-    /// # Errors
-    ///
-    /// As [`TokenBudget::with_ratio`] (a zero ratio is now rejected).
-    #[deprecated(
-        since = "0.2.0",
-        note = "takes the ratio as u32 thousandths; use `TokenBudget::with_ratio(max_tokens, Ratio::from_thousandths(t))`"
-    )]
-    pub const fn new(max_tokens: u32, token_ratio_thousandths: u32) -> Result<Self, ConfigError> {
-        Self::with_ratio(max_tokens, Ratio::from_thousandths(token_ratio_thousandths))
-    }
-
     /// Tokens left, in thousandths.
     pub const fn tokens_milli(&self) -> u64 {
         self.tokens_milli
@@ -134,19 +120,6 @@ impl TokenBudget {
         } else {
             self.tokens_milli.saturating_sub(1000)
         };
-    }
-
-    /// An RPC failed: take one token, then say whether it may be retried.
-    #[deprecated(since = "0.2.0", note = "use `record(false)`, then `allows_retry()`")]
-    pub fn on_failure(&mut self) -> bool {
-        self.record(false);
-        self.allows_retry()
-    }
-
-    /// An RPC succeeded: add `token_ratio`, up to the maximum.
-    #[deprecated(since = "0.2.0", note = "use `record(true)`")]
-    pub fn on_success(&mut self) {
-        self.record(true);
     }
 }
 
@@ -234,16 +207,6 @@ impl RatioBudget {
     /// nothing.
     pub const fn allows_retry_at(&self, now_ns: u64) -> bool {
         self.balance_at(now_ns) >= UNITS_PER_TOKEN
-    }
-
-    /// Retries that could be granted, in thousandths, before any refill since the last
-    /// call.
-    #[deprecated(
-        since = "0.2.0",
-        note = "ignores the refill since the last call; use `balance_milli_at(now_ns)`"
-    )]
-    pub const fn balance_milli(&self) -> u64 {
-        self.balance / UNITS_PER_MILLI
     }
 
     /// Apply the time-based refill up to `now_ns`.

@@ -20,6 +20,7 @@ use crate::time::duration_to_nanos;
 /// assert_eq!(d.attempt_timeout_nanos(5_000, 2_000, 60_000), Some(4_000)); // propagate 4 µs
 /// assert_eq!(d.attempt_timeout_nanos(11_000, 0, 60_000), None); // nothing left
 /// assert_eq!(d.attempt_timeout_nanos(5_000, 0, 0), None); // a zero per-attempt timeout
+/// assert_eq!(d.attempt_timeout(5_000, 2_000, 60_000), Some(Duration::from_micros(4)));
 /// assert_eq!(d.remaining(6_000), Duration::from_micros(5));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -104,22 +105,17 @@ impl Deadline {
         if timeout == 0 { None } else { Some(timeout) }
     }
 
-    /// [`Deadline::attempt_timeout_nanos`] under its 0.1 name.
-    ///
-    /// The name without `_nanos` is kept for the nanosecond answer until 0.3, so that
-    /// 0.1 callers keep compiling; it will then return a [`Duration`], as every other
-    /// plain name does. Until then the `Duration` is
-    /// `attempt_timeout_nanos(..).map(Duration::from_nanos)`.
-    #[deprecated(
-        since = "0.2.0",
-        note = "renamed `attempt_timeout_nanos`; this name will return a `Duration` in 0.3"
-    )]
+    /// [`Deadline::attempt_timeout_nanos`] as a [`Duration`]: `None` under the same
+    /// conditions, never `Some(Duration::ZERO)`.
     pub const fn attempt_timeout(
         &self,
         now_ns: u64,
         delay_ns: u64,
         per_attempt_ns: u64,
-    ) -> Option<u64> {
-        self.attempt_timeout_nanos(now_ns, delay_ns, per_attempt_ns)
+    ) -> Option<Duration> {
+        match self.attempt_timeout_nanos(now_ns, delay_ns, per_attempt_ns) {
+            Some(ns) => Some(Duration::from_nanos(ns)),
+            None => None,
+        }
     }
 }

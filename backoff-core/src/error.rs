@@ -3,6 +3,9 @@
 use core::fmt;
 
 /// What was wrong with a parameter (see [`ConfigError::kind`]).
+///
+/// `#[non_exhaustive]`: new constructors may reject new kinds of parameter, so a
+/// `match` outside this crate needs a `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]

@@ -49,8 +49,13 @@ use rand_core::Rng;
 use crate::policy::{Policy, RetryDecision, RetryState, StopReason};
 
 /// How an attempt failed: the operation's error decides whether to retry.
+///
+/// `#[non_exhaustive]`: a server's own answer on when to retry (HTTP `Retry-After`,
+/// gRPC's retry pushback) may become a variant, so a `match` outside this crate needs
+/// a `_` arm. [`Failure::into_inner`] takes the error out of any variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub enum Failure<E> {
     /// Worth retrying (a timeout, a busy server, a collision).
     Transient(E),
@@ -68,8 +73,12 @@ impl<E> Failure<E> {
 }
 
 /// Why [`retry`] stopped without a result.
+///
+/// `#[non_exhaustive]`: the retry loops may learn new reasons to stop (a retry budget
+/// or a deadline, say), so a `match` outside this crate needs a `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub enum GiveUpReason {
     /// The operation reported a [`Failure::Permanent`] error.
     Permanent,

@@ -113,18 +113,4 @@ impl SlotTime {
     pub const fn times_nanos(self, slots: u64) -> u64 {
         self.nanos.saturating_mul(slots)
     }
-
-    /// `slots` slot times in nanoseconds.
-    #[deprecated(since = "0.2.0", note = "use `times_nanos(u64::from(slots))`")]
-    #[inline]
-    pub const fn backoff_nanos(self, slots: u32) -> u64 {
-        self.times_nanos(slots as u64)
-    }
-
-    /// `slots` slot times as a [`Duration`].
-    #[deprecated(since = "0.2.0", note = "use `times(u64::from(slots))`")]
-    #[inline]
-    pub const fn backoff_duration(self, slots: u32) -> Duration {
-        self.times(slots as u64)
-    }
 }

@@ -208,31 +208,3 @@ const fn worst_case_total(config: &BebConfig) -> u64 {
         .saturating_mul(window_max(config.backoff_limit()));
     rising.saturating_add(flat)
 }
-
-/// `E(c)` in half-slots: `2^min(c, L) - 1`.
-#[deprecated(
-    since = "0.2.0",
-    note = "use `expected_backoff(config, c)`, a `Slots` value (`.at(slot)` for a `Duration`)"
-)]
-pub const fn expected_backoff_half_slots(config: &BebConfig, collisions: u32) -> u64 {
-    window_max(config.exponent(collisions))
-}
-
-/// The worst-case total backoff before discard, in slots.
-#[deprecated(
-    since = "0.2.0",
-    note = "use `worst_case_total_backoff(config)`, a `Slots` value (`.floor()` for the `u64` count)"
-)]
-pub const fn worst_case_total_backoff_slots(config: &BebConfig) -> u128 {
-    worst_case_total(config) as u128
-}
-
-/// The expected total backoff before discard, in half-slots (numerically equal to the
-/// worst case in slots).
-#[deprecated(
-    since = "0.2.0",
-    note = "use `expected_total_backoff(config)`, a `Slots` value"
-)]
-pub const fn expected_total_backoff_half_slots(config: &BebConfig) -> u128 {
-    worst_case_total(config) as u128
-}

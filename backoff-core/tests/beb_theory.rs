@@ -311,7 +311,7 @@ fn duration_max_nanos() -> u128 {
 }
 
 #[test]
-fn backoff_nanos_is_exact_or_saturates_at_u64_max() {
+fn times_nanos_is_exact_or_saturates_at_u64_max() {
     for nanos in NANOS {
         let slot = SlotTime::from_nanos(nanos).unwrap();
         for slots in SLOTS {
@@ -338,7 +338,7 @@ fn backoff_nanos_is_exact_or_saturates_at_u64_max() {
 }
 
 #[test]
-fn backoff_duration_is_exact_or_saturates_at_duration_max() {
+fn times_is_exact_or_saturates_at_duration_max() {
     for nanos in NANOS {
         let slot = SlotTime::from_nanos(nanos).unwrap();
         for slots in SLOTS {

@@ -159,13 +159,11 @@ proptest! {
                 let spread = f.ratio().mul_floor(d).min(d);
                 prop_assert!(v >= d - spread && v <= d.saturating_add(spread));
             }
-            #[allow(deprecated)]
-            Jitter::Proportional(f) => {
-                let spread = f.mul_floor(d).min(d);
-                prop_assert!(v >= d - spread && v <= d.saturating_add(spread));
-            }
             Jitter::Additive { max_ns } => prop_assert!(v >= d && v <= d.saturating_add(max_ns)),
             Jitter::Normal(_) => {}
+            // `Jitter` is non_exhaustive; `jitter()` draws only the kinds above, and a
+            // new kind gets its range here when it joins the strategy.
+            _ => {}
         }
     }
 

@@ -158,24 +158,6 @@ impl Schedule {
     pub fn base_after(&self, failures: u32) -> Duration {
         Duration::from_nanos(self.base_after_nanos(failures))
     }
-
-    /// The delay before the retry numbered `n` (0 for the first retry), before jitter.
-    #[deprecated(
-        since = "0.2.0",
-        note = "counted from 0; use `base_after_nanos(n + 1)`, counted in failures from 1"
-    )]
-    pub fn base_nanos(&self, n: u32) -> u64 {
-        scaled_power(self.initial_ns, self.multiplier, n).min(self.max_ns)
-    }
-
-    /// The delay before the retry numbered `n` (0 for the first retry), before jitter.
-    #[deprecated(
-        since = "0.2.0",
-        note = "counted from 0; use `base_after(n + 1)`, counted in failures from 1"
-    )]
-    pub fn base(&self, n: u32) -> Duration {
-        Duration::from_nanos(scaled_power(self.initial_ns, self.multiplier, n).min(self.max_ns))
-    }
 }
 
 /// `floor(x · (num/den)^n)`, saturating at `u64::MAX`.

@@ -1,9 +1,5 @@
 //! Jitter kinds: how a delay is randomized.
 
-// This file defines the deprecated `Jitter::Proportional`; its derives and `apply_nanos`
-// must name it.
-#![allow(deprecated)]
-
 use rand_core::Rng;
 
 use super::exponential::Schedule;
@@ -43,8 +39,12 @@ use crate::uniform::uniform_inclusive_u64;
 /// let d = Jitter::Additive { max_ns: 1_000_000_000 }.apply_nanos(2_000_000_000, 0, &s, &mut rng);
 /// assert!((2_000_000_000..=3_000_000_000).contains(&d));
 /// ```
+///
+/// `#[non_exhaustive]`: more published ways to randomize a delay may be added (0.2
+/// added `Factor`), so a `match` outside this crate needs a `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub enum Jitter {
     /// No randomness: exactly `d`.
     None,
@@ -60,13 +60,6 @@ pub enum Jitter {
     /// gRPC's jitter factor `U(0.8, 1.2)` (`f = 1/5`). The factor is a [`Fraction`],
     /// so it is never above one.
     Factor(Fraction),
-    /// `d · U(1 − f, 1 + f)` with the factor as a plain [`Ratio`]; a factor above one
-    /// is clamped to one without an error.
-    #[deprecated(
-        since = "0.2.0",
-        note = "clamps a factor above one silently; use `Jitter::Factor(Fraction)` (`Fraction::HALF`, `Fraction::ONE_FIFTH`, `Fraction::new(n, d)?`) or `Jitter::proportional(ratio)?`"
-    )]
-    Proportional(Ratio),
     /// `d + U(0, max_ns)`: "2^n seconds plus up to 1000 random milliseconds".
     Additive {
         /// The largest amount added, in nanoseconds.
@@ -90,19 +83,6 @@ impl Jitter {
             Ok(f) => Ok(Self::Factor(f)),
             Err(e) => Err(e),
         }
-    }
-
-    /// Randomize the un-jittered delay `base_ns` (from `schedule`); `prev_ns` is the
-    /// previous delay returned (0 if none), used only by [`Jitter::Decorrelated`].
-    #[deprecated(since = "0.2.0", note = "renamed `apply_nanos`")]
-    pub fn apply<R: Rng + ?Sized>(
-        &self,
-        base_ns: u64,
-        prev_ns: u64,
-        schedule: &Schedule,
-        rng: &mut R,
-    ) -> u64 {
-        self.apply_nanos(base_ns, prev_ns, schedule, rng)
     }
 
     /// Randomize the un-jittered delay `base_ns` (from `schedule`), in nanoseconds;
@@ -131,7 +111,6 @@ impl Jitter {
                 uniform_inclusive_u64(rng, lo, hi).min(schedule.max_nanos())
             }
             Jitter::Factor(f) => spread(rng, d, f.ratio().mul_floor(d)),
-            Jitter::Proportional(f) => spread(rng, d, f.mul_floor(d).min(d)),
             Jitter::Additive { max_ns } => d.saturating_add(uniform_inclusive_u64(rng, 0, max_ns)),
             Jitter::Normal(j) => {
                 let sd = j.mul_floor(d);

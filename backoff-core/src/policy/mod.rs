@@ -48,6 +48,9 @@ use core::time::Duration;
 use rand_core::Rng;
 
 /// What to do after a failed attempt.
+///
+/// Exhaustive on purpose: a policy either retries or gives up; why it gives up is
+/// [`StopReason`], which may grow. A `match` on this enum needs no `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum RetryDecision {
@@ -254,12 +257,6 @@ impl RetryState {
     /// `u32::MAX`.
     pub const fn attempt(&self) -> u32 {
         self.failures.saturating_add(1)
-    }
-
-    /// Attempts made (and failed) so far.
-    #[deprecated(since = "0.2.0", note = "renamed `failures`")]
-    pub const fn attempts(&self) -> u32 {
-        self.failures
     }
 
     /// The last delay returned, in nanoseconds (0 before the first retry).

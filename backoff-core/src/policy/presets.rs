@@ -118,12 +118,6 @@ pub const CENKALTI: Policy = Policy::new(Schedule::exponential_clamped_nanos(
 .with_jitter(Jitter::Factor(Fraction::HALF))
 .with_stop(Stop::NEVER.with_max_elapsed_nanos(15 * 60 * SECOND));
 
-/// [`CENKALTI`] as a function.
-#[deprecated(since = "0.2.0", note = "use the constant `CENKALTI`")]
-pub const fn cenkalti() -> Policy {
-    CENKALTI
-}
-
 /// The largest `maxAttempts` gRPC honours: larger values are treated as 5.
 pub const GRPC_MAX_ATTEMPTS_CAP: u32 = 5;
 
@@ -287,12 +281,6 @@ pub const APUE_CONNECT_RETRY: Policy = Policy::new(Schedule::exponential_clamped
     64 * SECOND,
 ))
 .with_stop(Stop::NEVER.with_max_retries(7));
-
-/// [`APUE_CONNECT_RETRY`] as a function.
-#[deprecated(since = "0.2.0", note = "use the constant `APUE_CONNECT_RETRY`")]
-pub const fn apue_connect_retry() -> Policy {
-    APUE_CONNECT_RETRY
-}
 
 /// The AWS SDKs' default `max_attempts` in their "standard" retry mode (the first
 /// attempt included): a documented stop rule to pair with the AWS jitter presets.

@@ -6,8 +6,12 @@ use core::time::Duration;
 use crate::time::duration_to_nanos;
 
 /// Why a policy gave up.
+///
+/// `#[non_exhaustive]`: each variant is one of [`Stop`]'s limits, and new limits may be
+/// added, so a `match` outside this crate needs a `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub enum StopReason {
     /// The maximum number of attempts (the first one included) has been made.
     MaxAttempts,
