@@ -19,7 +19,7 @@ cargo fmt --all --check
 step "lints (clippy, warnings are errors)"
 cargo clippy --workspace --all-targets --features backoff-core/std,backoff-core/embedded-hal,backoff-core/embedded-hal-async -- -D warnings
 
-step "layering: the kit and the engine do no I/O, the kit knows no model, the storm crate no CSMA/CD code, no module cycles"
+step "layering: the kit and the models do no I/O, the kit knows no model, the storm crates no CSMA/CD code, no module cycles"
 # Which crate may depend on which (see ARCHITECTURE.md), as cargo resolves them.
 forbidden_deps() {
     local crate=$1
@@ -34,16 +34,17 @@ forbidden_deps() {
     done
     echo "$crate: depends on none of $*"
 }
-# The I/O-free layer (the kit, the CSMA/CD engine) knows no host: no threads,
-# database, charts or terminal; the host layer knows no model it does not run.
-HOST_ONLY="rayon rusqlite plotters indicatif ctrlc sim-host csma-cd-host"
+# The I/O-free layer (the kit, the CSMA/CD and retry-storm models) knows no host: no
+# threads, database, charts or terminal; the host layer knows no model it does not run.
+HOST_ONLY="rayon rusqlite plotters indicatif ctrlc sim-host csma-cd-host retry-storm-host"
 forbidden_deps sim-kit csma-cd retry-storm mac-sim backoff-core $HOST_ONLY
 forbidden_deps sim-host csma-cd csma-cd-host retry-storm mac-sim backoff-core
 forbidden_deps csma-cd retry-storm mac-sim $HOST_ONLY
 forbidden_deps csma-cd-host retry-storm mac-sim
-forbidden_deps retry-storm csma-cd csma-cd-host mac-sim
+forbidden_deps retry-storm csma-cd csma-cd-host mac-sim $HOST_ONLY
+forbidden_deps retry-storm-host csma-cd csma-cd-host mac-sim
 python3 scripts/module-cycles.py backoff-core mac-sim/sim-kit mac-sim/sim-host mac-sim/csma-cd \
-    mac-sim/csma-cd-host mac-sim/retry-storm mac-sim
+    mac-sim/csma-cd-host mac-sim/retry-storm mac-sim/retry-storm-host mac-sim
 
 step "backoff-core feature matrix"
 for features in "" std defmt embedded-hal embedded-hal-async defmt,embedded-hal defmt,embedded-hal-async \
@@ -55,10 +56,10 @@ done
 # shellcheck source=scripts/cross-env.sh
 source "$ROOT/scripts/cross-env.sh"
 
-step "the engine builds for WebAssembly (wasm32-unknown-unknown): sim-kit, csma-cd, backoff-core"
+step "the engine builds for WebAssembly (wasm32-unknown-unknown): sim-kit, csma-cd, retry-storm, backoff-core"
 # The I/O-free crates must build for the browser; the first build compiles std from
 # source where no rustup target is installed (about 2 minutes on 2 cores).
-wasm_cargo build -q -p sim-kit -p csma-cd -p backoff-core
+wasm_cargo build -q -p sim-kit -p csma-cd -p retry-storm -p backoff-core
 
 step "tshark, for the test that opens the default run's capture file"
 if ! command -v tshark >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] && command -v debconf-set-selections >/dev/null 2>&1; then

@@ -1,10 +1,15 @@
 //! `mac-sim storm`: argument parsing and printing only; the work is in
-//! `retry_storm`, `retry_storm::report` and `retry_storm::chart`.
+//! `retry_storm` (the model and its reports) and `retry_storm_host` (the parallel
+//! runs, the charts and the files of `--out`).
 
 use clap::Args;
-use retry_storm::chart::trigger_window;
 use retry_storm::report as out;
-use retry_storm::{contention, presets, replicate, run_scenario_with, strategy::Strategy};
+use retry_storm::{contention, presets, strategy::Strategy};
+use retry_storm_host::chart::trigger_window;
+use retry_storm_host::{
+    contention::run_contention_seeds, files, replicate, run_scenario_with, scenario_file,
+    sweep::run_sweep,
+};
 use sim_host::output::atomic::OutputError;
 use sim_host::output::set;
 use sim_kit::output::json;
@@ -124,7 +129,7 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
                 .collect::<Result<_, _>>()?,
         );
     }
-    let sc = presets::load(name, &opts)?;
+    let sc = scenario_file::load(name, &opts)?;
     if let Some(spec) = &a.sweep {
         return sweep_cmd(a, &sc, spec);
     }
@@ -135,7 +140,7 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
     let r = run_scenario_with(&sc, progress.as_ref(), interrupt::flag())?;
     drop(progress);
     if let Some(dir) = &a.out {
-        publish(dir, |d| out::write_scenario(d, &r))?;
+        publish(dir, |d| files::write_scenario(d, &r))?;
     }
     print_as(
         a,
@@ -167,9 +172,9 @@ fn contention_cmd(a: &StormArgs) -> Result<(), Failure> {
         cfg.clients = vec![n];
     }
     if a.seeds != 1 {
-        let rows = contention::run_contention_seeds(&cfg, a.seeds)?;
+        let rows = run_contention_seeds(&cfg, a.seeds)?;
         if let Some(dir) = &a.out {
-            publish(dir, |d| out::write_contention_seeds(d, &rows))?;
+            publish(dir, |d| files::write_contention_seeds(d, &rows))?;
         }
         return print_as(
             a,
@@ -181,7 +186,7 @@ fn contention_cmd(a: &StormArgs) -> Result<(), Failure> {
     }
     let rows = contention::run_contention(&cfg)?;
     if let Some(dir) = &a.out {
-        publish(dir, |d| out::write_contention(d, &rows))?;
+        publish(dir, |d| files::write_contention(d, &rows))?;
     }
     print_as(
         a,
@@ -217,7 +222,7 @@ fn seeds_cmd(a: &StormArgs, sc: &presets::Scenario) -> Result<(), Failure> {
     drop(progress);
     if let Some(dir) = &a.out {
         let trigger = sc.runs.first().and_then(trigger_window);
-        publish(dir, |d| out::write_replicated(d, &r, trigger))?;
+        publish(dir, |d| files::write_replicated(d, &r, trigger))?;
     }
     print_as(
         a,
@@ -237,11 +242,10 @@ fn sweep_cmd(a: &StormArgs, sc: &retry_storm::Scenario, spec: &str) -> Result<()
     }
     let spec = retry_storm::sweep::SweepSpec::parse(spec)?;
     let progress = progress::for_stderr(a.quiet, "storm sweep", "events");
-    let points =
-        retry_storm::sweep::run_sweep(sc, &spec, a.seeds, progress.as_ref(), interrupt::flag())?;
+    let points = run_sweep(sc, &spec, a.seeds, progress.as_ref(), interrupt::flag())?;
     drop(progress);
     if let Some(dir) = &a.out {
-        publish(dir, |d| out::write_sweep(d, sc, &spec, &points))?;
+        publish(dir, |d| files::write_sweep(d, sc, &spec, &points))?;
     }
     print_as(
         a,

@@ -221,52 +221,48 @@ pub struct ContentionOverSeeds {
     pub completion_ms: sim_kit::stats::ci::Estimate,
 }
 
-/// [`run_contention`] with `seeds` seeds (`cfg.seed`, then the next ones), on the
-/// kit's parallel runner: one estimate per kind and client count, in report order.
-///
-/// # Errors
-///
-/// [`StormError::Param`] for seeds outside 1..=1000, and the errors of
-/// [`run_contention`].
-pub fn run_contention_seeds(
-    cfg: &ContentionConfig,
-    seeds: u32,
-) -> Result<Vec<ContentionOverSeeds>, StormError> {
-    use sim_host::runner::grid::{Done, RunError, run_grid};
-    use sim_kit::progress::Quiet;
-    if !(1..=1000).contains(&seeds) {
-        return Err(StormError::param(Param::Seeds, seeds));
+impl ContentionConfig {
+    /// Replication `replication` of the experiment: its seed advanced by
+    /// `replication` (seeds `seed, seed + 1, …`).
+    pub fn replication(&self, replication: u32) -> Self {
+        Self {
+            seed: self.seed.wrapping_add(u64::from(replication)),
+            ..self.clone()
+        }
     }
-    let configs: Vec<ContentionConfig> = vec![cfg.clone()];
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let grid = run_grid(&configs, seeds, &stop, &Quiet, |c, job| {
-        let one = ContentionConfig {
-            seed: c.seed.wrapping_add(u64::from(job.replication)),
-            ..c.clone()
-        };
-        run_contention(&one).map(|rows| Done {
-            work: rows.iter().map(|r| r.calls).sum(),
-            value: (one.seed, rows),
-        })
-    })
-    .map_err(|e| match e {
-        RunError::Job { error, .. } => error,
-        _ => StormError::param(Param::Seeds, seeds),
-    })?;
-    let runs = grid.into_iter().flatten().collect::<Vec<_>>();
-    let Some((_, first)) = runs.first() else {
-        return Err(StormError::param(Param::Seeds, seeds));
-    };
+}
+
+/// The experiment over several seeds from `runs`, one `(seed, rows)` per seed in
+/// order, each the [`run_contention`] of that seed: one estimate per kind and client
+/// count, in report order; `None` without runs. Running the seeds in parallel is the
+/// host layer's (`retry_storm_host::contention`).
+///
+/// ```
+/// use retry_storm::contention::{ContentionConfig, over_seeds, run_contention};
+/// let cfg = ContentionConfig { clients: vec![20], ..ContentionConfig::default() };
+/// let runs: Vec<_> = (0..3)
+///     .map(|k| cfg.replication(k))
+///     .map(|c| (c.seed, run_contention(&c).unwrap()))
+///     .collect();
+/// let rows = over_seeds(&runs).unwrap();
+/// assert_eq!(rows.len(), 5); // every kind at 20 clients
+/// assert_eq!(rows[0].seeds, [1, 2, 3]);
+/// assert_eq!(rows[0].calls.n, 3);
+/// ```
+pub fn over_seeds(runs: &[(u64, Vec<ContentionRow>)]) -> Option<Vec<ContentionOverSeeds>> {
+    let (_, first) = runs.first()?;
     let est = |v: Vec<f64>| sim_kit::stats::ci::mean_ci95(&v);
-    Ok(first
-        .iter()
-        .enumerate()
-        .map(|(i, row)| ContentionOverSeeds {
-            jitter: row.jitter.clone(),
-            clients: row.clients,
-            seeds: runs.iter().map(|(s, _)| *s).collect(),
-            calls: est(runs.iter().map(|(_, r)| r[i].calls as f64).collect()),
-            completion_ms: est(runs.iter().map(|(_, r)| r[i].completion_ms).collect()),
-        })
-        .collect())
+    Some(
+        first
+            .iter()
+            .enumerate()
+            .map(|(i, row)| ContentionOverSeeds {
+                jitter: row.jitter.clone(),
+                clients: row.clients,
+                seeds: runs.iter().map(|(s, _)| *s).collect(),
+                calls: est(runs.iter().map(|(_, r)| r[i].calls as f64).collect()),
+                completion_ms: est(runs.iter().map(|(_, r)| r[i].completion_ms).collect()),
+            })
+            .collect(),
+    )
 }

@@ -5,6 +5,14 @@
 //! [`sim_kit`] event engine, with every client decision made by `backoff-core`. It is
 //! the model behind `mac-sim storm` and knows nothing of the CSMA/CD simulator.
 //!
+//! The crate does no I/O: no file system, threads, charts, clock or terminal, so it
+//! builds for `wasm32-unknown-unknown` and into any program. Where several runs make
+//! one result (a scenario's strategies, its seeds, a sweep's points, the contention
+//! experiment over seeds) it describes them, the runs and how their results combine,
+//! and [`run_sequential`] runs a scenario on the calling thread. Running them on every
+//! core, the charts, the files of `--out` and reading a scenario file from disk are
+//! the host layer, the crate `retry-storm-host`.
+//!
 //! ## Module map
 //!
 //! What a run is:
@@ -28,19 +36,20 @@
 //! * [`sim`]: the events and the client's decision after a failed attempt; [`run`].
 //! * [`metrics`]: the time series in fixed bins.
 //! * [`recovery`]: amplification, burstiness and the recovery verdict.
-//! * [`contention`]: the optimistic-concurrency contention experiment per jitter kind.
+//! * [`contention`]: the optimistic-concurrency contention experiment per jitter kind,
+//!   and its summary over seeds.
 //!
 //! Scenarios and what is made of them:
 //!
-//! * [`file`](mod@file): scenario files (TOML) read into a [`Scenario`]; [`names`],
-//!   [`presets`]: the shipped scenarios, each a file of `scenarios/` built in.
-//! * [`scenario`]: a [`Scenario`], and every strategy of one on the kit's parallel
-//!   runner.
+//! * [`file`](mod@file): scenario files (TOML text) read into a [`Scenario`];
+//!   [`names`], [`presets`]: the shipped scenarios, each a file of `scenarios/` built
+//!   in, and a file's text with the command line's changes.
+//! * [`scenario`]: a [`Scenario`], its runs over seeds and its [`ScenarioResult`];
+//!   [`run_sequential`].
 //! * [`replicate`]: a scenario over several seeds, with 95 % confidence intervals.
-//! * [`sweep`]: one parameter swept (utilisation, rate, clients, retries, timeout),
-//!   every point over several seeds.
-//! * [`report`]: the text report, CSV, JSON and the files of `--out`; [`chart`]: the
-//!   time-series panels and the contention chart.
+//! * [`sweep`]: one parameter swept (utilisation, rate, clients, retries, timeout):
+//!   the runs of every point and their summaries over the seeds.
+//! * [`report`]: the text report, CSV and JSON, as strings.
 //!
 //! ## Time
 //!
@@ -88,7 +97,6 @@
 #![warn(clippy::missing_errors_doc)]
 
 pub mod chain;
-pub mod chart;
 pub mod clients;
 pub mod config;
 pub mod contention;
@@ -112,7 +120,5 @@ pub mod triggers;
 
 pub use config::StormConfig;
 pub use error::StormError;
-pub use scenario::{
-    Scenario, ScenarioResult, run_all, run_all_with, run_scenario, run_scenario_with,
-};
+pub use scenario::{Scenario, ScenarioResult, run_sequential};
 pub use sim::{StormResult, run};

@@ -4,7 +4,7 @@
 //! built into the binary, so that nothing is read at run time.
 
 use crate::config::{Load, StormConfig};
-use crate::error::{FileError, FileProblem, Param, StormError};
+use crate::error::{Param, StormError};
 use crate::strategy::Strategy;
 use sim_kit::time::Time;
 
@@ -65,30 +65,17 @@ pub fn scenario(name: &str, opts: &Options) -> Result<Scenario, StormError> {
     with_options(crate::file::parse(text, name)?, opts)
 }
 
-/// A preset by name, or else the scenario file at `name_or_path`, with `opts` applied.
+/// The scenario file `file` (its name, for the messages and the scenario's name),
+/// whose text is `text`, with `opts` applied. Reading a file from disk, and choosing
+/// between a preset's name and a path, is the host layer's
+/// (`retry_storm_host::scenario_file::load`).
 ///
 /// # Errors
 ///
-/// [`StormError::UnknownScenario`] for a name that is neither a preset nor a file
-/// that exists (and does not look like a path: no `/` and no `.toml`);
-/// [`StormError::File`] for a file that cannot be read or used; the [`StormError`] of
+/// [`StormError::File`] for a file that cannot be used; the [`StormError`] of
 /// [`StormConfig::validate`] for options that do not fit the scenario.
-pub fn load(name_or_path: &str, opts: &Options) -> Result<Scenario, StormError> {
-    if text(name_or_path).is_some() {
-        return scenario(name_or_path, opts);
-    }
-    let path = std::path::Path::new(name_or_path);
-    let looks_like_path = name_or_path.contains('/') || name_or_path.ends_with(".toml");
-    if !looks_like_path && !path.is_file() {
-        return Err(StormError::UnknownScenario(name_or_path.to_string()));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| FileError {
-        file: name_or_path.to_string(),
-        line: None,
-        key: String::new(),
-        problem: FileProblem::Read(e.kind()),
-    })?;
-    with_options(crate::file::parse(&text, name_or_path)?, opts)
+pub fn from_file_text(text: &str, file: &str, opts: &Options) -> Result<Scenario, StormError> {
+    with_options(crate::file::parse(text, file)?, opts)
 }
 
 /// Apply `opts` to every run of `sc`.

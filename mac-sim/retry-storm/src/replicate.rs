@@ -1,13 +1,11 @@
-//! A scenario over several seeds: each strategy run with seeds `seed, seed + 1, …`
-//! on the shared parallel runner, and summarised with 95 % confidence intervals
-//! ([`sim_kit::stats::ci`]). Any single run can be repeated with `--seed`.
+//! A scenario over several seeds, as data: each strategy's runs with seeds `seed,
+//! seed + 1, …` ([`crate::scenario::replication`]) summarised with 95 % confidence
+//! intervals ([`sim_kit::stats::ci`]). Running them in parallel is the host layer's
+//! (`retry_storm_host::replicate`). Any single run can be repeated with `--seed`.
 
 use serde::Serialize;
 
 use crate::StormResult;
-use std::sync::atomic::AtomicBool;
-
-use sim_kit::progress::{Progress, Quiet};
 
 use crate::error::{Param, StormError};
 use crate::metrics::BinRow;
@@ -109,48 +107,45 @@ fn over_bins(runs: &[StormResult]) -> Vec<BinEstimate> {
         .collect()
 }
 
-/// Run every strategy of `sc` with `seeds` consecutive seeds from each run's own seed.
-///
-/// ```
-/// use retry_storm::{presets, replicate::run_seeds};
-/// let sc = presets::scenario("partial", &presets::Options::default()).unwrap();
-/// let r = run_seeds(&sc, 2).unwrap();
-/// assert_eq!(r.strategies.len(), 3);
-/// assert_eq!(r.strategies[0].seeds, [1, 2]);
-/// assert_eq!(r.strategies[0].during_success.n, 2);
-/// ```
+/// Checks a number of seeds for a replicated scenario, a sweep or the contention
+/// experiment: 1 to 1000.
 ///
 /// # Errors
 ///
-/// [`StormError::Param`] for seeds outside 1..=1000; the first run's
-/// [`StormError`].
-pub fn run_seeds(sc: &Scenario, seeds: u32) -> Result<Replicated, StormError> {
-    run_seeds_with(sc, seeds, &Quiet, &AtomicBool::new(false))
+/// [`StormError::Param`] ([`Param::Seeds`]) outside 1..=1000.
+pub fn check_seeds(seeds: u32) -> Result<(), StormError> {
+    if (1..=1000).contains(&seeds) {
+        Ok(())
+    } else {
+        Err(StormError::param(Param::Seeds, seeds))
+    }
 }
 
-/// [`run_seeds`], reporting each finished run to `progress` and stopping when
-/// `cancel` is raised.
-///
-/// # Errors
-///
-/// As [`run_seeds`], and [`StormError::Interrupted`] if `cancel` was raised.
-pub fn run_seeds_with(
-    sc: &Scenario,
-    seeds: u32,
-    progress: &dyn Progress,
-    cancel: &AtomicBool,
-) -> Result<Replicated, StormError> {
-    if !(1..=1000).contains(&seeds) {
-        return Err(StormError::param(Param::Seeds, seeds));
+impl Replicated {
+    /// `sc` over several seeds from `grid[strategy][seed]`: each strategy's runs,
+    /// in the scenario's order, summarised by [`over_seeds`].
+    ///
+    /// ```
+    /// use retry_storm::{presets, replicate::Replicated, run, scenario::replication};
+    /// let sc = presets::scenario("partial", &presets::Options::default()).unwrap();
+    /// let grid: Vec<Vec<_>> = sc
+    ///     .runs
+    ///     .iter()
+    ///     .map(|c| (0..2).map(|k| run(&replication(c, k)).unwrap()).collect())
+    ///     .collect();
+    /// let r = Replicated::from_grid(&sc, &grid);
+    /// assert_eq!(r.strategies.len(), 3);
+    /// assert_eq!(r.strategies[0].seeds, [1, 2]);
+    /// assert_eq!(r.strategies[0].during_success.n, 2);
+    /// ```
+    pub fn from_grid(sc: &Scenario, grid: &[Vec<StormResult>]) -> Self {
+        Self {
+            name: sc.name.to_string(),
+            title: sc.title.to_string(),
+            expectation: sc.expectation.to_string(),
+            strategies: grid.iter().map(|runs| over_seeds(runs)).collect(),
+        }
     }
-    let grid = crate::run_all_with(&sc.runs, seeds, progress, cancel)?;
-    let strategies = grid.iter().map(|runs| over_seeds(runs)).collect();
-    Ok(Replicated {
-        name: sc.name.to_string(),
-        title: sc.title.to_string(),
-        expectation: sc.expectation.to_string(),
-        strategies,
-    })
 }
 
 /// One strategy's runs over its seeds (at least one), summarised.

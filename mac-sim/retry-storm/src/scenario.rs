@@ -1,12 +1,10 @@
-//! A scenario and its running: every strategy of it, each over one or more seeds, on
-//! the kit's parallel runner.
+//! A scenario, and its runs as data: which runs a grid of configurations × seeds has
+//! ([`replication`], [`check_grid`]) and how one run per strategy makes a
+//! [`ScenarioResult`] ([`Scenario::result`]). Running them in parallel is the host
+//! layer's (`retry_storm_host::scenario`); [`run_sequential`] runs them one after the
+//! other on the calling thread, with the same results.
 
 use crate::config::StormConfig;
-use std::sync::atomic::AtomicBool;
-
-use sim_host::runner::grid::{Done, RunError, run_grid};
-use sim_kit::progress::{Progress, Quiet};
-
 use crate::error::{Param, StormError};
 use crate::sim::{StormResult, run};
 
@@ -36,74 +34,51 @@ pub struct ScenarioResult {
     pub runs: Vec<StormResult>,
 }
 
-/// Run every configuration of `runs` with `seeds` seeds each (its own seed, then the
-/// next ones) on the shared parallel runner ([`sim_host::runner::grid`]). Returns
-/// `results[run][seed]`, in order, whatever the number of threads.
-///
-/// # Errors
-///
-/// The first run's [`StormError`] in `[run][seed]` order; [`StormError::Param`] when
-/// there is nothing to run.
-pub fn run_all(runs: &[StormConfig], seeds: u32) -> Result<Vec<Vec<StormResult>>, StormError> {
-    run_all_with(runs, seeds, &Quiet, &AtomicBool::new(false))
+impl Scenario {
+    /// The scenario's result from `runs`, one per strategy in the scenario's order.
+    pub fn result(&self, runs: Vec<StormResult>) -> ScenarioResult {
+        ScenarioResult {
+            name: self.name.clone(),
+            title: self.title.clone(),
+            expectation: self.expectation.clone(),
+            runs,
+        }
+    }
 }
 
-/// [`run_all`], reporting each finished run to `progress` and stopping when `cancel`
-/// is raised.
-///
-/// # Errors
-///
-/// As [`run_all`], and [`StormError::Interrupted`] if `cancel` was raised.
-pub fn run_all_with(
-    runs: &[StormConfig],
-    seeds: u32,
-    progress: &dyn Progress,
-    cancel: &AtomicBool,
-) -> Result<Vec<Vec<StormResult>>, StormError> {
-    run_grid(runs, seeds, cancel, progress, |cfg, job| {
-        let mut c = cfg.clone();
-        c.seed = cfg.seed.wrapping_add(u64::from(job.replication));
-        run(&c).map(|r| Done {
-            work: r.events,
-            value: r,
-        })
-    })
-    .map_err(|e| match e {
-        RunError::Job { error, .. } => error,
-        RunError::Interrupted { .. } => StormError::Interrupted,
-        RunError::Empty if runs.is_empty() => StormError::param(Param::Strategies, 0),
-        RunError::Empty => StormError::param(Param::Seeds, seeds),
-    })
+/// Replication `replication` of `cfg`: the same run with its seed advanced by
+/// `replication` (so replication 0 is `cfg` itself, and seeds run `seed, seed + 1, …`).
+pub fn replication(cfg: &StormConfig, replication: u32) -> StormConfig {
+    let mut c = cfg.clone();
+    c.seed = cfg.seed.wrapping_add(u64::from(replication));
+    c
 }
 
-/// Run every strategy of `sc` once, in parallel ([`run_all`]); the results come back
-/// in the scenario's order.
+/// Checks that a grid of `runs` × `seeds` has something to run.
 ///
 /// # Errors
 ///
-/// The first run's [`StormError`].
-pub fn run_scenario(sc: &Scenario) -> Result<ScenarioResult, StormError> {
-    run_scenario_with(sc, &Quiet, &AtomicBool::new(false))
+/// [`StormError::Param`]: [`Param::Strategies`] with no runs, else [`Param::Seeds`]
+/// with zero seeds.
+pub fn check_grid(runs: &[StormConfig], seeds: u32) -> Result<(), StormError> {
+    if runs.is_empty() {
+        Err(StormError::param(Param::Strategies, 0))
+    } else if seeds == 0 {
+        Err(StormError::param(Param::Seeds, seeds))
+    } else {
+        Ok(())
+    }
 }
 
-/// [`run_scenario`], reporting each finished run to `progress` and stopping when
-/// `cancel` is raised.
+/// Run every strategy of `sc` once, one after the other on the calling thread; the
+/// results equal those of the host's parallel runner, byte for byte.
 ///
 /// # Errors
 ///
-/// The first run's [`StormError`]; [`StormError::Interrupted`] if `cancel` was raised.
-pub fn run_scenario_with(
-    sc: &Scenario,
-    progress: &dyn Progress,
-    cancel: &AtomicBool,
-) -> Result<ScenarioResult, StormError> {
-    Ok(ScenarioResult {
-        name: sc.name.clone(),
-        title: sc.title.clone(),
-        expectation: sc.expectation.clone(),
-        runs: run_all_with(&sc.runs, 1, progress, cancel)?
-            .into_iter()
-            .flatten()
-            .collect(),
-    })
+/// The first run's [`StormError`]; [`StormError::Param`] when the scenario has no
+/// runs.
+pub fn run_sequential(sc: &Scenario) -> Result<ScenarioResult, StormError> {
+    check_grid(&sc.runs, 1)?;
+    let runs = sc.runs.iter().map(run).collect::<Result<_, _>>()?;
+    Ok(sc.result(runs))
 }

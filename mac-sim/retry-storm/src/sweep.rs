@@ -1,6 +1,7 @@
-//! Sweeping one storm parameter: every strategy of a scenario at every value, each
-//! over several seeds, on the kit's parallel runner ([`crate::run_all`]), with 95 %
-//! intervals; as a table, CSV, JSON and a chart ([`crate::chart::sweep_chart`]).
+//! Sweeping one storm parameter, as data: every strategy of a scenario at every value
+//! ([`plan`]), each over several seeds, summarised with 95 % intervals per point
+//! ([`points`]); as a table, CSV and JSON in [`crate::report`]. Running the plan in
+//! parallel, the chart and the files are the host layer's (`retry_storm_host::sweep`).
 //!
 //! A sweep is written `PARAM=VALUES`, the values in [`sim_kit::range`]'s syntax:
 //!
@@ -13,12 +14,16 @@
 //! | `timeout` | the clients' per-attempt timeout, seconds |
 //!
 //! ```
-//! use retry_storm::{presets, sweep};
+//! use retry_storm::{presets, run, scenario::replication, sweep};
 //! let sc = presets::scenario("metastable", &presets::Options::default()).unwrap();
 //! let spec = sweep::SweepSpec::parse("utilisation=0.4,0.93").unwrap();
-//! let stop = std::sync::atomic::AtomicBool::new(false);
-//! let quiet = sim_kit::progress::Quiet;
-//! let points = sweep::run_sweep(&sc, &spec, 2, &quiet, &stop).unwrap();
+//! let runs = sweep::plan(&sc, &spec).unwrap();
+//! assert_eq!(runs.len(), 2 * sc.runs.len()); // value by value, the strategies in order
+//! let grid: Vec<Vec<_>> = runs
+//!     .iter()
+//!     .map(|c| (0..2).map(|k| run(&replication(c, k)).unwrap()).collect())
+//!     .collect();
+//! let points = sweep::points(&sc, &spec, &grid);
 //! assert_eq!(points.len(), 2);
 //! let retrying = |p: &sweep::SweepPoint| p.strategies[1].recovered;
 //! assert!(retrying(&points[0]) > retrying(&points[1])); // 40 % recovers, 93 % does not
@@ -31,6 +36,7 @@ use crate::config::{Load, ServerConfig, StormConfig};
 use crate::error::{Param, StormError};
 use crate::replicate::{StrategyOverSeeds, over_seeds};
 use crate::scenario::Scenario;
+use crate::sim::StormResult;
 use sim_kit::time::{PS_PER_SEC, Time};
 
 /// The parameter a sweep varies.
@@ -166,39 +172,33 @@ pub struct SweepPoint {
     pub strategies: Vec<StrategyOverSeeds>,
 }
 
-/// Every strategy of `sc` at every value of `spec`, `seeds` seeds each, in one grid
-/// on the kit's runner; the points come back in the values' order.
+/// The runs of a sweep: every strategy of `sc` at every value of `spec`, value by
+/// value, the strategies in the scenario's order (`runs[value * strategies +
+/// strategy]`).
 ///
 /// # Errors
 ///
-/// The errors of [`apply`] for the first value that does not fit, [`StormError::Param`]
-/// for seeds outside 1..=1000, the first run's [`StormError`], and
-/// [`StormError::Interrupted`] if `cancel` was raised.
-pub fn run_sweep(
-    sc: &Scenario,
-    spec: &SweepSpec,
-    seeds: u32,
-    progress: &dyn sim_kit::progress::Progress,
-    cancel: &std::sync::atomic::AtomicBool,
-) -> Result<Vec<SweepPoint>, StormError> {
-    if !(1..=1000).contains(&seeds) {
-        return Err(StormError::param(Param::Seeds, seeds));
-    }
+/// The errors of [`apply`] for the first value that does not fit.
+pub fn plan(sc: &Scenario, spec: &SweepSpec) -> Result<Vec<StormConfig>, StormError> {
     let mut runs = Vec::with_capacity(spec.values.len() * sc.runs.len());
     for &v in &spec.values {
         for r in &sc.runs {
             runs.push(apply(r, spec.param, v)?);
         }
     }
-    let grid = crate::run_all_with(&runs, seeds, progress, cancel)?;
+    Ok(runs)
+}
+
+/// The points of a sweep from `grid[run][seed]`, the runs in [`plan`]'s order: one
+/// per value of `spec`, in order, each strategy summarised over its seeds.
+pub fn points(sc: &Scenario, spec: &SweepSpec, grid: &[Vec<StormResult>]) -> Vec<SweepPoint> {
     let per = sc.runs.len().max(1);
-    Ok(spec
-        .values
+    spec.values
         .iter()
         .zip(grid.chunks(per))
         .map(|(&value, chunk)| SweepPoint {
             value,
             strategies: chunk.iter().map(|r| over_seeds(r)).collect(),
         })
-        .collect())
+        .collect()
 }

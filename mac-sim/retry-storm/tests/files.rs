@@ -1,7 +1,6 @@
 //! Scenario files: every preset is a file that reads back to runnable runs, and every
 //! kind of bad file gives one line naming the file, the line and the key.
 
-use retry_storm::StormError;
 use retry_storm::error::{FileError, FileProblem};
 use retry_storm::file::parse;
 use retry_storm::presets;
@@ -58,7 +57,7 @@ fn a_file_gives_the_runs_it_describes() {
         sc.runs[0].recovery.sustain_ps,
         sim_kit::time::Time::from_secs(2)
     );
-    let r = retry_storm::run_scenario(&sc).unwrap();
+    let r = retry_storm::run_sequential(&sc).unwrap();
     assert!(r.runs.iter().all(|x| x.counts.balanced()));
 }
 
@@ -130,27 +129,6 @@ fn several_triggers_of_every_kind() {
     );
 }
 
-#[test]
-fn names_and_paths() {
-    let o = presets::Options::default();
-    assert!(matches!(
-        presets::load("nope", &o),
-        Err(StormError::UnknownScenario(_))
-    ));
-    match presets::load("no/such/file.toml", &o) {
-        Err(StormError::File(e)) => {
-            assert!(matches!(e.problem, FileProblem::Read(_)));
-            assert_eq!(e.line, None);
-        }
-        other => panic!("{other:?}"),
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mine.toml");
-    std::fs::write(&path, GOOD).unwrap();
-    let sc = presets::load(path.to_str().unwrap(), &o).unwrap();
-    assert_eq!(sc.name, "mine");
-}
-
 /// The example of mac-sim/README.md (a three-service chain and a capacity loss) is a
 /// working scenario, and the error the README shows for it is the one given.
 #[test]
@@ -167,7 +145,7 @@ fn the_readme_example_runs() {
         sc.runs[0].triggers[0].kind,
         retry_storm::config::TriggerKind::CapacityLoss { .. }
     ));
-    let r = retry_storm::run_scenario(&sc).unwrap();
+    let r = retry_storm::run_sequential(&sc).unwrap();
     let layers = &r.runs[0].layers;
     assert_eq!(layers.len(), 3);
     // Each layer's retries add to the load below it.

@@ -8,7 +8,7 @@
 
 use retry_storm::metrics::BinRow;
 use retry_storm::recovery::Recovery;
-use retry_storm::{ScenarioResult, StormResult, presets, run_scenario};
+use retry_storm::{ScenarioResult, StormResult, presets, run_sequential};
 use sim_kit::time::Time;
 
 const SEEDS: [u64; 3] = [1, 2, 3];
@@ -18,7 +18,7 @@ fn scenario(name: &str, seed: u64) -> ScenarioResult {
         seed: Some(seed),
         ..Default::default()
     };
-    run_scenario(&presets::scenario(name, &o).unwrap()).unwrap()
+    run_sequential(&presets::scenario(name, &o).unwrap()).unwrap()
 }
 
 fn by<'a>(r: &'a ScenarioResult, name: &str) -> &'a StormResult {
@@ -227,19 +227,6 @@ fn contention_jitter_cuts_calls_and_time() {
     }
 }
 
-/// The parallel runner returns exactly what one run after another gives (compared
-/// as JSON: undefined ratios are NaN, which is never equal to itself).
-#[test]
-fn parallel_runs_equal_sequential_runs() {
-    use sim_kit::output::json::to_string;
-    let sc = presets::scenario("shard", &presets::Options::default()).unwrap();
-    let par = run_scenario(&sc).unwrap();
-    for (cfg, got) in sc.runs.iter().zip(&par.runs) {
-        let one = retry_storm::run(cfg).unwrap();
-        assert_eq!(to_string(&one), to_string(got), "{}", cfg.strategy.name);
-    }
-}
-
 #[test]
 fn same_seed_same_result_other_seed_differs() {
     let a = scenario("budget", 7);
@@ -310,54 +297,6 @@ fn capped_clients_timeout_lists_and_request_deadlines() {
     // Outside the pause, service times (exponential, mean 100 ms) exceed a 100 ms
     // timeout about a third of the time: attempts time out, are retried, and succeed.
     assert!(c.timeouts > 0 && c.succeeded > 10_000, "{c:?}");
-}
-
-/// The scenario chart: six panels, one series per strategy, the trigger shaded, and
-/// an image with ink in every panel; the contention chart has one line per jitter.
-#[test]
-fn charts_have_a_line_per_strategy_and_the_trigger_shaded() {
-    use retry_storm::chart::{contention_chart, scenario_chart};
-    use retry_storm::contention::{ContentionConfig, run_contention};
-    use sim_host::chart::figure::Figure;
-    use sim_host::chart::save::to_rgb;
-    let r = scenario("shard", 1);
-    let fig = scenario_chart(&r);
-    assert_eq!(fig.charts.len(), 6);
-    for c in &fig.charts {
-        assert_eq!(c.series.len(), 3, "{}", c.title);
-        assert_eq!(c.shades.len(), 1);
-        assert_eq!((c.shades[0].from, c.shades[0].to), (20.0, 60.0));
-        assert!(c.series.iter().all(|s| !s.points.is_empty()), "{}", c.title);
-    }
-    let (w, h) = fig.size();
-    let rgb = to_rgb(&fig).unwrap();
-    assert_eq!(rgb.len(), (w * h * 3) as usize);
-    // Each of the six panels has non-white pixels.
-    for row in 0..3 {
-        for col in 0..2 {
-            let y0 = row * (h as usize / 3);
-            let x0 = col * (w as usize / 2);
-            let inked = (y0..y0 + h as usize / 3).any(|y| {
-                (x0..x0 + w as usize / 2).any(|x| {
-                    let i = (y * w as usize + x) * 3;
-                    rgb[i..i + 3] != [255, 255, 255]
-                })
-            });
-            assert!(inked, "panel {row},{col} is blank");
-        }
-    }
-    let rows = run_contention(&ContentionConfig {
-        clients: vec![5, 10],
-        ..ContentionConfig::default()
-    })
-    .unwrap();
-    let fig = contention_chart(&rows);
-    assert_eq!(fig.charts.len(), 2);
-    assert!(
-        fig.charts
-            .iter()
-            .all(|c| c.series.len() == retry_storm::contention::KINDS.len())
-    );
 }
 
 /// Every parameter out of range is refused with a one-line error, never a panic.
@@ -455,35 +394,6 @@ fn bad_parameters_are_refused() {
         };
         assert!(run_contention(&cfg).is_err());
     }
-}
-
-/// Over seeds: the replicated summary is made of exactly the single runs with seeds
-/// `seed, seed + 1, ...`.
-#[test]
-fn seeds_summary_agrees_with_the_single_runs() {
-    use retry_storm::replicate::run_seeds;
-    let sc = presets::scenario("deadline", &presets::Options::default()).unwrap();
-    let rep = run_seeds(&sc, 3).unwrap();
-    let singles: Vec<ScenarioResult> = SEEDS.iter().map(|&s| scenario("deadline", s)).collect();
-    for (i, st) in rep.strategies.iter().enumerate() {
-        assert_eq!(st.seeds, SEEDS);
-        let runs: Vec<&StormResult> = singles.iter().map(|r| &r.runs[i]).collect();
-        let recovered = runs
-            .iter()
-            .filter(|r| r.summary.recovery.seconds().is_some())
-            .count() as u32;
-        assert_eq!(st.recovered, recovered, "{}", st.strategy);
-        let amp: f64 = runs
-            .iter()
-            .map(|r| r.summary.during.mean_amplification)
-            .sum::<f64>()
-            / 3.0;
-        assert!((st.during_amplification.mean - amp).abs() < 1e-12);
-        assert_eq!(st.events, runs.iter().map(|r| r.events).sum::<u64>());
-    }
-    // Plain retries never recover, with deadlines every seed does.
-    assert_eq!(rep.strategies[0].recovered, 0);
-    assert_eq!(rep.strategies[1].recovered, 3);
 }
 
 /// `c` run with a load spike x3 from `from_s` to `to_s` as its only trigger.
@@ -647,7 +557,7 @@ fn deadline_propagation_against_a_budget() {
             ),
             ..Default::default()
         };
-        let r = run_scenario(&presets::scenario("deadline", &o).unwrap()).unwrap();
+        let r = run_sequential(&presets::scenario("deadline", &o).unwrap()).unwrap();
         let (deadline, budget) = (&r.runs[0].summary, &r.runs[1].summary);
         assert!(
             matches!(deadline.recovery, Recovery::Recovered { after_s } if after_s < 10.0),

@@ -1,6 +1,6 @@
 //! Splitting a sweep over machines: `--shard K/N` runs a deterministic slice of the
 //! sweep's runs, balanced by their expected cost, and the shards' databases are merged
-//! afterwards ([`super::store::merge`]).
+//! afterwards (`csma_cd_host::sweep::store::merge`, in the host layer).
 //!
 //! The slice depends only on the sweep's parameters, never on the machine: every run
 //! gets an expected cost (an estimate of the events it will handle, from its duration,

@@ -1,21 +1,17 @@
 //! Reports of `mac-sim storm`: a text summary, the time series as CSV, and (through
-//! [`sim_kit::output::json`]) everything as JSON.
+//! [`sim_kit::output::json`]) everything as JSON, each a string. Writing them and the
+//! charts into the files of `--out` is the host layer's (`retry_storm_host::files`).
 
 mod sweep;
 
-pub use sweep::{SWEEP_HEADER, sweep_csv, sweep_json, sweep_report, write_sweep};
+pub use sweep::{SWEEP_HEADER, sweep_csv, sweep_json, sweep_report};
 
 use std::fmt::Write as _;
 
-use std::path::Path;
-
-use crate::chart::{contention_chart, replicated_chart, scenario_chart};
 use crate::config::{Load, ServiceTime, StormConfig, TriggerKind};
 use crate::contention::{self, ContentionOverSeeds, ContentionRow};
 use crate::replicate::Replicated;
 use crate::{ScenarioResult, presets};
-use sim_host::chart::save::save;
-use sim_host::output::atomic::{OutputError, write_atomic};
 use sim_kit::stats::ci::Estimate;
 use sim_kit::time::Time;
 
@@ -39,79 +35,6 @@ pub fn list() -> String {
         contention::NAME
     );
     s
-}
-
-/// Write `STEM.json`, `STEM-summary.csv` and `STEM-series.csv`, each atomically.
-fn write_data(
-    dir: &Path,
-    stem: &str,
-    json: &str,
-    summary: &str,
-    series: &str,
-) -> Result<(), OutputError> {
-    for (suffix, text) in [
-        (".json", json),
-        ("-summary.csv", summary),
-        ("-series.csv", series),
-    ] {
-        write_atomic(&dir.join(format!("{stem}{suffix}")), text.as_bytes())?;
-    }
-    Ok(())
-}
-
-/// Write `NAME.json`, `NAME-summary.csv`, `NAME-series.csv`, `NAME.png` and
-/// `NAME.svg` (prefixed `storm-`) into `dir`, each atomically.
-///
-/// # Errors
-///
-/// [`OutputError`] for the first file that cannot be written or chart that cannot be
-/// drawn.
-pub fn write_scenario(dir: &Path, r: &ScenarioResult) -> Result<(), OutputError> {
-    let stem = format!("storm-{}", r.name);
-    write_data(
-        dir,
-        &stem,
-        &sim_kit::output::json::to_string(r),
-        &summary_csv(r),
-        &series_csv(r),
-    )?;
-    save(&scenario_chart(r), dir, &stem)?;
-    Ok(())
-}
-
-/// Write the contention results (`storm-contention.json`, `.csv`, `.png`, `.svg`).
-///
-/// # Errors
-///
-/// [`OutputError`] for the first file that cannot be written or chart that cannot be
-/// drawn.
-pub fn write_contention(dir: &Path, rows: &[ContentionRow]) -> Result<(), OutputError> {
-    write_atomic(
-        &dir.join("storm-contention.json"),
-        sim_kit::output::json::to_string(&rows).as_bytes(),
-    )?;
-    write_atomic(
-        &dir.join("storm-contention.csv"),
-        contention_csv(rows).as_bytes(),
-    )?;
-    save(&contention_chart(rows), dir, "storm-contention")?;
-    Ok(())
-}
-
-/// Write the contention results over seeds (`storm-contention-seeds.json`, `.csv`).
-///
-/// # Errors
-///
-/// [`OutputError`] for the first file that cannot be written.
-pub fn write_contention_seeds(dir: &Path, rows: &[ContentionOverSeeds]) -> Result<(), OutputError> {
-    write_atomic(
-        &dir.join("storm-contention-seeds.json"),
-        sim_kit::output::json::to_string(&rows).as_bytes(),
-    )?;
-    write_atomic(
-        &dir.join("storm-contention-seeds.csv"),
-        contention_seeds_csv(rows).as_bytes(),
-    )
 }
 
 /// The contention table over seeds: means ± 95 % half-widths.
@@ -655,28 +578,4 @@ pub fn replicated_series_csv(r: &Replicated) -> String {
         }
     }
     s
-}
-
-/// Write a scenario over seeds: `storm-NAME-seeds.json`, `-seeds-summary.csv`,
-/// `-seeds-series.csv` and the chart `storm-NAME-seeds.png`/`.svg`, atomically.
-///
-/// # Errors
-///
-/// [`OutputError`] for the first file that cannot be written or chart that cannot be
-/// drawn.
-pub fn write_replicated(
-    dir: &Path,
-    r: &Replicated,
-    trigger: Option<(f64, f64)>,
-) -> Result<(), OutputError> {
-    let stem = format!("storm-{}-seeds", r.name);
-    write_data(
-        dir,
-        &stem,
-        &sim_kit::output::json::to_string(r),
-        &replicated_csv(r),
-        &replicated_series_csv(r),
-    )?;
-    save(&replicated_chart(r, trigger), dir, &stem)?;
-    Ok(())
 }

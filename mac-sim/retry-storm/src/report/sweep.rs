@@ -1,16 +1,12 @@
-//! A storm sweep as text, CSV, JSON and files.
+//! A storm sweep as text, CSV and JSON.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use serde::Serialize;
 
 use super::{csv_estimate, heading, pm};
-use crate::chart::sweep_chart;
 use crate::scenario::Scenario;
 use crate::sweep::{SweepPoint, SweepSpec};
-use sim_host::chart::save::save;
-use sim_host::output::atomic::{OutputError, write_atomic};
 
 /// A sweep with what it swept, for JSON.
 #[derive(Serialize)]
@@ -102,34 +98,4 @@ pub fn sweep_csv(sc: &Scenario, spec: &SweepSpec, points: &[SweepPoint]) -> Stri
         }
     }
     s
-}
-
-/// Write `storm-NAME-sweep.json`, `.csv`, `.png` and `.svg` into `dir`, each
-/// atomically.
-///
-/// # Errors
-///
-/// [`OutputError`] for the first file that cannot be written or chart that cannot be
-/// drawn.
-pub fn write_sweep(
-    dir: &Path,
-    sc: &Scenario,
-    spec: &SweepSpec,
-    points: &[SweepPoint],
-) -> Result<(), OutputError> {
-    let stem = format!("storm-{}-sweep", sc.name);
-    write_atomic(
-        &dir.join(format!("{stem}.json")),
-        sweep_json(sc, spec, points).as_bytes(),
-    )?;
-    write_atomic(
-        &dir.join(format!("{stem}.csv")),
-        sweep_csv(sc, spec, points).as_bytes(),
-    )?;
-    save(
-        &sweep_chart(&sc.name, spec.param.name(), points),
-        dir,
-        &stem,
-    )?;
-    Ok(())
 }

@@ -21,7 +21,7 @@
 //!
 //! The writer streams: it holds no record after [`write`](CaptureWriter::write)
 //! returns, so a long capture needs no memory (give it a buffered writer, such as
-//! [`AtomicFile`](super::atomic::AtomicFile)).
+//! the host layer's `sim_host::output::atomic::AtomicFile`).
 //!
 //! The `pcap-file` crate was considered: its released version (2.0) writes Enhanced
 //! Packet Block timestamps in nanoseconds whatever the interface's `if_tsresol`

@@ -5,10 +5,11 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::contention::{ContentionRow, KINDS};
-use crate::metrics::BinRow;
-use crate::replicate::{BinEstimate, Replicated};
-use crate::{ScenarioResult, StormConfig};
+use retry_storm::contention::{ContentionRow, KINDS};
+use retry_storm::metrics::BinRow;
+use retry_storm::replicate::{BinEstimate, Replicated, StrategyOverSeeds};
+use retry_storm::sweep::SweepPoint;
+use retry_storm::{ScenarioResult, StormConfig};
 use sim_host::chart::figure::{Figure, PlotError};
 use sim_host::chart::line::{Axis, LegendAt, LineChart, Series, Stroke};
 use sim_host::chart::style::SIZE;
@@ -287,8 +288,8 @@ pub fn contention_chart(rows: &[ContentionRow]) -> Panels {
 /// The sweep figure: the normalised load after the triggers, the success ratio during
 /// them and the seeds that recovered, against the swept parameter, one line per
 /// strategy with its 95 % interval.
-pub fn sweep_chart(name: &str, param: &str, points: &[crate::sweep::SweepPoint]) -> Panels {
-    type Get = fn(&crate::replicate::StrategyOverSeeds) -> Estimate;
+pub fn sweep_chart(name: &str, param: &str, points: &[SweepPoint]) -> Panels {
+    type Get = fn(&StrategyOverSeeds) -> Estimate;
     let recovered: Get = |s| {
         let n = s.seeds.len().max(1) as f64;
         Estimate {

@@ -1,0 +1,145 @@
+//! The files of `mac-sim storm --out`: the engine's reports ([`retry_storm::report`])
+//! and JSON ([`sim_kit::output::json`]) and this crate's charts ([`crate::chart`]),
+//! each file written atomically ([`sim_host::output::atomic`]).
+
+use std::path::Path;
+
+use retry_storm::contention::{ContentionOverSeeds, ContentionRow};
+use retry_storm::replicate::Replicated;
+use retry_storm::report::{
+    contention_csv, contention_seeds_csv, replicated_csv, replicated_series_csv, series_csv,
+    summary_csv, sweep_csv, sweep_json,
+};
+use retry_storm::sweep::{SweepPoint, SweepSpec};
+use retry_storm::{Scenario, ScenarioResult};
+use sim_host::chart::save::save;
+use sim_host::output::atomic::{OutputError, write_atomic};
+
+use crate::chart::{contention_chart, replicated_chart, scenario_chart, sweep_chart};
+
+/// Write `STEM.json`, `STEM-summary.csv` and `STEM-series.csv`, each atomically.
+fn write_data(
+    dir: &Path,
+    stem: &str,
+    json: &str,
+    summary: &str,
+    series: &str,
+) -> Result<(), OutputError> {
+    for (suffix, text) in [
+        (".json", json),
+        ("-summary.csv", summary),
+        ("-series.csv", series),
+    ] {
+        write_atomic(&dir.join(format!("{stem}{suffix}")), text.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Write `NAME.json`, `NAME-summary.csv`, `NAME-series.csv`, `NAME.png` and
+/// `NAME.svg` (prefixed `storm-`) into `dir`, each atomically.
+///
+/// # Errors
+///
+/// [`OutputError`] for the first file that cannot be written or chart that cannot be
+/// drawn.
+pub fn write_scenario(dir: &Path, r: &ScenarioResult) -> Result<(), OutputError> {
+    let stem = format!("storm-{}", r.name);
+    write_data(
+        dir,
+        &stem,
+        &sim_kit::output::json::to_string(r),
+        &summary_csv(r),
+        &series_csv(r),
+    )?;
+    save(&scenario_chart(r), dir, &stem)?;
+    Ok(())
+}
+
+/// Write the contention results (`storm-contention.json`, `.csv`, `.png`, `.svg`).
+///
+/// # Errors
+///
+/// [`OutputError`] for the first file that cannot be written or chart that cannot be
+/// drawn.
+pub fn write_contention(dir: &Path, rows: &[ContentionRow]) -> Result<(), OutputError> {
+    write_atomic(
+        &dir.join("storm-contention.json"),
+        sim_kit::output::json::to_string(&rows).as_bytes(),
+    )?;
+    write_atomic(
+        &dir.join("storm-contention.csv"),
+        contention_csv(rows).as_bytes(),
+    )?;
+    save(&contention_chart(rows), dir, "storm-contention")?;
+    Ok(())
+}
+
+/// Write the contention results over seeds (`storm-contention-seeds.json`, `.csv`).
+///
+/// # Errors
+///
+/// [`OutputError`] for the first file that cannot be written.
+pub fn write_contention_seeds(dir: &Path, rows: &[ContentionOverSeeds]) -> Result<(), OutputError> {
+    write_atomic(
+        &dir.join("storm-contention-seeds.json"),
+        sim_kit::output::json::to_string(&rows).as_bytes(),
+    )?;
+    write_atomic(
+        &dir.join("storm-contention-seeds.csv"),
+        contention_seeds_csv(rows).as_bytes(),
+    )
+}
+
+/// Write a scenario over seeds: `storm-NAME-seeds.json`, `-seeds-summary.csv`,
+/// `-seeds-series.csv` and the chart `storm-NAME-seeds.png`/`.svg`, atomically.
+///
+/// # Errors
+///
+/// [`OutputError`] for the first file that cannot be written or chart that cannot be
+/// drawn.
+pub fn write_replicated(
+    dir: &Path,
+    r: &Replicated,
+    trigger: Option<(f64, f64)>,
+) -> Result<(), OutputError> {
+    let stem = format!("storm-{}-seeds", r.name);
+    write_data(
+        dir,
+        &stem,
+        &sim_kit::output::json::to_string(r),
+        &replicated_csv(r),
+        &replicated_series_csv(r),
+    )?;
+    save(&replicated_chart(r, trigger), dir, &stem)?;
+    Ok(())
+}
+
+/// Write `storm-NAME-sweep.json`, `.csv`, `.png` and `.svg` into `dir`, each
+/// atomically.
+///
+/// # Errors
+///
+/// [`OutputError`] for the first file that cannot be written or chart that cannot be
+/// drawn.
+pub fn write_sweep(
+    dir: &Path,
+    sc: &Scenario,
+    spec: &SweepSpec,
+    points: &[SweepPoint],
+) -> Result<(), OutputError> {
+    let stem = format!("storm-{}-sweep", sc.name);
+    write_atomic(
+        &dir.join(format!("{stem}.json")),
+        sweep_json(sc, spec, points).as_bytes(),
+    )?;
+    write_atomic(
+        &dir.join(format!("{stem}.csv")),
+        sweep_csv(sc, spec, points).as_bytes(),
+    )?;
+    save(
+        &sweep_chart(&sc.name, spec.param.name(), points),
+        dir,
+        &stem,
+    )?;
+    Ok(())
+}

@@ -1,0 +1,48 @@
+//! # retry-storm-host
+//!
+//! The retry-storm model of [`retry_storm`] on a host machine: what needs threads,
+//! files, charts, a clock or a terminal. The model, its configuration, strategies,
+//! scenario files parsed from text, presets, metrics, recovery verdict and reports
+//! are I/O-free in [`retry_storm`] (it builds for `wasm32-unknown-unknown`), as are
+//! the descriptions of what runs several runs (the runs of a grid, of a sweep, and
+//! how their results combine); this crate runs those on every core and writes what
+//! they produce. The numbers are the engine's: the same on 1 or 64 threads.
+//!
+//! ## Module map
+//!
+//! * [`scenario`]: every strategy of a scenario, each over one or more seeds, on the
+//!   shared parallel runner ([`sim_host::runner::grid`]), with progress and
+//!   cancellation.
+//! * [`replicate`]: a scenario over several seeds, summarised with 95 % intervals.
+//! * [`sweep`]: one parameter swept, every strategy at every value over the seeds.
+//! * [`contention`]: the contention experiment over several seeds.
+//! * [`chart`]: the time-series panels of a scenario (one run or the mean over seeds),
+//!   the contention chart and the sweep chart.
+//! * [`files`]: the files of `mac-sim storm --out` (JSON, CSV and the charts), each
+//!   written atomically.
+//! * [`scenario_file`]: a scenario by preset name or file path, read from disk.
+//!
+//! Dependencies run one way: `scenario` ← `replicate`, `sweep`; `chart` ← `files`;
+//! `contention` and `scenario_file` stand alone; all of them on [`retry_storm`],
+//! [`sim_kit`] and [`sim_host`].
+//!
+//! ```
+//! use retry_storm::{presets, run_sequential};
+//! use retry_storm_host::scenario::run_scenario;
+//! let sc = presets::scenario("partial", &presets::Options::default()).unwrap();
+//! let json = |r: &retry_storm::ScenarioResult| sim_kit::output::json::to_string(r);
+//! assert_eq!(json(&run_scenario(&sc).unwrap()), json(&run_sequential(&sc).unwrap()));
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![warn(clippy::missing_errors_doc)]
+
+pub mod chart;
+pub mod contention;
+pub mod files;
+pub mod replicate;
+pub mod scenario;
+pub mod scenario_file;
+pub mod sweep;
+
+pub use scenario::{run_all, run_all_with, run_scenario, run_scenario_with};
