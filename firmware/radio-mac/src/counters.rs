@@ -1,7 +1,8 @@
 //! Counters the application can read at any time. They saturate instead of wrapping.
 
+use mac_base::RxErrorKind;
+
 use crate::event::DropReason;
-use crate::frame::FrameErrorKind;
 
 /// What the MAC has done since it was created.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -79,12 +80,12 @@ impl Counters {
         });
     }
 
-    pub(crate) fn count_rx_error(&mut self, kind: FrameErrorKind) {
+    pub(crate) fn count_rx_error(&mut self, kind: RxErrorKind) {
         bump(match kind {
-            FrameErrorKind::BadHeader => &mut self.rx_header_errors,
-            FrameErrorKind::BadCrc => &mut self.rx_crc_errors,
-            FrameErrorKind::Truncated => &mut self.rx_truncated,
-            FrameErrorKind::Oversized => &mut self.rx_oversized,
+            RxErrorKind::BadHeader => &mut self.rx_header_errors,
+            RxErrorKind::BadCrc => &mut self.rx_crc_errors,
+            RxErrorKind::Truncated => &mut self.rx_truncated,
+            RxErrorKind::Oversized => &mut self.rx_oversized,
             _ => &mut self.rx_malformed,
         });
     }

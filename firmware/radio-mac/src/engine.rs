@@ -5,13 +5,13 @@
 
 use backoff_core::{Decision, FrameBackoff};
 use heapless::{Deque, Vec};
+use mac_base::{Address, RxError};
 use rand_core::Rng;
-use serial_mac::Address;
 
 use crate::config::MacConfig;
 use crate::counters::{Counters, bump};
 use crate::event::{DropReason, Event, SendError};
-use crate::frame::{Frame, FrameError, Kind, OVERHEAD};
+use crate::frame::{Frame, Kind, OVERHEAD};
 use crate::radio::Radio;
 
 /// Longest packet, in bytes, for a payload capacity of 255.
@@ -335,7 +335,7 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
         }
     }
 
-    fn on_packet(&mut self, parsed: Result<Frame<N>, FrameError>, now_ns: u64) -> Option<Event> {
+    fn on_packet(&mut self, parsed: Result<Frame<N>, RxError>, now_ns: u64) -> Option<Event> {
         let frame = match parsed {
             Ok(frame) => frame,
             Err(e) => {

@@ -1,8 +1,6 @@
 //! What the MAC reports while it works, and how each frame ended.
 
-use serial_mac::Address;
-
-use crate::frame::FrameErrorKind;
+use mac_base::{Address, RxErrorKind};
 
 /// Why a frame handed to the MAC was not delivered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -69,7 +67,7 @@ pub enum Event {
     /// A received packet was discarded (and counted).
     RxDiscarded {
         /// Why.
-        kind: FrameErrorKind,
+        kind: RxErrorKind,
     },
 }
 

@@ -33,7 +33,7 @@
 //! use radio_mac::sim::Channel;
 //! use radio_mac::{Event, MacConfig, MacCore};
 //! use rand_core::SeedableRng;
-//! use serial_mac::Address;
+//! use radio_mac::Address;
 //!
 //! let air = MacConfig::IEEE_802_15_4_2450;
 //! let mut channel = Channel::<2>::new(air, 7);
@@ -80,4 +80,5 @@ pub use counters::Counters;
 pub use engine::MacCore;
 pub use event::{DropReason, Event, SendError};
 pub use frame::Frame;
+pub use mac_base::{Address, FrameError, FrameErrorKind, RxError, RxErrorKind};
 pub use radio::Radio;

@@ -1,7 +1,8 @@
 //! Counters the application can read at any time. They saturate instead of wrapping.
 
+use mac_base::RxErrorKind;
+
 use crate::event::DropReason;
-use crate::rx::RxErrorKind;
 
 /// What the MAC has done since it was created.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -82,7 +83,7 @@ impl Counters {
             RxErrorKind::BadCrc => &mut self.rx_crc_errors,
             RxErrorKind::Truncated => &mut self.rx_truncated,
             RxErrorKind::Oversized => &mut self.rx_oversized,
-            RxErrorKind::Malformed => &mut self.rx_malformed,
+            _ => &mut self.rx_malformed,
         });
     }
 }

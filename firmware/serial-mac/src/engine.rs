@@ -7,9 +7,9 @@
 use backoff_core::{Decision, FrameBackoff, SlotTime};
 use embedded_io::{Read, ReadReady, Write};
 use heapless::Deque;
+use mac_base::Address;
 use rand_core::Rng;
 
-use crate::address::Address;
 use crate::config::MacConfig;
 use crate::counters::{Counters, bump};
 use crate::event::{DropReason, Event, SendError};

@@ -1,7 +1,6 @@
 //! What the MAC reports: events while it works, and how each frame ended.
 
-use crate::address::Address;
-use crate::rx::RxErrorKind;
+use mac_base::{Address, RxErrorKind};
 
 /// Why a frame handed to the MAC was not delivered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -104,24 +104,20 @@
     clippy::unimplemented
 )]
 
-pub mod address;
 pub mod blocking;
 pub mod config;
 pub mod counters;
-pub mod crc;
 pub mod engine;
 pub mod event;
 pub mod frame;
 pub mod rx;
 #[cfg(feature = "sim-bus")]
 pub mod sim;
-pub mod time;
 
-pub use address::Address;
 pub use blocking::Mac;
 pub use config::MacConfig;
 pub use counters::Counters;
 pub use engine::MacCore;
 pub use event::{Delivery, DropReason, Event, SendError};
 pub use frame::Frame;
-pub use time::TimeSource;
+pub use mac_base::{Address, FrameError, FrameErrorKind, RxError, RxErrorKind, TimeSource, crc};

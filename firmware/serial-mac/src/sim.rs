@@ -23,10 +23,10 @@
 #![allow(clippy::indexing_slicing)]
 
 use heapless::{Deque, Vec};
+use mac_base::Address;
 use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
 
-use crate::address::Address;
 use crate::config::{ConfigError, MacConfig};
 use crate::engine::MacCore;
 use crate::event::Event;

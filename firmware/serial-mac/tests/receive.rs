@@ -4,8 +4,7 @@
 mod common;
 
 use common::*;
-use serial_mac::rx::RxErrorKind;
-use serial_mac::{Address, Counters, Event, Frame};
+use serial_mac::{Address, Counters, Event, Frame, RxErrorKind};
 
 const OTHER: Address = Address(7);
 

@@ -11,9 +11,9 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use embedded_hal::spi::{ErrorKind, ErrorType, Operation, SpiDevice};
+use mac_base::Address;
 use radio_mac::{Event, MacCore, Radio};
 use rand_core::SeedableRng;
-use serial_mac::Address;
 use sx127x_radio::{ErrorKind as DriverError, Settings, Sx127x, irq, mode, reg};
 
 #[derive(Debug)]

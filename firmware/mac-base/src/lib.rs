@@ -1,0 +1,48 @@
+//! # mac-base
+//!
+//! What the firmware's medium access controllers share, and nothing about any medium
+//! or board (as `embedded-hal`'s companion crates and `embassy-net-driver` hold the
+//! traits and types that drivers and stacks agree on):
+//!
+//! * [`Address`]: a one-byte station address, `0xFF` for broadcast;
+//! * [`crc`]: CRC-16/CCITT-FALSE, bit by bit, for header and frame checks;
+//! * [`TimeSource`]: a monotonic nanosecond clock for the drivers' timeouts;
+//! * the errors, each with a `kind()`: [`RxError`] (why a received frame was
+//!   discarded), [`FrameError`] (why a frame could not be built or emitted).
+//!
+//! `serial-mac` (CSMA/CD on a wire) and `radio-mac` (CSMA/CA on the air) both build on
+//! it, so that neither depends on the other, and an application or a driver (as
+//! `sx127x-radio`) that needs only an address or a clock depends on this crate alone.
+//!
+//! ```
+//! use mac_base::{Address, RxError, RxErrorKind, crc};
+//!
+//! assert!(Address::BROADCAST.is_broadcast());
+//! assert_eq!(crc::checksum(b"123456789"), 0x29B1);
+//! let e = RxError::new(RxErrorKind::BadCrc);
+//! assert_eq!((e.kind(), e.to_string().as_str()), (RxErrorKind::BadCrc, "CRC mismatch"));
+//! ```
+//!
+//! ## Features
+//!
+//! * `defmt`: `defmt::Format` for every public type.
+#![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![deny(
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::todo,
+    clippy::unimplemented
+)]
+
+pub mod address;
+pub mod crc;
+pub mod error;
+pub mod time;
+
+pub use address::Address;
+pub use error::{FrameError, FrameErrorKind, RxError, RxErrorKind};
+pub use time::TimeSource;
