@@ -1,6 +1,7 @@
 //! The errors every MAC shares, each a small value with a `kind()` (as
 //! `embedded-hal`'s and `embedded-io`'s errors): why a received frame was discarded
-//! ([`RxError`]) and why a frame could not be built or emitted ([`FrameError`]).
+//! ([`RxError`]) and why a frame could not be built or emitted ([`FrameError`]); and
+//! why a frame handed to a MAC was not sent ([`SendError`]).
 
 /// Why a received frame was discarded (see [`RxError::kind`]).
 ///
@@ -103,3 +104,31 @@ impl core::fmt::Display for FrameError {
 }
 
 impl core::error::Error for FrameError {}
+
+/// Why a MAC did not send a frame.
+///
+/// `D` is the MAC's drop reason, for a call that waits until the frame is delivered
+/// or dropped; a MAC with no such call leaves it [`Infallible`](core::convert::Infallible),
+/// and [`SendError::Dropped`] cannot occur.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum SendError<D = core::convert::Infallible> {
+    /// The payload exceeds the frame capacity; nothing was queued.
+    PayloadTooLong,
+    /// The MAC is still busy with another frame; nothing was queued.
+    Busy,
+    /// The frame was handed to the MAC and dropped.
+    Dropped(D),
+}
+
+impl<D: core::fmt::Debug> core::fmt::Display for SendError<D> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            SendError::PayloadTooLong => f.write_str("payload longer than the frame capacity"),
+            SendError::Busy => f.write_str("a frame is already being sent"),
+            SendError::Dropped(reason) => write!(f, "frame dropped: {reason:?}"),
+        }
+    }
+}
+
+impl<D: core::fmt::Debug> core::error::Error for SendError<D> {}

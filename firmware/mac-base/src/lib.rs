@@ -8,7 +8,11 @@
 //! * [`crc`]: CRC-16/CCITT-FALSE, bit by bit, for header and frame checks;
 //! * [`TimeSource`]: a monotonic nanosecond clock for the drivers' timeouts;
 //! * the errors, each with a `kind()`: [`RxError`] (why a received frame was
-//!   discarded), [`FrameError`] (why a frame could not be built or emitted).
+//!   discarded), [`FrameError`] (why a frame could not be built or emitted); and
+//!   [`SendError`] (why a frame was not sent);
+//! * what every MAC reports: [`Event`] and [`Counters`], each generic over what only
+//!   one MAC's medium has ([`Event::Medium`], [`Counters::medium`]) and, for events,
+//!   over the MAC's drop reason.
 //!
 //! `serial-mac` (CSMA/CD on a wire) and `radio-mac` (CSMA/CA on the air) both build on
 //! it, so that neither depends on the other, and an application or a driver (as
@@ -39,10 +43,14 @@
 )]
 
 pub mod address;
+pub mod counters;
 pub mod crc;
 pub mod error;
+pub mod event;
 pub mod time;
 
 pub use address::Address;
-pub use error::{FrameError, FrameErrorKind, RxError, RxErrorKind};
+pub use counters::Counters;
+pub use error::{FrameError, FrameErrorKind, RxError, RxErrorKind, SendError};
+pub use event::Event;
 pub use time::TimeSource;

@@ -76,9 +76,9 @@ pub mod radio;
 pub mod sim;
 
 pub use config::MacConfig;
-pub use counters::Counters;
+pub use counters::{AirCounters, Counters};
 pub use engine::MacCore;
-pub use event::{DropReason, Event, SendError};
+pub use event::{AirEvent, DropReason, Event, SendError};
 pub use frame::Frame;
 pub use mac_base::{Address, FrameError, FrameErrorKind, RxError, RxErrorKind};
 pub use radio::Radio;

@@ -1,6 +1,6 @@
-//! What the MAC reports: events while it works, and how each frame ended.
-
-use mac_base::{Address, RxErrorKind};
+//! What the MAC reports: events while it works, and how each frame ended. The events
+//! every MAC has are [`mac_base::Event`]'s; this module adds the serial MAC's drop
+//! reasons and its own events (a collision and the backoff after its jam).
 
 /// Why a frame handed to the MAC was not delivered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -17,15 +17,11 @@ pub enum DropReason {
     IoError,
 }
 
-/// Something the MAC did, reported by [`MacCore::poll`](crate::MacCore::poll).
+/// What only the serial MAC reports: a collision detected by read-back, and the
+/// backoff after its jam ([`Event::Medium`](mac_base::Event::Medium)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum Event {
-    /// Attempt `attempt` (1 for the first transmission) found the line idle and began.
-    AttemptStarted {
-        /// The attempt number.
-        attempt: u32,
-    },
+pub enum BusEvent {
     /// Attempt `attempt` collided at byte `byte` of the frame; the jam follows.
     Collision {
         /// The attempt number.
@@ -41,31 +37,11 @@ pub enum Event {
         /// `r`, drawn from `[0, 2^min(attempt, 10))` by the IEEE 802.3 rule.
         slots: u32,
     },
-    /// The frame was delivered: all its bytes read back intact.
-    Delivered {
-        /// Attempts it took.
-        attempts: u32,
-    },
-    /// The frame was dropped.
-    Dropped {
-        /// Why.
-        reason: DropReason,
-        /// Attempts made.
-        attempts: u32,
-    },
-    /// A frame for this station (or broadcast) was received and queued.
-    Received {
-        /// Its source.
-        src: Address,
-        /// Its payload length.
-        len: u8,
-    },
-    /// A received frame was discarded (and counted).
-    RxDiscarded {
-        /// Why.
-        kind: RxErrorKind,
-    },
 }
+
+/// Something the MAC did, reported by [`MacCore::poll`](crate::MacCore::poll): the
+/// events every MAC has, with [`DropReason`] and [`BusEvent`].
+pub type Event = mac_base::Event<DropReason, BusEvent>;
 
 /// A frame went out: how many attempts it took.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -75,26 +51,7 @@ pub struct Delivery {
     pub attempts: u32,
 }
 
-/// Why [`Mac::send`](crate::Mac::send) did not deliver a frame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum SendError {
-    /// The payload exceeds the frame capacity; nothing was sent.
-    PayloadTooLong,
-    /// The MAC is still busy with another frame; nothing was queued.
-    Busy,
-    /// The frame was handed to the MAC and dropped.
-    Dropped(DropReason),
-}
-
-impl core::fmt::Display for SendError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            SendError::PayloadTooLong => f.write_str("payload longer than the frame capacity"),
-            SendError::Busy => f.write_str("a frame is already being sent"),
-            SendError::Dropped(reason) => write!(f, "frame dropped: {reason:?}"),
-        }
-    }
-}
-
-impl core::error::Error for SendError {}
+/// Why [`MacCore::enqueue`](crate::MacCore::enqueue) refused a frame, or why
+/// [`Mac::send`](crate::Mac::send) did not deliver it
+/// ([`SendError::Dropped`](mac_base::SendError::Dropped), with a [`DropReason`]).
+pub type SendError = mac_base::SendError<DropReason>;

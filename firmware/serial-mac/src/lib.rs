@@ -116,8 +116,8 @@ pub mod sim;
 
 pub use blocking::Mac;
 pub use config::MacConfig;
-pub use counters::Counters;
+pub use counters::{BusCounters, Counters};
 pub use engine::MacCore;
-pub use event::{Delivery, DropReason, Event, SendError};
+pub use event::{BusEvent, Delivery, DropReason, Event, SendError};
 pub use frame::Frame;
 pub use mac_base::{Address, FrameError, FrameErrorKind, RxError, RxErrorKind, TimeSource, crc};

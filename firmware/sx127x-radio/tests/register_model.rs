@@ -221,5 +221,5 @@ fn two_modelled_chips_carry_the_mac() {
     };
     assert_eq!(delivered, 1);
     assert_eq!(b.take_received().unwrap().payload(), b"over the air");
-    assert_eq!(b.counters().acks_sent, 1);
+    assert_eq!(b.counters().medium.acks_sent, 1);
 }

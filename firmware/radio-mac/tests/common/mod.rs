@@ -137,7 +137,7 @@ pub fn run<const S: usize>(
     report.elapsed_ns = now;
     for (i, m) in macs.iter().enumerate() {
         report.attempts += m.counters().tx_attempts;
-        report.duplicates_suppressed += m.counters().rx_duplicates;
+        report.duplicates_suppressed += m.counters().medium.rx_duplicates;
         let _ = i;
     }
     for (k, flow) in flows.iter().enumerate() {
