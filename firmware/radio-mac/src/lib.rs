@@ -25,6 +25,12 @@
 //!   header before the length is trusted) and frame check.
 //! * **Counters** ([`Counters`]), `defmt::Format` with the `defmt` feature.
 //!
+//! What every MAC shares comes from `mac-base` (not from the serial MAC) and is
+//! re-exported here: [`Address`], the errors ([`RxError`], [`FrameError`],
+//! [`SendError`]), and [`Event`] and [`Counters`], which this crate completes with its
+//! drop reasons ([`DropReason`]), its own events ([`AirEvent`]: busy channel, ACK
+//! timeout, duplicate) and its own counters ([`AirCounters`]).
+//!
 //! [`MacCore::poll`] never blocks and keeps receiving while a frame waits (the
 //! serial MAC's design); [`MacCore::next_deadline_ns`] says when to poll next. The
 //! chip is behind the four-method [`Radio`] trait. No `alloc`, no `unsafe`.

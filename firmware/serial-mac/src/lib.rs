@@ -24,6 +24,12 @@
 //!   oversized, bad-header and bad-CRC frames.
 //! * **Counters** ([`Counters`]) for everything, readable at any time.
 //!
+//! What every MAC shares comes from `mac-base` and is re-exported here: [`Address`],
+//! [`crc`], [`TimeSource`], the errors ([`RxError`], [`FrameError`], [`SendError`]),
+//! and [`Event`] and [`Counters`], which this crate completes with its drop reasons
+//! ([`DropReason`]), its own events ([`BusEvent`]: collision, backoff) and its own
+//! counters ([`BusCounters`]).
+//!
 //! The MAC is generic over `embedded-io` (`Read + Write + ReadReady`; embedded-hal 1.0
 //! has no serial trait), a [`TimeSource`], `embedded_hal::delay::DelayNs` and a
 //! `rand_core::Rng` that each device seeds itself (from a unique ID, say). There is
