@@ -15,8 +15,9 @@
 //!   over the MAC's drop reason.
 //!
 //! `serial-mac` (CSMA/CD on a wire) and `radio-mac` (CSMA/CA on the air) both build on
-//! it, so that neither depends on the other, and an application or a driver (as
-//! `sx127x-radio`) that needs only an address or a clock depends on this crate alone.
+//! it, so that neither depends on the other, and a driver or an application that
+//! needs the address or the clock (as `sx127x-radio` and `radio-board`) takes them
+//! from here, not from a MAC.
 //!
 //! ```
 //! use mac_base::{Address, RxError, RxErrorKind, crc};
