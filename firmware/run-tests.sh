@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The firmware's tests: serial-mac on the host (scripted line, shared bus of 2..16
+# The firmware's tests: the layering (mac-base under both MACs, neither MAC under
+# the other), mac-base on the host, serial-mac on the host (scripted line, shared bus of 2..16
 # stations, 10^7 corrupted frames), radio-mac on the host (simulated radio channel,
 # hidden terminals; the SX1276 binding against a register model), the Cortex-M4F
 # builds (QEMU app, bus node, board apps, size probes), the QEMU test (the MAC on an
@@ -45,8 +46,32 @@ flash_bytes() { arm-none-eabi-size -A "$1" | awk '$1 ~ /^\.(vector_table|text|ro
 
 step "firmware: formatting and lints (host crates)"
 cargo fmt --all --check
+cargo clippy -q -p mac-base --all-targets --features defmt -- -D warnings
 cargo clippy -q -p serial-mac -p qemu-test -p lockstep -p bus-hub --all-targets --features serial-mac/sim-bus -- -D warnings
 cargo clippy -q -p radio-mac -p sx127x-radio --all-targets --features radio-mac/sim-radio,radio-mac/defmt -- -D warnings
+
+step "firmware: layering: mac-base depends on no MAC, the radio crates not on serial-mac"
+# As cargo resolves them, dev-dependencies included (see ARCHITECTURE.md).
+forbid_deps() {
+    local crate=$1
+    shift
+    local deps
+    deps=$(cargo tree -q -p "$crate" -e normal,dev --prefix none | awk '{print $1}' | sort -u)
+    for bad in "$@"; do
+        if grep -qx "$bad" <<<"$deps"; then
+            cross_die "$crate depends on $bad"
+        fi
+    done
+    echo "$crate: depends on none of $*"
+}
+forbid_deps mac-base serial-mac radio-mac
+forbid_deps radio-mac serial-mac
+forbid_deps sx127x-radio serial-mac
+forbid_deps radio-board serial-mac
+forbid_deps serial-mac radio-mac
+
+step "firmware: base crate host tests (CRC, counters, errors)"
+cargo test -q -p mac-base
 
 step "firmware: host tests (serial-mac: scripted line, shared bus N = 2..16, doc tests; lock-step protocol; line model)"
 cargo test -q -p serial-mac -p lockstep
@@ -57,6 +82,7 @@ cargo test -q -p radio-mac -p sx127x-radio -- --nocapture
 
 step "firmware: 10^7 corrupted frames through the receiver (optimised build)"
 cargo test -q --profile host-release -p serial-mac --test corruption -- --nocapture
+RUSTDOCFLAGS="-D warnings" cargo doc -q -p mac-base --no-deps --features defmt
 RUSTDOCFLAGS="-D warnings" cargo doc -q -p serial-mac --no-deps --features defmt,sim-bus
 RUSTDOCFLAGS="-D warnings" cargo doc -q -p lockstep -p bus-hub --no-deps
 RUSTDOCFLAGS="-D warnings" cargo doc -q -p radio-mac --no-deps --features defmt,sim-radio

@@ -24,7 +24,7 @@ impl CycleClock {
     }
 }
 
-impl serial_mac::TimeSource for CycleClock {
+impl mac_base::TimeSource for CycleClock {
     fn now_ns(&mut self) -> u64 {
         let now = DWT::cycle_count();
         self.cycles += u64::from(now.wrapping_sub(self.last));

@@ -21,7 +21,7 @@ use defmt::{error, info, warn};
 use defmt_rtt as _;
 use rand_core::{Rng, SeedableRng};
 use rand_xorshift::XorShiftRng;
-use serial_mac::{Address, Event, Mac, MacConfig, MacCore, SendError};
+use serial_mac::{Address, BusEvent, Event, Mac, MacConfig, MacCore, SendError};
 use stm32f4xx_hal::{pac, prelude::*, rcc, serial};
 use support::halt;
 
@@ -81,7 +81,7 @@ fn main() -> ! {
             Address::BROADCAST,
             &text[..len],
             |e| {
-                if let Event::Backoff { attempt, slots } = e {
+                if let Event::Medium(BusEvent::Backoff { attempt, slots }) = e {
                     info!(
                         "collision on attempt {=u32}, backing off {=u32} slots",
                         attempt, slots

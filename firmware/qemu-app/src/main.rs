@@ -22,7 +22,7 @@ use defmt::{error, info, warn};
 use defmt_semihosting as _;
 use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
-use serial_mac::{Address, Event, Frame, Mac, MacConfig, MacCore, SendError};
+use serial_mac::{Address, BusEvent, Event, Frame, Mac, MacConfig, MacCore, SendError};
 
 use clock::{SysTickClock, SysTickDelay};
 use qemu_app::exit::{fail, succeed};
@@ -136,13 +136,13 @@ fn log_event(n: u8, event: Event) {
         Event::AttemptStarted { attempt } => {
             info!("tx attempt frame={=u8} attempt={=u32}", n, attempt)
         }
-        Event::Collision { attempt, byte } => {
+        Event::Medium(BusEvent::Collision { attempt, byte }) => {
             info!(
                 "tx collision frame={=u8} attempt={=u32} byte={=u16}",
                 n, attempt, byte
             )
         }
-        Event::Backoff { attempt, slots } => {
+        Event::Medium(BusEvent::Backoff { attempt, slots }) => {
             info!(
                 "tx backoff frame={=u8} attempt={=u32} slots={=u32}",
                 n, attempt, slots

@@ -29,7 +29,7 @@
 //!   ignored, a few percent).
 
 use backoff_core::{BebConfig, SlotTime};
-use serial_mac::Address;
+use mac_base::Address;
 
 use crate::frame::ACK_LEN;
 
@@ -76,7 +76,7 @@ impl core::error::Error for ConfigError {}
 ///
 /// ```
 /// use radio_mac::MacConfig;
-/// use serial_mac::Address;
+/// use mac_base::Address;
 /// let c = MacConfig::IEEE_802_15_4_2450.with_address(Address(3)).unwrap();
 /// assert_eq!(c.slot().as_nanos(), 320_000);
 /// assert_eq!(c.interframe_space_ns(), 192_000 + 640_000);

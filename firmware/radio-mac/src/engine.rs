@@ -5,13 +5,14 @@
 
 use backoff_core::{Decision, FrameBackoff};
 use heapless::{Deque, Vec};
+use mac_base::counters::bump;
+use mac_base::{Address, RxError};
 use rand_core::Rng;
-use serial_mac::Address;
 
 use crate::config::MacConfig;
-use crate::counters::{Counters, bump};
-use crate::event::{DropReason, Event, SendError};
-use crate::frame::{Frame, FrameError, Kind, OVERHEAD};
+use crate::counters::Counters;
+use crate::event::{AirEvent, DropReason, Event, SendError};
+use crate::frame::{Frame, Kind, OVERHEAD};
 use crate::radio::Radio;
 
 /// Longest packet, in bytes, for a payload capacity of 255.
@@ -224,12 +225,12 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
                 if now_ns < deadline {
                     return None;
                 }
-                bump(&mut self.counters.ack_timeouts);
+                bump(&mut self.counters.medium.ack_timeouts);
                 let attempt = self.attempts;
                 match self.retries.on_collision(&mut self.rng) {
                     Decision::Retry { slots } => {
                         self.backoff(now_ns, slots);
-                        Some(Event::AckTimeout { attempt, slots })
+                        Some(Event::Medium(AirEvent::AckTimeout { attempt, slots }))
                     }
                     Decision::Discard => Some(self.finish(Some(DropReason::NoAck))),
                 }
@@ -243,11 +244,11 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
                     match radio.channel_clear() {
                         Ok(true) => {}
                         Ok(false) => {
-                            bump(&mut self.counters.channel_busy);
+                            bump(&mut self.counters.medium.channel_busy);
                             return match self.busy.on_collision(&mut self.rng) {
                                 Decision::Retry { slots } => {
                                     self.backoff(now_ns, slots);
-                                    Some(Event::ChannelBusy { slots })
+                                    Some(Event::Medium(AirEvent::ChannelBusy { slots }))
                                 }
                                 Decision::Discard => {
                                     Some(self.finish(Some(DropReason::ChannelBusy)))
@@ -298,7 +299,7 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
                 let end = now_ns.saturating_add(self.config.air_time_ns(len));
                 self.on_air = Some((end, is_ack));
                 if is_ack {
-                    bump(&mut self.counters.acks_sent);
+                    bump(&mut self.counters.medium.acks_sent);
                 }
                 None
             }
@@ -307,7 +308,7 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
     }
 
     fn radio_error(&mut self) -> Option<Event> {
-        bump(&mut self.counters.radio_errors);
+        bump(&mut self.counters.medium.radio_errors);
         self.on_air = None;
         if self.tx.is_some() {
             Some(self.finish(Some(DropReason::RadioError)))
@@ -329,13 +330,13 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
                 Event::Delivered { attempts }
             }
             Some(reason) => {
-                self.counters.count_drop(reason);
+                self.counters.medium.count_drop(reason);
                 Event::Dropped { reason, attempts }
             }
         }
     }
 
-    fn on_packet(&mut self, parsed: Result<Frame<N>, FrameError>, now_ns: u64) -> Option<Event> {
+    fn on_packet(&mut self, parsed: Result<Frame<N>, RxError>, now_ns: u64) -> Option<Event> {
         let frame = match parsed {
             Ok(frame) => frame,
             Err(e) => {
@@ -355,7 +356,7 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
                 if matches {
                     return Some(self.finish(None));
                 }
-                bump(&mut self.counters.rx_stray_acks);
+                bump(&mut self.counters.medium.rx_stray_acks);
                 None
             }
             Kind::Data if frame.dst().is_broadcast() => self.deliver(frame),
@@ -363,9 +364,9 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
                 let (src, seq) = (frame.src(), frame.seq());
                 let at = now_ns.saturating_add(self.config.sifs_ns());
                 if self.last_seq(src) == Some(seq) {
-                    bump(&mut self.counters.rx_duplicates);
+                    bump(&mut self.counters.medium.rx_duplicates);
                     self.ack_due = Some(AckDue { dst: src, seq, at });
-                    return Some(Event::Duplicate { src, seq });
+                    return Some(Event::Medium(AirEvent::Duplicate { src, seq }));
                 }
                 if self.received.is_full() {
                     // Neither queued nor acknowledged: the sender will try again.

@@ -1,8 +1,8 @@
-//! What the MAC reports while it works, and how each frame ended.
+//! What the MAC reports while it works, and how each frame ended. The events every
+//! MAC has are [`mac_base::Event`]'s; this module adds the radio MAC's drop reasons
+//! and its own events (a busy channel, a missing acknowledgement, a duplicate).
 
-use serial_mac::Address;
-
-use crate::frame::FrameErrorKind;
+use mac_base::Address;
 
 /// Why a frame handed to the MAC was not delivered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -17,15 +17,12 @@ pub enum DropReason {
     RadioError,
 }
 
-/// Something the MAC did, reported by [`MacCore::poll`](crate::MacCore::poll).
+/// What only the radio MAC reports: carrier sense finding the channel busy, a missing
+/// acknowledgement, and a retransmission recognised as a duplicate
+/// ([`Event::Medium`](mac_base::Event::Medium)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum Event {
-    /// Attempt `attempt` (1 for the first transmission) went on the air.
-    AttemptStarted {
-        /// The attempt number.
-        attempt: u32,
-    },
+pub enum AirEvent {
     /// Carrier sense found the channel busy; the MAC waits `slots` slots.
     ChannelBusy {
         /// `r`, drawn by the backoff rule from the busy count of this attempt.
@@ -39,25 +36,6 @@ pub enum Event {
         /// `r`, drawn from `[0, 2^min(attempt, backoffLimit))`.
         slots: u32,
     },
-    /// The frame was delivered: acknowledged, or (broadcast) sent.
-    Delivered {
-        /// Attempts it took.
-        attempts: u32,
-    },
-    /// The frame was dropped.
-    Dropped {
-        /// Why.
-        reason: DropReason,
-        /// Attempts made.
-        attempts: u32,
-    },
-    /// A data frame for this station (or broadcast) was received and queued.
-    Received {
-        /// Its source.
-        src: Address,
-        /// Its payload length.
-        len: u8,
-    },
     /// A retransmission of a frame already received (its ACK was lost): acknowledged
     /// again, not delivered again.
     Duplicate {
@@ -66,30 +44,13 @@ pub enum Event {
         /// Its sequence number.
         seq: u8,
     },
-    /// A received packet was discarded (and counted).
-    RxDiscarded {
-        /// Why.
-        kind: FrameErrorKind,
-    },
 }
 
-/// Why [`MacCore::enqueue`](crate::MacCore::enqueue) refused a frame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum SendError {
-    /// The payload exceeds the frame capacity; nothing was queued.
-    PayloadTooLong,
-    /// The MAC is still busy with another frame; nothing was queued.
-    Busy,
-}
+/// Something the MAC did, reported by [`MacCore::poll`](crate::MacCore::poll): the
+/// events every MAC has, with [`DropReason`] and [`AirEvent`].
+pub type Event = mac_base::Event<DropReason, AirEvent>;
 
-impl core::fmt::Display for SendError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(match self {
-            SendError::PayloadTooLong => "payload longer than the frame capacity",
-            SendError::Busy => "a frame is already being sent",
-        })
-    }
-}
-
-impl core::error::Error for SendError {}
+/// Why [`MacCore::enqueue`](crate::MacCore::enqueue) refused a frame (the radio MAC
+/// has no call that waits for a frame's end, so
+/// [`SendError::Dropped`](mac_base::SendError::Dropped) never occurs).
+pub type SendError = mac_base::SendError;

@@ -7,8 +7,8 @@
 //! ```
 //!
 //! A radio hands over whole packets (its PHY header carries the packet length), so
-//! there is no start delimiter. The protection is the serial MAC's
-//! ([`serial_mac::frame`]): a header check `hcrc`, CRC-16/CCITT-FALSE over
+//! there is no start delimiter. The protection is the serial MAC's (`serial-mac`'s
+//! `frame` module): a header check `hcrc`, CRC-16/CCITT-FALSE ([`crc`]) over
 //! `kind | seq | dst | src | len`, so that the length is trusted only once the header
 //! codeword checks out, and a frame check `crc` over the header fields and the
 //! payload, computed on from the header check. The receiver also requires the
@@ -17,7 +17,7 @@
 //! not rely on it. `tests/corruption.rs` flips bits and bursts in every position.
 
 use heapless::Vec;
-use serial_mac::{Address, crc};
+use mac_base::{Address, FrameError, FrameErrorKind, RxError, RxErrorKind, crc};
 
 /// Bytes before the payload: kind, sequence number, destination, source, length,
 /// header check.
@@ -58,71 +58,12 @@ impl Kind {
     }
 }
 
-/// Why a frame could not be built, emitted or parsed (see [`FrameError::kind`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[non_exhaustive]
-pub enum FrameErrorKind {
-    /// Building: the payload is longer than the capacity `N`.
-    PayloadTooLong,
-    /// Building: the source is the broadcast address.
-    BroadcastSource,
-    /// Emitting: the buffer cannot hold the frame.
-    BufferTooSmall,
-    /// Parsing: the header check did not match.
-    BadHeader,
-    /// Parsing: the frame check did not match.
-    BadCrc,
-    /// Parsing: the packet is shorter than its header says.
-    Truncated,
-    /// Parsing: the length field exceeds the capacity `N`.
-    Oversized,
-    /// Parsing: an unknown kind, bytes after the frame, a broadcast source, an
-    /// acknowledgement with a payload or to the broadcast address.
-    Malformed,
-}
-
-/// A frame could not be built, emitted or parsed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct FrameError {
-    kind: FrameErrorKind,
-}
-
-impl FrameError {
-    const fn new(kind: FrameErrorKind) -> Self {
-        Self { kind }
-    }
-
-    /// What was wrong.
-    pub const fn kind(&self) -> FrameErrorKind {
-        self.kind
-    }
-}
-
-impl core::fmt::Display for FrameError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(match self.kind {
-            FrameErrorKind::PayloadTooLong => "payload longer than the frame capacity",
-            FrameErrorKind::BroadcastSource => "the broadcast address cannot be a source",
-            FrameErrorKind::BufferTooSmall => "buffer too small for the encoded frame",
-            FrameErrorKind::BadHeader => "header check mismatch",
-            FrameErrorKind::BadCrc => "CRC mismatch",
-            FrameErrorKind::Truncated => "packet shorter than its header says",
-            FrameErrorKind::Oversized => "length above the frame capacity",
-            FrameErrorKind::Malformed => "malformed frame",
-        })
-    }
-}
-
-impl core::error::Error for FrameError {}
-
 /// A radio frame with a payload of at most `N` bytes (`1 <= N <= 255`, checked at
 /// compile time).
 ///
 /// ```
 /// use radio_mac::frame::{Frame, Kind};
-/// use serial_mac::Address;
+/// use mac_base::Address;
 /// let frame = Frame::<16>::data(Address(2), Address(1), 7, b"hi").unwrap();
 /// let mut air = [0u8; 32];
 /// let n = frame.emit(&mut air).unwrap();
@@ -259,47 +200,48 @@ impl<const N: usize> Frame<N> {
     ///
     /// # Errors
     ///
-    /// [`FrameErrorKind::Truncated`] for a packet shorter than the header or than the
-    /// length field says, [`FrameErrorKind::BadHeader`],
-    /// [`FrameErrorKind::Oversized`], [`FrameErrorKind::BadCrc`], and
-    /// [`FrameErrorKind::Malformed`] for the cases it lists.
-    pub fn parse(packet: &[u8]) -> Result<Self, FrameError> {
+    /// [`RxErrorKind::Truncated`] for a packet shorter than the header or than the
+    /// length field says, [`RxErrorKind::BadHeader`], [`RxErrorKind::Oversized`],
+    /// [`RxErrorKind::BadCrc`], and [`RxErrorKind::Malformed`] for an unknown kind,
+    /// bytes after the frame, a broadcast source, an acknowledgement with a payload or
+    /// to the broadcast address.
+    pub fn parse(packet: &[u8]) -> Result<Self, RxError> {
         let () = Self::CAPACITY_OK;
-        let fail = |kind| Err(FrameError::new(kind));
+        let fail = |kind| Err(RxError::new(kind));
         let (Some(header), Some(check)) = (packet.get(..5), packet.get(5..HEADER_LEN)) else {
-            return fail(FrameErrorKind::Truncated);
+            return fail(RxErrorKind::Truncated);
         };
         let hcrc = crc::checksum(header);
         if check != hcrc.to_be_bytes() {
-            return fail(FrameErrorKind::BadHeader);
+            return fail(RxErrorKind::BadHeader);
         }
         let &[kind, seq, dst, src, len] = header else {
-            return fail(FrameErrorKind::Truncated);
+            return fail(RxErrorKind::Truncated);
         };
         let len = usize::from(len);
         if len > N {
-            return fail(FrameErrorKind::Oversized);
+            return fail(RxErrorKind::Oversized);
         }
         let body = packet.get(HEADER_LEN..).unwrap_or_default();
         let Some((payload, rest)) = body.split_at_checked(len) else {
-            return fail(FrameErrorKind::Truncated);
+            return fail(RxErrorKind::Truncated);
         };
         let Some((fcs, extra)) = rest.split_at_checked(TRAILER_LEN) else {
-            return fail(FrameErrorKind::Truncated);
+            return fail(RxErrorKind::Truncated);
         };
         let expected = payload.iter().fold(hcrc, |c, &b| crc::update(c, b));
         if fcs != expected.to_be_bytes() {
-            return fail(FrameErrorKind::BadCrc);
+            return fail(RxErrorKind::BadCrc);
         }
         if !extra.is_empty() {
-            return fail(FrameErrorKind::Malformed);
+            return fail(RxErrorKind::Malformed);
         }
         let (dst, src) = (Address(dst), Address(src));
         let frame = match Kind::from_byte(kind) {
             Some(Kind::Data) => Self::data(dst, src, seq, payload),
             Some(Kind::Ack) if len == 0 => Self::ack(dst, src, seq),
-            _ => return fail(FrameErrorKind::Malformed),
+            _ => return fail(RxErrorKind::Malformed),
         };
-        frame.map_err(|_| FrameError::new(FrameErrorKind::Malformed))
+        frame.map_err(|_| RxError::new(RxErrorKind::Malformed))
     }
 }

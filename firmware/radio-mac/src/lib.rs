@@ -25,6 +25,12 @@
 //!   header before the length is trusted) and frame check.
 //! * **Counters** ([`Counters`]), `defmt::Format` with the `defmt` feature.
 //!
+//! What every MAC shares comes from `mac-base` (not from the serial MAC) and is
+//! re-exported here: [`Address`], the errors ([`RxError`], [`FrameError`],
+//! [`SendError`]), and [`Event`] and [`Counters`], which this crate completes with its
+//! drop reasons ([`DropReason`]), its own events ([`AirEvent`]: busy channel, ACK
+//! timeout, duplicate) and its own counters ([`AirCounters`]).
+//!
 //! [`MacCore::poll`] never blocks and keeps receiving while a frame waits (the
 //! serial MAC's design); [`MacCore::next_deadline_ns`] says when to poll next. The
 //! chip is behind the four-method [`Radio`] trait. No `alloc`, no `unsafe`.
@@ -33,7 +39,7 @@
 //! use radio_mac::sim::Channel;
 //! use radio_mac::{Event, MacConfig, MacCore};
 //! use rand_core::SeedableRng;
-//! use serial_mac::Address;
+//! use radio_mac::Address;
 //!
 //! let air = MacConfig::IEEE_802_15_4_2450;
 //! let mut channel = Channel::<2>::new(air, 7);
@@ -76,8 +82,9 @@ pub mod radio;
 pub mod sim;
 
 pub use config::MacConfig;
-pub use counters::Counters;
+pub use counters::{AirCounters, Counters};
 pub use engine::MacCore;
-pub use event::{DropReason, Event, SendError};
+pub use event::{AirEvent, DropReason, Event, SendError};
 pub use frame::Frame;
+pub use mac_base::{Address, FrameError, FrameErrorKind, RxError, RxErrorKind};
 pub use radio::Radio;

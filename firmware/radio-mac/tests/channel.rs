@@ -112,23 +112,11 @@ fn line(carrier_sense: bool, hear_each_other: bool, capture: Option<i16>) -> com
 }
 
 #[test]
-fn hidden_terminals_against_the_serial_bus() {
+fn hidden_terminals() {
     let hidden_cs = line(true, false, None);
     let hidden_aloha = line(false, false, None);
     let open_cs = line(true, true, None);
     let hidden_capture = line(true, false, Some(10));
-    // The serial bus at the same load: two saturated senders, 200 frames of 32 bytes
-    // each (its shared bus has every station hear every other, by construction).
-    let serial = serial_mac::sim::contend(&serial_mac::sim::ContentionParams {
-        stations: 2,
-        frames_per_station: 200,
-        payload_len: 32,
-        seed: 77,
-        ..Default::default()
-    })
-    .unwrap();
-    let serial_ratio = f64::from(serial.delivered) / f64::from(serial.offered);
-    let serial_attempts = f64::from(serial.attempts) / f64::from(serial.offered);
     println!("two saturated senders, 200 frames of 32 bytes each:");
     for (name, r) in [
         ("radio, A/C hidden, carrier sense", &hidden_cs),
@@ -145,9 +133,9 @@ fn hidden_terminals_against_the_serial_bus() {
             r.attempts_per_frame()
         );
     }
-    println!(
-        "  serial bus (read-back CD): delivery ratio {serial_ratio:.3}, attempts per frame {serial_attempts:.2}"
-    );
+    // The serial bus at the same load is serial-mac's test
+    // `shared_bus::two_saturated_senders_as_in_the_radio_line` (radio-mac does not
+    // depend on serial-mac).
 
     // Everything is eventually delivered: 16 attempts with windows up to 2^10 slots.
     for r in [&hidden_cs, &hidden_aloha, &open_cs, &hidden_capture] {
@@ -164,6 +152,4 @@ fn hidden_terminals_against_the_serial_bus() {
     assert!(hidden_cs.attempts_per_frame() > 1.0);
     // Capture (A is 15 dB stronger at B) rescues A's frames in overlaps: fewer attempts.
     assert!(hidden_capture.attempts_per_frame() < hidden_cs.attempts_per_frame());
-    // The serial bus detects collisions at once, byte by byte, and hears everyone.
-    assert!(serial_ratio >= 0.99);
 }

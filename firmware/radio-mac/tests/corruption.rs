@@ -10,10 +10,10 @@
 //! in a row, about 2^-32 per packet: among 10^5 packets the expected count is
 //! 2.3e-5, and the test requires 0 (the seed is fixed, so this does not vary).
 
+use radio_mac::Address;
 use radio_mac::frame::{Frame, OVERHEAD};
 use rand_core::{Rng, SeedableRng};
 use rand_xorshift::XorShiftRng;
-use serial_mac::Address;
 
 const N: usize = 32;
 

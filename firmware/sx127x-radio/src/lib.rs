@@ -147,7 +147,7 @@ impl Settings {
     ///
     /// [`radio_mac::config::ConfigErrorKind::BroadcastAddress`] for a broadcast address.
     pub const fn mac_config_sf7(
-        address: serial_mac::Address,
+        address: mac_base::Address,
     ) -> Result<radio_mac::MacConfig, radio_mac::config::ConfigError> {
         radio_mac::MacConfig::new(address, 5_469, 14, 1_024_000, 2_048_000)
     }

@@ -11,9 +11,9 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use embedded_hal::spi::{ErrorKind, ErrorType, Operation, SpiDevice};
+use mac_base::Address;
 use radio_mac::{Event, MacCore, Radio};
 use rand_core::SeedableRng;
-use serial_mac::Address;
 use sx127x_radio::{ErrorKind as DriverError, Settings, Sx127x, irq, mode, reg};
 
 #[derive(Debug)]
@@ -221,5 +221,5 @@ fn two_modelled_chips_carry_the_mac() {
     };
     assert_eq!(delivered, 1);
     assert_eq!(b.take_received().unwrap().payload(), b"over the air");
-    assert_eq!(b.counters().acks_sent, 1);
+    assert_eq!(b.counters().medium.acks_sent, 1);
 }

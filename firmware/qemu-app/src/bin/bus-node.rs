@@ -31,7 +31,7 @@ use qemu_app::exit::{fail, succeed};
 use qemu_app::uart::{self, CmsdkUart, UART0_BASE, UART1_BASE};
 use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
-use serial_mac::{Address, Event, MacConfig, MacCore};
+use serial_mac::{Address, BusEvent, Event, MacConfig, MacCore};
 
 /// The AN386 peripheral clock (sets the UART divider; QEMU ignores the rate).
 const CLOCK_HZ: u32 = 25_000_000;
@@ -295,11 +295,11 @@ fn log_event(tick: u32, frame: u8, event: Event) -> bool {
                 tick, frame, attempt
             )
         }
-        Event::Collision { attempt, byte } => info!(
+        Event::Medium(BusEvent::Collision { attempt, byte }) => info!(
             "t={=u32} tx collision frame={=u8} attempt={=u32} byte={=u16}",
             tick, frame, attempt, byte
         ),
-        Event::Backoff { attempt, slots } => info!(
+        Event::Medium(BusEvent::Backoff { attempt, slots }) => info!(
             "t={=u32} tx backoff frame={=u8} attempt={=u32} slots={=u32}",
             tick, frame, attempt, slots
         ),

@@ -2,11 +2,11 @@
 //! frame's fate checked at the senders and the receivers.
 #![allow(dead_code, clippy::indexing_slicing)]
 
+use radio_mac::Address;
 use radio_mac::sim::Channel;
 use radio_mac::{DropReason, Event, MacConfig, MacCore};
 use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
-use serial_mac::Address;
 
 /// Payload capacity in the tests.
 pub const CAP: usize = 32;
@@ -137,7 +137,7 @@ pub fn run<const S: usize>(
     report.elapsed_ns = now;
     for (i, m) in macs.iter().enumerate() {
         report.attempts += m.counters().tx_attempts;
-        report.duplicates_suppressed += m.counters().rx_duplicates;
+        report.duplicates_suppressed += m.counters().medium.rx_duplicates;
         let _ = i;
     }
     for (k, flow) in flows.iter().enumerate() {

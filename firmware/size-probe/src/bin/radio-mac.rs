@@ -66,7 +66,7 @@ fn main() -> ! {
         // SAFETY: as above.
         let now = unsafe { read_volatile(addr_of!(CLOCK)) };
         if reg() & 8 != 0 {
-            let _ = mac.enqueue(serial_mac::Address((reg() >> 16) as u8), b"probe");
+            let _ = mac.enqueue(mac_base::Address((reg() >> 16) as u8), b"probe");
         }
         let event = mac.poll(&mut radio, now).is_some() as u32;
         let got = mac.take_received().map_or(0, |f| f.payload().len() as u32);

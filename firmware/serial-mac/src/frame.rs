@@ -37,9 +37,7 @@
 //! timing. `tests/corruption.rs` shows the result on 10^7 corrupted frames.
 
 use heapless::Vec;
-
-use crate::address::Address;
-use crate::crc;
+use mac_base::{Address, FrameError, FrameErrorKind, crc};
 
 /// The start delimiter.
 pub const START: u8 = 0x7E;
@@ -49,49 +47,6 @@ pub const HEADER_LEN: usize = 6;
 pub const TRAILER_LEN: usize = 2;
 /// Bytes on the wire besides the payload.
 pub const OVERHEAD: usize = HEADER_LEN + TRAILER_LEN;
-
-/// What was wrong when building or emitting a frame (see [`FrameError::kind`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[non_exhaustive]
-pub enum FrameErrorKind {
-    /// The payload is longer than the capacity `N`.
-    PayloadTooLong,
-    /// The source address is the broadcast address.
-    BroadcastSource,
-    /// The output buffer cannot hold the encoded frame.
-    BufferTooSmall,
-}
-
-/// A frame could not be built or emitted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct FrameError {
-    kind: FrameErrorKind,
-}
-
-impl FrameError {
-    pub(crate) const fn new(kind: FrameErrorKind) -> Self {
-        Self { kind }
-    }
-
-    /// What was wrong.
-    pub const fn kind(&self) -> FrameErrorKind {
-        self.kind
-    }
-}
-
-impl core::fmt::Display for FrameError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(match self.kind {
-            FrameErrorKind::PayloadTooLong => "payload longer than the frame capacity",
-            FrameErrorKind::BroadcastSource => "the broadcast address cannot be a source",
-            FrameErrorKind::BufferTooSmall => "buffer too small for the encoded frame",
-        })
-    }
-}
-
-impl core::error::Error for FrameError {}
 
 /// A frame with a payload of at most `N` bytes (`1 <= N <= 255`, checked at compile
 /// time).

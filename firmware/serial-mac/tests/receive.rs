@@ -4,8 +4,7 @@
 mod common;
 
 use common::*;
-use serial_mac::rx::RxErrorKind;
-use serial_mac::{Address, Counters, Event, Frame};
+use serial_mac::{Address, BusCounters, Counters, Event, Frame, RxErrorKind};
 
 const OTHER: Address = Address(7);
 
@@ -152,11 +151,14 @@ fn bad_frames_are_counted_and_discarded_and_the_receiver_recovers() {
             rx_truncated: 1,
             rx_oversized: 1,
             rx_malformed: 2,
-            rx_line_errors: 1,
-            // 4 garbage bytes; the bad header's frame's 4 payload and 2 CRC bytes
-            // after its refused header check; the oversized frame's 200 payload and
-            // 2 CRC bytes after its refused length.
-            rx_noise_bytes: 4 + 6 + 200 + 2,
+            medium: BusCounters {
+                rx_line_errors: 1,
+                // 4 garbage bytes; the bad header's frame's 4 payload and 2 CRC bytes
+                // after its refused header check; the oversized frame's 200 payload
+                // and 2 CRC bytes after its refused length.
+                rx_noise_bytes: 4 + 6 + 200 + 2,
+                ..BusCounters::default()
+            },
             ..Counters::default()
         }
     );

@@ -23,10 +23,10 @@
 #![allow(clippy::indexing_slicing)]
 
 use heapless::{Deque, Vec};
+use mac_base::Address;
 use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
 
-use crate::address::Address;
 use crate::config::{ConfigError, MacConfig};
 use crate::engine::MacCore;
 use crate::event::Event;
@@ -490,7 +490,7 @@ pub fn contend(params: &ContentionParams) -> Result<ContentionReport, SimError> 
 
     for (s, mac) in macs.iter().enumerate() {
         report.attempts += mac.counters().tx_attempts;
-        report.collisions += mac.counters().collisions;
+        report.collisions += mac.counters().medium.collisions;
         for seq in 0..next_seq[s] {
             let expected = expected_receivers(s, seq, n);
             let got = ledger.got[s][seq];

@@ -12,14 +12,13 @@
 
 use embedded_hal::delay::DelayNs;
 use embedded_io::{Read, ReadReady, Write};
+use mac_base::{Address, TimeSource};
 use rand_core::Rng;
 
-use crate::address::Address;
 use crate::counters::Counters;
 use crate::engine::MacCore;
 use crate::event::{Delivery, Event, SendError};
 use crate::frame::Frame;
-use crate::time::TimeSource;
 
 /// Polls per byte time: often enough that a UART without a FIFO never overruns, and
 /// the `p = B / 4` of the timing analysis in [`config`](crate::config).

@@ -23,7 +23,7 @@ pub const fn update(crc: u16, byte: u8) -> u16 {
 ///
 /// ```
 /// // The catalogue check value of CRC-16/CCITT-FALSE.
-/// assert_eq!(serial_mac::crc::checksum(b"123456789"), 0x29B1);
+/// assert_eq!(mac_base::crc::checksum(b"123456789"), 0x29B1);
 /// ```
 pub fn checksum(bytes: &[u8]) -> u16 {
     bytes.iter().fold(INIT, |crc, &b| update(crc, b))

@@ -25,8 +25,7 @@
 //! truncated frame at a receiver.
 
 use backoff_core::{BebConfig, SlotTime};
-
-use crate::address::Address;
+use mac_base::Address;
 
 /// Default interframe gap, in byte times.
 pub const DEFAULT_INTERFRAME_GAP: u32 = 3;

@@ -24,6 +24,12 @@
 //!   oversized, bad-header and bad-CRC frames.
 //! * **Counters** ([`Counters`]) for everything, readable at any time.
 //!
+//! What every MAC shares comes from `mac-base` and is re-exported here: [`Address`],
+//! [`crc`], [`TimeSource`], the errors ([`RxError`], [`FrameError`], [`SendError`]),
+//! and [`Event`] and [`Counters`], which this crate completes with its drop reasons
+//! ([`DropReason`]), its own events ([`BusEvent`]: collision, backoff) and its own
+//! counters ([`BusCounters`]).
+//!
 //! The MAC is generic over `embedded-io` (`Read + Write + ReadReady`; embedded-hal 1.0
 //! has no serial trait), a [`TimeSource`], `embedded_hal::delay::DelayNs` and a
 //! `rand_core::Rng` that each device seeds itself (from a unique ID, say). There is
@@ -104,24 +110,20 @@
     clippy::unimplemented
 )]
 
-pub mod address;
 pub mod blocking;
 pub mod config;
 pub mod counters;
-pub mod crc;
 pub mod engine;
 pub mod event;
 pub mod frame;
 pub mod rx;
 #[cfg(feature = "sim-bus")]
 pub mod sim;
-pub mod time;
 
-pub use address::Address;
 pub use blocking::Mac;
 pub use config::MacConfig;
-pub use counters::Counters;
+pub use counters::{BusCounters, Counters};
 pub use engine::MacCore;
-pub use event::{Delivery, DropReason, Event, SendError};
+pub use event::{BusEvent, Delivery, DropReason, Event, SendError};
 pub use frame::Frame;
-pub use time::TimeSource;
+pub use mac_base::{Address, FrameError, FrameErrorKind, RxError, RxErrorKind, TimeSource, crc};

@@ -7,12 +7,13 @@
 use backoff_core::{Decision, FrameBackoff, SlotTime};
 use embedded_io::{Read, ReadReady, Write};
 use heapless::Deque;
+use mac_base::Address;
+use mac_base::counters::bump;
 use rand_core::Rng;
 
-use crate::address::Address;
 use crate::config::MacConfig;
-use crate::counters::{Counters, bump};
-use crate::event::{DropReason, Event, SendError};
+use crate::counters::Counters;
+use crate::event::{BusEvent, DropReason, Event, SendError};
 use crate::frame::Frame;
 use crate::rx::{Decoder, Step};
 
@@ -244,23 +245,23 @@ impl<R: Rng, const N: usize, const Q: usize> MacCore<R, N, Q> {
     }
 
     fn collide(&mut self, index: u16) -> Event {
-        bump(&mut self.counters.collisions);
+        bump(&mut self.counters.medium.collisions);
         self.decoder.reset();
         self.state = TxState::Jamming {
             sent: 0,
             echo: None,
         };
-        Event::Collision {
+        Event::Medium(BusEvent::Collision {
             attempt: self.attempts,
             byte: index,
-        }
+        })
     }
 
     fn receive(&mut self, symbol: Symbol) -> Option<Event> {
         let step = match symbol {
             Ok(byte) => self.decoder.push(byte),
             Err(()) => {
-                bump(&mut self.counters.rx_line_errors);
+                bump(&mut self.counters.medium.rx_line_errors);
                 match self.decoder.line_error() {
                     Some(e) => Step::Error(e),
                     None => Step::Hunting,
@@ -270,7 +271,7 @@ impl<R: Rng, const N: usize, const Q: usize> MacCore<R, N, Q> {
         match step {
             Step::Hunting => {
                 if symbol.is_ok() {
-                    bump(&mut self.counters.rx_noise_bytes);
+                    bump(&mut self.counters.medium.rx_noise_bytes);
                 }
                 None
             }
@@ -410,14 +411,14 @@ impl<R: Rng, const N: usize, const Q: usize> MacCore<R, N, Q> {
             Decision::Retry { slots } => {
                 let until = now_ns.saturating_add(self.slot.times_nanos(u64::from(slots)));
                 self.state = TxState::Backoff { until };
-                Event::Backoff { attempt, slots }
+                Event::Medium(BusEvent::Backoff { attempt, slots })
             }
             Decision::Discard => self.drop_frame(DropReason::ExcessiveCollisions),
         }
     }
 
     fn drop_frame(&mut self, reason: DropReason) -> Event {
-        self.counters.count_drop(reason);
+        self.counters.medium.count_drop(reason);
         let attempts = self.attempts;
         self.finish();
         Event::Dropped { reason, attempts }

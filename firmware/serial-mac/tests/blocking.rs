@@ -123,7 +123,7 @@ fn send_returns_the_drop_reason() {
         mac.send(PEER, b"doomed"),
         Err(SendError::Dropped(DropReason::ExcessiveCollisions))
     );
-    assert_eq!(mac.counters().collisions, 16);
+    assert_eq!(mac.counters().medium.collisions, 16);
     let mut mac = driver(Line::new(|_| Reply::Silence), 3);
     assert_eq!(
         mac.send(PEER, b"unheard"),

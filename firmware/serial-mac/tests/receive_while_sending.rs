@@ -74,7 +74,7 @@ fn scenario<const Q: usize>(drain_while_sending: bool, seed: u64) -> Outcome {
     }
     for (s, mac) in macs.iter().enumerate() {
         out.overflows[s] = mac.counters().rx_queue_overflows;
-        out.collisions += mac.counters().collisions;
+        out.collisions += mac.counters().medium.collisions;
     }
     out
 }

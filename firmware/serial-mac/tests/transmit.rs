@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use serial_mac::{DropReason, Event, Frame, SendError};
+use serial_mac::{BusEvent, DropReason, Event, Frame, SendError};
 
 const PAYLOAD: &[u8] = b"collision test";
 
@@ -48,8 +48,8 @@ fn healthy_echo_sends_the_frame_once_after_an_interframe_gap() {
             c.tx_queued,
             c.tx_delivered,
             c.tx_attempts,
-            c.collisions,
-            c.dropped()
+            c.medium.collisions,
+            c.medium.dropped()
         ),
         (1, 1, 1, 0, 0)
     );
@@ -85,14 +85,14 @@ fn collide_first(k: u32, at: usize, reply: Reply, seed: u64) {
     let collisions: Vec<_> = events
         .iter()
         .filter_map(|&(s, e)| match e {
-            Event::Collision { attempt, byte } => Some((s, attempt, byte)),
+            Event::Medium(BusEvent::Collision { attempt, byte }) => Some((s, attempt, byte)),
             _ => None,
         })
         .collect();
     let backoffs: Vec<_> = events
         .iter()
         .filter_map(|&(s, e)| match e {
-            Event::Backoff { attempt, slots } => Some((s, attempt, slots)),
+            Event::Medium(BusEvent::Backoff { attempt, slots }) => Some((s, attempt, slots)),
             _ => None,
         })
         .collect();
@@ -168,9 +168,9 @@ fn collide_first(k: u32, at: usize, reply: Reply, seed: u64) {
         );
     }
     let c = mac.counters();
-    assert_eq!(c.collisions, k.min(16));
+    assert_eq!(c.medium.collisions, k.min(16));
     assert_eq!(c.tx_attempts, attempts);
-    assert_eq!(c.dropped_excessive_collisions, u32::from(k >= 16));
+    assert_eq!(c.medium.dropped_excessive_collisions, u32::from(k >= 16));
     assert_eq!(c.tx_delivered, u32::from(k < 16));
     assert!(mac.is_idle());
 }
@@ -212,7 +212,7 @@ fn a_missing_echo_drops_the_frame_as_no_echo() {
         })
     );
     assert_eq!(line.written.len(), 1, "nothing after the unanswered byte");
-    assert_eq!(mac.counters().dropped_no_echo, 1);
+    assert_eq!(mac.counters().medium.dropped_no_echo, 1);
 }
 
 #[test]
@@ -235,7 +235,7 @@ fn carrier_sense_waits_for_an_interframe_gap_after_the_last_foreign_byte() {
     assert_eq!(outcome(&events), Some(Event::Delivered { attempts: 1 }));
     let first = line.written[0].0;
     assert_eq!(first, last_foreign + u64::from(config.interframe_gap()));
-    assert_eq!(mac.counters().rx_noise_bytes, 20);
+    assert_eq!(mac.counters().medium.rx_noise_bytes, 20);
 }
 
 #[test]
@@ -257,7 +257,7 @@ fn a_line_that_never_goes_idle_drops_the_frame_as_line_busy() {
         })
     );
     assert!(line.written.is_empty());
-    assert_eq!(mac.counters().dropped_line_busy, 1);
+    assert_eq!(mac.counters().medium.dropped_line_busy, 1);
 }
 
 #[test]
@@ -299,7 +299,7 @@ fn every_frame_ends_delivered_or_dropped_on_a_randomly_hostile_line() {
     }
     let c = mac.counters();
     assert_eq!(c.tx_delivered, delivered);
-    assert_eq!(c.dropped(), dropped);
+    assert_eq!(c.medium.dropped(), dropped);
     assert_eq!(delivered + dropped, 200);
     assert!(delivered > 100, "{delivered} delivered");
 }
@@ -315,12 +315,12 @@ fn without_a_jam_the_backoff_follows_the_collision_at_once() {
     assert_eq!(outcome(&events), Some(Event::Delivered { attempts: 2 }));
     let collision = events
         .iter()
-        .find(|(_, e)| matches!(e, Event::Collision { .. }))
+        .find(|(_, e)| matches!(e, Event::Medium(BusEvent::Collision { .. })))
         .unwrap()
         .0;
     let backoff = events
         .iter()
-        .find(|(_, e)| matches!(e, Event::Backoff { .. }))
+        .find(|(_, e)| matches!(e, Event::Medium(BusEvent::Backoff { .. })))
         .unwrap()
         .0;
     assert_eq!(

@@ -11,60 +11,9 @@
 //! which end a frame in progress as malformed or truncated.
 
 use heapless::Vec;
+use mac_base::{Address, RxError, RxErrorKind, crc};
 
-use crate::address::Address;
-use crate::crc;
 use crate::frame::{Frame, START};
-
-/// Why a received frame was discarded (see [`RxError::kind`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[non_exhaustive]
-pub enum RxErrorKind {
-    /// The header check did not match: the destination, source or length is wrong.
-    BadHeader,
-    /// The frame check did not match.
-    BadCrc,
-    /// The line went idle before the frame was complete.
-    Truncated,
-    /// The length field exceeds the payload capacity.
-    Oversized,
-    /// A line error inside the frame, a broadcast source address, or bytes around a
-    /// frame where exactly one was expected.
-    Malformed,
-}
-
-/// A frame was discarded by the receiver.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct RxError {
-    kind: RxErrorKind,
-}
-
-impl RxError {
-    pub(crate) const fn new(kind: RxErrorKind) -> Self {
-        Self { kind }
-    }
-
-    /// Why.
-    pub const fn kind(&self) -> RxErrorKind {
-        self.kind
-    }
-}
-
-impl core::fmt::Display for RxError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(match self.kind {
-            RxErrorKind::BadHeader => "header check mismatch",
-            RxErrorKind::BadCrc => "CRC mismatch",
-            RxErrorKind::Truncated => "frame truncated",
-            RxErrorKind::Oversized => "length above the frame capacity",
-            RxErrorKind::Malformed => "malformed frame",
-        })
-    }
-}
-
-impl core::error::Error for RxError {}
 
 /// What one byte did to the decoder.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -242,7 +191,7 @@ impl<const N: usize> Frame<N> {
     /// checks as the receiver on the line.
     ///
     /// ```
-    /// use serial_mac::{Frame, rx::RxErrorKind};
+    /// use serial_mac::{Frame, RxErrorKind};
     /// assert_eq!(Frame::<8>::parse(&[0x7E, 1, 2]).unwrap_err().kind(), RxErrorKind::Truncated);
     /// ```
     ///

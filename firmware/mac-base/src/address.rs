@@ -1,6 +1,6 @@
 //! Station addresses: one byte, with `0xFF` reserved for broadcast.
 
-/// A station address on the bus. `0xFF` is [`Address::BROADCAST`]; every other value
+/// A station address on the medium (a serial bus, a radio channel). `0xFF` is [`Address::BROADCAST`]; every other value
 /// names one station.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]

@@ -1,4 +1,4 @@
-//! The time source the MAC measures idle gaps, echo timeouts and backoff with.
+//! The clock a MAC's driver measures its gaps, timeouts and backoff with.
 
 /// A monotonic clock in nanoseconds. It must not go backwards; its origin is
 /// arbitrary. On a microcontroller this is typically a timer (SysTick, a 32-bit
