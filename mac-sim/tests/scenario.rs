@@ -355,3 +355,33 @@ fn ethernet_presets_from_flag_and_file() {
         "unknown medium 'fddi'",
     );
 }
+
+/// Every parameter of the schema is listed among the scenario-file keys of
+/// mac-sim/README.md and is a flag of `run --help` and `sweep --help` (the sweep's
+/// seed is its own), so the docs cannot miss a parameter.
+#[test]
+fn every_parameter_is_documented_and_a_flag() {
+    let readme = include_str!("../README.md");
+    let start = readme.find("- Keys, one per parameter").unwrap();
+    let end = start + readme[start..].find("An absent key").unwrap();
+    let keys = &readme[start..end];
+    let run_help = stdout(&mac_sim(&["run", "--help"]));
+    let sweep_help = stdout(&mac_sim(&["sweep", "--help"]));
+    for f in csma_cd::scenario::FIELDS {
+        assert!(
+            keys.contains(&format!("`{}`", f.key)),
+            "README lacks {}",
+            f.key
+        );
+        assert!(
+            run_help.contains(&f.flag()),
+            "run --help lacks {}",
+            f.flag()
+        );
+        assert!(
+            f.key == "seed" || sweep_help.contains(&f.flag()),
+            "sweep --help lacks {}",
+            f.flag()
+        );
+    }
+}

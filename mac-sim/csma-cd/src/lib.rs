@@ -23,26 +23,35 @@
 //!
 //! Their parameters and what they share:
 //!
-//! * [`config`], [`parse`], [`error`]: the parameters, their command-line forms, and
-//!   [`ConfigError`] for bad ones; [`ethernet`]: the IEEE 802.3 media as presets
-//!   (bit rate, slot, collision domain, carrier extension, frame bursting).
+//! * [`scenario`]: the one schema of a run's parameters, [`Scenario`]: every
+//!   parameter defined once (key, text form, unit, help), read from flags, scenario
+//!   files (TOML) and a result's JSON, laid over the defaults, and turned into the
+//!   model's [`RunConfig`] by [`Scenario::to_config`], whose [`FieldError`] names the
+//!   parameter to blame.
+//! * [`config`], [`parse`], [`error`]: the model's configuration, the parsers of
+//!   values with units, and [`ConfigError`] for bad ones; [`ethernet`]: the IEEE
+//!   802.3 media as presets (bit rate, slot, collision domain, carrier extension,
+//!   frame bursting).
 //! * [`traffic`], [`backoff`]: frame sizes, Poisson arrivals, and the backoff
 //!   algorithms compared with BEB.
 //! * [`theory`]: Metcalfe & Boggs formulas and `E(c)`.
 //!
 //! What is made of the results:
 //!
+//! * [`table`]: results as rows of named cells, written as CSV or JSON with the same
+//!   column names everywhere.
 //! * [`report`]: the text report and CSV of one run.
-//! * [`sweep`]: what a sweep over stations, load, frame size and algorithm is: its
-//!   points, each run's seed and identity, the records kept and the summaries with
+//! * [`sweep`]: what a sweep is: its axes (any parameter of the schema) and points,
+//!   each run's seed and identity, the records kept and the summaries with
 //!   confidence intervals.
 //! * [`trace`], [`capture`]: every step of an exact run as CSV or JSON lines, and the
 //!   bus as a monitor would capture it (pcapng or pcap), both built on the
 //!   [observation hook](exact::observe).
-//! * [`scenario`]: every parameter of a run as readable TOML, read back from a result's
-//!   JSON.
 //!
-//! Dependencies run one way: `config` ← models ← `report`, `sweep`.
+//! Dependencies run one way: `config` ← `scenario` ← models ← `report`, `sweep`.
+//!
+//! The crate root re-exports what most programs need: [`Scenario`], [`RunConfig`],
+//! [`run`] and [`RunResult`], the slotted model, and the errors.
 //!
 //! ## Time, determinism
 //!
@@ -105,5 +114,6 @@ pub mod traffic;
 
 pub use config::RunConfig;
 pub use error::ConfigError;
-pub use exact::RunResult;
+pub use exact::{RunResult, run};
+pub use scenario::{FieldError, Scenario, ScenarioError};
 pub use slotted::{SlottedConfig, SlottedResult, run_slotted};

@@ -80,6 +80,9 @@ macro_rules! schema {
             )*
         }
 
+        /// Every key of the schema, in the order of the table, each followed by `, `.
+        pub const KEYS: &str = concat!($(stringify!($key), ", ",)*);
+
         /// Every parameter of the schema, in the order of the table.
         pub const FIELDS: &[$crate::scenario::schema::Field] = &[
             $(
@@ -110,7 +113,10 @@ macro_rules! schema {
                             );
                         }
                     )*
-                    _ => return Err(err(ConfigError::UnknownParameter(key.to_string()))),
+                    _ => return Err(err(ConfigError::UnknownParameter {
+                        key: key.to_string(),
+                        known: KEYS,
+                    })),
                 }
                 Ok(())
             }
@@ -156,7 +162,10 @@ macro_rules! schema {
                                 .collect())
                         }
                     )*
-                    _ => Err(err(ConfigError::UnknownParameter(key.to_string()))),
+                    _ => Err(err(ConfigError::UnknownParameter {
+                        key: key.to_string(),
+                        known: KEYS,
+                    })),
                 }
             }
 
