@@ -32,7 +32,7 @@
 //!   values with units, and [`ConfigError`] for bad ones; [`ethernet`]: the IEEE
 //!   802.3 media as presets (bit rate, slot, collision domain, carrier extension,
 //!   frame bursting).
-//! * [`traffic`], [`backoff`]: frame sizes, Poisson arrivals, and the backoff
+//! * `traffic` (private), [`backoff`]: frame sizes, Poisson arrivals, and the backoff
 //!   algorithms compared with BEB.
 //! * [`theory`]: Metcalfe & Boggs formulas and `E(c)`.
 //!
@@ -110,7 +110,7 @@ pub mod table;
 pub mod textbook;
 pub mod theory;
 pub mod trace;
-pub mod traffic;
+mod traffic;
 
 pub use config::RunConfig;
 pub use error::ConfigError;
