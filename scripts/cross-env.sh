@@ -37,17 +37,25 @@ cross_apt_install() {
         || cross_die "apt-get install ${missing[*]} failed"
 }
 
-cross_setup() {
-    [ -n "$CROSS_MODE" ] && return 0
+# cross_mode TARGET BUILD_STD LABEL: sets REPLY to `rustup` when rustup has TARGET
+# installed, otherwise to `debian` after setting up Debian's toolchain (which builds
+# BUILD_STD from source for it).
+cross_mode() {
     if command -v rustup >/dev/null 2>&1 \
-        && rustup target list --installed 2>/dev/null | grep -qx "$CROSS_TARGET"; then
-        CROSS_MODE=rustup
-        printf 'cross build: rustup target %s\n' "$CROSS_TARGET"
+        && rustup target list --installed 2>/dev/null | grep -qx "$1"; then
+        printf '%s: rustup target %s\n' "$3" "$1"
+        REPLY=rustup
         return 0
     fi
-    printf 'cross build: rustup target %s not installed; using Debian rustc with -Z build-std=core\n' "$CROSS_TARGET"
-    cross_debian_toolchain "$CROSS_TARGET"
-    CROSS_MODE=debian
+    printf '%s: rustup target %s not installed; using Debian rustc with -Z build-std=%s\n' "$3" "$1" "$2"
+    cross_debian_toolchain "$1"
+    REPLY=debian
+}
+
+cross_setup() {
+    [ -n "$CROSS_MODE" ] && return 0
+    cross_mode "$CROSS_TARGET" core "cross build"
+    CROSS_MODE=$REPLY
 }
 
 # Debian's rustc with its library sources, linked into rustup as the toolchain
@@ -86,15 +94,8 @@ WASM_DEBIAN_TARGET_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/target/
 
 wasm_setup() {
     [ -n "$WASM_MODE" ] && return 0
-    if command -v rustup >/dev/null 2>&1 \
-        && rustup target list --installed 2>/dev/null | grep -qx "$WASM_TARGET"; then
-        WASM_MODE=rustup
-        printf 'wasm build: rustup target %s\n' "$WASM_TARGET"
-        return 0
-    fi
-    printf 'wasm build: rustup target %s not installed; using Debian rustc with -Z build-std=std,panic_abort\n' "$WASM_TARGET"
-    cross_debian_toolchain "$WASM_TARGET"
-    WASM_MODE=debian
+    cross_mode "$WASM_TARGET" std,panic_abort "wasm build"
+    WASM_MODE=$REPLY
 }
 
 # wasm_cargo SUBCOMMAND ARGS...: cargo for wasm32-unknown-unknown, in whichever mode
