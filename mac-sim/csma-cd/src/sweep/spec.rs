@@ -24,15 +24,6 @@ use crate::config::RunConfig;
 use crate::scenario::{FieldError, Scenario};
 use crate::sweep::key::{fnv1a, point_key};
 use sim_kit::maths::{replication_seed, split_seed};
-use sim_kit::time::Time;
-
-/// The default simulated time of one replication: 10 s, the same as `mac-sim run`.
-/// At 10 Mb/s that is about 8 000 full-size or 150 000 minimum-size frames per
-/// replication; over the 27 points of the reference sweep (stations 1..=256:x2,
-/// frames 64,512,1518) with 5 replications the 95 % intervals of the utilisation
-/// are a few thousandths wide. Pass a longer `--duration` for tighter delay and p99
-/// intervals.
-pub const DEFAULT_DURATION: Time = Time::from_secs(10);
 
 /// The most runs (points × replications) a sweep may ask for: every finished run's
 /// results (about 1 KB) are held until the sweep ends.
