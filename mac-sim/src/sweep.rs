@@ -87,6 +87,9 @@ impl SweepArgs {
                 ))
             })?;
             let key = k.trim().replace('-', "_");
+            if key == "seed" {
+                return Err(SpecError::SeedAxis.into());
+            }
             if lists.iter().any(|(x, _)| *x == key) {
                 return Err(SpecError::AxisTwice(key).into());
             }

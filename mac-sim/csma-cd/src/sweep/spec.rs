@@ -42,6 +42,9 @@ pub enum SpecError {
     TooManyRuns(u64),
     /// The same parameter is an axis twice.
     AxisTwice(String),
+    /// The seed as an axis: a sweep's runs take their seeds from the sweep's seed
+    /// and the replications.
+    SeedAxis,
 }
 
 impl fmt::Display for SpecError {
@@ -54,6 +57,10 @@ impl fmt::Display for SpecError {
                 "{n} runs (points x replications) is more than the {MAX_RUNS} a sweep may have"
             ),
             Self::AxisTwice(k) => write!(f, "{k}: swept twice; give its values in one list"),
+            Self::SeedAxis => write!(
+                f,
+                "seed: a sweep's runs take their seeds from the sweep's --seed and --replications, so the seed is not an axis"
+            ),
         }
     }
 }
@@ -208,6 +215,9 @@ impl SweepSpec {
             return Err(SpecError::NoReplications);
         }
         for (i, a) in self.axes.iter().enumerate() {
+            if a.key == "seed" {
+                return Err(SpecError::SeedAxis);
+            }
             if self.axes[..i].iter().any(|b| b.key == a.key) {
                 return Err(SpecError::AxisTwice(a.key.clone()));
             }
@@ -318,6 +328,11 @@ mod tests {
             ..SweepSpec::default()
         };
         assert!(matches!(s.validate(), Err(SpecError::AxisTwice(_))));
+        let s = SweepSpec {
+            axes: vec![Axis::parse("seed", "1,2").unwrap()],
+            ..SweepSpec::default()
+        };
+        assert_eq!(s.validate(), Err(SpecError::SeedAxis));
         assert_eq!(SweepSpec::default().validate().unwrap().len(), 1);
     }
 }
