@@ -204,11 +204,14 @@ def read_campaign(path: Union[str, "_os.PathLike[str]"]):
     con = _sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         try:
-            return pd.read_sql_query("SELECT * FROM runs ORDER BY id", con)
+            runs = pd.read_sql_query("SELECT * FROM runs ORDER BY id", con)
         except (pd.errors.DatabaseError, _sqlite3.DatabaseError) as e:
             raise ValueError(f"{path}: not a mac-sim results database ({e})") from None
     finally:
         con.close()
+    # A seed is a u64 kept as its i64 bit pattern: read it back as the seed.
+    runs["seed"] = runs["seed"].astype("int64").astype("uint64")
+    return runs
 
 
 def slotted(
