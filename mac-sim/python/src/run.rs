@@ -19,7 +19,9 @@ use crate::wait::interruptible;
 /// writes it without its `"scenario"` block (text); `scenario`, every parameter of
 /// the run (a `Scenario` that repeats it exactly); `row`, the columns of
 /// `mac-sim run --csv`; `per_station`, with `per_station`, the columns of
-/// `mac-sim run --csv --per-station`, one value per station (else `None`).
+/// `mac-sim run --csv --per-station`, one value per station (else `None`);
+/// `engine_s`, the wall time of the run itself on its thread (for the benchmark of
+/// what the call adds).
 ///
 /// Raises `ValueError` naming the parameter at fault before running, and
 /// `KeyboardInterrupt` on Ctrl-C (within 1/64 of the simulated duration).
@@ -37,21 +39,27 @@ pub fn run<'py>(
         .map_err(value_error)?;
     let done = interruptible(
         py,
-        |cancel| match observer {
-            None => job::run_observed(&cfg, cancel, &Quiet).map(|o| o.map(|(r, _)| (r, None))),
-            Some(p) => job::run_traced(&cfg, cancel, &Quiet, p).map(|o| {
-                o.map(|(r, bits, p)| {
-                    let rows = p.results(&bits, cfg.measured());
-                    (r, Some(rows))
-                })
-            }),
+        |cancel| {
+            let start = std::time::Instant::now();
+            let out = match observer {
+                None => job::run_observed(&cfg, cancel, &Quiet).map(|o| o.map(|(r, _)| (r, None))),
+                Some(p) => job::run_traced(&cfg, cancel, &Quiet, p).map(|o| {
+                    o.map(|(r, bits, p)| {
+                        let rows = p.results(&bits, cfg.measured());
+                        (r, Some(rows))
+                    })
+                }),
+            };
+            (out, start.elapsed())
         },
         |_| Ok(()),
     )?;
+    let (done, engine) = done;
     let (r, stations) = done
         .map_err(value_error)?
         .ok_or_else(|| PyKeyboardInterrupt::new_err("run interrupted"))?;
     let out = PyDict::new(py);
+    out.set_item("engine_s", engine.as_secs_f64())?;
     out.set_item("json", serde_json::to_string(&r).map_err(value_error)?)?;
     out.set_item(
         "scenario",
