@@ -36,6 +36,8 @@ __all__ = [
     "read_campaign",
     "run",
     "slotted",
+    "storm",
+    "StormResult",
     "sweep",
     "theory",
 ]
@@ -239,3 +241,46 @@ def _parameters_doc() -> str:
 
 run.__doc__ = (run.__doc__ or "") + "\n" + _parameters_doc()
 sweep.__doc__ = (sweep.__doc__ or "") + "\n" + _parameters_doc()
+
+
+class StormResult:
+    """The result of :func:`storm`: ``result`` (dict, as ``mac-sim storm --json``),
+    ``summary`` (DataFrame, one row per strategy, as ``--csv``) and ``series``
+    (DataFrame, the time series of every strategy, as ``--series``)."""
+
+    __slots__ = ("result", "summary", "series")
+
+    def __init__(self, native: dict):
+        import io
+
+        import pandas as pd
+
+        self.result: dict = _json.loads(native["json"])
+        self.summary = pd.read_csv(io.StringIO(native["summary_csv"]))
+        self.series = pd.read_csv(io.StringIO(native["series_csv"]))
+
+    def __repr__(self) -> str:
+        return f"<macsim.StormResult: {len(self.summary)} strategies, {len(self.series)} series rows>"
+
+
+def storm(
+    scenario: Union[str, "_os.PathLike[str]"],
+    *,
+    seed: int = 1,
+    clients: Optional[int] = None,
+    horizon: Optional[str] = None,
+    strategies: Optional[list] = None,
+    timeouts: Optional[list] = None,
+    bin: Optional[str] = None,
+) -> StormResult:
+    """A retry-storm scenario, as ``mac-sim storm --scenario`` runs it: a preset's
+    name (``mac-sim storm --list``) or a scenario file. ``horizon``, ``bin`` and each
+    of ``timeouts`` are durations with a unit (``"120s"``); ``strategies`` replace the
+    scenario's, in the command line's ``--strategy`` form (``"exp-full+retries=3"``).
+    Raises ``ValueError`` with the command line's message, ``KeyboardInterrupt`` on
+    Ctrl-C."""
+    return StormResult(
+        _native.storm(
+            _os.fspath(scenario), seed, clients, horizon, strategies, timeouts, bin
+        )
+    )

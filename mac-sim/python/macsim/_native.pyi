@@ -50,3 +50,12 @@ def beb_window(collisions: int, backoff_limit: int = 10, attempt_limit: int = 16
 def beb_decide(
     collisions: List[int], rng_seed: int, backoff_limit: int = 10, attempt_limit: int = 16
 ) -> List[Optional[int]]: ...
+def storm(
+    scenario: str,
+    seed: int = 1,
+    clients: Optional[int] = None,
+    horizon: Optional[str] = None,
+    strategies: Optional[List[str]] = None,
+    timeouts: Optional[List[str]] = None,
+    bin: Optional[str] = None,
+) -> Dict[str, str]: ...

@@ -19,6 +19,7 @@
 //! * [`wait`]: work on a worker thread, interruptible from Python.
 //! * [`run`]: `run`, one run of the exact model.
 //! * [`sweep`]: `sweep`, many runs on every core, optionally into a results database.
+//! * [`storm`]: `storm`, a retry-storm scenario.
 //! * [`extras`]: the slotted model, the theory and backoff-core's BEB decision.
 #![deny(missing_docs)]
 
@@ -26,6 +27,7 @@ pub mod convert;
 pub mod extras;
 pub mod run;
 pub mod scenario;
+pub mod storm;
 pub mod sweep;
 pub mod wait;
 
@@ -40,6 +42,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run::run, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::metrics, m)?)?;
+    m.add_function(wrap_pyfunction!(storm::storm, m)?)?;
     m.add_function(wrap_pyfunction!(extras::slotted, m)?)?;
     m.add_function(wrap_pyfunction!(extras::mb_efficiency, m)?)?;
     m.add_function(wrap_pyfunction!(extras::beb_expected_backoff, m)?)?;
