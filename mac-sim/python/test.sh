@@ -3,7 +3,7 @@
 # source tree by pip (maturin), and pytest comparing it with the mac-sim binary built by
 # the workspace (target/debug/mac-sim, built here if missing; or $MACSIM_CLI).
 # Needs python3 (3.9+) with venv and network access to PyPI for maturin, pandas,
-# pytest and tqdm.
+# pytest, tqdm, and nbclient, ipykernel and matplotlib for the example notebook.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -15,7 +15,8 @@ if ! python3 -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 9)
     exit 1
 fi
 [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-"$VENV/bin/pip" install -q --disable-pip-version-check maturin pandas pytest tqdm
+"$VENV/bin/pip" install -q --disable-pip-version-check maturin pandas pytest tqdm \
+    nbclient nbformat ipykernel matplotlib
 
 # pip builds the wheel with maturin from the source tree, as a user's
 # `pip install ./mac-sim/python` does (release profile, in $TARGET).
@@ -30,4 +31,5 @@ fi
 
 # Run from outside the source tree so that `import macsim` is the installed package.
 cd "$TARGET"
+export MACSIM_REQUIRE_NOTEBOOK=1
 "$VENV/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/mac-sim/python/tests"

@@ -34,3 +34,16 @@ def delays(rng_seed: int, backoff_limit: int = 10, attempt_limit: int = 16) -> I
         if d is None:
             return
         yield d
+
+
+#: The retry presets of backoff-core (the documented defaults of well-known systems).
+PRESETS = tuple(_native.preset_names())
+
+
+def preset(name: str, rng_seed: int, limit: int = 1000) -> Iterator[float]:
+    """The delays, seconds, of backoff-core's preset ``name`` (one of ``PRESETS``:
+    Go's cenkalti/backoff, gRPC connection backoff, Celery, APUE's connect_retry) for a
+    request that fails at once every time, until the policy gives up (or ``limit``
+    delays: gRPC's connection backoff never does)."""
+    for ns in _native.preset_delays(name, rng_seed, limit):
+        yield ns / 1e9

@@ -93,3 +93,50 @@ pub fn beb_decide(
         })
         .collect())
 }
+
+/// The documented defaults of well-known systems in backoff-core
+/// (`backoff_core::presets`), by the name Python gives them.
+const PRESETS: [(&str, backoff_core::Policy); 4] = [
+    ("cenkalti", backoff_core::presets::CENKALTI),
+    (
+        "grpc-connection",
+        backoff_core::presets::GRPC_CONNECTION_BACKOFF,
+    ),
+    ("celery", backoff_core::presets::CELERY_DEFAULT),
+    ("apue-connect", backoff_core::presets::APUE_CONNECT_RETRY),
+];
+
+/// The names of the presets [`preset_delays`] knows.
+#[pyfunction]
+pub fn preset_names() -> Vec<&'static str> {
+    PRESETS.iter().map(|(n, _)| *n).collect()
+}
+
+/// The delays, nanoseconds, of backoff-core's preset `name` for one request that
+/// fails at once every time (the elapsed time is the sum of the delays so far), each
+/// drawn from a xorshift generator seeded with `rng_seed`, until the policy gives up
+/// or `limit` delays.
+#[pyfunction]
+#[pyo3(signature = (name, rng_seed, limit = 1000))]
+pub fn preset_delays(name: &str, rng_seed: u64, limit: usize) -> PyResult<Vec<u64>> {
+    let Some((_, policy)) = PRESETS.iter().find(|(n, _)| *n == name) else {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "preset: unknown preset '{name}' (the presets are {})",
+            preset_names().join(", ")
+        )));
+    };
+    let mut rng = XorShiftRng::seed_from_u64(rng_seed);
+    let mut state = backoff_core::RetryState::new();
+    let mut elapsed = 0u64;
+    let mut out = Vec::new();
+    while out.len() < limit {
+        match state.on_failure(policy, elapsed, &mut rng).delay_nanos() {
+            Some(d) => {
+                elapsed = elapsed.saturating_add(d);
+                out.push(d);
+            }
+            None => break,
+        }
+    }
+    Ok(out)
+}

@@ -48,6 +48,8 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(extras::beb_expected_backoff, m)?)?;
     m.add_function(wrap_pyfunction!(extras::beb_decide, m)?)?;
     m.add_function(wrap_pyfunction!(extras::beb_window, m)?)?;
+    m.add_function(wrap_pyfunction!(extras::preset_names, m)?)?;
+    m.add_function(wrap_pyfunction!(extras::preset_delays, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
