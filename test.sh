@@ -82,8 +82,10 @@ step "host tests (unit, integration, doc)"
 cargo test --workspace --features backoff-core/std,backoff-core/embedded-hal,backoff-core/embedded-hal-async
 
 step "the Python package: pip install ./mac-sim/python into a virtualenv under target/, pytest against the binary"
-# About 2 minutes on 2 cores (the release build of the extension; the tests take
-# seconds). python3-venv provides venv and ensurepip on Debian.
+# About 2 to 3 minutes on 2 cores the first time (the virtualenv's packages and the
+# release build of the extension, about 100 s), 25 s once built; the tests themselves,
+# the example notebook among them, take about 5 s. python3-venv provides venv and
+# ensurepip on Debian.
 python3 -c 'import venv, ensurepip' 2>/dev/null || APT_NO_RECOMMENDS=1 cross_apt_install python3-venv
 MACSIM_CLI="$ROOT/target/debug/mac-sim" "$ROOT/mac-sim/python/test.sh"
 

@@ -1,6 +1,7 @@
 """What the Python door costs: `macsim.run` against the engine's own time on its
 thread (measured in Rust, `engine_s`), for a run of about 1 s and one of about 1 ms,
-and `macsim.sweep` against `mac-sim sweep` (release binary) with the same threads.
+and the reference sweep through `macsim.sweep` against `mac-sim sweep` (release binary)
+with the same threads.
 
     python mac-sim/python/bench/bench.py [PATH/TO/mac-sim] [--threads N]
 
@@ -18,45 +19,46 @@ from macsim import _native
 
 
 def call_overhead(label: str, scenario: "macsim.Scenario", reps: int) -> None:
-    totals, engines = [], []
+    """Per call: the native call's wall time less the engine's own (measured on its
+    thread, in Rust), and what the package adds on top (the JSON read into a dict, the
+    result object; DataFrames are built only when asked for)."""
+    added, engines, wrapper = [], [], []
     for _ in range(reps):
         t0 = time.perf_counter()
         out = _native.run(scenario, False)
-        totals.append(time.perf_counter() - t0)
+        t1 = time.perf_counter()
+        macsim.RunResult(out)
+        t2 = time.perf_counter()
+        added.append(t1 - t0 - out["engine_s"])
         engines.append(out["engine_s"])
-    # Through the whole package too (the result object, the JSON parsed into a dict).
-    wrapped = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        macsim.run(scenario)
-        wrapped.append(time.perf_counter() - t0)
-    t, e, w = (statistics.median(x) for x in (totals, engines, wrapped))
+        wrapper.append(t2 - t1)
+    e, a, w = (statistics.median(x) for x in (engines, added, wrapper))
     print(
-        f"{label}: engine {e * 1e3:.3f} ms, native call {t * 1e3:.3f} ms "
-        f"(+{(t - e) * 1e3:.3f} ms, {100 * (t - e) / e:.2f} %), macsim.run {w * 1e3:.3f} ms "
-        f"(+{(w - e) * 1e3:.3f} ms, {100 * (w - e) / e:.2f} %), median of {reps}"
+        f"{label}: engine {e * 1e3:.3f} ms; the native call adds {a * 1e3:.3f} ms "
+        f"({100 * a / e:.2f} %), the package's result {w * 1e3:.3f} ms more "
+        f"(in all {100 * (a + w) / e:.2f} %); medians of {reps}"
     )
 
 
 def sweep_against_cli(cli: str, threads: int, reps: int) -> None:
-    axes = dict(stations=[2, 4, 8, 16, 32, 64], load=[0.2, 0.5, 0.8, "saturated"],
-                backoff=["beb", "linear"])
-    flags = ["-n", "2,4,8,16,32,64", "-l", "0.2,0.5,0.8,saturated", "-b", "beb,linear"]
-    common = dict(duration="1s", replications=3)
+    """The reference sweep of BENCHMARKS.md: 27 points x 5 replications x 10 s."""
+    axes = dict(stations=[2**k for k in range(9)], frames=[64, 512, 1518])
+    flags = ["-n", "1..=256:x2", "-f", "64,512,1518", "-r", "5"]
     py, rs = [], []
     for _ in range(reps):
         t0 = time.perf_counter()
-        macsim.sweep(threads=threads, progress=False, **axes, **common)
+        macsim.sweep(threads=threads, progress=False, replications=5, **axes)
         py.append(time.perf_counter() - t0)
         with tempfile.TemporaryDirectory() as out:
             t0 = time.perf_counter()
-            subprocess.run([cli, "sweep", *flags, "-d", "1s", "-r", "3", "-j", str(threads),
-                            "-o", out, "--no-plots", "-q"], check=True, capture_output=True)
+            subprocess.run([cli, "sweep", *flags, "-j", str(threads), "-o", out, "--no-plots", "-q"],
+                           check=True, capture_output=True)
             rs.append(time.perf_counter() - t0)
     p, r = statistics.median(py), statistics.median(rs)
     print(
-        f"sweep 48 points x 3 replications x 1 s, {threads} threads: macsim.sweep {p:.2f} s, "
-        f"mac-sim sweep {r:.2f} s (process included), ratio {p / r:.3f}, median of {reps}"
+        f"reference sweep (27 points x 5 replications x 10 s), {threads} threads: "
+        f"macsim.sweep {p:.2f} s, mac-sim sweep {r:.2f} s (process included), "
+        f"ratio {p / r:.3f}; runs {', '.join(f'{x:.2f}' for x in py)} / {', '.join(f'{x:.2f}' for x in rs)}"
     )
 
 
@@ -66,11 +68,10 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--reps", type=int, default=5)
     a = ap.parse_args()
-    call_overhead("1-s run (64 stations, mix, load 0.6, 1 s)",
-                  macsim.Scenario(stations=64, frames="64:7,594:4,1518:1", load=0.6,
-                                  duration="1s"), a.reps)
-    call_overhead("1-ms run (8 stations, load 0.5, 20 ms)",
-                  macsim.Scenario(stations=8, load=0.5, duration="20ms"), 50)
+    call_overhead("about 1 s (256 saturated stations, 64-byte frames, 50 s)",
+                  macsim.Scenario(stations=256, frames=64, duration="50s"), a.reps)
+    call_overhead("about 1 ms (32 saturated stations, 1518-byte frames, 700 ms)",
+                  macsim.Scenario(stations=32, duration="700ms"), 200)
     sweep_against_cli(a.cli, a.threads, a.reps)
 
 
