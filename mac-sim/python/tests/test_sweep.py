@@ -105,7 +105,9 @@ def test_progress_bar_with_tqdm(capsys):
 
 SCRIPT = textwrap.dedent(
     """
-    import sys, macsim
+    import signal, sys, macsim
+    # A child started in the background may inherit SIGINT ignored: take Python's own.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         macsim.sweep(stations=list(range(2, 200)), load="saturated", duration="2s",
                      replications=3, db=sys.argv[1], progress=False, threads=2)
@@ -153,7 +155,8 @@ def test_sigint_during_a_sweep_raises_keyboard_interrupt_promptly(tmp_path):
 
 RUN_SCRIPT = textwrap.dedent(
     """
-    import sys, macsim
+    import signal, sys, macsim
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     print("start", flush=True)
     try:
         macsim.run(stations=256, duration="1000s")
