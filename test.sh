@@ -43,8 +43,15 @@ forbidden_deps csma-cd retry-storm mac-sim $HOST_ONLY
 forbidden_deps csma-cd-host retry-storm mac-sim
 forbidden_deps retry-storm csma-cd csma-cd-host mac-sim $HOST_ONLY
 forbidden_deps retry-storm-host csma-cd csma-cd-host mac-sim
+# The Python package is a door like the command line: it calls the host crates and
+# never the binary, nor its argument parser or Ctrl-C handler (Python handles
+# signals); no other crate depends on pyo3.
+forbidden_deps macsim-py mac-sim clap ctrlc
+for crate in backoff-core sim-kit sim-host csma-cd csma-cd-host retry-storm retry-storm-host mac-sim; do
+    forbidden_deps "$crate" pyo3
+done
 python3 scripts/module-cycles.py backoff-core mac-sim/sim-kit mac-sim/sim-host mac-sim/csma-cd \
-    mac-sim/csma-cd-host mac-sim/retry-storm mac-sim/retry-storm-host mac-sim
+    mac-sim/csma-cd-host mac-sim/retry-storm mac-sim/retry-storm-host mac-sim mac-sim/python
 
 step "backoff-core feature matrix"
 for features in "" std defmt embedded-hal embedded-hal-async defmt,embedded-hal defmt,embedded-hal-async \
@@ -73,6 +80,14 @@ export MAC_SIM_REQUIRE_TSHARK=1
 
 step "host tests (unit, integration, doc)"
 cargo test --workspace --features backoff-core/std,backoff-core/embedded-hal,backoff-core/embedded-hal-async
+
+step "the Python package: pip install ./mac-sim/python into a virtualenv under target/, pytest against the binary"
+# About 2 to 3 minutes on 2 cores the first time (the virtualenv's packages and the
+# release build of the extension, about 100 s), 25 s once built; the tests themselves,
+# the example notebook among them, take about 5 s. python3-venv provides venv and
+# ensurepip on Debian.
+python3 -c 'import venv, ensurepip' 2>/dev/null || APT_NO_RECOMMENDS=1 cross_apt_install python3-venv
+MACSIM_CLI="$ROOT/target/debug/mac-sim" "$ROOT/mac-sim/python/test.sh"
 
 step "backoff-core packages for crates.io (cargo publish --dry-run)"
 # Packages the crate as crates.io would receive it and builds it from the package alone

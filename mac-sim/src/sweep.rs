@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use csma_cd::sweep::shard::Shard;
-use csma_cd::sweep::spec::{self, Axis, SpecError, SweepSpec};
+use csma_cd::sweep::spec::{self, SweepSpec};
 use csma_cd_host::sweep::execute::{SweepOptions, run_sweep, table};
 use csma_cd_host::sweep::store;
 use sim_host::runner::progress;
@@ -62,14 +62,6 @@ pub struct SweepArgs {
     quiet: bool,
 }
 
-/// The stations a sweep covers when neither a flag, `--sweep` nor the scenario file
-/// sets them: the reference sweep's.
-const DEFAULT_STATIONS: &str = "1..=256:x2";
-
-/// The axes that nest as the charts expect them, innermost first; any other swept
-/// parameter nests outside them, in the schema's order.
-const CHART_AXES: [&str; 4] = ["stations", "load", "frames", "backoff"];
-
 impl SweepArgs {
     fn spec(&self) -> Result<SweepSpec, Failure> {
         let file = crate::scenario_flags::file_scenario(self.params.scenario.as_deref())?;
@@ -86,48 +78,20 @@ impl SweepArgs {
                     "--sweep '{item}': give KEY=LIST, e.g. --sweep slot_bits=512,4096"
                 ))
             })?;
-            let key = k.trim().replace('-', "_");
-            if key == "seed" {
-                return Err(SpecError::SeedAxis.into());
-            }
-            if lists.iter().any(|(x, _)| *x == key) {
-                return Err(SpecError::AxisTwice(key).into());
-            }
-            lists.push((key, v.to_string()));
+            lists.push((k.trim().replace('-', "_"), v.to_string()));
         }
-        if file.stations.is_none() && !lists.iter().any(|(k, _)| k == "stations") {
-            lists.push(("stations".into(), DEFAULT_STATIONS.into()));
-        }
-        let rank = |k: &str| {
-            CHART_AXES.iter().position(|c| *c == k).unwrap_or_else(|| {
-                CHART_AXES.len()
-                    + csma_cd::scenario::FIELDS
-                        .iter()
-                        .position(|f| f.key == k)
-                        .unwrap_or(usize::MAX - CHART_AXES.len())
-            })
+        let random_numbers = if self.common_random_numbers {
+            spec::RandomNumbers::Common
+        } else {
+            spec::RandomNumbers::Independent
         };
-        lists.sort_by_key(|(k, _)| rank(k));
-        let mut base = file;
-        let mut axes = Vec::new();
-        for (key, list) in lists {
-            let axis = Axis::parse(&key, &list)?;
-            match axis.values.as_slice() {
-                [one] => base = base.overlay(one),
-                _ => axes.push(axis),
-            }
-        }
-        Ok(SweepSpec {
-            base,
-            axes,
-            replications: self.replications,
-            seed: self.seed,
-            random_numbers: if self.common_random_numbers {
-                spec::RandomNumbers::Common
-            } else {
-                spec::RandomNumbers::Independent
-            },
-        })
+        Ok(SweepSpec::from_lists(
+            file,
+            lists,
+            self.replications,
+            self.seed,
+            random_numbers,
+        )?)
     }
 }
 

@@ -63,6 +63,9 @@ pub struct SweepOptions {
 pub struct SweepOutcome {
     /// One summary per point, in point order (none for a shard).
     pub points: Vec<PointSummary>,
+    /// Every run's record, point after point, replications in order within a point
+    /// (none for a shard).
+    pub records: Vec<RunRecord>,
     /// Files written.
     pub files: Vec<PathBuf>,
     /// Events simulated over all the sweep's runs (run now or read back).
@@ -156,20 +159,60 @@ pub fn run_sweep(
     progress: &dyn Progress,
     cancel: &AtomicBool,
 ) -> Result<SweepOutcome, SweepError> {
-    let points = spec.validate()?;
+    spec.validate()?;
     if opts.shard.is_some() && opts.db.is_none() {
         return Err(SweepError::ShardWithoutDb);
     }
     if opts.shard.is_none() {
         check(&opts.out_dir).map_err(SweepError::OutputDir)?;
     }
-    let store = opts.db.as_deref().map(Store::open).transpose()?;
+    let mut outcome = compute(spec, opts.db.as_deref(), opts.shard, progress, cancel)?;
+    if opts.shard.is_none() {
+        outcome.files = publish(&outcome.points, spec.seed, opts, cancel)?;
+    }
+    Ok(outcome)
+}
+
+/// The runs of a sweep and its summaries, as [`run_sweep`] computes them, with no
+/// file written but the database's: for a caller that takes the results as they are
+/// (the Python package). `db`, as [`SweepOptions::db`].
+///
+/// # Errors
+///
+/// As [`run_sweep`], but for the output directory and the files.
+pub fn summarise(
+    spec: &SweepSpec,
+    db: Option<&Path>,
+    progress: &dyn Progress,
+    cancel: &AtomicBool,
+) -> Result<SweepOutcome, SweepError> {
+    let outcome = compute(spec, db, None, progress, cancel)?;
+    if cancel.load(Ordering::SeqCst) {
+        return Err(SweepError::Interrupted {
+            runs_done: 0,
+            runs: 0,
+        });
+    }
+    Ok(outcome)
+}
+
+/// Every run of the sweep (or of the shard's share) not in the database, stored as it
+/// finishes, then the summaries of the points (none for a shard).
+fn compute(
+    spec: &SweepSpec,
+    db: Option<&Path>,
+    shard: Option<Shard>,
+    progress: &dyn Progress,
+    cancel: &AtomicBool,
+) -> Result<SweepOutcome, SweepError> {
+    let points = spec.validate()?;
+    let store = db.map(Store::open).transpose()?;
     // Every run of the sweep: (point, replication), in point order.
     let all: Vec<(usize, u32)> = (0..points.len())
         .flat_map(|p| (0..spec.replications).map(move |r| (p, r)))
         .collect();
     let key = |&(p, r): &(usize, u32)| RunKey::new(&points[p], spec.run_seed(&points[p], r));
-    let jobs: Vec<(usize, u32)> = match opts.shard {
+    let jobs: Vec<(usize, u32)> = match shard {
         None => all.clone(),
         Some(shard) => {
             let costs: Vec<f64> = all
@@ -253,23 +296,23 @@ pub fn run_sweep(
     let events = records.iter().flatten().map(|r| r.events).sum();
     let mut outcome = SweepOutcome {
         points: Vec::new(),
+        records: Vec::new(),
         files: Vec::new(),
         events,
         wall,
         runs: jobs.len(),
         stored,
     };
-    if opts.shard.is_some() {
+    if shard.is_some() {
         return Ok(outcome);
     }
-    let records: Vec<RunRecord> = records.into_iter().flatten().collect();
+    outcome.records = records.into_iter().flatten().collect();
     let per_point = spec.replications as usize;
     outcome.points = points
         .iter()
-        .zip(records.chunks(per_point))
+        .zip(outcome.records.chunks(per_point))
         .map(|(p, reps)| PointSummary::new(p, reps, spec.random_numbers))
         .collect();
-    outcome.files = publish(&outcome.points, spec.seed, opts, cancel)?;
     Ok(outcome)
 }
 

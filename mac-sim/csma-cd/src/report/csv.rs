@@ -96,8 +96,18 @@ pub fn slotted_row(r: &SlottedResult) -> String {
 /// every station with its run's parameters, and the tables of several runs
 /// concatenate. Ends with a newline.
 pub fn per_station_rows(r: &RunResult, stations: &[StationResult]) -> String {
+    let rows = per_station_table(r, stations);
+    if rows.is_empty() {
+        return format!("{}\n", run_columns(r).header());
+    }
+    table::to_csv(&rows)
+}
+
+/// The rows of [`per_station_rows`], one per station, for a door that builds its
+/// own table from them (Python's DataFrame).
+pub fn per_station_table(r: &RunResult, stations: &[StationResult]) -> Vec<Row> {
     let run = run_columns(r);
-    let rows: Vec<Row> = stations
+    stations
         .iter()
         .map(|st| {
             let mut cols = run.0.clone();
@@ -121,9 +131,5 @@ pub fn per_station_rows(r: &RunResult, stations: &[StationResult]) -> String {
             ]);
             Row(cols)
         })
-        .collect();
-    if rows.is_empty() {
-        return format!("{}\n", run.header());
-    }
-    table::to_csv(&rows)
+        .collect()
 }

@@ -230,6 +230,73 @@ impl SweepSpec {
     }
 }
 
+/// The stations a sweep covers when no list and no base sets them: the reference
+/// sweep's.
+pub const DEFAULT_STATIONS: &str = "1..=256:x2";
+
+/// The axes that nest as the sweep's charts expect them, innermost first; any other
+/// swept parameter nests outside them, in the schema's order.
+pub const CHART_AXES: [&str; 4] = ["stations", "load", "frames", "backoff"];
+
+impl SweepSpec {
+    /// The sweep of lists of values given by key (`(key, list text)`, as
+    /// `--sweep KEY=LIST` or a parameter's flag with a list gives them) over `base`:
+    /// the stations of [`DEFAULT_STATIONS`] when neither sets them, the axes ordered
+    /// as [`CHART_AXES`] then the schema, and a list of one value laid over the base
+    /// rather than made an axis. Every door that sweeps (the command line, Python)
+    /// builds its sweep here, so the same arguments give the same points and seeds.
+    ///
+    /// # Errors
+    ///
+    /// [`SpecError::AxisTwice`] for a key given twice, [`SpecError::Field`] naming
+    /// the parameter of a bad list.
+    pub fn from_lists(
+        base: Scenario,
+        mut lists: Vec<(String, String)>,
+        replications: u32,
+        seed: u64,
+        random_numbers: RandomNumbers,
+    ) -> Result<SweepSpec, SpecError> {
+        for (i, (k, _)) in lists.iter().enumerate() {
+            if k == "seed" {
+                return Err(SpecError::SeedAxis);
+            }
+            if lists[..i].iter().any(|(x, _)| x == k) {
+                return Err(SpecError::AxisTwice(k.clone()));
+            }
+        }
+        if base.stations.is_none() && !lists.iter().any(|(k, _)| k == "stations") {
+            lists.push(("stations".into(), DEFAULT_STATIONS.into()));
+        }
+        let rank = |k: &str| {
+            CHART_AXES.iter().position(|c| *c == k).unwrap_or_else(|| {
+                CHART_AXES.len()
+                    + crate::scenario::FIELDS
+                        .iter()
+                        .position(|f| f.key == k)
+                        .unwrap_or(usize::MAX - CHART_AXES.len())
+            })
+        };
+        lists.sort_by_key(|(k, _)| rank(k));
+        let mut base = base;
+        let mut axes = Vec::new();
+        for (key, list) in lists {
+            let axis = Axis::parse(&key, &list)?;
+            match axis.values.as_slice() {
+                [one] => base = base.overlay(one),
+                _ => axes.push(axis),
+            }
+        }
+        Ok(SweepSpec {
+            base,
+            axes,
+            replications,
+            seed,
+            random_numbers,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -122,6 +122,24 @@ pub fn row(p: &PointSummary, sweep_seed: u64) -> Row {
     Row(r)
 }
 
+/// The row of one run of a sweep: the point's parameters as the schema names them,
+/// with the run's own seed, its replication number and events, then each metric's
+/// value, as the results database's `runs` table holds it.
+pub fn run_row(point: &RunConfig, seed: u64, replication: u32, record: &RunRecord) -> Row {
+    let mut r = Scenario::columns(&RunConfig {
+        seed,
+        ..point.clone()
+    });
+    r.extend([
+        ("replication".to_string(), Cell::Int(replication.into())),
+        ("events".into(), Cell::Int(record.events)),
+    ]);
+    for ((name, _), v) in METRICS.iter().zip(&record.metrics) {
+        r.push((name.to_string(), Cell::Num(*v)));
+    }
+    Row(r)
+}
+
 /// The CSV text: a header and one line per point.
 pub fn to_csv(points: &[PointSummary], sweep_seed: u64) -> String {
     table::to_csv(&rows(points, sweep_seed))

@@ -1,0 +1,286 @@
+"""macsim: the mac-sim CSMA/CD simulator (IEEE 802.3 half duplex, binary exponential
+backoff from backoff-core) for notebooks.
+
+    import macsim
+    r = macsim.run(stations=64, frames="64:7,594:4,1518:1", load=0.6, seed=1)
+    r.summary["utilisation"], r.per_station      # a dict, a DataFrame
+    df = macsim.sweep(stations=[2, 4, 8, 16, 32, 64], load=[0.2, 0.5, 0.8, "saturated"],
+                      backoff=["beb", "linear"], replications=5)
+
+Every parameter is one of the simulator's schema (the keys of a scenario file and of
+``mac-sim run``'s flags, listed in ``help(macsim.run)``), checked by the simulator
+itself: a bad value raises ``ValueError`` with the message the command line prints.
+This module only shapes what the native module ``macsim._native`` returns into
+dicts and pandas DataFrames; it holds no model logic.
+"""
+
+from __future__ import annotations
+
+import json as _json
+import os as _os
+import sqlite3 as _sqlite3
+from typing import Any, Callable, Optional, Union
+
+from . import _native
+from . import backoff, theory
+from ._native import Scenario
+
+__version__: str = _native.__version__
+
+__all__ = [
+    "FIELDS",
+    "METRICS",
+    "RunResult",
+    "Scenario",
+    "backoff",
+    "read_campaign",
+    "run",
+    "slotted",
+    "storm",
+    "StormResult",
+    "sweep",
+    "theory",
+]
+
+#: Every parameter of the schema, in its order: ``(key, value name, help, flag)``.
+FIELDS: tuple = tuple(_native.fields())
+
+#: The metrics a sweep estimates, in the order of its columns.
+METRICS: tuple = tuple(_native.metrics())
+
+
+def _frame(columns: dict):
+    import pandas as pd  # imported on first use: ``import macsim`` stays fast
+
+    return pd.DataFrame(columns)
+
+
+def _scenario(scenario: Union[Scenario, str, "_os.PathLike[str]", None]) -> Scenario:
+    if scenario is None:
+        return Scenario()
+    if isinstance(scenario, Scenario):
+        return scenario
+    return Scenario.from_file(_os.fspath(scenario))
+
+
+class RunResult:
+    """The result of :func:`run`.
+
+    * ``summary``: every metric of ``mac-sim run --json`` (a dict, its keys and
+      nesting as the JSON has them);
+    * ``scenario``: every parameter of the run, a :class:`Scenario`:
+      ``macsim.run(scenario=r.scenario)`` repeats it exactly;
+    * ``csv_row``: a one-row DataFrame with the columns of ``mac-sim run --csv``;
+    * ``per_station``: with ``per_station=True``, a DataFrame with one row per
+      station (``0..N`` along the bus) and the columns of
+      ``mac-sim run --csv --per-station``; else ``None``.
+    """
+
+    __slots__ = ("summary", "scenario", "_row", "_per_station", "_frames")
+
+    def __init__(self, native: dict):
+        self.summary: dict = _json.loads(native["json"])
+        self.scenario: Scenario = native["scenario"]
+        self._row: dict = native["row"]
+        self._per_station: Optional[dict] = native["per_station"]
+        self._frames: dict = {}
+
+    @property
+    def csv_row(self):
+        """The run as one DataFrame row, named as ``mac-sim run --csv`` names columns."""
+        if "row" not in self._frames:
+            self._frames["row"] = _frame(self._row)
+        return self._frames["row"]
+
+    @property
+    def per_station(self):
+        """One row per station (``per_station=True``), else ``None``."""
+        if self._per_station is None:
+            return None
+        if "stations" not in self._frames:
+            self._frames["stations"] = _frame(self._per_station)
+        return self._frames["stations"]
+
+    def __repr__(self) -> str:
+        s = self.summary
+        return (
+            f"<macsim.RunResult {self.scenario!r}: utilisation {s['utilisation']:.4f}, "
+            f"{s['events']} events>"
+        )
+
+
+def run(
+    scenario: Union[Scenario, str, "_os.PathLike[str]", None] = None,
+    *,
+    per_station: bool = False,
+    **params: Any,
+) -> RunResult:
+    """One run of the exact CSMA/CD model, as ``mac-sim run`` does it.
+
+    ``scenario``: a :class:`Scenario` (or the path of a scenario file, TOML or a
+    ``mac-sim run --json`` result) under the parameters given; ``per_station``: also
+    the results of each station. Raises ``ValueError`` naming a bad parameter, and
+    ``KeyboardInterrupt`` on Ctrl-C.
+    """
+    s = _scenario(scenario)
+    if params:
+        s = s.replace(**params)
+    return RunResult(_native.run(s, per_station))
+
+
+def _progress_bar(enabled: bool) -> Optional[Callable[[int, int], None]]:
+    if not enabled:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return None
+    bar = None
+
+    def update(done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None:
+            if total == 0:
+                return
+            bar = tqdm(total=total, unit="run", desc="sweep")
+        bar.update(done - bar.n)
+        if done >= total:
+            bar.close()
+
+    return update
+
+
+def sweep(
+    scenario: Union[Scenario, str, "_os.PathLike[str]", None] = None,
+    *,
+    replications: int = 5,
+    seed: int = 1,
+    threads: Optional[int] = None,
+    db: Union[str, "_os.PathLike[str]", None] = None,
+    common_random_numbers: bool = False,
+    progress: bool = True,
+    per_run: bool = False,
+    **axes: Any,
+):
+    """Many runs on every core, as ``mac-sim sweep`` runs them: the same points,
+    seeds, numbers and results database.
+
+    Each keyword argument is a parameter: a list (or any iterable but a string) is an
+    axis, one value is fixed for every point (so ``frames`` mixes in a list are
+    written with ``+``: ``frames=["64", "64:7+1518:1"]``). Axes nest as the command
+    line nests them (stations innermost, then load, frames, backoff, then the
+    schema's order); the stations default to ``1..=256:x2`` when not given.
+
+    Returns a tidy DataFrame, one row per point, with the columns of the sweep's
+    ``results.csv``: the parameters, then for each metric its mean over the
+    replications and ``<metric>_ci95``, the half-width of its 95 % interval. With
+    ``per_run=True``, one row per run instead (the database's ``runs`` columns).
+
+    ``db``: the SQLite results database of ``mac-sim sweep --db`` (runs it holds are
+    read, not run; every finished run is stored at once). ``threads``: worker
+    threads (default: one per core). ``progress``: a tqdm bar, if tqdm is installed.
+    Raises ``ValueError`` naming a bad parameter before anything runs, and
+    ``KeyboardInterrupt`` on Ctrl-C (the database keeps the runs that finished).
+    """
+    out = _native.sweep(
+        _scenario(scenario),
+        replications=replications,
+        seed=seed,
+        common_random_numbers=common_random_numbers,
+        threads=threads,
+        db=None if db is None else _os.fspath(db),
+        progress=_progress_bar(progress),
+        **axes,
+    )
+    return _frame(out["runs"] if per_run else out["points"])
+
+
+def read_campaign(path: Union[str, "_os.PathLike[str]"]):
+    """The runs of a results database written by ``mac-sim sweep --db`` (or merged
+    shards, ``mac-sim merge``) as a DataFrame: its ``runs`` table, one row per run."""
+    import pandas as pd
+
+    path = _os.fspath(path)
+    if not _os.path.isfile(path):
+        raise FileNotFoundError(path)
+    con = _sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        try:
+            runs = pd.read_sql_query("SELECT * FROM runs ORDER BY id", con)
+        except (pd.errors.DatabaseError, _sqlite3.DatabaseError) as e:
+            raise ValueError(f"{path}: not a mac-sim results database ({e})") from None
+    finally:
+        con.close()
+    # A seed is a u64 kept as its i64 bit pattern: read it back as the seed.
+    runs["seed"] = runs["seed"].astype("int64").astype("uint64")
+    return runs
+
+
+def slotted(
+    stations: int = 32,
+    frame_bytes: int = 1518,
+    slot_bits: int = 512,
+    successes: int = 1_000_000,
+    probability: Optional[float] = None,
+    seed: int = 1,
+) -> dict:
+    """The slotted Metcalfe & Boggs model (``mac-sim slotted``); its result as
+    ``mac-sim slotted --json`` writes it."""
+    return _json.loads(
+        _native.slotted(stations, frame_bytes, slot_bits, successes, probability, seed)
+    )
+
+
+def _parameters_doc() -> str:
+    lines = ["Parameters (the schema's keys; units as stated):", ""]
+    for key, value, help_text, flag in FIELDS:
+        lines.append(f"{key} ({value}; {flag}):")
+        lines.extend("    " + h for h in help_text.strip().splitlines())
+    return "\n".join(lines)
+
+
+run.__doc__ = (run.__doc__ or "") + "\n" + _parameters_doc()
+sweep.__doc__ = (sweep.__doc__ or "") + "\n" + _parameters_doc()
+
+
+class StormResult:
+    """The result of :func:`storm`: ``result`` (dict, as ``mac-sim storm --json``),
+    ``summary`` (DataFrame, one row per strategy, as ``--csv``) and ``series``
+    (DataFrame, the time series of every strategy, as ``--series``)."""
+
+    __slots__ = ("result", "summary", "series")
+
+    def __init__(self, native: dict):
+        import io
+
+        import pandas as pd
+
+        self.result: dict = _json.loads(native["json"])
+        self.summary = pd.read_csv(io.StringIO(native["summary_csv"]))
+        self.series = pd.read_csv(io.StringIO(native["series_csv"]))
+
+    def __repr__(self) -> str:
+        return f"<macsim.StormResult: {len(self.summary)} strategies, {len(self.series)} series rows>"
+
+
+def storm(
+    scenario: Union[str, "_os.PathLike[str]"],
+    *,
+    seed: int = 1,
+    clients: Optional[int] = None,
+    horizon: Optional[str] = None,
+    strategies: Optional[list] = None,
+    timeouts: Optional[list] = None,
+    bin: Optional[str] = None,
+) -> StormResult:
+    """A retry-storm scenario, as ``mac-sim storm --scenario`` runs it: a preset's
+    name (``mac-sim storm --list``) or a scenario file. ``horizon``, ``bin`` and each
+    of ``timeouts`` are durations with a unit (``"120s"``); ``strategies`` replace the
+    scenario's, in the command line's ``--strategy`` form (``"exp-full+retries=3"``).
+    Raises ``ValueError`` with the command line's message, ``KeyboardInterrupt`` on
+    Ctrl-C."""
+    return StormResult(
+        _native.storm(
+            _os.fspath(scenario), seed, clients, horizon, strategies, timeouts, bin
+        )
+    )

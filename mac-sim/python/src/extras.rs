@@ -1,0 +1,142 @@
+//! The slotted Metcalfe & Boggs model, the theory beside it, and backoff-core's BEB
+//! rule as Python functions.
+
+use backoff_core::{BebConfig, Decision};
+use csma_cd::slotted as slotted_model;
+use csma_cd::theory;
+use pyo3::prelude::*;
+use rand_core::SeedableRng;
+use rand_xorshift::XorShiftRng;
+
+use crate::scenario::value_error;
+
+fn beb(backoff_limit: u8, attempt_limit: u32) -> PyResult<BebConfig> {
+    BebConfig::new(backoff_limit, attempt_limit).map_err(value_error)
+}
+
+/// Runs the slotted model (`mac-sim slotted`): Q saturated stations, each sending in
+/// a contention slot with probability `probability` (1/Q by default), frames of
+/// `frame_bytes` bytes, slots of `slot_bits` bit times, until `successes` frames;
+/// returns the result as `mac-sim slotted --json` writes it (text).
+#[pyfunction]
+#[pyo3(signature = (stations = 32, frame_bytes = 1518, slot_bits = 512, successes = 1_000_000, probability = None, seed = 1))]
+pub fn slotted(
+    py: Python<'_>,
+    stations: u32,
+    frame_bytes: u32,
+    slot_bits: u32,
+    successes: u64,
+    probability: Option<f64>,
+    seed: u64,
+) -> PyResult<String> {
+    let mut cfg = slotted_model::SlottedConfig::new(
+        stations,
+        u64::from(frame_bytes) * 8,
+        u64::from(slot_bits),
+        successes,
+        seed,
+    );
+    cfg.probability = probability;
+    let r = py
+        .detach(|| slotted_model::run_slotted(&cfg))
+        .map_err(value_error)?;
+    serde_json::to_string(&r).map_err(value_error)
+}
+
+/// Metcalfe & Boggs efficiency `P/(P + W·C)` of `stations` saturated stations, frames
+/// of `frame_bits` and slots of `slot_bits` bit times.
+#[pyfunction]
+#[pyo3(signature = (stations, frame_bits = 12144.0, slot_bits = 512.0))]
+pub fn mb_efficiency(stations: u64, frame_bits: f64, slot_bits: f64) -> f64 {
+    theory::mb_efficiency(stations, frame_bits, slot_bits)
+}
+
+/// `E(c)`, slots: the mean BEB backoff after the c-th collision.
+#[pyfunction]
+#[pyo3(signature = (collisions, backoff_limit = 10, attempt_limit = 16))]
+pub fn beb_expected_backoff(
+    collisions: u32,
+    backoff_limit: u8,
+    attempt_limit: u32,
+) -> PyResult<f64> {
+    Ok(theory::beb_expected_backoff(
+        &beb(backoff_limit, attempt_limit)?,
+        collisions,
+    ))
+}
+
+/// The window, in slots, BEB draws from after `collisions` collisions.
+#[pyfunction]
+#[pyo3(signature = (collisions, backoff_limit = 10, attempt_limit = 16))]
+pub fn beb_window(collisions: u32, backoff_limit: u8, attempt_limit: u32) -> PyResult<u64> {
+    Ok(beb(backoff_limit, attempt_limit)?.window(collisions))
+}
+
+/// backoff-core's decision after `collisions` collisions of a frame, each drawn from
+/// a xorshift generator seeded with `rng_seed` (`XorShiftRng::seed_from_u64`), one
+/// per element of `collisions`: the slots to wait, or `None` to discard the frame.
+#[pyfunction]
+#[pyo3(signature = (collisions, rng_seed, backoff_limit = 10, attempt_limit = 16))]
+pub fn beb_decide(
+    collisions: Vec<u32>,
+    rng_seed: u64,
+    backoff_limit: u8,
+    attempt_limit: u32,
+) -> PyResult<Vec<Option<u32>>> {
+    let b = beb(backoff_limit, attempt_limit)?;
+    let mut rng = XorShiftRng::seed_from_u64(rng_seed);
+    Ok(collisions
+        .iter()
+        .map(|&c| match b.decide(c, &mut rng) {
+            Decision::Retry { slots } => Some(slots),
+            Decision::Discard => None,
+        })
+        .collect())
+}
+
+/// The documented defaults of well-known systems in backoff-core
+/// (`backoff_core::presets`), by the name Python gives them.
+const PRESETS: [(&str, backoff_core::Policy); 4] = [
+    ("cenkalti", backoff_core::presets::CENKALTI),
+    (
+        "grpc-connection",
+        backoff_core::presets::GRPC_CONNECTION_BACKOFF,
+    ),
+    ("celery", backoff_core::presets::CELERY_DEFAULT),
+    ("apue-connect", backoff_core::presets::APUE_CONNECT_RETRY),
+];
+
+/// The names of the presets [`preset_delays`] knows.
+#[pyfunction]
+pub fn preset_names() -> Vec<&'static str> {
+    PRESETS.iter().map(|(n, _)| *n).collect()
+}
+
+/// The delays, nanoseconds, of backoff-core's preset `name` for one request that
+/// fails at once every time (the elapsed time is the sum of the delays so far), each
+/// drawn from a xorshift generator seeded with `rng_seed`, until the policy gives up
+/// or `limit` delays.
+#[pyfunction]
+#[pyo3(signature = (name, rng_seed, limit = 1000))]
+pub fn preset_delays(name: &str, rng_seed: u64, limit: usize) -> PyResult<Vec<u64>> {
+    let Some((_, policy)) = PRESETS.iter().find(|(n, _)| *n == name) else {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "preset: unknown preset '{name}' (the presets are {})",
+            preset_names().join(", ")
+        )));
+    };
+    let mut rng = XorShiftRng::seed_from_u64(rng_seed);
+    let mut state = backoff_core::RetryState::new();
+    let mut elapsed = 0u64;
+    let mut out = Vec::new();
+    while out.len() < limit {
+        match state.on_failure(policy, elapsed, &mut rng).delay_nanos() {
+            Some(d) => {
+                elapsed = elapsed.saturating_add(d);
+                out.push(d);
+            }
+            None => break,
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,55 @@
+//! # macsim-py
+//!
+//! The notebook door: the CSMA/CD simulator as the Python module `macsim._native`,
+//! wrapped by the pure-Python package `macsim` (`macsim/__init__.py`), which turns
+//! the column lists returned here into pandas DataFrames and draws the progress bar.
+//!
+//! Nothing here models anything. Every parameter goes through the one schema
+//! ([`csma_cd::scenario::Scenario`]): a Python value becomes its text form and is
+//! set by its key, so a bad value raises `ValueError` with the message the command
+//! line prints. Runs go through [`csma_cd_host::job`] and sweeps through
+//! [`csma_cd_host::sweep::execute`], off the GIL, on a worker thread that the
+//! calling thread watches for Ctrl-C ([`wait`]), so the numbers equal `mac-sim run`
+//! and `mac-sim sweep` for the same arguments.
+//!
+//! ## Module map
+//!
+//! * [`convert`]: Python values to the schema's text, table cells to Python values.
+//! * [`scenario`]: the `Scenario` class.
+//! * [`wait`]: work on a worker thread, interruptible from Python.
+//! * [`run`]: `run`, one run of the exact model.
+//! * [`sweep`]: `sweep`, many runs on every core, optionally into a results database.
+//! * [`storm`]: `storm`, a retry-storm scenario.
+//! * [`extras`]: the slotted model, the theory and backoff-core's BEB decision.
+#![deny(missing_docs)]
+
+pub mod convert;
+pub mod extras;
+pub mod run;
+pub mod scenario;
+pub mod storm;
+pub mod sweep;
+pub mod wait;
+
+use pyo3::prelude::*;
+
+/// The native module, `macsim._native`.
+#[pymodule]
+#[pyo3(name = "_native")]
+fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<scenario::PyScenario>()?;
+    m.add_function(wrap_pyfunction!(scenario::fields, m)?)?;
+    m.add_function(wrap_pyfunction!(run::run, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::metrics, m)?)?;
+    m.add_function(wrap_pyfunction!(storm::storm, m)?)?;
+    m.add_function(wrap_pyfunction!(extras::slotted, m)?)?;
+    m.add_function(wrap_pyfunction!(extras::mb_efficiency, m)?)?;
+    m.add_function(wrap_pyfunction!(extras::beb_expected_backoff, m)?)?;
+    m.add_function(wrap_pyfunction!(extras::beb_decide, m)?)?;
+    m.add_function(wrap_pyfunction!(extras::beb_window, m)?)?;
+    m.add_function(wrap_pyfunction!(extras::preset_names, m)?)?;
+    m.add_function(wrap_pyfunction!(extras::preset_delays, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,80 @@
+//! `run`: one run of the exact model, as `mac-sim run` does it ([`csma_cd_host::job`],
+//! in slices, cancellable), with its results as the command line's JSON and CSV name
+//! them.
+
+use csma_cd::exact::per_station::PerStation;
+use csma_cd::report::csv::{per_station_table, run_columns};
+use csma_cd::scenario::Scenario;
+use csma_cd_host::job;
+use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use sim_kit::progress::Quiet;
+
+use crate::convert::columns;
+use crate::scenario::{PyScenario, value_error};
+use crate::wait::interruptible;
+
+/// Runs `scenario` and returns a dict: `json`, the result as `mac-sim run --json`
+/// writes it without its `"scenario"` block (text); `scenario`, every parameter of
+/// the run (a `Scenario` that repeats it exactly); `row`, the columns of
+/// `mac-sim run --csv`; `per_station`, with `per_station`, the columns of
+/// `mac-sim run --csv --per-station`, one value per station (else `None`);
+/// `engine_s`, the wall time of the run itself on its thread (for the benchmark of
+/// what the call adds).
+///
+/// Raises `ValueError` naming the parameter at fault before running, and
+/// `KeyboardInterrupt` on Ctrl-C (within 1/64 of the simulated duration).
+#[pyfunction]
+#[pyo3(signature = (scenario, per_station = false))]
+pub fn run<'py>(
+    py: Python<'py>,
+    scenario: &PyScenario,
+    per_station: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let cfg = scenario.inner.to_config().map_err(value_error)?;
+    let observer = per_station
+        .then(|| PerStation::new(cfg.stations))
+        .transpose()
+        .map_err(value_error)?;
+    let done = interruptible(
+        py,
+        |cancel| {
+            let start = std::time::Instant::now();
+            let out = match observer {
+                None => job::run_observed(&cfg, cancel, &Quiet).map(|o| o.map(|(r, _)| (r, None))),
+                Some(p) => job::run_traced(&cfg, cancel, &Quiet, p).map(|o| {
+                    o.map(|(r, bits, p)| {
+                        let rows = p.results(&bits, cfg.measured());
+                        (r, Some(rows))
+                    })
+                }),
+            };
+            (out, start.elapsed())
+        },
+        |_| Ok(()),
+    )?;
+    let (done, engine) = done;
+    let (r, stations) = done
+        .map_err(value_error)?
+        .ok_or_else(|| PyKeyboardInterrupt::new_err("run interrupted"))?;
+    let out = PyDict::new(py);
+    out.set_item("engine_s", engine.as_secs_f64())?;
+    out.set_item("json", serde_json::to_string(&r).map_err(value_error)?)?;
+    out.set_item(
+        "scenario",
+        PyScenario {
+            inner: Scenario::from_config(&cfg),
+        },
+    )?;
+    let row = run_columns(&r);
+    out.set_item("row", columns(py, std::slice::from_ref(&row), &row)?)?;
+    match stations {
+        Some(s) => {
+            let rows = per_station_table(&r, &s);
+            out.set_item("per_station", columns(py, &rows, &row)?)?;
+        }
+        None => out.set_item("per_station", py.None())?,
+    }
+    Ok(out)
+}

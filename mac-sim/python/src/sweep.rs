@@ -1,0 +1,163 @@
+//! `sweep`: many runs on every core, as `mac-sim sweep` runs them
+//! ([`csma_cd_host::sweep::execute::summarise`]), with the same points, seeds and
+//! results database, and its results as the columns of the sweep's `results.csv`.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use csma_cd::sweep::record::METRICS;
+use csma_cd::sweep::spec::{RandomNumbers, SweepSpec};
+use csma_cd::sweep::summary::{row, run_row};
+use csma_cd::table::Row;
+use csma_cd_host::sweep::execute::{SweepError, summarise};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use sim_host::runner::threads::pool;
+use sim_kit::progress::{Progress, Snapshot};
+
+use crate::convert::{columns, text_of};
+use crate::scenario::{PyScenario, value_error};
+use crate::wait::interruptible;
+
+/// The progress of the sweep as counters the calling thread reads.
+#[derive(Default)]
+struct Counters {
+    jobs: AtomicUsize,
+    done: AtomicUsize,
+    events: AtomicU64,
+}
+
+impl Progress for Counters {
+    fn begin(&self, _points: usize, jobs: usize) {
+        self.jobs.store(jobs, Ordering::Relaxed);
+    }
+    fn update(&self, s: &Snapshot) {
+        self.done.store(s.jobs_done, Ordering::Relaxed);
+        self.events.store(s.work, Ordering::Relaxed);
+    }
+    fn end(&self) {}
+}
+
+/// The axes of keyword arguments: a list (any iterable but a string) is an axis, its
+/// values' text forms joined by commas as `--sweep KEY=LIST` takes them; one value is
+/// set on `base`; `None` is ignored.
+fn axes_of(
+    base: &mut csma_cd::scenario::Scenario,
+    params: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Vec<(String, String)>> {
+    let mut axes = Vec::new();
+    for (k, v) in params.into_iter().flatten() {
+        let key: String = k.extract()?;
+        if v.is_none() {
+            continue;
+        }
+        let listed = !v.is_instance_of::<pyo3::types::PyString>() && v.hasattr("__iter__")?;
+        if listed {
+            let texts = v
+                .try_iter()?
+                .map(|x| text_of(&key, &x?))
+                .collect::<PyResult<Vec<String>>>()?;
+            axes.push((key, texts.join(",")));
+        } else {
+            base.set(&key, &text_of(&key, &v)?).map_err(value_error)?;
+        }
+    }
+    Ok(axes)
+}
+
+/// Runs the sweep of `axes` (keyword arguments: a list is an axis, one value is laid
+/// over `base`) as `mac-sim sweep` runs it, and returns a dict: `points`, the columns of `results.csv`
+/// (one value per point, with every metric's mean and 95 % half-width); `runs`, the
+/// columns of the database's `runs` table (one value per run); `events`, `wall_s`,
+/// `stored` (runs read from `db`).
+///
+/// `progress`, if given, is called as `progress(runs_done, runs_to_do)` from the
+/// calling thread while the sweep runs. Raises `ValueError` naming the parameter at
+/// fault before anything runs, `KeyboardInterrupt` on Ctrl-C (a database keeps the
+/// runs that finished), `OSError` if the database cannot be used.
+#[pyfunction]
+#[pyo3(signature = (base, replications = 5, seed = 1, common_random_numbers = false, threads = None, db = None, progress = None, **axes))]
+#[allow(clippy::too_many_arguments)]
+pub fn sweep<'py>(
+    py: Python<'py>,
+    base: &PyScenario,
+    replications: u32,
+    seed: u64,
+    common_random_numbers: bool,
+    threads: Option<usize>,
+    db: Option<PathBuf>,
+    progress: Option<Bound<'py, PyAny>>,
+    axes: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut base = base.inner.clone();
+    let axes = axes_of(&mut base, axes)?;
+    let random_numbers = if common_random_numbers {
+        RandomNumbers::Common
+    } else {
+        RandomNumbers::Independent
+    };
+    let spec = SweepSpec::from_lists(base, axes, replications, seed, random_numbers)
+        .map_err(value_error)?;
+    let points = spec.validate().map_err(value_error)?;
+    let pool = threads.map(pool).transpose().map_err(value_error)?;
+    let counters = Counters::default();
+    let mut shown = usize::MAX;
+    let outcome = interruptible(
+        py,
+        |cancel| {
+            let go = || summarise(&spec, db.as_deref(), &counters, cancel);
+            match &pool {
+                Some(p) => p.install(go),
+                None => go(),
+            }
+        },
+        |_| {
+            let done = counters.done.load(Ordering::Relaxed);
+            match &progress {
+                Some(f) if done != shown => {
+                    shown = done;
+                    f.call1((done, counters.jobs.load(Ordering::Relaxed)))
+                        .map(drop)
+                }
+                _ => Ok(()),
+            }
+        },
+    )?
+    .map_err(|e| match e {
+        SweepError::Interrupted { .. } => PyKeyboardInterrupt::new_err(e.to_string()),
+        SweepError::Spec(_) => PyValueError::new_err(e.to_string()),
+        _ => PyOSError::new_err(e.to_string()),
+    })?;
+    if let Some(f) = &progress {
+        f.call1((
+            counters.done.load(Ordering::Relaxed),
+            counters.jobs.load(Ordering::Relaxed),
+        ))?;
+    }
+    let point_rows: Vec<Row> = outcome.points.iter().map(|p| row(p, spec.seed)).collect();
+    let per_point = spec.replications as usize;
+    let run_rows: Vec<Row> = outcome
+        .records
+        .iter()
+        .enumerate()
+        .map(|(i, rec)| {
+            let (p, r) = (i / per_point, (i % per_point) as u32);
+            run_row(&points[p], spec.run_seed(&points[p], r), r, rec)
+        })
+        .collect();
+    let out = PyDict::new(py);
+    let empty = Row::default();
+    out.set_item("points", columns(py, &point_rows, &empty)?)?;
+    out.set_item("runs", columns(py, &run_rows, &empty)?)?;
+    out.set_item("events", outcome.events)?;
+    out.set_item("wall_s", outcome.wall.as_secs_f64())?;
+    out.set_item("stored", outcome.stored)?;
+    Ok(out)
+}
+
+/// The metrics a sweep estimates, in the order of its columns.
+#[pyfunction]
+pub fn metrics() -> Vec<&'static str> {
+    METRICS.iter().map(|(n, _)| *n).collect()
+}

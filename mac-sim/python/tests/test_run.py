@@ -1,0 +1,152 @@
+"""`macsim.run` and `macsim.Scenario` against `mac-sim run` with the same arguments."""
+
+import io
+
+import pandas as pd
+import pytest
+
+import macsim
+
+ARGS = dict(stations=16, frames="64:7,594:4,1518:1", load=0.6, duration="200ms", seed=3)
+FLAGS = ["-n", "16", "-f", "64:7,594:4,1518:1", "-l", "0.6", "-d", "200ms", "-s", "3"]
+
+
+def test_run_summary_equals_cli_json(cli_json):
+    r = macsim.run(**ARGS)
+    want = cli_json("run", *FLAGS, "--json", "-q")
+    scenario = want.pop("scenario")
+    assert r.summary == want
+    assert r.scenario == macsim.Scenario.from_json(
+        __import__("json").dumps({"scenario": scenario})
+    )
+
+
+def test_scenario_repeats_the_run_exactly():
+    r = macsim.run(**ARGS)
+    again = macsim.run(scenario=r.scenario)
+    assert again.summary == r.summary
+    assert set(r.scenario.keys()) == {f[0] for f in macsim.FIELDS}
+    assert macsim.Scenario.from_toml(r.scenario.to_toml()) == r.scenario
+
+
+def test_csv_row_equals_cli_csv(cli):
+    r = macsim.run(**ARGS)
+    want = pd.read_csv(io.StringIO(cli("run", *FLAGS, "--csv", "-q").stdout))
+    got = r.csv_row
+    assert list(got.columns) == list(want.columns)
+    assert len(got) == 1
+    for c in want.columns:
+        a, b = got[c].iloc[0], want[c].iloc[0]
+        if pd.isna(b):
+            assert pd.isna(a), c
+        elif isinstance(b, float) or isinstance(a, float):
+            assert a == pytest.approx(b, rel=1e-6, abs=1e-6, nan_ok=True), c
+        else:
+            assert str(a) == str(b), c
+    assert got["stations"].dtype == "int64"
+    assert got["utilisation_fraction"].dtype == "float64"
+
+
+def test_per_station_equals_cli_csv(cli):
+    r = macsim.run(per_station=True, **ARGS)
+    want = pd.read_csv(io.StringIO(cli("run", *FLAGS, "--csv", "--per-station", "-q").stdout))
+    got = r.per_station
+    assert list(got.columns) == list(want.columns)
+    assert len(got) == 16
+    assert list(got["station"]) == list(range(16))
+    assert got["station"].dtype == "int64"
+    assert got["station_delivered_frames"].dtype == "int64"
+    assert got["station_throughput_mbps"].dtype == "float64"
+    assert list(got["station_delivered_frames"]) == list(want["station_delivered_frames"])
+    assert macsim.run(**ARGS).per_station is None
+
+
+@pytest.mark.parametrize(
+    "params,key",
+    [
+        (dict(stations=0), "stations"),
+        (dict(stations="many"), "stations"),
+        (dict(load=-1), "load"),
+        (dict(backoff="poly:x"), "backoff"),
+        (dict(attempt_limit=0), "attempt_limit"),
+        (dict(duration="10 parsecs"), "duration"),
+        (dict(stattions=3), "stattions"),
+        (dict(stations=[1, 2]), "stations"),
+    ],
+)
+def test_bad_parameters_raise_value_error_as_the_cli_says(cli, params, key):
+    with pytest.raises(ValueError) as e:
+        macsim.run(**params)
+    msg = str(e.value)
+    assert msg.startswith(f"{key}: "), msg
+    if key in macsim.Scenario().complete().keys() and not isinstance(params[key], list):
+        flag = "--" + key.replace("_", "-")
+        p = cli("run", flag, str(params[key]), "-q", check=False)
+        assert p.returncode == 2
+        assert msg in p.stderr, (msg, p.stderr)
+
+
+def test_scenario_class():
+    s = macsim.Scenario(stations=8, load="saturated", carrier_extension=False)
+    assert s.keys() == ["stations", "load", "carrier_extension"]
+    assert s.get("stations") == "8" and s.get("velocity") is None
+    assert s.to_dict() == {"stations": 8, "load": "saturated", "carrier_extension": False}
+    assert s == macsim.Scenario(stations="8", load="saturated", carrier_extension="false")
+    assert s != macsim.Scenario(stations=9)
+    assert s.replace(stations=9).get("stations") == "9"
+    assert macsim.Scenario.from_toml(s.to_toml()) == s
+    assert "stations" in repr(s)
+    with pytest.raises(ValueError, match=r"^<toml>:2: key `queue_limt`"):
+        macsim.Scenario.from_toml("seed = 1\nqueue_limt = 3\n")
+    full = s.complete()
+    assert len(full.keys()) == len(macsim.FIELDS)
+    import pickle
+
+    assert pickle.loads(pickle.dumps(s)) == s
+
+
+def test_scenario_file_and_json_result_as_the_cli_reads_them(tmp_path, cli):
+    f = tmp_path / "s.toml"
+    f.write_text('stations = 5\nduration = "20ms"\nload = 0.4\n')
+    r = macsim.run(f)
+    want = cli("run", "--scenario", f, "--json", "-q").stdout
+    (tmp_path / "r.json").write_text(want)
+    assert macsim.Scenario.from_file(str(tmp_path / "r.json")) == r.scenario
+    assert macsim.run(tmp_path / "r.json").summary == r.summary
+
+
+def test_help_lists_every_parameter_with_its_unit():
+    doc = macsim.run.__doc__
+    for key, _value, help_text, _flag in macsim.FIELDS:
+        assert f"\n{key} (" in doc, key
+        assert help_text.strip().splitlines()[0] in doc
+    assert "metres" in doc and "bit times" in doc
+    assert "\nstations (" in macsim.sweep.__doc__
+
+
+def test_extras(cli_json):
+    assert macsim.backoff.decide(0, 1) == 0
+    assert macsim.backoff.decide(16, 1) is None
+    d = macsim.backoff.decide([1, 2, 3], 7)
+    assert d == macsim.backoff.decide([1, 2, 3], 7)
+    assert all(0 <= x < 2**c for c, x in zip([1, 2, 3], d))
+    assert len(list(macsim.backoff.delays(5))) == 15
+    assert macsim.backoff.window(12) == 1024
+    assert macsim.theory.expected_backoff(3) == 3.5
+    assert macsim.theory.mb_efficiency(1) == 1.0
+    got = macsim.slotted(stations=8, successes=10000, seed=2)
+    want = cli_json("slotted", "-n", "8", "--successes", "10000", "-s", "2", "--json")
+    assert got == want
+
+
+def test_backoff_presets_as_delays():
+    assert set(macsim.backoff.PRESETS) == {"cenkalti", "grpc-connection", "celery", "apue-connect"}
+    # APUE's connect_retry: 1, 2, 4, ..., 64 s, then give up.
+    assert list(macsim.backoff.preset("apue-connect", 1)) == [1, 2, 4, 8, 16, 32, 64]
+    # gRPC connection backoff: 1 s exactly, then 1.6^n s x U(0.8, 1.2), never stops.
+    g = list(macsim.backoff.preset("grpc-connection", 3, limit=5))
+    assert len(g) == 5 and g[0] == 1.0 and 0.8 * 1.6 <= g[1] <= 1.2 * 1.6
+    # Celery: 3 retries.
+    assert len(list(macsim.backoff.preset("celery", 1))) == 3
+    with pytest.raises(ValueError, match="^preset: unknown preset"):
+        list(macsim.backoff.preset("nope", 1))
