@@ -2,8 +2,8 @@
 //!
 //! # Physics
 //!
-//! Station `i` sits at propagation distance `pᵢ` (picoseconds from one end of the
-//! cable); a signal started at `s` by station `k` reaches station `i` at
+//! Station `i` sits at propagation distance `pᵢ` (the propagation delay from one end
+//! of the cable); a signal started at `s` by station `k` reaches station `i` at
 //! `s + |pᵢ − p_k|`. A station *senses carrier* at time `t` when some signal's front
 //! reached it strictly before `t` and its tail has not yet passed, so two stations that
 //! start at the same instant at the same point both see an idle medium and collide.
@@ -199,7 +199,7 @@ impl CsmaCd {
     }
 
     /// Like [`new`](Self::new) for saturated traffic, but station `i` (in order of
-    /// position) gets its first frame at `starts[i]` picoseconds. Used to stage exact
+    /// position) gets its first frame at `starts[i]`. Used to stage exact
     /// scenarios, e.g. two stations starting a known time apart.
     ///
     /// # Errors
@@ -249,8 +249,7 @@ impl CsmaCd {
         if starts.len() != cfg.stations as usize || cfg.traffic != Traffic::Saturated {
             return Err(ConfigError::StartTimes);
         }
-        let pos = positions.iter().map(|p| p.as_ps() as i64).collect();
-        Self::build_at(cfg, t, Some(starts), pos, NoTrace)
+        Self::build_at(cfg, t, Some(starts), positions.to_vec(), NoTrace)
     }
 }
 
@@ -309,7 +308,7 @@ impl<O: Observer> CsmaCd<O> {
         cfg: &RunConfig,
         t: Timing,
         starts: Option<&[Time]>,
-        pos: Vec<i64>,
+        pos: Vec<Time>,
         observer: O,
     ) -> Result<(Self, EventQueue<Event>), ConfigError> {
         let beb = cfg.beb()?;
@@ -603,7 +602,7 @@ impl<O: Observer> CsmaCd<O> {
         holding + self.queues.iter().map(|q| q.len() as u64).sum::<u64>()
     }
 
-    /// The results after `elapsed` picoseconds, `events` events and `stale` stale
+    /// The results after `elapsed` of simulated time, `events` events and `stale` stale
     /// events.
     pub fn result(&self, elapsed: Time, events: u64, stale: u64) -> RunResult {
         let c = &self.c;
@@ -687,7 +686,7 @@ impl<O: Observer> CsmaCd<O> {
         } else {
             SenseMethod::BruteForce
         };
-        let pos = self.positions_ps();
+        let pos = self.positions();
         self.medium = new_medium(&self.cfg, self.t, &pos, method);
         self
     }
@@ -712,8 +711,8 @@ impl<O: Observer> CsmaCd<O> {
         self.stations.iter().map(|s| s.delivered_bits).collect()
     }
 
-    /// Each station's position, picoseconds of propagation from the cable's start.
-    pub fn positions_ps(&self) -> Vec<i64> {
+    /// Each station's position: the propagation delay from the cable's start.
+    pub fn positions(&self) -> Vec<Time> {
         (0..self.stations.len())
             .map(|k| self.medium.pos(k))
             .collect()
@@ -753,7 +752,7 @@ fn fast_sense_valid(cfg: &RunConfig, t: &Timing) -> bool {
 }
 
 /// The cable for `cfg`, following its jam and gap rules.
-fn new_medium(cfg: &RunConfig, t: Timing, pos: &[i64], method: SenseMethod) -> Medium {
+fn new_medium(cfg: &RunConfig, t: Timing, pos: &[Time], method: SenseMethod) -> Medium {
     let mut m = Medium::new(t, pos, method);
     m.set_jam_rule(cfg.jam_rule);
     if cfg.ifg_rule != IfgRule::Restart {
