@@ -137,7 +137,7 @@ pub struct Medium {
     /// Finished signals out of the front set, for [`carrier`](Self::carrier).
     recent: Vec<Past>,
     /// Scratch space of [`carrier`](Self::carrier).
-    scratch: Vec<(SignedTime, SignedTime, u32)>,
+    scratch: Vec<(Time, Time, u32)>,
     sig: Vec<Signal>,
     method: SenseMethod,
     fronts: LevelBitSet,
@@ -301,10 +301,9 @@ impl Medium {
         if self.old_transmitting > 0 {
             return None;
         }
-        let now = SignedTime::from_time(now);
-        let p = self.sig[k].pos;
+        let (p, now_s) = (self.sig[k].pos, SignedTime::from_time(now));
         let mut last = off(self.u_old, self.v_old, p);
-        if last > now {
+        if last > now_s {
             return None;
         }
         match self.method {
@@ -316,7 +315,7 @@ impl Medium {
             SenseMethod::Indexed if self.inside_members == 0 => {
                 let t = self.tree.as_ref()?;
                 // Left: members up to k whose front has arrived form a run ending at k.
-                let tau = now - p;
+                let tau = now_s - p;
                 let from = t.rightmost_a_at_least(k, tau).map_or(0, |i| i + 1);
                 if from <= k {
                     let tail = t.max_tail_left(from, k);
@@ -325,7 +324,7 @@ impl Medium {
                     }
                     last = last.max(tail + p);
                 }
-                let sigma = now + p;
+                let sigma = now_s + p;
                 let to = t
                     .leftmost_b_at_least(k + 1, sigma)
                     .unwrap_or(self.sig.len());
@@ -361,21 +360,22 @@ impl Medium {
         if let Some(&j) = self.old_on.first() {
             return Wait::Transmitter(j as usize);
         }
-        let (p, now_s) = (self.sig[k].pos, SignedTime::from_time(now));
-        // Folded signals reached everywhere: the latest of their tails.
-        let mut until = off(self.u_old, self.v_old, p);
+        let p = self.sig[k].pos;
+        // Folded signals reached everywhere: the latest of their tails (if any, else
+        // zero: the answer is never earlier than `now`).
+        let mut until = off(self.u_old, self.v_old, p).to_time();
         // Over one signal: `Some(true)` to go on, `Some(false)` to stop the walk,
         // `None` if it is a transmission still on that has arrived.
-        let look = |g: Signal, until: &mut SignedTime| -> Option<bool> {
-            let d = (p - g.pos).abs();
-            if SignedTime::from_time(g.start) + d >= now_s {
+        let look = |g: Signal, until: &mut Time| -> Option<bool> {
+            let d = p.abs_diff(g.pos);
+            if g.start + d >= now {
                 // Not arrived: ends a walk unless it started after a passing front.
                 return Some(g.inside);
             }
             if g.on {
                 return None;
             }
-            *until = (*until).max(SignedTime::from_time(g.end) + d);
+            *until = (*until).max(g.end + d);
             Some(true)
         };
         let mut on = None;
@@ -415,7 +415,7 @@ impl Medium {
         }
         match on {
             Some(j) => Wait::Transmitter(j),
-            None => Wait::Until(until.max(now_s).to_time()),
+            None => Wait::Until(until.max(now)),
         }
     }
 
@@ -426,15 +426,14 @@ impl Medium {
     /// flight and those recently folded; call [`purge`](Self::purge) first. Only for
     /// [`allow_starts_under_carrier`](Self::allow_starts_under_carrier) cables.
     pub fn carrier(&mut self, k: usize, now: Time) -> Carrier {
-        let (horizon, now_s) = (self.t.max_prop + self.t.ifg, SignedTime::from_time(now));
-        let p = self.sig[k].pos;
+        let (horizon, ifg, p) = (self.t.max_prop + self.t.ifg, self.t.ifg, self.sig[k].pos);
         // The common case first: a transmitter whose front covered the cable reached
         // the station more than a gap ago, so the carrier is on, the run is older than
         // a gap and the station waits on that transmitter.
         for &j in &self.old_on {
             let g = self.sig[j as usize];
             let front = g.start + p.abs_diff(g.pos);
-            if front + self.t.ifg <= now {
+            if front + ifg <= now {
                 return Carrier {
                     on_since: Some(front),
                     last_drop: None,
@@ -445,11 +444,13 @@ impl Medium {
         self.recent.retain(|g| g.end + horizon >= now);
         let mut iv = std::mem::take(&mut self.scratch);
         iv.clear();
+        // Each signal whose front has reached the station: (front, tail), the tail
+        // `Time::MAX` while its transmitter is still on.
         let mut add = |pos: SignedTime, start: Time, end: Option<Time>, who: usize| {
-            let d = (p - pos).abs();
-            let front = SignedTime::from_time(start) + d;
-            if front < now_s {
-                let tail = end.map_or(SignedTime::MAX, |e| SignedTime::from_time(e) + d);
+            let d = p.abs_diff(pos);
+            let front = start + d;
+            if front < now {
+                let tail = end.map_or(Time::MAX, |e| e + d);
                 iv.push((front, tail, who as u32));
             }
         };
@@ -464,35 +465,35 @@ impl Medium {
         for g in &self.recent {
             add(g.pos, g.start, Some(g.end), usize::MAX);
         }
-        // The signals present now, and the latest tail that has passed.
-        let (mut since, mut until, mut on) = (SignedTime::MAX, LONG_AGO, None);
-        let mut passed = LONG_AGO;
+        // The signals present now (the earliest front, the latest tail), and the latest
+        // tail that has passed.
+        let (mut since, mut until, mut on) = (Time::MAX, Time::ZERO, None);
+        let mut passed = None;
         for &(front, tail, who) in &iv {
-            if tail > now_s {
+            if tail > now {
                 since = since.min(front);
                 until = until.max(tail);
-                if tail == SignedTime::MAX {
+                if tail == Time::MAX {
                     on = on.or(Some(who as usize));
                 }
             } else {
-                passed = passed.max(tail);
+                passed = passed.max(Some(tail));
             }
         }
-        let at = SignedTime::to_time;
-        let carrier = if since == SignedTime::MAX {
+        let carrier = if since == Time::MAX {
             // Off: the latest tail that passed is the last drop.
             Carrier {
                 on_since: None,
-                last_drop: (passed > LONG_AGO).then(|| at(passed)),
+                last_drop: passed,
                 wait: Wait::Nothing,
             }
         } else {
             // On: the run of carrier may reach back through signals that have passed
             // (a tail and a front at the same instant count as unbroken). Only a run
             // younger than one gap needs its start and the drop before it exactly.
-            let oldest = now_s - SignedTime::from_time(self.t.ifg);
+            let young = |since: Time| since + ifg > now;
             let mut extended = true;
-            while extended && since > oldest {
+            while extended && young(since) {
                 extended = false;
                 for &(front, tail, _) in &iv {
                     if front < since && tail >= since {
@@ -507,9 +508,9 @@ impl Medium {
                 .map(|&(_, tail, _)| tail)
                 .max();
             Carrier {
-                on_since: Some(at(since)),
-                last_drop: if since > oldest { drop.map(at) } else { None },
-                wait: on.map_or(Wait::Until(at(until)), Wait::Transmitter),
+                on_since: Some(since),
+                last_drop: if young(since) { drop } else { None },
+                wait: on.map_or(Wait::Until(until), Wait::Transmitter),
             }
         };
         self.scratch = iv;
@@ -539,14 +540,14 @@ impl Medium {
     fn pass(
         &self,
         p: SignedTime,
-        now: SignedTime,
+        now: Time,
         js: impl Iterator<Item = Signal>,
         stop_early: bool,
     ) -> Option<SignedTime> {
         let mut last = LONG_AGO;
         for g in js {
-            let d = (p - g.pos).abs();
-            if SignedTime::from_time(g.start) + d >= now {
+            let d = p.abs_diff(g.pos);
+            if g.start + d >= now {
                 // A signal that started under carrier does not end the walk: the
                 // signal it started inside reached everything beyond it first.
                 if stop_early && !g.inside {
@@ -554,11 +555,11 @@ impl Medium {
                 }
                 continue;
             }
-            let tail = SignedTime::from_time(g.end) + d;
+            let tail = g.end + d;
             if tail > now {
                 return None;
             }
-            last = last.max(tail);
+            last = last.max(SignedTime::from_time(tail));
         }
         Some(last)
     }
