@@ -36,8 +36,9 @@
 //! far-apart stations does not start its gap.
 
 use super::medium::{Carrier, Wait};
+use super::model::CsmaCd;
 use super::observe::Observer;
-use super::{CsmaCd, Event, State};
+use super::station::{Event, State};
 use sim_kit::engine::EventQueue;
 use sim_kit::time::{SignedTime, Time};
 
