@@ -25,9 +25,14 @@ pub enum ConfigError {
     },
     /// A sweep's list of values that cannot be accepted, with why.
     List(String),
-    /// A parameter name that is not in the schema
-    /// ([`scenario::FIELDS`](crate::scenario::FIELDS)).
-    UnknownParameter(String),
+    /// A parameter name that is not in the schema, with the names that are
+    /// ([`scenario::KEYS`](crate::scenario::KEYS)).
+    UnknownParameter {
+        /// The name as given.
+        key: String,
+        /// Every parameter's name, in the schema's order.
+        known: &'static [&'static str],
+    },
     /// A backoff algorithm that is not `beb`, `linear`, `poly[:DEGREE]` or
     /// `fixed[:SLOTS]`.
     Backoff(String),
@@ -168,14 +173,10 @@ impl fmt::Display for ConfigError {
             ),
             Value { text, expected } => write!(f, "'{text}' is not {expected}"),
             List(why) => write!(f, "{why}"),
-            UnknownParameter(k) => write!(
+            UnknownParameter { key, known } => write!(
                 f,
-                "unknown parameter '{k}' (the parameters are {})",
-                crate::scenario::FIELDS
-                    .iter()
-                    .map(|f| f.key)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                "unknown parameter '{key}' (the parameters are {})",
+                known.join(", ")
             ),
             Backoff(s) => write!(
                 f,

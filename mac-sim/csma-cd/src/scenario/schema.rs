@@ -49,8 +49,9 @@ impl std::fmt::Display for FieldError {
 
 impl std::error::Error for FieldError {}
 
-/// Defines [`Scenario`](super::Scenario), [`FIELDS`](super::FIELDS) and their
-/// conversions from one table: per parameter its doc comment (the help text), key,
+/// Defines [`Scenario`](super::Scenario), [`FIELDS`](super::FIELDS),
+/// [`KEYS`](super::KEYS) and their conversions from one table: per parameter its doc
+/// comment (the help text), key,
 /// value type (optionally `as` the [`Codec`](super::value::Codec) that reads it),
 /// short flag, value name, earlier flag names and the [`RunConfig`] field it sets.
 ///
@@ -93,6 +94,10 @@ macro_rules! schema {
             )*
         ];
 
+        /// Every parameter's key, in the order of the table (what an unknown key's
+        /// error lists).
+        pub const KEYS: &[&str] = &[$(stringify!($key)),*];
+
         impl Scenario {
             /// Sets the parameter `key` from its text form.
             ///
@@ -110,7 +115,10 @@ macro_rules! schema {
                             );
                         }
                     )*
-                    _ => return Err(err(ConfigError::UnknownParameter(key.to_string()))),
+                    _ => return Err(err(ConfigError::UnknownParameter {
+                        key: key.to_string(),
+                        known: KEYS,
+                    })),
                 }
                 Ok(())
             }
@@ -156,7 +164,10 @@ macro_rules! schema {
                                 .collect())
                         }
                     )*
-                    _ => Err(err(ConfigError::UnknownParameter(key.to_string()))),
+                    _ => Err(err(ConfigError::UnknownParameter {
+                        key: key.to_string(),
+                        known: KEYS,
+                    })),
                 }
             }
 
