@@ -9,8 +9,9 @@
 //! assert!(parse::load("NaN").is_err());
 //! ```
 
-use crate::config::FrameSizes;
+use crate::config::{FrameSizes, Traffic};
 use crate::error::ConfigError;
+use sim_kit::range;
 use sim_kit::time::Time;
 
 /// A simulated duration with a unit (`s`, `ms`, `us`, `ns`), e.g. `10s`, `2.5ms`, to
@@ -114,6 +115,104 @@ pub fn frame_sizes(s: &str) -> Result<FrameSizes, ConfigError> {
     } else {
         Ok(FrameSizes::Fixed(bytes(t)?))
     }
+}
+
+/// A sweep's list of offered loads: numbers and ranges (fractions of the bit rate, above 0) and the
+/// word `saturated` (every station always has a frame).
+///
+/// # Errors
+///
+/// [`ConfigError::List`] for a list that does not parse or a load that is not
+/// allowed.
+pub(crate) fn load_list(s: &str) -> Result<Vec<Traffic>, ConfigError> {
+    let mut out = Vec::new();
+    let mut numeric = Vec::new();
+    for item in s.split(',') {
+        if item.trim() == "saturated" {
+            if out.contains(&Traffic::Saturated) {
+                return Err(ConfigError::List("saturated is given twice".into()));
+            }
+            out.push(Traffic::Saturated);
+        } else {
+            numeric.push(item);
+        }
+    }
+    if !numeric.is_empty() || out.is_empty() {
+        let v = range::values(&numeric.join(",")).map_err(|e| ConfigError::List(e.to_string()))?;
+        for g in v {
+            let load = load(&g.to_string()).map_err(|_| {
+                ConfigError::List(format!(
+                    "{g} must be above 0 and at most 100 (a fraction of the bit rate)"
+                ))
+            })?;
+            out.push(Traffic::Poisson { load });
+        }
+    }
+    // Loads in ascending order, saturated last: the order of the x axis.
+    out.sort_by(|a, b| load_key(a).total_cmp(&load_key(b)));
+    Ok(out)
+}
+
+fn load_key(t: &Traffic) -> f64 {
+    match t {
+        Traffic::Saturated => f64::INFINITY,
+        Traffic::Poisson { load } => *load,
+    }
+}
+
+/// A sweep's list of frame sizes, each a point of the sweep: bytes and ranges of bytes (each
+/// 64..=1518), `MIN-MAX` items for a uniform mix, and weighted mixes.
+///
+/// A weighted mix is written as `mac-sim run --frame-bytes` takes it,
+/// `BYTES:WEIGHT,...` (e.g. `64:7,594:4,1518:1`), when it is the whole list; beside
+/// other items of the list its parts are joined by `+` instead (e.g.
+/// `64,1518,64:7+594:4+1518:1`), the form the results files label it with. A mix is
+/// checked as `run` checks it ([`frame_sizes`]).
+///
+/// # Errors
+///
+/// [`ConfigError::List`] for a list that does not parse, a size outside 64..=1518
+/// bytes, a bad mix, or a list that mixes plain sizes with `BYTES:WEIGHT` items.
+pub(crate) fn frame_list(s: &str) -> Result<Vec<FrameSizes>, ConfigError> {
+    let items: Vec<&str> = s.split(',').map(str::trim).collect();
+    let weighted = |t: &str| t.contains(':') && !t.contains("..") && !t.contains('+');
+    let mix = |t: &str| frame_sizes(t).map_err(|e| ConfigError::List(e.to_string()));
+    // The whole list is one mix, in `run`'s syntax.
+    if items.iter().all(|t| weighted(t)) {
+        return Ok(vec![mix(s)?]);
+    }
+    if let Some(t) = items.iter().find(|t| weighted(t)) {
+        return Err(ConfigError::List(format!(
+            "'{t}' is a part of a weighted mix beside plain sizes: join a mix's parts with + (e.g. 64,64:7+594:4+1518:1)"
+        )));
+    }
+    let mut out = Vec::new();
+    let mut plain = Vec::new();
+    for t in items {
+        if t.contains('+') {
+            out.push(mix(&t.replace('+', ","))?);
+        } else if t.contains('-') && !t.contains("..") {
+            out.push(mix(t)?);
+        } else {
+            plain.push(t);
+        }
+    }
+    if !plain.is_empty() || out.is_empty() {
+        for b in range::values(&plain.join(",")).map_err(|e| ConfigError::List(e.to_string()))? {
+            if b.fract() != 0.0 || !(64.0..=1518.0).contains(&b) {
+                return Err(ConfigError::List(format!(
+                    "{b} bytes is not a whole IEEE 802.3 frame size (64..=1518)"
+                )));
+            }
+            out.push(FrameSizes::Fixed(b as u32));
+        }
+    }
+    for (i, f) in out.iter().enumerate() {
+        if out[..i].contains(f) {
+            return Err(ConfigError::List(format!("{} is given twice", f.label())));
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

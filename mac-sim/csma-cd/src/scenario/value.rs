@@ -278,7 +278,7 @@ impl Codec for FrameSizes {
         ]
     }
     fn list(text: &str) -> Result<Vec<FrameSizes>, ConfigError> {
-        crate::sweep::spec::parse_frames(text)
+        crate::parse::frame_list(text)
     }
 }
 
@@ -318,7 +318,7 @@ impl Codec for Traffic {
         ]
     }
     fn list(text: &str) -> Result<Vec<Traffic>, ConfigError> {
-        crate::sweep::spec::parse_loads(text)
+        crate::parse::load_list(text)
     }
 }
 

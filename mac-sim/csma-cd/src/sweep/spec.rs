@@ -20,13 +20,10 @@
 
 use std::fmt;
 
-use crate::config::{FrameSizes, RunConfig, Traffic};
-use crate::error::ConfigError;
-use crate::parse;
+use crate::config::RunConfig;
 use crate::scenario::{FieldError, Scenario};
 use crate::sweep::key::{fnv1a, point_key};
 use sim_kit::maths::{replication_seed, split_seed};
-use sim_kit::range;
 use sim_kit::time::Time;
 
 /// The default simulated time of one replication: 10 s, the same as `mac-sim run`.
@@ -101,104 +98,6 @@ impl Axis {
             values: Scenario::list(key, list)?,
         })
     }
-}
-
-/// Offered loads: numbers and ranges (fractions of the bit rate, above 0) and the
-/// word `saturated` (every station always has a frame).
-///
-/// # Errors
-///
-/// [`ConfigError::List`] for a list that does not parse or a load that is not
-/// allowed.
-pub(crate) fn parse_loads(s: &str) -> Result<Vec<Traffic>, ConfigError> {
-    let mut out = Vec::new();
-    let mut numeric = Vec::new();
-    for item in s.split(',') {
-        if item.trim() == "saturated" {
-            if out.contains(&Traffic::Saturated) {
-                return Err(ConfigError::List("saturated is given twice".into()));
-            }
-            out.push(Traffic::Saturated);
-        } else {
-            numeric.push(item);
-        }
-    }
-    if !numeric.is_empty() || out.is_empty() {
-        let v = range::values(&numeric.join(",")).map_err(|e| ConfigError::List(e.to_string()))?;
-        for g in v {
-            let load = parse::load(&g.to_string()).map_err(|_| {
-                ConfigError::List(format!(
-                    "{g} must be above 0 and at most 100 (a fraction of the bit rate)"
-                ))
-            })?;
-            out.push(Traffic::Poisson { load });
-        }
-    }
-    // Loads in ascending order, saturated last: the order of the x axis.
-    out.sort_by(|a, b| load_key(a).total_cmp(&load_key(b)));
-    Ok(out)
-}
-
-fn load_key(t: &Traffic) -> f64 {
-    match t {
-        Traffic::Saturated => f64::INFINITY,
-        Traffic::Poisson { load } => *load,
-    }
-}
-
-/// Frame sizes, each a point of the sweep: bytes and ranges of bytes (each
-/// 64..=1518), `MIN-MAX` items for a uniform mix, and weighted mixes.
-///
-/// A weighted mix is written as `mac-sim run --frame-bytes` takes it,
-/// `BYTES:WEIGHT,...` (e.g. `64:7,594:4,1518:1`), when it is the whole list; beside
-/// other items of the list its parts are joined by `+` instead (e.g.
-/// `64,1518,64:7+594:4+1518:1`), the form the results files label it with. A mix is
-/// checked as `run` checks it ([`parse::frame_sizes`]).
-///
-/// # Errors
-///
-/// [`ConfigError::List`] for a list that does not parse, a size outside 64..=1518
-/// bytes, a bad mix, or a list that mixes plain sizes with `BYTES:WEIGHT` items.
-pub(crate) fn parse_frames(s: &str) -> Result<Vec<FrameSizes>, ConfigError> {
-    let items: Vec<&str> = s.split(',').map(str::trim).collect();
-    let weighted = |t: &str| t.contains(':') && !t.contains("..") && !t.contains('+');
-    let mix = |t: &str| parse::frame_sizes(t).map_err(|e| ConfigError::List(e.to_string()));
-    // The whole list is one mix, in `run`'s syntax.
-    if items.iter().all(|t| weighted(t)) {
-        return Ok(vec![mix(s)?]);
-    }
-    if let Some(t) = items.iter().find(|t| weighted(t)) {
-        return Err(ConfigError::List(format!(
-            "'{t}' is a part of a weighted mix beside plain sizes: join a mix's parts with + (e.g. 64,64:7+594:4+1518:1)"
-        )));
-    }
-    let mut out = Vec::new();
-    let mut plain = Vec::new();
-    for t in items {
-        if t.contains('+') {
-            out.push(mix(&t.replace('+', ","))?);
-        } else if t.contains('-') && !t.contains("..") {
-            out.push(mix(t)?);
-        } else {
-            plain.push(t);
-        }
-    }
-    if !plain.is_empty() || out.is_empty() {
-        for b in range::values(&plain.join(",")).map_err(|e| ConfigError::List(e.to_string()))? {
-            if b.fract() != 0.0 || !(64.0..=1518.0).contains(&b) {
-                return Err(ConfigError::List(format!(
-                    "{b} bytes is not a whole IEEE 802.3 frame size (64..=1518)"
-                )));
-            }
-            out.push(FrameSizes::Fixed(b as u32));
-        }
-    }
-    for (i, f) in out.iter().enumerate() {
-        if out[..i].contains(f) {
-            return Err(ConfigError::List(format!("{} is given twice", f.label())));
-        }
-    }
-    Ok(out)
 }
 
 /// How the replications of different points draw their random numbers.
@@ -333,7 +232,8 @@ impl SweepSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::BackoffAlgorithm;
+    use crate::config::{BackoffAlgorithm, FrameSizes};
+    use crate::parse;
 
     fn values(key: &str, list: &str) -> Result<Vec<String>, SpecError> {
         Ok(Axis::parse(key, list)?
@@ -380,23 +280,23 @@ mod tests {
         let mix = FrameSizes::Mix(vec![(64, 7), (594, 4), (1518, 1)]);
         // The whole list in run's syntax is one mix, the same as run parses it.
         assert_eq!(
-            parse_frames("64:7,594:4,1518:1").unwrap(),
+            parse::frame_list("64:7,594:4,1518:1").unwrap(),
             vec![mix.clone()]
         );
         assert_eq!(
             parse::frame_sizes("64:7,594:4,1518:1").unwrap(),
-            parse_frames("64:7, 594:4, 1518:1").unwrap()[0]
+            parse::frame_list("64:7, 594:4, 1518:1").unwrap()[0]
         );
         // Beside other sizes, its parts joined by +, as the results label it.
         assert_eq!(
-            parse_frames("1518,64:7+594:4+1518:1,64-1518").unwrap(),
+            parse::frame_list("1518,64:7+594:4+1518:1,64-1518").unwrap(),
             [
                 mix.clone(),
                 FrameSizes::Uniform { min: 64, max: 1518 },
                 FrameSizes::Fixed(1518)
             ]
         );
-        assert_eq!(parse_frames(&mix.label()).unwrap(), vec![mix.clone()]);
+        assert_eq!(parse::frame_list(&mix.label()).unwrap(), vec![mix.clone()]);
         let one_line = |s: &str| {
             let e = Axis::parse("frames", s).unwrap_err().to_string();
             assert!(e.starts_with("frames: ") && !e.contains('\n'), "{e}");
@@ -412,7 +312,7 @@ mod tests {
         assert!(one_line("1518,64:7,594:4").contains("join a mix's parts with +"));
         assert!(one_line("64:1+1518:1,64:1+1518:1").contains("given twice"));
         // A stepped range is not a weight.
-        assert_eq!(parse_frames("64..=1518:727").unwrap().len(), 3);
+        assert_eq!(parse::frame_list("64..=1518:727").unwrap().len(), 3);
     }
 
     #[test]
