@@ -186,7 +186,7 @@ fn propagation_decides_collisions_at_2500_m() {
     }
     // The positions really are 12.5 µs apart.
     let (m, _) = CsmaCd::new(&c).unwrap();
-    assert_eq!(m.positions_ps(), vec![0, prop.as_ps() as i64]);
+    assert_eq!(m.positions(), vec![Time::ZERO, prop]);
 }
 
 /// When the first station's signal reaches the second only after it started, both

@@ -7,7 +7,9 @@
 //! ## Module map
 //!
 //! * [`time`]: [`Time`], simulated time in whole picoseconds, a type that carries its
-//!   unit (named constructors and accessors), and the parser of durations with a unit.
+//!   unit (named constructors and accessors), its signed counterpart [`SignedTime`]
+//!   (coordinates that may lie before time zero), and the parser of durations with a
+//!   unit.
 //! * [`engine`]: the deterministic event queue (`(time, sequence)` order) and the run
 //!   loop, generic over an [`engine::Model`].
 //! * [`maths`]: deterministic floating-point helpers (a logarithm from `+ − × ÷` only,
@@ -64,4 +66,4 @@ pub mod range;
 pub mod stats;
 pub mod time;
 
-pub use time::Time;
+pub use time::{SignedTime, Time};

@@ -1,4 +1,6 @@
-//! Simulated time: [`Time`], an integer number of picoseconds that carries its unit.
+//! Simulated time: [`Time`], an integer number of picoseconds that carries its unit,
+//! and [`SignedTime`], its signed counterpart for coordinates that may lie before
+//! time zero.
 //!
 //! One picosecond resolves every Ethernet bit time exactly (100 000 ps at 10 Mb/s,
 //! 10 000 ps at 100 Mb/s, 1 000 ps at 1 Gb/s) and the propagation delay of one
@@ -17,9 +19,25 @@
 //! assert_eq!(Time::parse("1.5ms").unwrap(), Time::from_us(1_500));
 //! assert!(Time::parse("10").is_err());              // a time needs a unit
 //! ```
+//!
+//! [`Time`] is unsigned. Where a model needs differences that may be negative (a
+//! signal's front measured back from a position along a cable, `t − x`), it uses
+//! [`SignedTime`], converted from and to [`Time`] by functions that say what happens
+//! at the edge of the other's range, never by wrapping:
+//!
+//! ```
+//! use sim_kit::time::{SignedTime, Time};
+//! let (t, x) = (Time::from_ns(5), Time::from_ns(8));
+//! let u = SignedTime::from_time(t) - SignedTime::from_time(x);
+//! assert_eq!(u, SignedTime::from_ps(-3_000));
+//! assert_eq!(u.to_time(), Time::ZERO);               // before time zero: zero
+//! assert!(Time::try_from(u).is_err());
+//! assert_eq!(SignedTime::from_time(Time::MAX), SignedTime::MAX);
+//! ```
 
 use std::fmt;
-use std::ops::{Add, AddAssign, Div, Mul, Rem, Sub, SubAssign};
+use std::num::TryFromIntError;
+use std::ops::{Add, AddAssign, Div, Mul, Neg, Rem, Sub, SubAssign};
 
 use serde::{Deserialize, Serialize};
 
@@ -324,6 +342,148 @@ impl std::iter::Sum for Time {
     }
 }
 
+/// A signed number of picoseconds: an instant that may lie before time zero, or a
+/// difference of two [`Time`]s that may be negative.
+///
+/// The exact CSMA/CD model measures along a cable in it: a position is the
+/// propagation delay from the cable's start, and a signal's front and tail are
+/// compared across positions through `t − x` and `t + x`. Arithmetic is that of
+/// `i64` (it panics on overflow in debug builds). It converts from [`Time`]
+/// saturating at [`SignedTime::MAX`] (about 106 days) and to [`Time`] clamped at
+/// zero, or fallibly through `TryFrom` either way: never by wrapping.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(transparent)]
+pub struct SignedTime(i64);
+
+impl SignedTime {
+    /// Zero: time zero, or no difference.
+    pub const ZERO: SignedTime = SignedTime(0);
+    /// The earliest representable value (about 106 days before time zero).
+    pub const MIN: SignedTime = SignedTime(i64::MIN);
+    /// The latest representable value (about 106 days).
+    pub const MAX: SignedTime = SignedTime(i64::MAX);
+
+    /// `ps` picoseconds.
+    #[inline]
+    pub const fn from_ps(ps: i64) -> SignedTime {
+        SignedTime(ps)
+    }
+
+    /// Whole picoseconds.
+    #[inline]
+    pub const fn as_ps(self) -> i64 {
+        self.0
+    }
+
+    /// `t`, or [`SignedTime::MAX`] if `t` is later.
+    #[inline]
+    pub const fn from_time(t: Time) -> SignedTime {
+        let ps = t.as_ps();
+        if ps > i64::MAX as u64 {
+            SignedTime::MAX
+        } else {
+            SignedTime(ps as i64)
+        }
+    }
+
+    /// This as a [`Time`], or [`Time::ZERO`] if it is negative.
+    #[inline]
+    pub const fn to_time(self) -> Time {
+        if self.0 < 0 {
+            Time::ZERO
+        } else {
+            Time::from_ps(self.0 as u64)
+        }
+    }
+
+    /// The distance between `self` and `other`, whichever is later.
+    #[inline]
+    pub const fn abs_diff(self, other: SignedTime) -> Time {
+        Time::from_ps(self.0.abs_diff(other.0))
+    }
+
+    /// The magnitude, as a difference that is never negative.
+    #[inline]
+    pub const fn abs(self) -> SignedTime {
+        SignedTime(self.0.abs())
+    }
+
+    /// `self + rhs`, clamped to [`SignedTime::MIN`]..=[`SignedTime::MAX`].
+    #[inline]
+    pub const fn saturating_add(self, rhs: SignedTime) -> SignedTime {
+        SignedTime(self.0.saturating_add(rhs.0))
+    }
+
+    /// `self - rhs`, clamped to [`SignedTime::MIN`]..=[`SignedTime::MAX`].
+    #[inline]
+    pub const fn saturating_sub(self, rhs: SignedTime) -> SignedTime {
+        SignedTime(self.0.saturating_sub(rhs.0))
+    }
+}
+
+/// A [`Time`] within [`SignedTime::MAX`].
+impl TryFrom<Time> for SignedTime {
+    type Error = TryFromIntError;
+    #[inline]
+    fn try_from(t: Time) -> Result<SignedTime, TryFromIntError> {
+        i64::try_from(t.as_ps()).map(SignedTime)
+    }
+}
+
+/// A [`SignedTime`] that is not negative.
+impl TryFrom<SignedTime> for Time {
+    type Error = TryFromIntError;
+    #[inline]
+    fn try_from(s: SignedTime) -> Result<Time, TryFromIntError> {
+        u64::try_from(s.0).map(Time::from_ps)
+    }
+}
+
+/// The number of picoseconds with the unit, e.g. `-3000 ps`.
+impl fmt::Display for SignedTime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ps", self.0)
+    }
+}
+
+impl Add for SignedTime {
+    type Output = SignedTime;
+    #[inline]
+    fn add(self, rhs: SignedTime) -> SignedTime {
+        SignedTime(self.0 + rhs.0)
+    }
+}
+
+impl AddAssign for SignedTime {
+    #[inline]
+    fn add_assign(&mut self, rhs: SignedTime) {
+        self.0 += rhs.0;
+    }
+}
+
+impl Sub for SignedTime {
+    type Output = SignedTime;
+    #[inline]
+    fn sub(self, rhs: SignedTime) -> SignedTime {
+        SignedTime(self.0 - rhs.0)
+    }
+}
+
+impl SubAssign for SignedTime {
+    #[inline]
+    fn sub_assign(&mut self, rhs: SignedTime) {
+        self.0 -= rhs.0;
+    }
+}
+
+impl Neg for SignedTime {
+    type Output = SignedTime;
+    #[inline]
+    fn neg(self) -> SignedTime {
+        SignedTime(-self.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -365,5 +525,30 @@ mod tests {
         assert_eq!(Time::ZERO.saturating_sub(a), Time::ZERO);
         assert_eq!(Time::MAX.checked_add(a), None);
         assert_eq!([a, a, a].into_iter().sum::<Time>(), Time::from_us(15));
+    }
+
+    #[test]
+    fn signed_time_converts_without_wrapping() {
+        let a = SignedTime::from_time(Time::from_ns(2));
+        let b = SignedTime::from_ps(5_000);
+        assert_eq!(a - b, SignedTime::from_ps(-3_000));
+        assert_eq!((a - b).abs(), SignedTime::from_ps(3_000));
+        assert_eq!(a.abs_diff(b), Time::from_ns(3));
+        assert_eq!(b.abs_diff(a), Time::from_ns(3));
+        assert_eq!(-(a - b), b - a);
+        assert_eq!((a - b).to_time(), Time::ZERO);
+        assert_eq!((b - a).to_time(), Time::from_ns(3));
+        assert_eq!(SignedTime::from_time(Time::MAX), SignedTime::MAX);
+        assert!(SignedTime::try_from(Time::MAX).is_err());
+        assert_eq!(
+            SignedTime::try_from(Time::from_ps(7)),
+            Ok(SignedTime::from_ps(7))
+        );
+        assert!(Time::try_from(SignedTime::from_ps(-1)).is_err());
+        assert_eq!(Time::try_from(SignedTime::ZERO), Ok(Time::ZERO));
+        assert_eq!(SignedTime::MAX.saturating_add(b), SignedTime::MAX);
+        assert_eq!(SignedTime::MIN.saturating_sub(b), SignedTime::MIN);
+        assert!(SignedTime::MIN < a - b && a - b < SignedTime::ZERO);
+        assert_eq!((a - b).to_string(), "-3000 ps");
     }
 }

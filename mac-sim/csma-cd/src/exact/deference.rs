@@ -36,10 +36,11 @@
 //! far-apart stations does not start its gap.
 
 use super::medium::{Carrier, Wait};
+use super::model::CsmaCd;
 use super::observe::Observer;
-use super::{CsmaCd, Event, State};
+use super::station::{Event, State};
 use sim_kit::engine::EventQueue;
-use sim_kit::time::Time;
+use sim_kit::time::{SignedTime, Time};
 
 impl<O: Observer> CsmaCd<O> {
     /// Deference under [`IfgRule::Restart`](crate::config::IfgRule::Restart): carrier anywhere in the gap restarts
@@ -59,9 +60,9 @@ impl<O: Observer> CsmaCd<O> {
                 }
             }
             Some(last) => {
-                let ready = last.saturating_add(self.t.ifg.as_ps() as i64);
-                if ready > now.as_ps() as i64 {
-                    q.schedule(Time::from_ps(ready as u64), Event::Attempt(k as u32));
+                let ready = last.saturating_add(SignedTime::from_time(self.t.ifg));
+                if ready > SignedTime::from_time(now) {
+                    q.schedule(ready.to_time(), Event::Attempt(k as u32));
                 } else {
                     self.start_tx(now, k, q);
                 }
@@ -87,8 +88,8 @@ impl<O: Observer> CsmaCd<O> {
         self.medium.purge(now);
         if let Some(last) = self.medium.sense(k, now) {
             // No carrier: `last` is the last drop, and the gap runs from it.
-            let end = last.saturating_add(self.t.ifg.as_ps() as i64);
-            self.at_gap_end(now, k, Time::from_ps(end.max(0) as u64), q);
+            let end = last.saturating_add(SignedTime::from_time(self.t.ifg));
+            self.at_gap_end(now, k, end.to_time(), q);
             return;
         }
         let c = self.medium.carrier(k, now);
@@ -169,7 +170,7 @@ impl<O: Observer> CsmaCd<O> {
         let st = &mut self.stations[k];
         if st.watch_own {
             st.watch_own = false;
-            st.own_gap_end = Time::from_ps(last.max(0) as u64).min(now) + ifg;
+            st.own_gap_end = last.to_time().min(now) + ifg;
         }
         if st.state == State::Deferred {
             st.state = State::Waiting;
@@ -182,7 +183,7 @@ impl<O: Observer> CsmaCd<O> {
     /// at its position drops, and is timed blind.
     pub(super) fn own_gap(&mut self, now: Time, k: usize, q: &mut EventQueue<Event>) {
         if let Some(last) = self.medium.sense(k, now) {
-            let drop = Time::from_ps(last.max(0) as u64).max(now);
+            let drop = last.to_time().max(now);
             self.stations[k].own_gap_end = drop + self.t.ifg;
             return;
         }
@@ -209,9 +210,8 @@ impl<O: Observer> CsmaCd<O> {
     /// passes that station.
     pub(super) fn release_waiters(&mut self, now: Time, k: usize, q: &mut EventQueue<Event>) {
         let mut waiting = std::mem::take(&mut self.waiters[k]);
-        let pk = self.medium.pos(k);
         for &d in &waiting {
-            let at = now + Time::from_ps(self.medium.pos(d as usize).abs_diff(pk));
+            let at = now + self.medium.delay(d as usize, k);
             self.look_again(d as usize, at, q);
         }
         waiting.clear();

@@ -2,7 +2,8 @@
 //! collision, and when. It knows nothing of frames, queues or backoff.
 //!
 //! A signal started at `s` by the station at `p_k` reaches position `p` at
-//! `s + |p − p_k|` (positions are propagation delays in picoseconds). A station senses
+//! `s + |p − p_k|` (positions are propagation delays from the cable's start, held as
+//! [`SignedTime`]s so that `t − p` and `t + p` keep their unit). A station senses
 //! carrier at `t` when some signal's front reached it strictly before `t` and its tail
 //! has not yet passed. A transmitter detects a collision when another signal's front
 //! reaches it; it then finishes the preamble, jams and stops.
@@ -34,11 +35,13 @@ use std::collections::VecDeque;
 use crate::config::{JamRule, Timing};
 use crate::exact::bitset::LevelBitSet;
 use crate::exact::segtree::FrontTree;
-use sim_kit::time::Time;
+use sim_kit::time::{SignedTime, Time};
 
 /// No collision detected (yet).
 pub const NONE: Time = Time::MAX;
-const NEG: i64 = i64::MIN / 4;
+/// Before every instant of a run ("never" for the last drop of the carrier), far
+/// enough from [`SignedTime::MIN`] that adding a position or a gap cannot overflow.
+const LONG_AGO: SignedTime = SignedTime::from_ps(i64::MIN / 4);
 
 /// How carrier sense and collision detection are computed (all give the same answers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,7 +58,8 @@ pub enum SenseMethod {
 
 #[derive(Clone, Copy, Debug)]
 struct Signal {
-    pos: i64,
+    /// The transmitter's position.
+    pos: SignedTime,
     start: Time,
     /// End of the transmission: tentative while `on`, final after.
     end: Time,
@@ -84,7 +88,7 @@ struct Front {
 /// whole cable).
 #[derive(Clone, Copy, Debug)]
 struct Past {
-    pos: i64,
+    pos: SignedTime,
     start: Time,
     end: Time,
 }
@@ -133,7 +137,7 @@ pub struct Medium {
     /// Finished signals out of the front set, for [`carrier`](Self::carrier).
     recent: Vec<Past>,
     /// Scratch space of [`carrier`](Self::carrier).
-    scratch: Vec<(i64, i64, u32)>,
+    scratch: Vec<(Time, Time, u32)>,
     sig: Vec<Signal>,
     method: SenseMethod,
     fronts: LevelBitSet,
@@ -141,20 +145,26 @@ pub struct Medium {
     front_fifo: VecDeque<Front>,
     old_transmitting: u32,
     active: u32,
-    u_old: i64,
-    v_old: i64,
-    u_all: i64,
-    v_all: i64,
+    /// `max(e − p)` and `max(e + p)` over the ends `e` of the signals folded out of
+    /// the front set (`u = t − x`, `v = t + x`: the coordinates in which a tail
+    /// travelling left or right keeps its value).
+    u_old: SignedTime,
+    v_old: SignedTime,
+    /// The same over every signal that has ended.
+    u_all: SignedTime,
+    v_all: SignedTime,
 }
 
+/// When the carrier of the signals folded into `u` and `v` drops at position `p`.
 #[inline]
-fn off(u: i64, v: i64, p: i64) -> i64 {
+fn off(u: SignedTime, v: SignedTime, p: SignedTime) -> SignedTime {
     (u + p).max(v - p)
 }
 
 impl Medium {
-    /// A quiet cable with stations at `positions` (ascending).
-    pub fn new(t: Timing, positions: &[i64], method: SenseMethod) -> Self {
+    /// A quiet cable with stations at `positions` (ascending propagation delays from
+    /// the cable's start).
+    pub fn new(t: Timing, positions: &[Time], method: SenseMethod) -> Self {
         let n = positions.len();
         Self {
             t,
@@ -167,7 +177,7 @@ impl Medium {
             sig: positions
                 .iter()
                 .map(|&pos| Signal {
-                    pos,
+                    pos: SignedTime::from_time(pos),
                     start: Time::ZERO,
                     end: Time::ZERO,
                     det: NONE,
@@ -182,10 +192,10 @@ impl Medium {
             front_fifo: VecDeque::new(),
             old_transmitting: 0,
             active: 0,
-            u_old: NEG,
-            v_old: NEG,
-            u_all: NEG,
-            v_all: NEG,
+            u_old: LONG_AGO,
+            v_old: LONG_AGO,
+            u_all: LONG_AGO,
+            v_all: LONG_AGO,
         }
     }
 
@@ -211,16 +221,22 @@ impl Medium {
         self.active
     }
 
-    /// Station `k`'s position, ps of propagation from the cable's start.
-    pub fn pos(&self, k: usize) -> i64 {
-        self.sig[k].pos
+    /// Station `k`'s position: the propagation delay from the cable's start.
+    pub fn pos(&self, k: usize) -> Time {
+        self.sig[k].pos.to_time()
+    }
+
+    /// The propagation delay between stations `j` and `k`.
+    #[inline]
+    pub fn delay(&self, j: usize, k: usize) -> Time {
+        self.sig[j].pos.abs_diff(self.sig[k].pos)
     }
 
     /// When the carrier of everything sent so far has gone from station `k`, plus the
     /// interframe gap: when a station deferring there may try again.
     #[inline]
     pub fn quiet_at(&self, k: usize) -> Time {
-        Time::from_ps(off(self.u_all, self.v_all, self.sig[k].pos).max(0) as u64) + self.t.ifg
+        off(self.u_all, self.v_all, self.sig[k].pos).to_time() + self.t.ifg
     }
 
     /// Fold signals whose front has covered the whole cable out of the front set.
@@ -234,7 +250,7 @@ impl Medium {
             let k = f.station as usize;
             if f.frozen_end != NONE {
                 // An earlier transmission of a station that has started again.
-                let (e, p) = (f.frozen_end.as_ps() as i64, self.sig[k].pos);
+                let (e, p) = (SignedTime::from_time(f.frozen_end), self.sig[k].pos);
                 self.u_old = self.u_old.max(e - p);
                 self.v_old = self.v_old.max(e + p);
                 if self.starts_under_carrier {
@@ -263,7 +279,7 @@ impl Medium {
                     self.old_on.push(k as u32);
                 }
             } else {
-                let e = g.end.as_ps() as i64;
+                let e = SignedTime::from_time(g.end);
                 self.u_old = self.u_old.max(e - g.pos);
                 self.v_old = self.v_old.max(e + g.pos);
                 if self.starts_under_carrier {
@@ -278,17 +294,16 @@ impl Medium {
     }
 
     /// `None` if station `k` senses carrier at `now`, else the last time the carrier
-    /// dropped at its position (very negative if never). Call [`purge`](Self::purge)
-    /// first.
+    /// dropped at its position (long before time zero if never). Call
+    /// [`purge`](Self::purge) first.
     #[inline]
-    pub fn sense(&self, k: usize, now: Time) -> Option<i64> {
+    pub fn sense(&self, k: usize, now: Time) -> Option<SignedTime> {
         if self.old_transmitting > 0 {
             return None;
         }
-        let now = now.as_ps() as i64;
-        let p = self.sig[k].pos;
+        let (p, now_s) = (self.sig[k].pos, SignedTime::from_time(now));
         let mut last = off(self.u_old, self.v_old, p);
-        if last > now {
+        if last > now_s {
             return None;
         }
         match self.method {
@@ -300,7 +315,7 @@ impl Medium {
             SenseMethod::Indexed if self.inside_members == 0 => {
                 let t = self.tree.as_ref()?;
                 // Left: members up to k whose front has arrived form a run ending at k.
-                let tau = now - p;
+                let tau = now_s - p;
                 let from = t.rightmost_a_at_least(k, tau).map_or(0, |i| i + 1);
                 if from <= k {
                     let tail = t.max_tail_left(from, k);
@@ -309,7 +324,7 @@ impl Medium {
                     }
                     last = last.max(tail + p);
                 }
-                let sigma = now + p;
+                let sigma = now_s + p;
                 let to = t
                     .leftmost_b_at_least(k + 1, sigma)
                     .unwrap_or(self.sig.len());
@@ -345,21 +360,22 @@ impl Medium {
         if let Some(&j) = self.old_on.first() {
             return Wait::Transmitter(j as usize);
         }
-        let (p, now_ps) = (self.sig[k].pos, now.as_ps() as i64);
-        // Folded signals reached everywhere: the latest of their tails.
-        let mut until = off(self.u_old, self.v_old, p);
+        let p = self.sig[k].pos;
+        // Folded signals reached everywhere: the latest of their tails (if any, else
+        // zero: the answer is never earlier than `now`).
+        let mut until = off(self.u_old, self.v_old, p).to_time();
         // Over one signal: `Some(true)` to go on, `Some(false)` to stop the walk,
         // `None` if it is a transmission still on that has arrived.
-        let look = |g: Signal, until: &mut i64| -> Option<bool> {
-            let d = (p - g.pos).abs();
-            if g.start.as_ps() as i64 + d >= now_ps {
+        let look = |g: Signal, until: &mut Time| -> Option<bool> {
+            let d = p.abs_diff(g.pos);
+            if g.start + d >= now {
                 // Not arrived: ends a walk unless it started after a passing front.
                 return Some(g.inside);
             }
             if g.on {
                 return None;
             }
-            *until = (*until).max(g.end.as_ps() as i64 + d);
+            *until = (*until).max(g.end + d);
             Some(true)
         };
         let mut on = None;
@@ -399,7 +415,7 @@ impl Medium {
         }
         match on {
             Some(j) => Wait::Transmitter(j),
-            None => Wait::Until(Time::from_ps(until.max(now_ps) as u64)),
+            None => Wait::Until(until.max(now)),
         }
     }
 
@@ -410,15 +426,14 @@ impl Medium {
     /// flight and those recently folded; call [`purge`](Self::purge) first. Only for
     /// [`allow_starts_under_carrier`](Self::allow_starts_under_carrier) cables.
     pub fn carrier(&mut self, k: usize, now: Time) -> Carrier {
-        let (horizon, now_ps) = (self.t.max_prop + self.t.ifg, now.as_ps() as i64);
-        let p = self.sig[k].pos;
+        let (horizon, ifg, p) = (self.t.max_prop + self.t.ifg, self.t.ifg, self.sig[k].pos);
         // The common case first: a transmitter whose front covered the cable reached
         // the station more than a gap ago, so the carrier is on, the run is older than
         // a gap and the station waits on that transmitter.
         for &j in &self.old_on {
             let g = self.sig[j as usize];
-            let front = g.start + Time::from_ps(p.abs_diff(g.pos));
-            if front + self.t.ifg <= now {
+            let front = g.start + p.abs_diff(g.pos);
+            if front + ifg <= now {
                 return Carrier {
                     on_since: Some(front),
                     last_drop: None,
@@ -429,11 +444,13 @@ impl Medium {
         self.recent.retain(|g| g.end + horizon >= now);
         let mut iv = std::mem::take(&mut self.scratch);
         iv.clear();
-        let mut add = |pos: i64, start: Time, end: Option<Time>, who: usize| {
-            let d = p.abs_diff(pos) as i64;
-            let front = start.as_ps() as i64 + d;
-            if front < now_ps {
-                let tail = end.map_or(i64::MAX, |e| e.as_ps() as i64 + d);
+        // Each signal whose front has reached the station: (front, tail), the tail
+        // `Time::MAX` while its transmitter is still on.
+        let mut add = |pos: SignedTime, start: Time, end: Option<Time>, who: usize| {
+            let d = p.abs_diff(pos);
+            let front = start + d;
+            if front < now {
+                let tail = end.map_or(Time::MAX, |e| e + d);
                 iv.push((front, tail, who as u32));
             }
         };
@@ -448,35 +465,35 @@ impl Medium {
         for g in &self.recent {
             add(g.pos, g.start, Some(g.end), usize::MAX);
         }
-        // The signals present now, and the latest tail that has passed.
-        let (mut since, mut until, mut on) = (i64::MAX, NEG, None);
-        let mut passed = NEG;
+        // The signals present now (the earliest front, the latest tail), and the latest
+        // tail that has passed.
+        let (mut since, mut until, mut on) = (Time::MAX, Time::ZERO, None);
+        let mut passed = None;
         for &(front, tail, who) in &iv {
-            if tail > now_ps {
+            if tail > now {
                 since = since.min(front);
                 until = until.max(tail);
-                if tail == i64::MAX {
+                if tail == Time::MAX {
                     on = on.or(Some(who as usize));
                 }
             } else {
-                passed = passed.max(tail);
+                passed = passed.max(Some(tail));
             }
         }
-        let at = |ps: i64| Time::from_ps(ps.max(0) as u64);
-        let carrier = if since == i64::MAX {
+        let carrier = if since == Time::MAX {
             // Off: the latest tail that passed is the last drop.
             Carrier {
                 on_since: None,
-                last_drop: (passed > NEG).then(|| at(passed)),
+                last_drop: passed,
                 wait: Wait::Nothing,
             }
         } else {
             // On: the run of carrier may reach back through signals that have passed
             // (a tail and a front at the same instant count as unbroken). Only a run
             // younger than one gap needs its start and the drop before it exactly.
-            let oldest = now_ps - self.t.ifg.as_ps() as i64;
+            let young = |since: Time| since + ifg > now;
             let mut extended = true;
-            while extended && since > oldest {
+            while extended && young(since) {
                 extended = false;
                 for &(front, tail, _) in &iv {
                     if front < since && tail >= since {
@@ -491,9 +508,9 @@ impl Medium {
                 .map(|&(_, tail, _)| tail)
                 .max();
             Carrier {
-                on_since: Some(at(since)),
-                last_drop: if since > oldest { drop.map(at) } else { None },
-                wait: on.map_or(Wait::Until(at(until)), Wait::Transmitter),
+                on_since: Some(since),
+                last_drop: if young(since) { drop } else { None },
+                wait: on.map_or(Wait::Until(until), Wait::Transmitter),
             }
         };
         self.scratch = iv;
@@ -522,15 +539,15 @@ impl Medium {
     #[inline]
     fn pass(
         &self,
-        p: i64,
-        now: i64,
+        p: SignedTime,
+        now: Time,
         js: impl Iterator<Item = Signal>,
         stop_early: bool,
-    ) -> Option<i64> {
-        let mut last = NEG;
+    ) -> Option<SignedTime> {
+        let mut last = LONG_AGO;
         for g in js {
-            let d = (p - g.pos).abs();
-            if g.start.as_ps() as i64 + d >= now {
+            let d = p.abs_diff(g.pos);
+            if g.start + d >= now {
                 // A signal that started under carrier does not end the walk: the
                 // signal it started inside reached everything beyond it first.
                 if stop_early && !g.inside {
@@ -538,11 +555,11 @@ impl Medium {
                 }
                 continue;
             }
-            let tail = g.end.as_ps() as i64 + d;
+            let tail = g.end + d;
             if tail > now {
                 return None;
             }
-            last = last.max(tail);
+            last = last.max(SignedTime::from_time(tail));
         }
         Some(last)
     }
@@ -557,14 +574,18 @@ impl Medium {
         if !g.on {
             return;
         }
-        let arrival = now + Time::from_ps(pk.abs_diff(g.pos));
+        let arrival = now + pk.abs_diff(g.pos);
         if arrival < g.end && arrival < g.det {
             g.det = arrival;
             let end = arrival.max(g.start + pre) + jam;
             if end < g.end {
                 g.end = end;
                 if let Some(t) = &mut self.tree {
-                    let (s, e, p) = (g.start.as_ps() as i64, end.as_ps() as i64, g.pos);
+                    let (s, e, p) = (
+                        SignedTime::from_time(g.start),
+                        SignedTime::from_time(end),
+                        g.pos,
+                    );
                     t.set(nb, [s - p, e - p, s + p, e + p]);
                 }
                 schedule(end, nb);
@@ -582,14 +603,14 @@ impl Medium {
         let p = self.sig[k].pos;
         self.inside_members == 0
             && self.old_transmitting == 0
-            && off(self.u_old, self.v_old, p) <= now.as_ps() as i64
+            && off(self.u_old, self.v_old, p) <= SignedTime::from_time(now)
             && [self.fronts.pred(k), self.fronts.succ(k)]
                 .into_iter()
                 .flatten()
-                .all(|j| self.sig[j].start + Time::from_ps(p.abs_diff(self.sig[j].pos)) >= now)
+                .all(|j| self.sig[j].start + p.abs_diff(self.sig[j].pos) >= now)
     }
 
-    /// Station `k` starts a transmission of `length` picoseconds (preamble and frame)
+    /// Station `k` starts a transmission lasting `length` (preamble and frame)
     /// at `now`, having sensed an idle medium. `schedule(t, j)` is called for the end
     /// of `k`'s transmission and for every transmitter whose end moves earlier.
     pub fn start(
@@ -629,17 +650,16 @@ impl Medium {
             // Every signal in flight. Under the IEEE 802.3 gap rules a station may
             // start under carrier, or just after a signal has passed it, and the
             // nearest members no longer stand for the farther ones.
-            let now_ps = now.as_ps() as i64;
             for i in 0..self.front_fifo.len() {
                 let f = self.front_fifo[i];
                 let g = self.view(&f);
                 let d = p.abs_diff(g.pos);
-                let arrival = g.start + Time::from_ps(d);
+                let arrival = g.start + d;
                 if arrival >= now {
                     det = det.min(arrival);
                 } else {
                     inside = true;
-                    present |= g.end + Time::from_ps(d) > now;
+                    present |= g.end + d > now;
                 }
                 if f.frozen_end == NONE {
                     self.hit(now, k, f.station as usize, &mut schedule);
@@ -651,7 +671,8 @@ impl Medium {
                 present = true;
                 self.hit(now, k, nb, &mut schedule);
             }
-            present |= self.old_transmitting > 0 || off(self.u_old, self.v_old, p) > now_ps;
+            present |= self.old_transmitting > 0
+                || off(self.u_old, self.v_old, p) > SignedTime::from_time(now);
             inside &= self.starts_under_carrier;
             if present && self.starts_under_carrier {
                 det = now;
@@ -662,10 +683,8 @@ impl Medium {
             // front does (below the nearest-neighbour range).
             let (left, right) = (self.fronts.pred(k), self.fronts.succ(k));
             for nb in [left, right].into_iter().flatten() {
-                debug_assert!(
-                    self.sig[nb].start + Time::from_ps(p.abs_diff(self.sig[nb].pos)) >= now
-                );
-                let arrival = self.sig[nb].start + Time::from_ps(p.abs_diff(self.sig[nb].pos));
+                let arrival = self.sig[nb].start + p.abs_diff(self.sig[nb].pos);
+                debug_assert!(arrival >= now);
                 det = det.min(arrival);
                 self.hit(now, k, nb, &mut schedule);
             }
@@ -691,7 +710,7 @@ impl Medium {
         }
         schedule(end, k);
         if let Some(t) = &mut self.tree {
-            let (s, e) = (now.as_ps() as i64, end.as_ps() as i64);
+            let (s, e) = (SignedTime::from_time(now), SignedTime::from_time(end));
             t.set(k, [s - p, e - p, s + p, e + p]);
         }
         self.fronts.insert(k);
@@ -739,7 +758,11 @@ impl Medium {
         g.end = end;
         if g.in_fifo {
             if let Some(t) = &mut self.tree {
-                let (s, e, p) = (g.start.as_ps() as i64, end.as_ps() as i64, g.pos);
+                let (s, e, p) = (
+                    SignedTime::from_time(g.start),
+                    SignedTime::from_time(end),
+                    g.pos,
+                );
                 t.set(k, [s - p, e - p, s + p, e + p]);
             }
         }
@@ -753,7 +776,7 @@ impl Medium {
         self.purge(now);
         self.active -= 1;
         self.sig[k].on = false;
-        let e = now.as_ps() as i64;
+        let e = SignedTime::from_time(now);
         self.u_all = self.u_all.max(e - g.pos);
         self.v_all = self.v_all.max(e + g.pos);
         // (After the purge above, which may just have moved this front out.)

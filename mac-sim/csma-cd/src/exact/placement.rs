@@ -1,4 +1,4 @@
-//! Where the stations sit: propagation distance from the cable's start, picoseconds.
+//! Where the stations sit: the propagation delay from the cable's start.
 
 use rand_core::{Rng, SeedableRng};
 use rand_xorshift::XorShiftRng;
@@ -8,17 +8,18 @@ use sim_kit::maths::split_seed;
 use sim_kit::time::Time;
 
 /// Positions in ascending order (stations are numbered by position), for a cable whose
-/// end-to-end delay is `max_prop` picoseconds. Integer arithmetic only.
-pub fn positions(cfg: &RunConfig, max_prop: Time) -> Vec<i64> {
+/// end-to-end delay is `max_prop`. Integer arithmetic only.
+pub fn positions(cfg: &RunConfig, max_prop: Time) -> Vec<Time> {
     let n = cfg.stations as usize;
-    let mut pos: Vec<i64> = match cfg.placement {
-        Placement::Point => vec![0; n],
+    let mut pos: Vec<Time> = match cfg.placement {
+        Placement::Point => vec![Time::ZERO; n],
         Placement::Even => (0..n)
             .map(|i| {
                 if n == 1 {
-                    0
+                    Time::ZERO
                 } else {
-                    (u128::from(max_prop.as_ps()) * i as u128 / (n as u128 - 1)) as i64
+                    let ps = u128::from(max_prop.as_ps()) * i as u128 / (n as u128 - 1);
+                    Time::from_ps(ps as u64)
                 }
             })
             .collect(),
@@ -26,7 +27,9 @@ pub fn positions(cfg: &RunConfig, max_prop: Time) -> Vec<i64> {
             let mut rng = XorShiftRng::seed_from_u64(split_seed(cfg.seed, 1));
             (0..n)
                 .map(|_| {
-                    ((u128::from(rng.next_u64()) * (u128::from(max_prop.as_ps()) + 1)) >> 64) as i64
+                    let ps =
+                        (u128::from(rng.next_u64()) * (u128::from(max_prop.as_ps()) + 1)) >> 64;
+                    Time::from_ps(ps as u64)
                 })
                 .collect()
         }

@@ -9,27 +9,35 @@
 //! where a burst of thousands of simultaneous transmissions would make a neighbour
 //! walk long; both give the same answer.
 //!
+//! The four numbers are instants in the diagonal coordinates `t − p` and `t + p`
+//! (`p` a station's position, the propagation delay from the cable's start), so they
+//! are [`SignedTime`]s.
+//!
 //! ```
 //! use csma_cd::exact::segtree::FrontTree;
+//! use sim_kit::time::SignedTime;
+//! let ps = SignedTime::from_ps;
 //! let mut t = FrontTree::new(10);
-//! t.set(3, [5, 9, 11, 15]);
-//! t.set(7, [1, 2, 20, 30]);
-//! assert_eq!(t.rightmost_a_at_least(9, 2), Some(3)); // a: 5 at 3, 1 at 7
-//! assert_eq!(t.leftmost_b_at_least(0, 12), Some(7));
-//! assert_eq!(t.max_tail_left(0, 9), 9);
-//! assert_eq!(t.max_tail_right(4, 9), 30);
+//! t.set(3, [5, 9, 11, 15].map(ps));
+//! t.set(7, [1, 2, 20, 30].map(ps));
+//! assert_eq!(t.rightmost_a_at_least(9, ps(2)), Some(3)); // a: 5 at 3, 1 at 7
+//! assert_eq!(t.leftmost_b_at_least(0, ps(12)), Some(7));
+//! assert_eq!(t.max_tail_left(0, 9), ps(9));
+//! assert_eq!(t.max_tail_right(4, 9), ps(30));
 //! t.clear(3);
-//! assert_eq!(t.rightmost_a_at_least(9, 2), None);
+//! assert_eq!(t.rightmost_a_at_least(9, ps(2)), None);
 //! ```
 
+use sim_kit::time::SignedTime;
+
 /// "No member": below every real value.
-pub const EMPTY: i64 = i64::MIN / 4;
+pub const EMPTY: SignedTime = SignedTime::from_ps(i64::MIN / 4);
 
 /// The tree: per node `[a, tail_left, b, tail_right]` maxima.
 #[derive(Clone, Debug)]
 pub struct FrontTree {
     size: usize,
-    nodes: Vec<[i64; 4]>,
+    nodes: Vec<[SignedTime; 4]>,
 }
 
 impl FrontTree {
@@ -46,7 +54,7 @@ impl FrontTree {
     /// the left `a = s − p`, tail from the left `e − p`, front from the right
     /// `b = s + p`, tail from the right `e + p`.
     #[inline]
-    pub fn set(&mut self, i: usize, v: [i64; 4]) {
+    pub fn set(&mut self, i: usize, v: [SignedTime; 4]) {
         let mut n = self.size + i;
         if n >= self.nodes.len() {
             return;
@@ -76,7 +84,7 @@ impl FrontTree {
 
     /// The largest `j <= x` whose `a` is at least `tau`.
     #[inline]
-    pub fn rightmost_a_at_least(&self, x: usize, tau: i64) -> Option<usize> {
+    pub fn rightmost_a_at_least(&self, x: usize, tau: SignedTime) -> Option<usize> {
         let mut v = self.size + x.min(self.size - 1);
         if self.nodes[v][0] >= tau {
             return Some(v - self.size);
@@ -100,7 +108,7 @@ impl FrontTree {
 
     /// The smallest `j >= x` whose `b` is at least `sigma`.
     #[inline]
-    pub fn leftmost_b_at_least(&self, x: usize, sigma: i64) -> Option<usize> {
+    pub fn leftmost_b_at_least(&self, x: usize, sigma: SignedTime) -> Option<usize> {
         if x >= self.size {
             return None;
         }
@@ -125,7 +133,7 @@ impl FrontTree {
         None
     }
 
-    fn range_max(&self, field: usize, l: usize, r: usize) -> i64 {
+    fn range_max(&self, field: usize, l: usize, r: usize) -> SignedTime {
         let mut m = EMPTY;
         if l > r || r >= self.size {
             return m;
@@ -148,13 +156,13 @@ impl FrontTree {
 
     /// The largest `tail_left` over members in `l..=r`.
     #[inline]
-    pub fn max_tail_left(&self, l: usize, r: usize) -> i64 {
+    pub fn max_tail_left(&self, l: usize, r: usize) -> SignedTime {
         self.range_max(1, l, r)
     }
 
     /// The largest `tail_right` over members in `l..=r`.
     #[inline]
-    pub fn max_tail_right(&self, l: usize, r: usize) -> i64 {
+    pub fn max_tail_right(&self, l: usize, r: usize) -> SignedTime {
         self.range_max(3, l, r)
     }
 }
@@ -181,12 +189,12 @@ mod tests {
                 t.clear(i);
                 v[i] = [EMPTY; 4];
             } else {
-                let w = [0, 1, 2, 3].map(|_| (next() % 1000) as i64);
+                let w = [0, 1, 2, 3].map(|_| SignedTime::from_ps((next() % 1000) as i64));
                 t.set(i, w);
                 v[i] = w;
             }
             let q = (next() % n as u64) as usize;
-            let th = (next() % 1000) as i64;
+            let th = SignedTime::from_ps((next() % 1000) as i64);
             let r = (q + (next() % 50) as usize).min(n - 1);
             assert_eq!(
                 t.rightmost_a_at_least(q, th),
