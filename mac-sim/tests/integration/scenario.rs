@@ -1,9 +1,8 @@
 //! `--scenario FILE`: scenario files, the JSON round trip, flags over the file, and
 //! one line with file, line and key for every bad file.
 
-mod common;
-
-use common::{assert_args_fail, mac_sim, stdout};
+use crate::common;
+use crate::common::{assert_args_fail, mac_sim, stdout};
 
 fn scenario(name: &str) -> String {
     format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"))
