@@ -1,5 +1,5 @@
 //! What a CSMA/CD sweep varies: any parameter of the schema
-//! ([`Scenario`](crate::scenario::Scenario)) as an axis, each a list of values; the
+//! ([`Scenario`]) as an axis, each a list of values; the
 //! points are every combination of them, each a scenario laid over the sweep's base.
 //!
 //! ```
