@@ -1,4 +1,5 @@
-//! The one error type: a parameter a constructor cannot accept.
+//! The error of every constructor: a parameter it cannot accept. (When a retry loop
+//! gives up, it returns the caller's own error in a `retry::GaveUp`.)
 
 use core::fmt;
 

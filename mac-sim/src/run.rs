@@ -1,12 +1,15 @@
-//! `mac-sim run`: one run of the exact model, with its progress and, with `--plot`,
-//! its charts; argument parsing is in `main.rs`, the work in `csma_cd`.
+//! `mac-sim run` (and `mac-sim` with no subcommand): its options, one run of the exact
+//! model with its progress and, with `--plot`, its charts, and how the result is
+//! printed; the work is in `csma_cd` and `csma_cd_host`.
 
 use std::path::Path;
 
+use clap::Args;
 use csma_cd::capture::{CaptureFormat, PcapWriter};
 use csma_cd::config::RunConfig;
 use csma_cd::exact::capture_timeline::{CaptureTimeline, DEFAULT_WINDOWS};
 use csma_cd::exact::per_station::{PerStation, StationResult};
+use csma_cd::report;
 use csma_cd::trace::{TraceFormat, TraceWriter};
 use csma_cd_host::charts as run_charts;
 use csma_cd_host::job;
@@ -15,9 +18,77 @@ use sim_host::output::atomic::AtomicFile;
 use sim_host::output::set::{OutputSet, check};
 use sim_host::runner::progress;
 use sim_kit::output::format::UnknownFormat;
+use sim_kit::output::json;
 
+use crate::emit;
 use crate::failure::Failure;
 use crate::interrupt;
+use crate::scenario_flags::RunFlags;
+
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    #[command(flatten)]
+    params: RunFlags,
+    /// Print JSON instead of the report.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// Print CSV (header + one row) instead of the report.
+    #[arg(long)]
+    csv: bool,
+    /// No progress bar (it is shown only when standard error is a terminal).
+    #[arg(short = 'q', long)]
+    quiet: bool,
+    /// Also draw the run's charts (attempts histogram, per-station throughput, backoff
+    /// versus E(c), capture timeline) as PNG and SVG into this directory.
+    #[arg(long, value_name = "DIR")]
+    plot: Option<std::path::PathBuf>,
+    /// Write every step of every station (transmit, defer, collision, jam end,
+    /// success, drop) to this file: CSV (.csv) or JSON lines (.jsonl).
+    #[arg(long, value_name = "FILE")]
+    trace: Option<std::path::PathBuf>,
+    /// Also report each station (numbered 0..N-1 along the bus): throughput,
+    /// delivered, dropped, collided attempts, access delay mean and p99. Adds a table to
+    /// the report, a "stations" array to --json, one CSV line per station to --csv.
+    #[arg(long)]
+    per_station: bool,
+    /// Write what a monitor on the bus would capture (delivered frames, collision
+    /// fragments) to this file: pcapng (.pcapng) or pcap with nanosecond timestamps
+    /// (.pcap), for Wireshark or tshark.
+    #[arg(long, value_name = "FILE")]
+    pcap: Option<std::path::PathBuf>,
+}
+
+/// `mac-sim run`: the run, then its result as a report, `--json` or `--csv`.
+pub fn run_cmd(args: &RunArgs) -> Result<(), Failure> {
+    let cfg = args.params.config()?;
+    let (r, stations) = run_observed(
+        &cfg,
+        args.plot.as_deref(),
+        args.trace.as_deref(),
+        args.per_station,
+        args.pcap.as_deref(),
+        args.quiet,
+    )?;
+    if args.json {
+        return emit(&json::to_string(&with_scenario(
+            &r,
+            &cfg,
+            stations.as_deref(),
+        )));
+    }
+    if let Some(rows) = &stations {
+        return emit(&if args.csv {
+            report::csv::per_station_rows(&r, rows)
+        } else {
+            report::text::run_report(&r) + &report::text::per_station_table(rows)
+        });
+    }
+    emit(&if args.csv {
+        report::csv::run_csv(&r)
+    } else {
+        report::text::run_report(&r)
+    })
+}
 
 /// One run of the exact model, `cfg` already validated, with its progress on a
 /// terminal (unless `quiet`), and
@@ -32,7 +103,7 @@ use crate::interrupt;
 /// [`csma_cd::trace`]), and with `pcap`, the bus as a monitor would capture it (see
 /// [`csma_cd::capture`]); each appears complete after the run or not at all, and a
 /// path that cannot be written fails before the run starts.
-pub fn run_observed(
+fn run_observed(
     cfg: &RunConfig,
     plot: Option<&Path>,
     trace: Option<&Path>,
@@ -116,7 +187,7 @@ pub fn run_observed(
 /// A run's JSON result with its configuration as a `"scenario"` key (the schema of
 /// scenario files), so that `run --scenario RESULT.json` re-runs it.
 #[derive(serde::Serialize)]
-pub struct WithScenario<'a> {
+struct WithScenario<'a> {
     /// The result, its keys in their usual order.
     #[serde(flatten)]
     pub result: &'a csma_cd::RunResult,
@@ -128,7 +199,7 @@ pub struct WithScenario<'a> {
 }
 
 /// [`WithScenario`] of a run, its configuration and its per-station results, if any.
-pub fn with_scenario<'a>(
+fn with_scenario<'a>(
     r: &'a csma_cd::RunResult,
     cfg: &RunConfig,
     stations: Option<&'a [StationResult]>,

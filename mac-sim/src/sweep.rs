@@ -1,5 +1,6 @@
-//! `mac-sim sweep` and `mac-sim run --plot`: argument parsing and printing only; the
-//! work is in `csma_cd::sweep` and `csma_cd_host::charts`.
+//! `mac-sim sweep` and `mac-sim merge`: argument parsing and printing only; the work
+//! is in `csma_cd::sweep` and `csma_cd_host::sweep` (the runs, the results database,
+//! the charts).
 
 use std::path::PathBuf;
 

@@ -1,1 +1,1 @@
-//! Cross-crate integration tests live in `tests/`; this library is empty.
+//! Cross-crate integration tests live in `tests/integration/`; this library is empty.

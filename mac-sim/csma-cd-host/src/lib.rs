@@ -17,8 +17,8 @@
 //! * [`bench`](mod@bench): the measurement behind `mac-sim bench` (wall clock, peak
 //!   memory).
 //!
-//! Dependencies run one way: `job` ← `sweep`; `charts` and `bench` stand alone; all
-//! of them on [`csma_cd`], [`sim_kit`] and [`sim_host`].
+//! Dependencies run one way: `job` ← `sweep`; `charts`, `bench` and `scenario_file`
+//! stand alone; all of them on [`csma_cd`], [`sim_kit`] and [`sim_host`].
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![warn(clippy::missing_errors_doc)]

@@ -1,4 +1,14 @@
-//! The one error type of the simulator: a parameter it cannot accept.
+//! [`ConfigError`]: a run parameter the simulator cannot accept, as
+//! [`RunConfig::validate`](crate::config::RunConfig::validate), the models and the
+//! parsers of parameter values find it.
+//!
+//! It is not the crate's only error type; the others wrap it or stand beside it:
+//! [`FieldError`](crate::scenario::FieldError) names the parameter at fault,
+//! [`SpecError`](crate::sweep::spec::SpecError) is a sweep's,
+//! [`CaptureError`](crate::capture::CaptureError) a capture file's,
+//! [`ScenarioError`](crate::scenario::ScenarioError) a scenario file's (with file,
+//! line and key) and [`ShardParseError`](crate::sweep::shard::ShardParseError) a
+//! `--shard` value's.
 
 use std::fmt;
 

@@ -32,7 +32,8 @@
 //!   latency, deadline propagation.
 //! * [`shedding`]: load shedding (a bounded queue) and rate limiting, answered with
 //!   Retry-After.
-//! * [`triggers`]: full outage, pause, partial failure, failing shard.
+//! * [`triggers`]: full outage, pause, partial failure, failing shard, capacity loss,
+//!   load spike; overlapping windows combine.
 //! * [`sim`]: the events and the client's decision after a failed attempt; [`run`].
 //! * [`metrics`]: the time series in fixed bins.
 //! * [`recovery`]: amplification, burstiness and the recovery verdict.
@@ -49,7 +50,8 @@
 //! * [`replicate`]: a scenario over several seeds, with 95 % confidence intervals.
 //! * [`sweep`]: one parameter swept (utilisation, rate, clients, retries, timeout):
 //!   the runs of every point and their summaries over the seeds.
-//! * [`report`]: the text report, CSV and JSON, as strings.
+//! * [`report`]: the reports as strings, text, CSV and JSON: the scenario list, one
+//!   seed, over seeds, the contention experiment and a sweep.
 //!
 //! ## Time
 //!

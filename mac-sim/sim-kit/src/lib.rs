@@ -32,7 +32,8 @@
 //! this one.
 //!
 //! The layering inside the kit runs one way: `time` ← `engine`, `stats`, `output`;
-//! `maths` ← `stats`. A model crate depends on the kit, never the reverse.
+//! `maths`, `progress`, `locate` and `range` stand alone. A model crate depends on the
+//! kit, never the reverse.
 //!
 //! ## Example: a model on the engine
 //!

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::{csv_estimate, heading, pm};
+use super::format::{csv_estimate, heading, pm};
 use crate::scenario::Scenario;
 use crate::sweep::{SweepPoint, SweepSpec};
 

@@ -7,7 +7,8 @@
 //!   values fell) for one per station;
 //! * [`fairness`]: Jain's fairness index and the capture effect (one station's share
 //!   of consecutive successes);
-//! * [`ci`]: means with 95 % Student-t confidence intervals over replications.
+//! * [`ci`]: means with 95 % Student-t confidence intervals over replications;
+//! * `log_linear` (private): the bucket layout and percentiles both histograms share.
 
 pub mod ci;
 pub mod compact;

@@ -2,15 +2,13 @@
 //! parameters and inputs neither panics nor breaks its invariants. The seed of the
 //! property-test generator is fixed, so every run tries the same cases.
 
-mod beb_support;
-
 use core::time::Duration;
 
+use crate::beb_support::{CountingRng, half_slots, rng};
 use backoff_core::uniform::{
     uniform_below, uniform_below_u64, uniform_inclusive_u64, uniform_pow2,
 };
 use backoff_core::{BebConfig, ConfigErrorKind, Decision, FrameBackoff, SlotTime, theory};
-use beb_support::{CountingRng, half_slots, rng};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 

@@ -3,9 +3,7 @@
 //! stations are numbered `0..N-1`; the capture timeline of two saturated stations
 //! shows the capture effect and its PNG is whole.
 
-mod common;
-
-use common::{assert_args_fail, mac_sim, stderr, stdout};
+use crate::common::{assert_args_fail, mac_sim, stderr, stdout};
 use serde_json::Value;
 
 fn run_json(args: &[&str]) -> Value {

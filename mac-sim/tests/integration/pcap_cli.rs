@@ -2,13 +2,11 @@
 //! collided attempt, read back by an independent parser (`pcap-parser`) and by
 //! `tshark` when it is installed; a path that cannot be written fails before the run.
 
-mod common;
-
 use std::io::Write as _;
 use std::path::Path;
 use std::process::Command;
 
-use common::{assert_args_fail, mac_sim, stderr, stdout};
+use crate::common::{assert_args_fail, mac_sim, stderr, stdout};
 use pcap_parser::pcapng::Block;
 use pcap_parser::traits::PcapNGPacketBlock;
 use pcap_parser::{PcapCapture, PcapNGCapture};

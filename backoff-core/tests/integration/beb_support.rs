@@ -1,6 +1,5 @@
-//! Helpers shared by the `beb_*` test files: RNGs that count or script their outputs,
+//! Helpers shared by the `beb_*` test modules: RNGs that count or script their outputs,
 //! and the chi-square goodness-of-fit statistic with its critical value.
-#![allow(dead_code)] // each test file uses its own subset
 
 use core::convert::Infallible;
 

@@ -2,8 +2,7 @@
 //! replications, and a sweep run in shards and merged all write the same bytes as the
 //! sweep run in one go, and compute no run twice.
 
-mod common;
-use common::InterruptAfter;
+use crate::common::InterruptAfter;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};

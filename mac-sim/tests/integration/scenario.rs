@@ -1,9 +1,8 @@
 //! `--scenario FILE`: scenario files, the JSON round trip, flags over the file, and
 //! one line with file, line and key for every bad file.
 
-mod common;
-
-use common::{assert_args_fail, mac_sim, stdout};
+use crate::common;
+use crate::common::{assert_args_fail, mac_sim, stdout};
 
 fn scenario(name: &str) -> String {
     format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -361,7 +360,7 @@ fn ethernet_presets_from_flag_and_file() {
 /// seed is its own), so the docs cannot miss a parameter.
 #[test]
 fn every_parameter_is_documented_and_a_flag() {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     let start = readme.find("- Keys, one per parameter").unwrap();
     let end = start + readme[start..].find("An absent key").unwrap();
     let keys = &readme[start..end];

@@ -3,9 +3,7 @@
 //! that cannot be written because a directory stands in its place), and the table
 //! itself in `--help`.
 
-mod common;
-
-use common::{assert_args_fail, mac_sim, stderr};
+use crate::common::{assert_args_fail, mac_sim, stderr};
 
 #[test]
 fn bad_arguments_exit_2_in_every_subcommand() {

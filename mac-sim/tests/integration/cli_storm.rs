@@ -1,9 +1,7 @@
 //! End-to-end tests of `mac-sim storm`: reports, files, determinism and every bad
 //! input (one line on stderr, exit status 2).
 
-mod common;
-
-use common::{assert_args_fail, mac_sim, stderr, stdout};
+use crate::common::{assert_args_fail, mac_sim, stderr, stdout};
 
 #[test]
 fn list_names_every_scenario() {

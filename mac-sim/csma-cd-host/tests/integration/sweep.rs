@@ -2,8 +2,7 @@
 //! common random numbers), the seeds of each mode, an interruption through the
 //! cancel flag writes nothing, and every sweep and single-run chart is a real image.
 
-mod common;
-use common::InterruptAfter;
+use crate::common::InterruptAfter;
 
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;

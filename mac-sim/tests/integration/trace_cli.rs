@@ -1,9 +1,7 @@
 //! `mac-sim run --trace`: the file holds every event of the run, in the format its
 //! extension names, and a path that cannot be written fails before the run.
 
-mod common;
-
-use common::{assert_args_fail, mac_sim, stderr, stdout};
+use crate::common::{assert_args_fail, mac_sim, stderr, stdout};
 
 fn only_file(dir: &std::path::Path) -> Vec<String> {
     std::fs::read_dir(dir)

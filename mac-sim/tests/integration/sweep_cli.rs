@@ -5,9 +5,8 @@
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-mod common;
-
-use common::{assert_args_fail, assert_usage_error, mac_sim, stderr};
+use crate::common;
+use crate::common::{assert_args_fail, assert_usage_error, mac_sim, stderr};
 
 /// A tiny sweep into `out`.
 fn tiny_sweep(out: &Path) -> Output {

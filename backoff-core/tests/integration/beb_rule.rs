@@ -3,11 +3,9 @@
 //! the attempt counter, the accepted and rejected parameters, and when the RNG is
 //! stepped.
 
-mod beb_support;
-
+use crate::beb_support::{CountingRng, ScriptedRng, rng};
 use backoff_core::ieee802_3::{ATTEMPT_LIMIT, BACKOFF_LIMIT};
 use backoff_core::{BebConfig, ConfigError, ConfigErrorKind, Decision, FrameBackoff};
-use beb_support::{CountingRng, ScriptedRng, rng};
 
 /// Draws per collision count in the range checks: enough that every value of the
 /// small windows is hit (checked below), few enough to keep the debug build fast.

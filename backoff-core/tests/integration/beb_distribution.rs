@@ -9,13 +9,13 @@
 //! overwhelming probability, while a biased draw fails; the `*_rejects_*` tests apply the
 //! very same statistic to deliberately biased draws to show the thresholds can fail.
 
-mod beb_support;
-
+use crate::beb_support::{
+    chi_square, chi_square_critical_p001, chi_square_uniform, half_slots, rng,
+};
 use backoff_core::uniform::{
     uniform_below, uniform_below_u64, uniform_inclusive_u64, uniform_pow2,
 };
 use backoff_core::{BebConfig, Decision, FrameBackoff, theory};
-use beb_support::{chi_square, chi_square_critical_p001, chi_square_uniform, half_slots, rng};
 use rand_core::Rng;
 use rand_xorshift::XorShiftRng;
 

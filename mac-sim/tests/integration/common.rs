@@ -1,8 +1,5 @@
 //! Helpers shared by the end-to-end tests of the `mac-sim` binary.
 
-// Each test crate uses only some of these.
-#![allow(dead_code)]
-
 use std::process::{Command, Output};
 
 /// Run the binary with `args` and wait for it.

@@ -1,5 +1,5 @@
 //! The exact model (`csma_cd::exact`) against an independent, plain implementation
-//! of IEEE 802.3 clause 4 (`clause4/mod.rs`: explicit carrier edges at every station
+//! of IEEE 802.3 clause 4 (`clause4_agreement/clause4.rs`: explicit carrier edges at every station
 //! and the Deference process of clause 4.2.8 as a state machine).
 //!
 //! Each grid point runs 30 seeds of each simulator with independent seeds and

@@ -1,8 +1,6 @@
 //! End-to-end tests of the `mac-sim` binary: output, determinism and every bad input.
 
-mod common;
-
-use common::{assert_args_fail, mac_sim, stderr, stdout};
+use crate::common::{assert_args_fail, mac_sim, stderr, stdout};
 
 #[test]
 fn default_run_prints_a_readable_report() {

@@ -11,7 +11,7 @@
 //! version, to show that a change of structure kept every result):
 //!
 //! ```sh
-//! GOLDEN_RECORD=1 GOLDEN_BIN=path/to/mac-sim cargo test -p mac-sim --test golden
+//! GOLDEN_RECORD=1 GOLDEN_BIN=path/to/mac-sim cargo test -p mac-sim --test integration golden::
 //! ```
 
 use std::fmt::Write as _;

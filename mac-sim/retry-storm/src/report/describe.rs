@@ -1,0 +1,112 @@
+//! What the scenarios are: the list of presets with what each should show, and a
+//! run's parameters in one line.
+
+use std::fmt::Write as _;
+
+use super::format::{secs, style_num};
+use crate::config::{Load, ServiceTime, StormConfig, TriggerKind};
+use crate::{contention, presets};
+
+/// The scenarios with their one-line descriptions and expected outcomes.
+pub fn list() -> String {
+    let mut s = String::from("mac-sim storm scenarios (--scenario NAME):\n");
+    for name in presets::NAMES {
+        if let Ok(sc) = presets::scenario(name, &presets::Options::default()) {
+            let _ = writeln!(
+                s,
+                "\n  {name}\n    {}\n    expected: {}",
+                sc.title, sc.expectation
+            );
+            let names: Vec<&str> = sc.runs.iter().map(|r| r.strategy.name.as_str()).collect();
+            let _ = writeln!(s, "    strategies: {}", names.join("; "));
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\n  {}\n    N clients update one record under optimistic concurrency; calls and completion time per jitter kind",
+        contention::NAME
+    );
+    s
+}
+
+/// The parameters of a run in one line: load, server, timeouts, trigger, seed,
+/// horizon and bins (what the title of a preset says, after any changes).
+pub fn describe(c: &StormConfig) -> String {
+    let load = match c.load {
+        Load::Open {
+            rate_per_s,
+            clients,
+        } => format!(
+            "open loop {} requests/s from {clients} clients",
+            style_num(rate_per_s)
+        ),
+        Load::Closed { clients, think_ps } => {
+            format!(
+                "closed loop, {clients} clients thinking {} (mean)",
+                secs(think_ps)
+            )
+        }
+        Load::Capped {
+            rate_per_s,
+            max_active,
+        } => format!(
+            "open loop {} requests/s, at most {max_active} active clients",
+            style_num(rate_per_s)
+        ),
+    };
+    let service = match c.server.service {
+        ServiceTime::Fixed(t) => secs(t),
+        ServiceTime::Exponential(t) => format!("exp. mean {}", secs(t)),
+    };
+    let mut server = match c.server.workers {
+        Some(w) => format!("{w} workers x {service}"),
+        None => format!("latency {service}"),
+    };
+    if let Some(sl) = c.server.slowdown {
+        let _ = write!(
+            server,
+            ", x{}^((concurrency - {})/{}) above {} (at most {})",
+            style_num(sl.factor),
+            sl.limit,
+            style_num(sl.k),
+            sl.limit,
+            secs(sl.max_ps)
+        );
+    }
+    let timeouts: Vec<String> = c.timeouts_ps.iter().map(|&t| secs(t)).collect();
+    let triggers: Vec<String> = c
+        .triggers
+        .iter()
+        .map(|t| {
+            let what = match t.kind {
+                TriggerKind::Outage => "outage".to_string(),
+                TriggerKind::Pause => "pause".to_string(),
+                TriggerKind::Partial { fraction } => {
+                    format!("{} % of requests fail", style_num(fraction * 100.0))
+                }
+                TriggerKind::Shard { shards, failing } => {
+                    format!("shard {failing} of {shards} fails")
+                }
+                TriggerKind::CapacityLoss { fraction } => {
+                    format!("{} % of the workers lost", style_num(fraction * 100.0))
+                }
+                TriggerKind::LoadSpike { factor } => {
+                    format!("load x {}", style_num(factor))
+                }
+            };
+            format!("{what} from {} to {}", secs(t.start_ps), secs(t.end_ps))
+        })
+        .collect();
+    let trigger = if triggers.is_empty() {
+        "no trigger".to_string()
+    } else {
+        triggers.join(", ")
+    };
+    format!(
+        "{load}; {server}; timeout {}; {trigger}; seed {}, horizon {}, bins of {}",
+        timeouts.join("/"),
+        c.seed,
+        secs(c.horizon_ps),
+        secs(c.bin_ps)
+    )
+}

@@ -1,0 +1,208 @@
+//! A scenario run with one seed: the text summary, the summary CSV (a line per
+//! strategy) and the time series CSV (a line per bin and strategy).
+
+use std::fmt::Write as _;
+
+use super::describe::describe;
+use super::format::{csv_num, f, heading};
+use crate::ScenarioResult;
+
+/// The text summary of a scenario: one line per strategy, then the verdicts.
+pub fn report(r: &ScenarioResult) -> String {
+    let mut s = heading(&r.name, &r.title, &r.expectation);
+    if let Some(first) = r.runs.first() {
+        let _ = writeln!(s, "{}", describe(&first.config));
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>6} {:>6} {:>7} {:>6} | {:>7} {:>6} {:>7} | {:>9} {:>8}",
+        "strategy",
+        "succ<",
+        "conc<",
+        "amp~",
+        "amp^",
+        "load~",
+        "load^",
+        "succ~",
+        "cv~",
+        "amp>",
+        "load>",
+        "succ>",
+        "recover s",
+        "events"
+    );
+    for run in &r.runs {
+        let m = &run.summary;
+        let _ = writeln!(
+            s,
+            "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>6} {:>6} {:>7} {:>6} | {:>7} {:>6} {:>7} | {:>9} {:>8}",
+            run.strategy,
+            f(m.before.success_ratio, 3),
+            f(m.before.concurrency, 1),
+            f(m.during.mean_amplification, 2),
+            f(m.during.peak_amplification, 2),
+            f(m.load_during, 2),
+            f(m.load_peak, 2),
+            f(m.during.success_ratio, 3),
+            f(m.during.attempts_cv, 2),
+            f(m.after.mean_amplification, 2),
+            f(m.load_after, 2),
+            f(m.after.success_ratio, 3),
+            m.recovery.seconds().map_or("never".into(), |x| f(x, 1)),
+            run.events
+        );
+    }
+    let _ = writeln!(s);
+    for run in &r.runs {
+        let _ = writeln!(s, "{:<32} {}", run.strategy, run.summary.verdict);
+    }
+    let _ = writeln!(s, "\nRequests (whole run):");
+    for run in &r.runs {
+        let c = &run.counts;
+        let _ = writeln!(
+            s,
+            "{:<32} {} issued, {} attempts, {} succeeded; failed: {} policy gave up, {} budget, {} retry breaker, {} breaker open, {} deadline, {} turned away; {} in flight at the end",
+            run.strategy,
+            c.offered,
+            c.attempts,
+            c.succeeded,
+            c.gave_up,
+            c.budget,
+            c.retry_breaker,
+            c.breaker_open,
+            c.deadline,
+            c.turned_away,
+            c.in_flight
+        );
+        let _ = writeln!(
+            s,
+            "{:<32} attempts: {} timed out, {} errors; server: {} answers nobody waited for ({} % of its work: done for nobody), {} stopped at the deadline, {} dropped unstarted",
+            "",
+            c.timeouts,
+            c.errors,
+            c.wasted,
+            f(c.wasted_fraction() * 100.0, 1),
+            c.cancelled,
+            c.expired
+        );
+        if c.rejected > 0 {
+            let _ = writeln!(
+                s,
+                "{:<32} {} attempts rejected at once by load shedding or the rate limiter",
+                "", c.rejected
+            );
+        }
+    }
+    if r.runs.iter().any(|x| !x.layers.is_empty()) {
+        let _ = writeln!(
+            s,
+            "\nCall chain: attempts each caller sent while a trigger was active, per logical request issued then:"
+        );
+        for run in &r.runs {
+            let layers: Vec<String> = run
+                .layers
+                .iter()
+                .map(|l| {
+                    format!(
+                        "{} -> {} {} ({} late answers)",
+                        l.caller,
+                        l.callee,
+                        f(l.per_request_during, 2),
+                        l.wasted
+                    )
+                })
+                .collect();
+            let _ = writeln!(s, "{:<32} {}", run.strategy, layers.join("; "));
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\n<: before the trigger, ~: during it, >: after it; amp = attempts / new requests (~ mean, ^ peak bin),\nload = attempts per second / the pre-trigger attempts per second (^ peak bin during or after), succ = client success ratio,\nconc = server concurrency, cv = variation of attempts per bin over the trigger's second half (waves: large)."
+    );
+    if let Some(rule) = r.runs.first().map(|x| x.config.recovery) {
+        let _ = writeln!(
+            s,
+            "Recovered: the first time after the trigger ends from which, for {} s, every bin has success >= {} % of the baseline and concurrency <= {} x baseline + {}.",
+            rule.sustain_ps.as_secs_f64(),
+            rule.success_fraction * 100.0,
+            rule.conc_factor,
+            rule.conc_slack
+        );
+    }
+    s
+}
+
+/// The header of [`series_csv`].
+pub const SERIES_HEADER: &str = "scenario,strategy,seed,t_s,offered_per_s,attempts_per_s,retries_per_s,amplification,success_ratio,completed,attempt_success_ratio,concurrency,concurrency_max,queue,latency_p50_ms,latency_p99_ms";
+
+/// Every run's time series as CSV (header included), one line per bin and strategy.
+pub fn series_csv(r: &ScenarioResult) -> String {
+    let mut s = format!("{SERIES_HEADER}\n");
+    let g = csv_num;
+    for run in &r.runs {
+        for b in &run.series {
+            let _ = writeln!(
+                s,
+                "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                r.name,
+                run.strategy,
+                run.config.seed,
+                g(b.t_s),
+                g(b.offered_per_s),
+                g(b.attempts_per_s),
+                g(b.retries_per_s),
+                g(b.amplification),
+                g(b.success_ratio),
+                b.completed,
+                g(b.attempt_success_ratio),
+                g(b.concurrency),
+                b.concurrency_max,
+                g(b.queue),
+                g(b.latency_p50_ms),
+                g(b.latency_p99_ms)
+            );
+        }
+    }
+    s
+}
+
+/// The header of [`summary_csv`].
+pub const SUMMARY_HEADER: &str = "scenario,strategy,seed,events,offered,attempts,succeeded,before_success,before_concurrency,during_mean_amp,during_peak_amp,during_success,during_attempts_cv,after_mean_amp,after_peak_amp,after_success,load_during,load_peak,load_after,wasted_fraction,recover_s,verdict";
+
+/// One summary line per strategy, header included.
+pub fn summary_csv(r: &ScenarioResult) -> String {
+    let mut s = format!("{SUMMARY_HEADER}\n");
+    let g = csv_num;
+    for run in &r.runs {
+        let m = &run.summary;
+        let c = &run.counts;
+        let _ = writeln!(
+            s,
+            "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"",
+            r.name,
+            run.strategy,
+            run.config.seed,
+            run.events,
+            c.offered,
+            c.attempts,
+            c.succeeded,
+            g(m.before.success_ratio),
+            g(m.before.concurrency),
+            g(m.during.mean_amplification),
+            g(m.during.peak_amplification),
+            g(m.during.success_ratio),
+            g(m.during.attempts_cv),
+            g(m.after.mean_amplification),
+            g(m.after.peak_amplification),
+            g(m.after.success_ratio),
+            g(m.load_during),
+            g(m.load_peak),
+            g(m.load_after),
+            g(c.wasted_fraction()),
+            m.recovery.seconds().map_or(String::new(), g),
+            m.verdict
+        );
+    }
+    s
+}

@@ -1,0 +1,17 @@
+//! End-to-end tests of the `mac-sim` binary, one module per subject, built as one test
+//! binary so that they are compiled and linked once: `cargo test -p mac-sim --test
+//! integration`; one subject with a filter, e.g. `cargo test -p mac-sim --test
+//! integration golden::`. `common` holds the helpers they share.
+
+mod common;
+
+mod cli;
+mod cli_storm;
+mod exit_status;
+mod golden;
+mod pcap_cli;
+mod per_station_cli;
+mod restart_rule;
+mod scenario;
+mod sweep_cli;
+mod trace_cli;

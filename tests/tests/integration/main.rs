@@ -1,0 +1,6 @@
+//! The cross-crate checks, one module per subject, built as one test binary so that
+//! they are compiled and linked once: `cargo test -p integration-tests --test
+//! integration`.
+
+mod retry_async_tokio;
+mod serial_mac_vs_slotted;
