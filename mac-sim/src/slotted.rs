@@ -2,7 +2,7 @@
 //! result is printed; the model is `csma_cd::slotted`.
 
 use clap::Args;
-use csma_cd::{ConfigError, report};
+use csma_cd::report;
 
 use crate::emit_result;
 use crate::failure::Failure;
@@ -37,22 +37,13 @@ pub struct SlottedArgs {
 
 /// `mac-sim slotted`: the options checked, one run, its result printed.
 pub fn slotted_cmd(a: &SlottedArgs) -> Result<(), Failure> {
-    if !(64..=1518).contains(&a.frame_bytes) {
-        return Err(ConfigError::FrameSize(a.frame_bytes).into());
-    }
-    if a.slot_bits == 0 {
-        return Err(Failure::usage("slot must be at least 1 bit time"));
-    }
-    if a.successes == 0 || a.successes > 1_000_000_000 {
-        return Err(Failure::usage("successes must be between 1 and 1000000000"));
-    }
-    let mut cfg = csma_cd::slotted::SlottedConfig::new(
+    let mut cfg = csma_cd::slotted::SlottedConfig::checked(
         a.stations,
-        u64::from(a.frame_bytes) * 8,
-        u64::from(a.slot_bits),
+        a.frame_bytes,
+        a.slot_bits,
         a.successes,
         a.seed,
-    );
+    )?;
     cfg.probability = a.probability;
     let r = csma_cd::slotted::run_slotted(&cfg)?;
     emit_result(

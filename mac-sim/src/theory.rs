@@ -23,14 +23,12 @@ pub struct TheoryArgs {
 
 /// `mac-sim theory`: the options checked, the tables printed.
 pub fn theory_cmd(a: &TheoryArgs) -> Result<(), Failure> {
-    if a.slot_bits == 0 {
-        return Err(Failure::usage("slot must be at least 1 bit time"));
-    }
+    let slot_bits = csma_cd::theory::checked_slot(a.slot_bits)?;
     let cfg = RunConfig {
         backoff_limit: a.backoff_limit,
         attempt_limit: a.attempt_limit,
         ..RunConfig::default()
     };
     let beb = cfg.beb()?;
-    emit(&report::text::theory_report(a.slot_bits, &beb))
+    emit(&report::text::theory_report(slot_bits, &beb))
 }

@@ -33,6 +33,8 @@ pub enum ConfigError {
         /// What the parameter takes, e.g. `a whole number from 0`.
         expected: &'static str,
     },
+    /// A slotted run's number of successes outside 1..=10⁹.
+    Successes(u64),
     /// A sweep's list of values that cannot be accepted, with why.
     List(String),
     /// A parameter name that is not in the schema: the name, and the schema's keys
@@ -183,6 +185,7 @@ impl fmt::Display for ConfigError {
             ),
             Value { text, expected } => write!(f, "'{text}' is not {expected}"),
             List(why) => write!(f, "{why}"),
+            Successes(n) => write!(f, "successes {n} must be between 1 and 1000000000"),
             UnknownParameter { key, known } => write!(
                 f,
                 "unknown parameter '{key}' (the parameters are {})",

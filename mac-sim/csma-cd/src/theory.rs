@@ -62,3 +62,24 @@ pub fn beb_expected_backoff(beb: &BebConfig, c: u32) -> f64 {
 pub fn beb_backoff_sd(beb: &BebConfig, c: u32) -> f64 {
     (backoff_core::theory::backoff_variance_twelfths(beb, c) as f64 / 12.0).sqrt()
 }
+
+/// The largest slot accepted, bit times (as [`RunConfig::validate`](crate::config::RunConfig::validate)).
+pub const MAX_SLOT_BITS: u32 = 1 << 20;
+
+/// `bits` if it is a slot the models accept: 1..=[`MAX_SLOT_BITS`] bit times.
+///
+/// # Errors
+///
+/// [`ConfigError::Timing`](crate::ConfigError::Timing) outside that range.
+pub fn checked_slot(bits: u32) -> Result<u32, crate::ConfigError> {
+    if (1..=MAX_SLOT_BITS).contains(&bits) {
+        Ok(bits)
+    } else {
+        Err(crate::ConfigError::Timing {
+            name: "slot",
+            bits,
+            min: 1,
+            max: MAX_SLOT_BITS,
+        })
+    }
+}

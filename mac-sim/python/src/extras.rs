@@ -29,13 +29,9 @@ pub fn slotted(
     probability: Option<f64>,
     seed: u64,
 ) -> PyResult<String> {
-    let mut cfg = slotted_model::SlottedConfig::new(
-        stations,
-        u64::from(frame_bytes) * 8,
-        u64::from(slot_bits),
-        successes,
-        seed,
-    );
+    let mut cfg =
+        slotted_model::SlottedConfig::checked(stations, frame_bytes, slot_bits, successes, seed)
+            .map_err(value_error)?;
     cfg.probability = probability;
     let r = py
         .detach(|| slotted_model::run_slotted(&cfg))

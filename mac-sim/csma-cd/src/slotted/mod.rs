@@ -45,7 +45,42 @@ pub struct SlottedConfig {
     pub seed: u64,
 }
 
+/// The most successes a slotted run may ask for.
+pub const MAX_SUCCESSES: u64 = 1_000_000_000;
+
 impl SlottedConfig {
+    /// Q stations sending IEEE 802.3 frames of `frame_bytes` (64..=1518, address to
+    /// FCS) with a slot of `slot_bits`, p = 1/Q: the checked form of [`Self::new`]
+    /// that `mac-sim slotted` and the bindings use.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::FrameSize`] outside 64..=1518 bytes, [`ConfigError::Timing`]
+    /// for a slot outside 1..=2^20 bit times, [`ConfigError::Successes`] outside
+    /// 1..=[`MAX_SUCCESSES`].
+    pub fn checked(
+        stations: u32,
+        frame_bytes: u32,
+        slot_bits: u32,
+        successes: u64,
+        seed: u64,
+    ) -> Result<Self, ConfigError> {
+        if !(64..=1518).contains(&frame_bytes) {
+            return Err(ConfigError::FrameSize(frame_bytes));
+        }
+        let slot_bits = theory::checked_slot(slot_bits)?;
+        if !(1..=MAX_SUCCESSES).contains(&successes) {
+            return Err(ConfigError::Successes(successes));
+        }
+        Ok(Self::new(
+            stations,
+            u64::from(frame_bytes) * 8,
+            u64::from(slot_bits),
+            successes,
+            seed,
+        ))
+    }
+
     /// Q stations, p = 1/Q.
     pub fn new(stations: u32, frame_bits: u64, slot_bits: u64, successes: u64, seed: u64) -> Self {
         Self {
