@@ -40,11 +40,7 @@ fn has_flag(f: &Field, sweep: bool) -> bool {
 /// `--help`.
 fn arg_of(f: &Field, sweep: bool, defaults: &Scenario) -> Arg {
     let help = f.help.split_whitespace().collect::<Vec<_>>().join(" ");
-    let short_help = help
-        .split(". ")
-        .next()
-        .unwrap_or(&help)
-        .trim_end_matches('.');
+    let short_help = first_sentence(&help);
     let default = defaults.get(f.key).unwrap_or_default();
     let list = if sweep {
         " A list of values (comma-separated; ranges such as 1..=256:x2 for numbers) sweeps it."
@@ -66,6 +62,25 @@ fn arg_of(f: &Field, sweep: bool, defaults: &Scenario) -> Arg {
         a = a.visible_alias(*alias);
     }
     a
+}
+
+/// The first sentence of `text`, without its full stop: up to the first `. ` outside
+/// parentheses that does not end an ellipsis (`(e.g. 10M)` and `BYTES:WEIGHT,...`
+/// stay whole).
+fn first_sentence(text: &str) -> &str {
+    let b = text.as_bytes();
+    let mut depth = 0usize;
+    for i in 0..b.len() {
+        match b[i] {
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            b'.' if depth == 0 && b.get(i + 1) == Some(&b' ') && (i == 0 || b[i - 1] != b'.') => {
+                return &text[..i];
+            }
+            _ => {}
+        }
+    }
+    text.trim_end_matches('.')
 }
 
 impl<const SWEEP: bool> Args for SchemaFlags<SWEEP> {
@@ -146,5 +161,23 @@ impl RunFlags {
     /// blame for a configuration out of range.
     pub fn config(&self) -> Result<RunConfig, Failure> {
         self.scenario()?.to_config().map_err(Failure::usage)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_sentence;
+
+    #[test]
+    fn short_help_is_the_first_sentence() {
+        assert_eq!(first_sentence("Bus length. More."), "Bus length");
+        assert_eq!(
+            first_sentence("Bit rate, with suffix (e.g. 10M). More."),
+            "Bit rate, with suffix (e.g. 10M)"
+        );
+        assert_eq!(
+            first_sentence("Sizes: BYTES:WEIGHT,... (a mix, e.g. 64:7)."),
+            "Sizes: BYTES:WEIGHT,... (a mix, e.g. 64:7)"
+        );
     }
 }
