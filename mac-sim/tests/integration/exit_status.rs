@@ -10,7 +10,7 @@ fn bad_arguments_exit_2_in_every_subcommand() {
     for (args, needle) in [
         (&["run", "-n", "0"][..], "at least 1"),
         (&["slotted", "-f", "10"], "frame size 10"),
-        (&["theory", "--slot-bits", "0"], "slot must be"),
+        (&["theory", "--slot-bits", "0"], "slot of 0 bit times"),
         (&["bench", "--budget-ms", "0"], "budget must be"),
         (
             &["bench", "--stations", "2,8", "--steady-stations", "16"],
