@@ -71,18 +71,26 @@ cross_debian_toolchain() {
     fi
 }
 
+# target_cargo MODE TARGET BUILD_STD LINKER TARGET_DIR SUBCOMMAND ARGS...: cargo for
+# TARGET, in MODE (`rustup`: the ordinary way; `debian`: Debian's rustc building
+# BUILD_STD from source, linked by LINKER, into TARGET_DIR if not empty).
+target_cargo() {
+    local mode=$1 target=$2 std=$3 linker=$4 dir=$5 sub=$6
+    shift 6
+    if [ "$mode" = rustup ]; then
+        cargo "$sub" --target "$target" "$@"
+        return
+    fi
+    local linker_var
+    linker_var="CARGO_TARGET_$(tr 'a-z-' 'A-Z_' <<<"$target")_LINKER"
+    env RUSTC_BOOTSTRAP=1 "$linker_var=$linker" ${dir:+CARGO_TARGET_DIR="$dir"} \
+        cargo +debian "$sub" --target "$target" -Z build-std="$std" "$@"
+}
+
 # cross_cargo SUBCOMMAND ARGS...: cargo for the Cortex-M target, in whichever mode was set up.
 cross_cargo() {
     cross_setup
-    local sub=$1
-    shift
-    if [ "$CROSS_MODE" = rustup ]; then
-        cargo "$sub" --target "$CROSS_TARGET" "$@"
-    else
-        RUSTC_BOOTSTRAP=1 \
-            CARGO_TARGET_THUMBV7EM_NONE_EABIHF_LINKER=ld.lld-19 \
-            cargo +debian "$sub" --target "$CROSS_TARGET" -Z build-std=core "$@"
-    fi
+    target_cargo "$CROSS_MODE" "$CROSS_TARGET" core ld.lld-19 "" "$@"
 }
 
 # WebAssembly (wasm32-unknown-unknown): the I/O-free engine crates and the browser
@@ -103,14 +111,6 @@ wasm_setup() {
 # compiler does not invalidate the host builds in target/.
 wasm_cargo() {
     wasm_setup
-    local sub=$1
-    shift
-    if [ "$WASM_MODE" = rustup ]; then
-        cargo "$sub" --target "$WASM_TARGET" "$@"
-    else
-        RUSTC_BOOTSTRAP=1 \
-            CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-19 \
-            CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$WASM_DEBIAN_TARGET_DIR}" \
-            cargo +debian "$sub" --target "$WASM_TARGET" -Z build-std=std,panic_abort "$@"
-    fi
+    target_cargo "$WASM_MODE" "$WASM_TARGET" std,panic_abort wasm-ld-19 \
+        "${CARGO_TARGET_DIR:-$WASM_DEBIAN_TARGET_DIR}" "$@"
 }
