@@ -47,11 +47,14 @@ forbidden_deps retry-storm-host csma-cd csma-cd-host mac-sim
 # never the binary, nor its argument parser or Ctrl-C handler (Python handles
 # signals); no other crate depends on pyo3.
 forbidden_deps macsim-py mac-sim clap ctrlc
+# The browser's engine is the I/O-free layer and nothing else (it must build for
+# wasm32-unknown-unknown): no host crate, no binary, no Python.
+forbidden_deps macsim-web mac-sim $HOST_ONLY pyo3 clap
 for crate in backoff-core sim-kit sim-host csma-cd csma-cd-host retry-storm retry-storm-host mac-sim; do
     forbidden_deps "$crate" pyo3
 done
 python3 scripts/module-cycles.py backoff-core mac-sim/sim-kit mac-sim/sim-host mac-sim/csma-cd \
-    mac-sim/csma-cd-host mac-sim/retry-storm mac-sim/retry-storm-host mac-sim mac-sim/python
+    mac-sim/csma-cd-host mac-sim/retry-storm mac-sim/retry-storm-host mac-sim mac-sim/python mac-sim/web
 
 step "backoff-core feature matrix"
 for features in "" std defmt embedded-hal embedded-hal-async defmt,embedded-hal defmt,embedded-hal-async \
@@ -88,6 +91,13 @@ step "the Python package: pip install ./mac-sim/python into a virtualenv under t
 # ensurepip on Debian.
 python3 -c 'import venv, ensurepip' 2>/dev/null || APT_NO_RECOMMENDS=1 cross_apt_install python3-venv
 MACSIM_CLI="$ROOT/target/debug/mac-sim" "$ROOT/mac-sim/python/test.sh"
+
+step "the browser page: the engine to WebAssembly with wasm-bindgen, served on 127.0.0.1, driven in Chromium by Selenium against the binary"
+# The first time: the release wasm build (about 1 minute) and wasm-bindgen-cli of the
+# version in Cargo.lock, installed into target/tools (about 8 minutes on 2 cores);
+# then the tests take about 15 s. Screenshots: target/web-artifacts/.
+APT_NO_RECOMMENDS=1 cross_apt_install chromium chromium-driver
+MACSIM_CLI="$ROOT/target/debug/mac-sim" "$ROOT/mac-sim/web/test.sh"
 
 step "backoff-core packages for crates.io (cargo publish --dry-run)"
 # Packages the crate as crates.io would receive it and builds it from the package alone

@@ -113,9 +113,21 @@ impl Sim {
         self.session.run_to_end();
     }
 
-    /// Events `from..from+max` (JSON array with explanations).
+    /// Events `from..from+max` (JSON array).
     pub fn events(&self, from: f64, max: f64) -> String {
         view::events(&self.session, from.max(0.0) as u64, max.max(0.0) as u64).to_string()
+    }
+
+    /// What happened at event `i` and why (JSON: `why`, `clause`); throws when the
+    /// event is no longer kept.
+    pub fn explain(&self, i: f64) -> Result<String, JsError> {
+        view::explanation(&self.session, i.max(0.0) as u64)
+            .map(|v| v.to_string())
+            .ok_or_else(|| {
+                error(format!(
+                    "event {i} is no longer kept (the page keeps the newest events)"
+                ))
+            })
     }
 
     /// The stations' states now (JSON array).

@@ -23,8 +23,10 @@ pub struct Rules {
     pub ifg_part1: Time,
     /// Frames are dropped after this many attempts.
     pub attempt_limit: u32,
-    /// The backoff algorithm's name (`beb`, `linear`, ...).
+    /// The backoff algorithm's name (`BEB`, `linear`, ...).
     pub backoff: String,
+    /// Whether it is truncated binary exponential backoff.
+    pub beb: bool,
     /// The BEB window stops doubling after this many collisions.
     pub backoff_limit: u32,
 }
@@ -34,7 +36,11 @@ fn us(t: Time) -> String {
 }
 
 fn bits(t: Time, bit: Time) -> u64 {
-    if bit.is_zero() { 0 } else { t.as_ps() / bit.as_ps() }
+    if bit.is_zero() {
+        0
+    } else {
+        t.as_ps() / bit.as_ps()
+    }
 }
 
 /// The sentence and the clause for `r`.
@@ -122,12 +128,12 @@ pub fn explain(r: &Recorded, rules: &Rules) -> (String, &'static str) {
                 format!(
                     "Jam over after collision {c}. {algo} draws r uniformly from [0, {window}){rule}: r = {r}, so it waits {r} x {slot_bits} bit times = {wait}.",
                     c = e.collisions,
-                    algo = if rules.backoff == "beb" {
+                    algo = if rules.beb {
                         "Truncated binary exponential backoff".to_string()
                     } else {
                         format!("The {} backoff", rules.backoff)
                     },
-                    rule = if rules.backoff == "beb" {
+                    rule = if rules.beb {
                         format!(
                             " (2^k slots, k = min({}, {}))",
                             e.collisions, rules.backoff_limit

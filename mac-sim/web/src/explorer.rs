@@ -15,9 +15,9 @@
 //! assert_eq!(v["expected_slots"], 3.5);
 //! ```
 
+use backoff_core::Decision;
 use csma_cd::backoff::Backoff;
 use csma_cd::scenario::Scenario;
-use backoff_core::Decision;
 use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
 use serde_json::{Value, json};
@@ -71,7 +71,9 @@ pub fn explore(sc: &Scenario, collisions: u32, samples: u32, seed: u64) -> Resul
         ));
     }
     if samples == 0 || samples > MAX_SAMPLES {
-        return Err(format!("samples: {samples} is out of range 1..={MAX_SAMPLES}"));
+        return Err(format!(
+            "samples: {samples} is out of range 1..={MAX_SAMPLES}"
+        ));
     }
     let windows: Vec<u64> = (1..=collisions).map(|c| backoff.window(c)).collect();
     let w = windows[windows.len() - 1];
@@ -90,7 +92,9 @@ pub fn explore(sc: &Scenario, collisions: u32, samples: u32, seed: u64) -> Resul
         let mut t = 0u64;
         for c in 1..=collisions {
             let Decision::Retry { slots } = backoff.decide(c, &mut rng) else {
-                return Err(format!("collisions: the backoff discarded the frame after collision {c}"));
+                return Err(format!(
+                    "collisions: the backoff discarded the frame after collision {c}"
+                ));
             };
             t += u64::from(slots);
             if c == collisions {

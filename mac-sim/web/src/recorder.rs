@@ -240,12 +240,22 @@ impl Recorder {
         (self.first_signal..).zip(self.signals.iter())
     }
 
+    /// The signals kept that may still be on the cable at `t` or later, newest
+    /// first: those that started after `t` minus the layout's `horizon`.
+    pub fn signals_back_to(&self, t: Time) -> impl Iterator<Item = &Signal> {
+        let floor = t.saturating_sub(self.layout.horizon);
+        self.signals
+            .iter()
+            .rev()
+            .take_while(move |s| s.start >= floor)
+    }
+
     /// Each station's state after its latest event.
     pub fn states(&self) -> &[StationState] {
         &self.states
     }
 
-    /// Frame bits delivered in each of [`SERIES_BINS`] equal parts of the duration
+    /// Frame bits delivered in each of `SERIES_BINS` (200) equal parts of the duration
     /// (every success, warm-up included).
     pub fn series_bits(&self) -> &[u64] {
         &self.series_bits
@@ -430,7 +440,8 @@ impl Recorder {
                 self.close(k, e.time);
                 self.successes[k as usize] += 1;
                 let d = self.layout.duration.as_ps().max(1);
-                let bin = (u128::from(e.time.as_ps()) * SERIES_BINS as u128 / u128::from(d)) as usize;
+                let bin =
+                    (u128::from(e.time.as_ps()) * SERIES_BINS as u128 / u128::from(d)) as usize;
                 self.series_bits[bin.min(SERIES_BINS - 1)] += u64::from(e.frame_bits);
             }
             EventKind::Drop => {

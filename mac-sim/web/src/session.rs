@@ -79,6 +79,7 @@ impl Session {
             ifg_part1: timing.ifg_part1,
             attempt_limit: cfg.attempt_limit,
             backoff: cfg.backoff.label(),
+            beb: cfg.backoff == csma_cd::config::BackoffAlgorithm::Beb,
             backoff_limit: cfg.backoff_limit,
         };
         Ok(Self {
@@ -178,7 +179,8 @@ impl Session {
     /// The results so far (at the end: exactly those of `mac-sim run`).
     pub fn result(&self) -> RunResult {
         let e = &self.engine;
-        e.model().result(self.measured(), e.events(), e.stale_events())
+        e.model()
+            .result(self.measured(), e.events(), e.stale_events())
     }
 
     /// The results as `mac-sim run --json` writes them: the result's keys and the

@@ -15,9 +15,10 @@ use crate::session::Session;
 
 /// Events `from..` (counted from the run's start), at most `max`, as a JSON array:
 /// the trace's columns (`time_ps`, `station`, `kind`, `collisions`,
-/// `backoff_slots`, `frame_bits`, `access_delay_ps`) plus `i` (the index), `why`,
-/// `clause` and, for a transmission that waited out a gap, `gap_start_ps`.
-/// Events older than the recorder keeps are skipped.
+/// `backoff_slots`, `frame_bits`, `access_delay_ps`) plus `i` (the index) and, for
+/// a transmission that waited out a gap, `gap_start_ps`. Events older than the
+/// recorder keeps are skipped. The explanation is [`explanation`]'s (written only
+/// for the event a user asks about).
 pub fn events(s: &Session, from: u64, max: u64) -> Value {
     let r = s.recorder();
     let start = from.max(r.first_event());
@@ -26,7 +27,6 @@ pub fn events(s: &Session, from: u64, max: u64) -> Value {
         .filter_map(|i| r.event(i).map(|e| (i, e)))
         .map(|(i, rec)| {
             let e: &TraceEvent = &rec.event;
-            let (why, clause) = explain(rec, s.rules());
             let gap = match rec.cause {
                 Cause::AfterGap { gap_start }
                 | Cause::InPartTwo { gap_start, .. }
@@ -43,12 +43,18 @@ pub fn events(s: &Session, from: u64, max: u64) -> Value {
                 "frame_bits": e.frame_bits,
                 "access_delay_ps": e.access_delay.map(Time::as_ps),
                 "gap_start_ps": gap,
-                "why": why,
-                "clause": clause,
             })
         })
         .collect();
     Value::Array(out)
+}
+
+/// What happened at event `i` and why (`why`, `clause`), if the event is still
+/// kept.
+pub fn explanation(s: &Session, i: u64) -> Option<Value> {
+    let rec = s.recorder().event(i)?;
+    let (why, clause) = explain(rec, s.rules());
+    Some(json!({ "why": why, "clause": clause }))
 }
 
 /// Each station's state now, as a JSON array: `state` (`idle`, `deferring`,
@@ -91,11 +97,8 @@ pub fn states(s: &Session) -> Value {
 pub fn signals(s: &Session, from: Time, to: Time) -> Vec<f64> {
     let reach = s.timing().max_prop;
     let mut out = Vec::new();
-    for (_, sig) in s.recorder().signals() {
-        if sig.start > to {
-            continue;
-        }
-        if sig.end.is_some_and(|e| e + reach < from) {
+    for sig in s.recorder().signals_back_to(from) {
+        if sig.start > to || sig.end.is_some_and(|e| e + reach < from) {
             continue;
         }
         out.extend([
@@ -132,7 +135,13 @@ pub fn live(s: &Session) -> Value {
 /// preamble and jam times, all picoseconds, and the number of stations.
 pub fn layout(s: &Session) -> Value {
     let t = s.timing();
-    let positions: Vec<u64> = s.recorder().layout().positions.iter().map(|p| p.as_ps()).collect();
+    let positions: Vec<u64> = s
+        .recorder()
+        .layout()
+        .positions
+        .iter()
+        .map(|p| p.as_ps())
+        .collect();
     json!({
         "stations": s.config().stations,
         "positions_ps": positions,

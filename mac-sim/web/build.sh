@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Builds the page's engine: macsim-web for wasm32-unknown-unknown (release), then
+# its JavaScript bindings with wasm-bindgen into www/pkg/. The folder www/ is then
+# the whole page: serve it with any static file server (see serve.sh).
+#
+# The wasm target comes from rustup when installed (rustup target add
+# wasm32-unknown-unknown); otherwise Debian's rustc builds std from source (see
+# scripts/cross-env.sh). wasm-bindgen (the command) must be the version of the
+# wasm-bindgen crate in Cargo.lock: taken from PATH if it is, else from
+# target/tools, else installed there with cargo (about 8 minutes, once).
+set -euo pipefail
+WEB=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$WEB/../.." && pwd)
+cd "$ROOT"
+# shellcheck source=../../scripts/cross-env.sh
+source "$ROOT/scripts/cross-env.sh"
+
+version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+[ -n "$version" ] || cross_die "no wasm-bindgen in Cargo.lock"
+
+wasm_setup
+wasm_cargo build --release -q -p macsim-web
+if [ "$WASM_MODE" = debian ]; then
+    dir=${CARGO_TARGET_DIR:-$WASM_DEBIAN_TARGET_DIR}
+else
+    dir=${CARGO_TARGET_DIR:-$ROOT/target}
+fi
+wasm="$dir/wasm32-unknown-unknown/release/macsim_web.wasm"
+[ -f "$wasm" ] || cross_die "the build wrote no $wasm"
+
+bindgen=""
+if command -v wasm-bindgen >/dev/null 2>&1 && wasm-bindgen --version | grep -qx "wasm-bindgen $version"; then
+    bindgen=$(command -v wasm-bindgen)
+else
+    tools="$ROOT/target/tools/wasm-bindgen-$version"
+    bindgen="$tools/bin/wasm-bindgen"
+    if [ ! -x "$bindgen" ]; then
+        echo "installing wasm-bindgen-cli $version into target/tools (about 8 minutes on 2 cores, once)"
+        # Not --locked: the CLI's lock file names crate versions a registry mirror may
+        # lack; the version of the CLI itself is pinned, which is what must match.
+        cargo install -q wasm-bindgen-cli --version "$version" --root "$tools" \
+            || cross_die "cargo install wasm-bindgen-cli --version $version failed; install it yourself"
+    fi
+fi
+
+# Write the bindings beside the final folder, then swap, so www/pkg is never half
+# written.
+tmp=$(mktemp -d "$WEB/www/.pkg.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+"$bindgen" --target web --no-typescript --out-dir "$tmp" "$wasm"
+rm -rf "$WEB/www/pkg.old"
+[ -d "$WEB/www/pkg" ] && mv "$WEB/www/pkg" "$WEB/www/pkg.old"
+mv "$tmp" "$WEB/www/pkg"
+rm -rf "$WEB/www/pkg.old"
+trap - EXIT
+printf 'built %s (%s bytes, %s gzipped)\n' "www/pkg/macsim_web_bg.wasm" \
+    "$(wc -c <"$WEB/www/pkg/macsim_web_bg.wasm")" "$(gzip -9 -c "$WEB/www/pkg/macsim_web_bg.wasm" | wc -c)"
