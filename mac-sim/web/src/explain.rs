@@ -94,6 +94,13 @@ pub fn explain(r: &Recorded, rules: &Rules) -> (String, &'static str) {
             ),
             "4.2.3.2.1, 4.2.8",
         ),
+        Cause::Burst { previous_end } => (
+            format!(
+                "Frame bursting: the station's previous frame ended at {}, and it kept the carrier on through the interframe gap with extension bits; burstLimit has not passed since the burst began, so it sends its next frame without deferring (attempt {attempt}).",
+                us(previous_end)
+            ),
+            "4.2.3.2.7",
+        ),
         Cause::UnderCarrier { from } => (
             format!(
                 "Carrier from station {from} is present, but the gap rule in force lets the station transmit (attempt {attempt})."

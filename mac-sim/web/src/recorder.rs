@@ -54,8 +54,16 @@ pub enum Cause {
         /// When the gap started.
         gap_start: Time,
     },
-    /// A transmission under carrier that fits none of the rules above (only under
-    /// a gap rule other than IEEE 802.3's).
+    /// The next frame of a burst (1000 Mb/s frame bursting): the station kept the
+    /// carrier on through the gap after its frame that ended at `previous_end`, with
+    /// extension bits, and sends the next one without deferring.
+    Burst {
+        /// When the previous frame of the burst ended.
+        previous_end: Time,
+    },
+    /// A transmission under carrier that fits none of the rules above (none of the
+    /// model's gap rules leads to it: it is there so that an event is never left
+    /// unexplained).
     UnderCarrier {
         /// The station whose signal is present.
         from: u32,
@@ -90,7 +98,9 @@ pub struct Recorded {
     pub cause: Cause,
 }
 
-/// One transmission on the cable: from its first bit to its last (frame or jam).
+/// One transmission on the cable: from its first bit to its last (frame or jam). A
+/// burst of frames is one signal: the extension bits between its frames keep the
+/// carrier on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Signal {
     /// The station that sends it.
@@ -155,6 +165,9 @@ pub struct Layout {
     pub positions: Vec<Time>,
     /// The interframe gap.
     pub ifg: Time,
+    /// Whether the gap after a station's own transmission is timed blind (the IEEE
+    /// 802.3 gap rule and `none`; not `restart`).
+    pub blind_own_gap: bool,
     /// Its first part (`interFrameSpacingPart1`).
     pub ifg_part1: Time,
     /// The slot.
@@ -164,6 +177,10 @@ pub struct Layout {
     pub horizon: Time,
     /// The run's duration (for the utilisation series).
     pub duration: Time,
+    /// Frame bursting's `burstLimit` (zero: no bursting).
+    pub burst_limit: Time,
+    /// Whether every station always has a frame (then a burst that may go on, does).
+    pub saturated: bool,
 }
 
 impl Layout {
@@ -184,6 +201,12 @@ pub struct Recorder {
     first_signal: u64,
     /// Per station: the index of its open signal.
     open: Vec<Option<u64>>,
+    /// Per station: the index of its latest signal.
+    latest: Vec<Option<u64>>,
+    /// Per station: when the burst it may continue started (bursting only).
+    burst_start: Vec<Option<Time>>,
+    /// Per station: when its latest frame went through.
+    last_success: Vec<Option<Time>>,
     states: Vec<StationState>,
     collisions_seen: u64,
     series_bits: Vec<u64>,
@@ -202,6 +225,9 @@ impl Recorder {
             signals: VecDeque::new(),
             first_signal: 0,
             open: vec![None; n],
+            latest: vec![None; n],
+            burst_start: vec![None; n],
+            last_success: vec![None; n],
             states: vec![StationState::NEW; n],
             collisions_seen: 0,
             series_bits: vec![0; SERIES_BINS],
@@ -266,110 +292,141 @@ impl Recorder {
         &self.successes
     }
 
-    /// Carrier at station `k` from the signals kept that arrived by `until`, as
-    /// merged intervals `(from, to, has_own, first_foreign)`, oldest first; an open
-    /// signal lasts to [`Time::MAX`].
-    fn carrier(&self, k: u32, until: Time) -> Vec<(Time, Time, bool, Option<u32>)> {
+    /// The signals kept whose front reached station `k` by `until` (at or before
+    /// it), its own included, as `(front, tail, station)` at its position; an open
+    /// signal's tail is [`Time::MAX`].
+    fn arrivals(&self, k: u32, until: Time) -> Vec<(Time, Time, u32)> {
         let floor = until.saturating_sub(self.layout.horizon);
-        let mut spans: Vec<(Time, Time, u32)> = Vec::new();
+        let mut out = Vec::new();
         for s in self.signals.iter().rev() {
             if s.start < floor {
                 break;
-            }
-            let d = self.layout.delay(s.station, k);
-            let from = s.start + d;
-            if from > until {
-                continue;
-            }
-            let to = s.end.map_or(Time::MAX, |e| e + d);
-            spans.push((from, to, s.station));
-        }
-        spans.sort_unstable();
-        let mut merged: Vec<(Time, Time, bool, Option<u32>)> = Vec::new();
-        for (from, to, st) in spans {
-            let own = st == k;
-            match merged.last_mut() {
-                Some(m) if from <= m.1 => {
-                    m.1 = m.1.max(to);
-                    m.2 |= own;
-                    if m.3.is_none() && !own {
-                        m.3 = Some(st);
-                    }
-                }
-                _ => merged.push((from, to, own, (!own).then_some(st))),
-            }
-        }
-        merged
-    }
-
-    /// The foreign signal present at `k` at `t` that arrived last (front strictly
-    /// before `t`, tail not yet passed), if any.
-    fn present(&self, k: u32, t: Time) -> Option<(u32, Time)> {
-        let floor = t.saturating_sub(self.layout.horizon);
-        let mut best: Option<(u32, Time)> = None;
-        for s in self.signals.iter().rev() {
-            if s.start < floor {
-                break;
-            }
-            if s.station == k {
-                continue;
             }
             let d = self.layout.delay(s.station, k);
             let front = s.start + d;
-            let on = front <= t && s.end.is_none_or(|e| e + d > t);
-            if on && best.is_none_or(|(_, a)| front > a) {
-                best = Some((s.station, front));
+            if front <= until {
+                out.push((front, s.end.map_or(Time::MAX, |e| e + d), s.station));
             }
         }
-        best
+        out
     }
 
+    /// The foreign signal present at `k` at `t` that arrived last, if any: its
+    /// front reached `k` strictly before `t` (carrier sense), or at `t` too when
+    /// `arriving` (collision detection), and its tail has not passed.
+    fn present(&self, k: u32, t: Time, arriving: bool) -> Option<(u32, Time)> {
+        self.arrivals(k, t)
+            .into_iter()
+            .filter(|&(front, tail, j)| j != k && (front < t || arriving) && tail > t)
+            .max_by_key(|&(front, _, j)| (front, std::cmp::Reverse(j)))
+            .map(|(front, _, j)| (j, front))
+    }
+
+    /// Why station `k` transmits at `t`, from the carrier history at its position,
+    /// following the deference rules of clause 4.2.3.2.1 as the model applies them
+    /// (`csma_cd::exact::deference`). Carrier is on at an instant when a signal's
+    /// front reached the station strictly before it and its tail has not passed.
     fn transmit_cause(&self, k: u32, t: Time) -> Cause {
-        let spans = self.carrier(k, t);
-        // The span holding `t` (carrier present) and the one before it.
-        let at = spans.iter().position(|s| s.0 < t && s.1 > t);
-        match at {
-            Some(i) => {
-                let span = spans[i];
-                let Some(from) = self.present(k, t).map(|p| p.0).or(span.3) else {
-                    return Cause::Idle;
-                };
-                let arrived = span.0;
-                let Some(prev) = i.checked_sub(1).map(|j| spans[j]) else {
-                    return Cause::UnderCarrier { from };
-                };
-                let gap_start = prev.1;
-                if prev.2 {
-                    Cause::Blind {
-                        from,
-                        arrived,
-                        gap_start,
-                    }
-                } else if arrived >= gap_start + self.layout.ifg_part1 {
-                    Cause::InPartTwo {
-                        from,
-                        arrived,
-                        gap_start,
-                    }
-                } else {
-                    Cause::UnderCarrier { from }
+        let (ifg, part1) = (self.layout.ifg, self.layout.ifg_part1);
+        let sigs = self.arrivals(k, t);
+        let on = |at: Time| {
+            sigs.iter()
+                .filter(move |&&(front, tail, _)| front < at && tail > at)
+        };
+        // After its own transmission (IEEE 802.3 rules) the gap starts at the first
+        // instant the carrier is off at the station, and is timed blind: the station
+        // transmits exactly one gap later, whatever arrived meanwhile.
+        if self.layout.blind_own_gap {
+            let own_end = sigs
+                .iter()
+                .filter(|&&(_, tail, j)| j == k && tail <= t)
+                .map(|&(_, tail, _)| tail)
+                .max();
+            if let Some(mut drop) = own_end {
+                while let Some(tail) = on(drop).map(|x| x.1).max() {
+                    drop = tail;
+                }
+                if drop.saturating_add(ifg) == t {
+                    let first = sigs
+                        .iter()
+                        .filter(|&&(front, _, j)| j != k && front >= drop && front < t)
+                        .min_by_key(|&&(front, _, j)| (front, j));
+                    return match first {
+                        Some(&(arrived, _, from)) => Cause::Blind {
+                            from,
+                            arrived,
+                            gap_start: drop,
+                        },
+                        None => Cause::AfterGap { gap_start: drop },
+                    };
                 }
             }
-            None => match spans.iter().rev().find(|s| s.1 <= t) {
-                Some(s) if s.1 + self.layout.ifg == t => Cause::AfterGap { gap_start: s.1 },
-                _ => Cause::Idle,
-            },
         }
+        if let Some(&(mut since, _, _)) = on(t).min_by_key(|x| x.0) {
+            // Carrier is on: the station may transmit only at the end of a gap whose
+            // second part the carrier arrived in. The carrier's run reaches back
+            // through signals that touch (a tail and a front at the same instant).
+            while let Some(front) = sigs
+                .iter()
+                .filter(|&&(front, tail, _)| front < since && tail >= since)
+                .map(|x| x.0)
+                .min()
+            {
+                since = front;
+            }
+            let drop = sigs
+                .iter()
+                .filter(|&&(_, tail, _)| tail < since)
+                .map(|x| x.1)
+                .max();
+            let starter = sigs
+                .iter()
+                .filter(|&&(front, _, j)| front == since && j != k)
+                .map(|x| x.2)
+                .min();
+            if let (Some(gap_start), Some(from)) = (drop, starter) {
+                if since >= gap_start + part1 && gap_start + ifg == t {
+                    return Cause::InPartTwo {
+                        from,
+                        arrived: since,
+                        gap_start,
+                    };
+                }
+            }
+            let from = self.present(k, t, false).map_or(k, |p| p.0);
+            return Cause::UnderCarrier { from };
+        }
+        // No carrier: the gap runs from the last drop.
+        match sigs.iter().filter(|x| x.1 <= t).map(|x| x.1).max() {
+            Some(gap_start) if gap_start + ifg == t => Cause::AfterGap { gap_start },
+            _ => Cause::Idle,
+        }
+    }
+
+    /// Whether station `k`'s transmission at `t` is the next frame of its burst: one
+    /// gap after its frame went through, before `burstLimit` has passed since the
+    /// burst began (clause 4.2.3.2.7); if so, when the previous frame ended.
+    fn burst_frame(&self, k: u32, t: Time) -> Option<Time> {
+        let limit = self.layout.burst_limit;
+        if limit.is_zero() {
+            return None;
+        }
+        let end = self.last_success[k as usize]?;
+        let start = self.burst_start[k as usize]?;
+        (end + self.layout.ifg == t && t < start + limit).then_some(end)
     }
 
     fn cause(&self, e: &TraceEvent) -> Cause {
         match e.kind {
-            EventKind::Transmit => self.transmit_cause(e.station, e.time),
+            EventKind::Transmit => match self.burst_frame(e.station, e.time) {
+                Some(previous_end) => Cause::Burst { previous_end },
+                None => self.transmit_cause(e.station, e.time),
+            },
             EventKind::Defer => Cause::Defer {
-                from: self.present(e.station, e.time).map(|p| p.0),
+                from: self.present(e.station, e.time, false).map(|p| p.0),
             },
             EventKind::Collision => Cause::Collision {
-                from: self.present(e.station, e.time).map(|p| p.0),
+                from: self.present(e.station, e.time, true).map(|p| p.0),
             },
             EventKind::JamEnd => Cause::JamEnd {
                 window: self.backoff.window(e.collisions),
@@ -379,10 +436,14 @@ impl Recorder {
         }
     }
 
-    fn signal_mut(&mut self, k: u32) -> Option<&mut Signal> {
-        let i = self.open[k as usize]?;
+    fn signal_at(&mut self, i: u64) -> Option<&mut Signal> {
         let at = usize::try_from(i.checked_sub(self.first_signal)?).ok()?;
         self.signals.get_mut(at)
+    }
+
+    fn signal_mut(&mut self, k: u32) -> Option<&mut Signal> {
+        let i = self.open[k as usize]?;
+        self.signal_at(i)
     }
 
     fn close(&mut self, k: u32, end: Time) {
@@ -392,7 +453,25 @@ impl Recorder {
         self.open[k as usize] = None;
     }
 
-    fn update(&mut self, e: &TraceEvent) {
+    /// The next frame of a burst: its signal is the burst's, which goes on (it
+    /// was closed at the previous frame's end only if the recorder could not know
+    /// then that the burst would continue). Whether it was still kept.
+    fn continue_burst(&mut self, k: u32) -> bool {
+        if self.open[k as usize].is_some() {
+            return true;
+        }
+        let Some(i) = self.latest[k as usize] else {
+            return false;
+        };
+        let Some(s) = self.signal_at(i) else {
+            return false;
+        };
+        s.end = None;
+        self.open[k as usize] = Some(i);
+        true
+    }
+
+    fn update(&mut self, e: &TraceEvent, cause: &Cause) {
         let k = e.station;
         let st = &mut self.states[k as usize];
         st.since = e.time;
@@ -400,12 +479,20 @@ impl Recorder {
         match e.kind {
             EventKind::Transmit => {
                 st.activity = Activity::Transmitting;
+                if matches!(cause, Cause::Burst { .. }) && self.continue_burst(k) {
+                    return;
+                }
                 self.close(k, e.time);
+                if !self.layout.burst_limit.is_zero() {
+                    self.burst_start[k as usize] = Some(e.time);
+                }
                 if self.signals.len() == SIGNAL_CAP {
                     self.signals.pop_front();
                     self.first_signal += 1;
                 }
-                self.open[k as usize] = Some(self.first_signal + self.signals.len() as u64);
+                let i = self.first_signal + self.signals.len() as u64;
+                self.open[k as usize] = Some(i);
+                self.latest[k as usize] = Some(i);
                 self.signals.push_back(Signal {
                     station: k,
                     start: e.time,
@@ -430,6 +517,7 @@ impl Recorder {
                     st.window = Some(window);
                     st.drawn = Some(r);
                 }
+                self.burst_start[k as usize] = None;
                 self.close(k, e.time);
             }
             EventKind::Success => {
@@ -437,7 +525,19 @@ impl Recorder {
                 st.collisions = 0;
                 st.window = None;
                 st.drawn = None;
-                self.close(k, e.time);
+                // A burst may go on one gap later: then the carrier stays on (extension
+                // bits). A saturated station always has the next frame, so it does if
+                // burstLimit allows; otherwise the next frame will tell.
+                let limit = self.layout.burst_limit;
+                let within = self.burst_start[k as usize]
+                    .is_some_and(|b| e.time + self.layout.ifg < b + limit);
+                if !within {
+                    self.burst_start[k as usize] = None;
+                }
+                if !(within && self.layout.saturated) {
+                    self.close(k, e.time);
+                }
+                self.last_success[k as usize] = Some(e.time);
                 self.successes[k as usize] += 1;
                 let d = self.layout.duration.as_ps().max(1);
                 let bin =
@@ -453,10 +553,39 @@ impl Recorder {
     }
 }
 
+impl Recorder {
+    /// Station `k`'s burst went on after the frame that ended at `since`, which the
+    /// recorder could not know then (a station under Poisson load may have no next
+    /// frame): the events since then are explained again, now that its carrier is
+    /// known to have stayed on (at most one gap's worth of events).
+    fn reexplain_since(&mut self, since: Time) {
+        for i in (0..self.events.len()).rev() {
+            let r = self.events[i];
+            let kind = r.event.kind;
+            if r.event.time <= since && kind != EventKind::Collision {
+                break;
+            }
+            // Only carrier-dependent causes change; a burst frame stays one.
+            let again = match (kind, r.cause) {
+                (EventKind::Transmit, Cause::Burst { .. }) => continue,
+                (EventKind::Transmit, _) => self.transmit_cause(r.event.station, r.event.time),
+                (EventKind::Defer | EventKind::Collision, _) => self.cause(&r.event),
+                _ => continue,
+            };
+            self.events[i].cause = again;
+        }
+    }
+}
+
 impl Observer for Recorder {
     fn observe(&mut self, e: &TraceEvent) {
         let cause = self.cause(e);
-        self.update(e);
+        let reopens =
+            matches!(cause, Cause::Burst { .. }) && self.open[e.station as usize].is_none();
+        self.update(e, &cause);
+        if let (true, Cause::Burst { previous_end }) = (reopens, cause) {
+            self.reexplain_since(previous_end);
+        }
         if self.events.len() == EVENT_CAP {
             self.events.pop_front();
             self.first_event += 1;

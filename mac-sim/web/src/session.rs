@@ -22,7 +22,7 @@
 
 use csma_cd::backoff::Backoff;
 use csma_cd::capture::{CaptureFormat, PcapWriter};
-use csma_cd::config::{RunConfig, Timing};
+use csma_cd::config::{IfgRule, RunConfig, Timing, Traffic};
 use csma_cd::exact::{self, CsmaCd, RunResult, placement};
 use csma_cd::scenario::{FieldError, Scenario};
 use sim_kit::engine::Engine;
@@ -65,10 +65,13 @@ impl Session {
         let layout = Layout {
             positions: placement::positions(&cfg, timing.max_prop),
             ifg: timing.ifg,
+            blind_own_gap: cfg.ifg_rule != IfgRule::Restart,
             ifg_part1: timing.ifg_part1,
             slot: timing.slot,
             horizon: longest * 2 + timing.max_prop * 2 + timing.ifg,
             duration: cfg.duration,
+            burst_limit: timing.bit * u64::from(cfg.phy.burst_limit_bits),
+            saturated: cfg.traffic == Traffic::Saturated,
         };
         let (model, queue) =
             CsmaCd::with_observer(&cfg, Recorder::new(layout, backoff)).map_err(config_error)?;
