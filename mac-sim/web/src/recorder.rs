@@ -322,6 +322,26 @@ impl Recorder {
             .map(|(front, _, j)| (j, front))
     }
 
+    /// When station `k`, still transmitting at `now`, detected a collision, if it
+    /// has by `now`: the first foreign signal present at its start or arriving since
+    /// (IEEE 802.3 clause 4.2.3.2.3). The model reports the collision only with the
+    /// end of the jam that follows; until then this is how the page knows it.
+    pub fn detected(&self, k: u32, now: Time) -> Option<Time> {
+        let i = self.open.get(k as usize).copied().flatten()?;
+        let sig = self
+            .signals
+            .get(usize::try_from(i.checked_sub(self.first_signal)?).ok()?)?;
+        if sig.collision_at.is_some() {
+            return sig.collision_at;
+        }
+        let start = sig.start;
+        self.arrivals(k, now)
+            .into_iter()
+            .filter(|&(_, tail, j)| j != k && tail > start)
+            .map(|(front, _, _)| front.max(start))
+            .min()
+    }
+
     /// Why station `k` transmits at `t`, from the carrier history at its position,
     /// following the deference rules of clause 4.2.3.2.1 as the model applies them
     /// (`csma_cd::exact::deference`). Carrier is on at an instant when a signal's
