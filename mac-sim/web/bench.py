@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "tests"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "browser-tests"))
 from harness import ROOT, WEB, chromium, serve  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 

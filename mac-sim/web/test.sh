@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The page's tests: build it (build.sh), serve www/ on 127.0.0.1 and drive it in
-# Debian's Chromium with Selenium (tests/), comparing what it shows with the mac-sim
+# Debian's Chromium with Selenium (browser-tests/), comparing what it shows with the mac-sim
 # binary (target/debug/mac-sim, built here if missing; or $MACSIM_CLI).
 # Needs chromium and chromium-driver (Debian packages; test.sh installs them as
 # root), python3 with venv, and PyPI for selenium and pytest. Screenshots and the
@@ -27,8 +27,11 @@ if [ -z "${MACSIM_CLI:-}" ]; then
     cargo build -q -p mac-sim
     export MACSIM_CLI=$TARGET/debug/mac-sim
 fi
+# The tests run in another folder: a relative path is made absolute here.
+MACSIM_CLI=$(realpath "$MACSIM_CLI")
+export MACSIM_CLI
 export MACSIM_WEB_ARTIFACTS=$TARGET/web-artifacts
 export CHROMIUM=$(command -v chromium) CHROMEDRIVER=$(command -v chromedriver)
-cd "$ROOT/mac-sim/web/tests"
+cd "$ROOT/mac-sim/web/browser-tests"
 "$VENV/bin/python" -m pytest -q -p no:cacheprovider .
 echo "screenshots and figures: $MACSIM_WEB_ARTIFACTS"

@@ -148,7 +148,8 @@ pub fn live(s: &Session) -> Value {
 
 /// The fixed layout of the run, for the diagram: the stations' positions
 /// (`positions_ps`), the end-to-end delay, the bit, slot, gap (and its first part),
-/// preamble and jam times, all picoseconds, and the number of stations.
+/// preamble and jam times, all picoseconds, whether the jam starts at once on a
+/// collision (`jam_immediate`, else after the preamble), and the number of stations.
 pub fn layout(s: &Session) -> Value {
     let t = s.timing();
     let positions: Vec<u64> = s
@@ -168,6 +169,7 @@ pub fn layout(s: &Session) -> Value {
         "ifg_part1_ps": t.ifg_part1.as_ps(),
         "preamble_ps": t.preamble.as_ps(),
         "jam_ps": t.jam.as_ps(),
+        "jam_immediate": s.config().jam_rule == csma_cd::config::JamRule::Immediate,
         "duration_ps": s.config().duration.as_ps(),
         "length_m": s.config().bus_length_m,
     })

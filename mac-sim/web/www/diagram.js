@@ -74,7 +74,7 @@ export class Diagram {
         band(x0, start, end);
       } else {
         const jamFrom = signals[i + 2] < 0
-          ? Math.max(coll, start + layout.preamble_ps)
+          ? Math.max(coll, layout.jam_immediate ? start : start + layout.preamble_ps)
           : Math.max(start, end - layout.jam_ps);
         ctx.fillStyle = "rgba(214, 120, 40, 0.28)";
         band(x0, start, Math.max(start, jamFrom));
