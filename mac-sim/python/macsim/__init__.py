@@ -19,6 +19,7 @@ from __future__ import annotations
 import json as _json
 import os as _os
 import sqlite3 as _sqlite3
+import time as _time
 from typing import Any, Callable, Optional, Union
 
 from . import _native
@@ -109,45 +110,69 @@ class RunResult:
         )
 
 
-def run(
-    scenario: Union[Scenario, str, "_os.PathLike[str]", None] = None,
-    *,
-    per_station: bool = False,
-    **params: Any,
-) -> RunResult:
-    """One run of the exact CSMA/CD model, as ``mac-sim run`` does it.
-
-    ``scenario``: a :class:`Scenario` (or the path of a scenario file, TOML or a
-    ``mac-sim run --json`` result) under the parameters given; ``per_station``: also
-    the results of each station. Raises ``ValueError`` naming a bad parameter, and
-    ``KeyboardInterrupt`` on Ctrl-C.
-    """
-    s = _scenario(scenario)
-    if params:
-        s = s.replace(**params)
-    return RunResult(_native.run(s, per_station))
+#: What ``progress=`` takes: ``True`` (a tqdm bar if tqdm is installed), ``False``
+#: (nothing), or a callable ``progress(done, total)``.
+Progress = Union[bool, Callable[[int, int], None]]
 
 
-def _progress_bar(enabled: bool) -> Optional[Callable[[int, int], None]]:
-    if not enabled:
+def _progress_bar(
+    progress: Progress, desc: str, unit: str, delay: float = 0.0, counts: bool = True
+) -> Optional[Callable[[int, int], None]]:
+    """The callable the native module calls as ``f(done, total)`` while it works:
+    ``progress`` itself if it is callable, else a tqdm bar (``tqdm.auto``: a widget
+    in a notebook, text on a terminal) when ``progress`` is true and tqdm is
+    installed, else nothing. ``delay``: the bar appears only if the call lasts that
+    many seconds; ``counts``: show ``done/total`` and the rate (else only the share
+    done and the time)."""
+    if callable(progress):
+        return progress
+    if not progress:
         return None
     try:
         from tqdm.auto import tqdm
     except ImportError:
         return None
     bar = None
+    start = _time.monotonic()
+    extra = {} if counts else {"bar_format": "{l_bar}{bar}| [{elapsed}<{remaining}]"}
 
     def update(done: int, total: int) -> None:
         nonlocal bar
         if bar is None:
             if total == 0:
                 return
-            bar = tqdm(total=total, unit="run", desc="sweep")
+            if done >= total and _time.monotonic() - start < delay:
+                return  # over before the bar would show: none at all
+            bar = tqdm(total=total, unit=unit, desc=desc, delay=delay, **extra)
         bar.update(done - bar.n)
         if done >= total:
             bar.close()
 
     return update
+
+
+def run(
+    scenario: Union[Scenario, str, "_os.PathLike[str]", None] = None,
+    *,
+    per_station: bool = False,
+    progress: Progress = True,
+    **params: Any,
+) -> RunResult:
+    """One run of the exact CSMA/CD model, as ``mac-sim run`` does it.
+
+    ``scenario``: a :class:`Scenario` (or the path of a scenario file, TOML or a
+    ``mac-sim run --json`` result) under the parameters given; ``per_station``: also
+    the results of each station. ``progress``: a tqdm bar (if tqdm is installed) for
+    a run that lasts more than a second, ``False`` for none, or a callable
+    ``progress(done, 64)`` called as the run goes through the 64 slices of its
+    simulated time. Raises ``ValueError`` naming a bad parameter, and
+    ``KeyboardInterrupt`` on Ctrl-C.
+    """
+    s = _scenario(scenario)
+    if params:
+        s = s.replace(**params)
+    bar = _progress_bar(progress, "run", "slice", delay=1.0, counts=False)
+    return RunResult(_native.run(s, per_station, bar))
 
 
 def sweep(
@@ -158,7 +183,7 @@ def sweep(
     threads: Optional[int] = None,
     db: Union[str, "_os.PathLike[str]", None] = None,
     common_random_numbers: bool = False,
-    progress: bool = True,
+    progress: Progress = True,
     per_run: bool = False,
     **axes: Any,
 ):
@@ -178,7 +203,8 @@ def sweep(
 
     ``db``: the SQLite results database of ``mac-sim sweep --db`` (runs it holds are
     read, not run; every finished run is stored at once). ``threads``: worker
-    threads (default: one per core). ``progress``: a tqdm bar, if tqdm is installed.
+    threads (default: one per core). ``progress``: a tqdm bar (if tqdm is
+    installed), ``False`` for none, or a callable ``progress(runs_done, runs)``.
     Raises ``ValueError`` naming a bad parameter before anything runs, and
     ``KeyboardInterrupt`` on Ctrl-C (the database keeps the runs that finished).
     """
@@ -189,7 +215,7 @@ def sweep(
         common_random_numbers=common_random_numbers,
         threads=threads,
         db=None if db is None else _os.fspath(db),
-        progress=_progress_bar(progress),
+        progress=_progress_bar(progress, "sweep", "run"),
         **axes,
     )
     return _frame(out["runs"] if per_run else out["points"])
@@ -272,15 +298,24 @@ def storm(
     strategies: Optional[list] = None,
     timeouts: Optional[list] = None,
     bin: Optional[str] = None,
+    progress: Progress = True,
 ) -> StormResult:
     """A retry-storm scenario, as ``mac-sim storm --scenario`` runs it: a preset's
     name (``mac-sim storm --list``) or a scenario file. ``horizon``, ``bin`` and each
     of ``timeouts`` are durations with a unit (``"120s"``); ``strategies`` replace the
     scenario's, in the command line's ``--strategy`` form (``"exp-full+retries=3"``).
-    Raises ``ValueError`` with the command line's message, ``KeyboardInterrupt`` on
-    Ctrl-C."""
+    ``progress``: a tqdm bar (if tqdm is installed) for a call that lasts more than a
+    second, ``False`` for none, or a callable ``progress(runs_done, runs)``. Raises
+    ``ValueError`` with the command line's message, ``KeyboardInterrupt`` on Ctrl-C."""
     return StormResult(
         _native.storm(
-            _os.fspath(scenario), seed, clients, horizon, strategies, timeouts, bin
+            _os.fspath(scenario),
+            seed,
+            clients,
+            horizon,
+            strategies,
+            timeouts,
+            bin,
+            _progress_bar(progress, "storm", "run", delay=1.0),
         )
     )

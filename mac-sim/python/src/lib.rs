@@ -17,6 +17,7 @@
 //! * [`convert`]: Python values to the schema's text, table cells to Python values.
 //! * [`scenario`]: the `Scenario` class.
 //! * [`wait`]: work on a worker thread, interruptible from Python.
+//! * [`progress`]: the progress of that work, handed to a Python callable.
 //! * [`run`]: `run`, one run of the exact model.
 //! * [`sweep`]: `sweep`, many runs on every core, optionally into a results database.
 //! * [`storm`]: `storm`, a retry-storm scenario.
@@ -25,6 +26,7 @@
 
 pub mod convert;
 pub mod extras;
+pub mod progress;
 pub mod run;
 pub mod scenario;
 pub mod storm;

@@ -1,6 +1,6 @@
 //! `run`: one run of the exact model, as `mac-sim run` does it ([`csma_cd_host::job`],
-//! in slices, cancellable), with its results as the command line's JSON and CSV name
-//! them.
+//! in slices, cancellable, its progress reported), with its results as the command
+//! line's JSON and CSV name them.
 
 use csma_cd::exact::per_station::PerStation;
 use csma_cd::report::csv::{per_station_table, run_columns};
@@ -9,9 +9,9 @@ use csma_cd_host::job;
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use sim_kit::progress::Quiet;
 
 use crate::convert::columns;
+use crate::progress::{Counters, Reporter};
 use crate::scenario::{PyScenario, value_error};
 use crate::wait::interruptible;
 
@@ -23,27 +23,34 @@ use crate::wait::interruptible;
 /// `engine_s`, the wall time of the run itself on its thread (for the benchmark of
 /// what the call adds).
 ///
-/// Raises `ValueError` naming the parameter at fault before running, and
+/// `progress`, if given, is called as `progress(slices_done, 64)` from the calling
+/// thread while the run goes through the 64 slices of its simulated time. Raises
+/// `ValueError` naming the parameter at fault before running, and
 /// `KeyboardInterrupt` on Ctrl-C (within 1/64 of the simulated duration).
 #[pyfunction]
-#[pyo3(signature = (scenario, per_station = false))]
+#[pyo3(signature = (scenario, per_station = false, progress = None))]
 pub fn run<'py>(
     py: Python<'py>,
     scenario: &PyScenario,
     per_station: bool,
+    progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let cfg = scenario.inner.to_config().map_err(value_error)?;
     let observer = per_station
         .then(|| PerStation::new(cfg.stations))
         .transpose()
         .map_err(value_error)?;
+    let counters = Counters::default();
+    let mut reporter = Reporter::new(progress);
     let done = interruptible(
         py,
         |cancel| {
             let start = std::time::Instant::now();
             let out = match observer {
-                None => job::run_observed(&cfg, cancel, &Quiet).map(|o| o.map(|(r, _)| (r, None))),
-                Some(p) => job::run_traced(&cfg, cancel, &Quiet, p).map(|o| {
+                None => {
+                    job::run_observed(&cfg, cancel, &counters).map(|o| o.map(|(r, _)| (r, None)))
+                }
+                Some(p) => job::run_traced(&cfg, cancel, &counters, p).map(|o| {
                     o.map(|(r, bits, p)| {
                         let rows = p.results(&bits, cfg.measured());
                         (r, Some(rows))
@@ -52,12 +59,13 @@ pub fn run<'py>(
             };
             (out, start.elapsed())
         },
-        |_| Ok(()),
+        |_| reporter.tick(&counters),
     )?;
     let (done, engine) = done;
     let (r, stations) = done
         .map_err(value_error)?
         .ok_or_else(|| PyKeyboardInterrupt::new_err("run interrupted"))?;
+    reporter.tick(&counters)?;
     let out = PyDict::new(py);
     out.set_item("engine_s", engine.as_secs_f64())?;
     out.set_item("json", serde_json::to_string(&r).map_err(value_error)?)?;

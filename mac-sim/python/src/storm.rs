@@ -8,9 +8,9 @@ use pyo3::types::PyDict;
 use retry_storm::strategy::Strategy;
 use retry_storm::{StormError, presets, report};
 use retry_storm_host::{run_scenario_with, scenario_file};
-use sim_kit::progress::Quiet;
 use sim_kit::time::Time;
 
+use crate::progress::{Counters, Reporter};
 use crate::wait::interruptible;
 
 fn duration(text: &str) -> PyResult<Time> {
@@ -27,10 +27,11 @@ fn storm_error(e: StormError) -> PyErr {
 /// Runs the storm scenario `scenario` (a preset's name, see `mac-sim storm --list`,
 /// or the path of a scenario file) with the options of `mac-sim storm` and returns
 /// a dict of texts: `json` (`--json`), `summary_csv` (`--csv`), `series_csv`
-/// (`--series`). Raises `ValueError` with the command line's message for a bad
-/// option or scenario, `KeyboardInterrupt` on Ctrl-C.
+/// (`--series`). `progress`, if given, is called as `progress(runs_done, runs_to_do)`
+/// from the calling thread while the runs go. Raises `ValueError` with the command
+/// line's message for a bad option or scenario, `KeyboardInterrupt` on Ctrl-C.
 #[pyfunction]
-#[pyo3(signature = (scenario, seed = 1, clients = None, horizon = None, strategies = None, timeouts = None, bin = None))]
+#[pyo3(signature = (scenario, seed = 1, clients = None, horizon = None, strategies = None, timeouts = None, bin = None, progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn storm<'py>(
     py: Python<'py>,
@@ -41,6 +42,7 @@ pub fn storm<'py>(
     strategies: Option<Vec<String>>,
     timeouts: Option<Vec<String>>,
     bin: Option<&str>,
+    progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let opts = presets::Options {
         seed: Some(seed),
@@ -60,12 +62,15 @@ pub fn storm<'py>(
             .map_err(storm_error)?,
     };
     let sc = scenario_file::load(scenario, &opts).map_err(storm_error)?;
+    let counters = Counters::default();
+    let mut reporter = Reporter::new(progress);
     let r = interruptible(
         py,
-        |cancel| run_scenario_with(&sc, &Quiet, cancel),
-        |_| Ok(()),
+        |cancel| run_scenario_with(&sc, &counters, cancel),
+        |_| reporter.tick(&counters),
     )?
     .map_err(storm_error)?;
+    reporter.tick(&counters)?;
     let out = PyDict::new(py);
     out.set_item("json", sim_kit::output::json::to_string(&r))?;
     out.set_item("summary_csv", report::summary_csv(&r))?;

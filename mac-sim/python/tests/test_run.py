@@ -150,3 +150,40 @@ def test_backoff_presets_as_delays():
     assert len(list(macsim.backoff.preset("celery", 1))) == 3
     with pytest.raises(ValueError, match="^preset: unknown preset"):
         list(macsim.backoff.preset("nope", 1))
+
+
+def test_run_progress_callable_is_driven():
+    calls = []
+    # About 0.2 s or more: the calling thread reports every 20 ms.
+    macsim.run(stations=256, duration="20s", progress=lambda done, total: calls.append((done, total)))
+    assert len(calls) >= 2, calls
+    assert all(total == 64 for _, total in calls)
+    done = [d for d, _ in calls]
+    assert done == sorted(set(done)), "counts increase, each reported once"
+    assert done[-1] == 64
+    assert macsim.run(**ARGS, progress=False).summary == macsim.run(**ARGS).summary
+
+
+def test_an_error_in_the_progress_callable_stops_the_run():
+    def broken(done, total):
+        raise ZeroDivisionError("in the callable")
+
+    with pytest.raises(ZeroDivisionError, match="in the callable"):
+        macsim.run(stations=256, duration="20s", progress=broken)
+
+
+def test_progress_bar_with_tqdm_after_its_delay(capsys):
+    pytest.importorskip("tqdm")
+    # A call over before the delay shows no bar at all.
+    quick = macsim._progress_bar(True, "run", "slice", delay=60, counts=False)
+    quick(64, 64)
+    assert capsys.readouterr().err == ""
+    # Past the delay (here none), the share done and the time, without the counts.
+    bar = macsim._progress_bar(True, "run", "slice", delay=0, counts=False)
+    for done in (1, 32, 64):
+        bar(done, 64)
+    err = capsys.readouterr().err
+    assert "run: 100%" in err and "64/64" not in err
+    assert macsim._progress_bar(False, "run", "slice") is None
+    f = lambda done, total: None  # noqa: E731
+    assert macsim._progress_bar(f, "run", "slice") is f

@@ -30,3 +30,12 @@ def test_storm_bad_options_raise_value_error(cli):
         macsim.storm("pause", horizon="soon")
     with pytest.raises(ValueError):
         macsim.storm("pause", strategies=["exp+nonsense=3"])
+
+
+def test_storm_progress_callable_reaches_the_total():
+    calls = []
+    macsim.storm("pause", horizon="60s", progress=lambda d, n: calls.append((d, n)))
+    # One run of each of the two strategies.
+    assert calls and calls[-1] == (2, 2)
+    done = [d for d, _ in calls]
+    assert done == sorted(set(done))
