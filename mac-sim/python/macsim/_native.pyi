@@ -28,6 +28,7 @@ def metrics() -> List[str]: ...
 def run(
     scenario: Scenario,
     per_station: bool = False,
+    trace: bool = False,
     progress: Optional[Callable[[int, int], None]] = None,
 ) -> Dict[str, Any]: ...
 def sweep(

@@ -18,6 +18,7 @@
 //! * [`scenario`]: the `Scenario` class.
 //! * [`wait`]: work on a worker thread, interruptible from Python.
 //! * [`progress`]: the progress of that work, handed to a Python callable.
+//! * [`trace`]: a run's trace as columns.
 //! * [`run`]: `run`, one run of the exact model.
 //! * [`sweep`]: `sweep`, many runs on every core, optionally into a results database.
 //! * [`storm`]: `storm`, a retry-storm scenario.
@@ -31,6 +32,7 @@ pub mod run;
 pub mod scenario;
 pub mod storm;
 pub mod sweep;
+pub mod trace;
 pub mod wait;
 
 use pyo3::prelude::*;

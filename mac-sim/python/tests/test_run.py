@@ -152,6 +152,36 @@ def test_backoff_presets_as_delays():
         list(macsim.backoff.preset("nope", 1))
 
 
+def test_trace_equals_cli_trace_csv(cli, tmp_path):
+    r = macsim.run(trace=True, **ARGS)
+    path = tmp_path / "trace.csv"
+    cli("run", *FLAGS, "--trace", path, "-q")
+    want = pd.read_csv(path)
+    got = r.trace
+    assert len(got) > 1000
+    pd.testing.assert_frame_equal(got, want)
+    assert got is r.trace  # built once
+    # The documented dtypes, whatever pandas would guess from a file.
+    dtypes = {c: str(t) for c, t in got.dtypes.items()}
+    assert dtypes == {
+        "time_ps": "int64", "station": "int64", "kind": dtypes["kind"], "collisions": "int64",
+        "backoff_slots": "float64", "frame_bits": "int64", "access_delay_ps": "float64",
+    }
+    assert dtypes["kind"] in ("object", "str", "string")
+    assert set(got["kind"]) <= {"transmit", "defer", "collision", "jam_end", "success", "drop"}
+    # Empty cells are NaN exactly where the file has none.
+    assert got.loc[got["backoff_slots"].notna(), "kind"].eq("jam_end").all()
+    assert got["backoff_slots"].notna().any()
+    assert got["access_delay_ps"].notna().equals(got["kind"].eq("success"))
+    assert (got["kind"] == "success").sum() == r.summary["conservation"]["delivered"]
+    # The trace changes nothing else, and goes with the per-station results.
+    both = macsim.run(trace=True, per_station=True, **ARGS)
+    assert both.summary == macsim.run(**ARGS).summary == r.summary
+    pd.testing.assert_frame_equal(both.trace, want)
+    assert len(both.per_station) == 16
+    assert macsim.run(**ARGS).trace is None
+
+
 def test_run_progress_callable_is_driven():
     calls = []
     # About 0.2 s or more: the calling thread reports every 20 ms.
