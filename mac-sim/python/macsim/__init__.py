@@ -314,9 +314,15 @@ sweep.__doc__ = (sweep.__doc__ or "") + "\n" + _parameters_doc()
 
 
 class StormResult:
-    """The result of :func:`storm`: ``result`` (dict, as ``mac-sim storm --json``),
-    ``summary`` (DataFrame, one row per strategy, as ``--csv``) and ``series``
-    (DataFrame, the time series of every strategy, as ``--series``)."""
+    """The result of :func:`storm`, as ``mac-sim storm`` prints it:
+
+    * ``result``: a dict, as ``--json`` (one run of each strategy; with ``seeds``,
+      the summaries over the seeds; with ``sweep``, the points);
+    * ``summary``: a DataFrame, as ``--csv``: one row per strategy (with ``seeds``,
+      means and 95 % intervals; with ``sweep``, one row per strategy and value);
+    * ``series``: a DataFrame, as ``--series``: the time series of every strategy
+      (with ``seeds``, their means over the seeds); ``None`` with ``sweep``.
+    """
 
     __slots__ = ("result", "summary", "series")
 
@@ -327,16 +333,35 @@ class StormResult:
 
         self.result: dict = _json.loads(native["json"])
         self.summary = pd.read_csv(io.StringIO(native["summary_csv"]))
-        self.series = pd.read_csv(io.StringIO(native["series_csv"]))
+        series = native["series_csv"]
+        self.series = None if series is None else pd.read_csv(io.StringIO(series))
 
     def __repr__(self) -> str:
-        return f"<macsim.StormResult: {len(self.summary)} strategies, {len(self.series)} series rows>"
+        rows = "no series" if self.series is None else f"{len(self.series)} series rows"
+        return f"<macsim.StormResult: {len(self.summary)} summary rows, {rows}>"
+
+
+def _sweep_text(sweep: Union[str, tuple, None]) -> Optional[str]:
+    """``PARAM=VALUES`` as ``mac-sim storm --sweep`` takes it, from that text or from
+    ``(param, values)`` (values: that text, or a list of numbers)."""
+    if sweep is None or isinstance(sweep, str):
+        return sweep
+    if isinstance(sweep, tuple) and len(sweep) == 2 and isinstance(sweep[0], str):
+        param, values = sweep
+        if not isinstance(values, str):
+            values = ",".join(repr(v) if isinstance(v, float) else str(v) for v in values)
+        return f"{param}={values}"
+    raise ValueError(
+        f"sweep: expected 'PARAM=VALUES' or (PARAM, VALUES), not {type(sweep).__name__}"
+    )
 
 
 def storm(
     scenario: Union[str, "_os.PathLike[str]"],
     *,
     seed: int = 1,
+    seeds: int = 1,
+    sweep: Union[str, tuple, None] = None,
     clients: Optional[int] = None,
     horizon: Optional[str] = None,
     strategies: Optional[list] = None,
@@ -348,9 +373,19 @@ def storm(
     name (``mac-sim storm --list``) or a scenario file. ``horizon``, ``bin`` and each
     of ``timeouts`` are durations with a unit (``"120s"``); ``strategies`` replace the
     scenario's, in the command line's ``--strategy`` form (``"exp-full+retries=3"``).
-    ``progress``: a tqdm bar (if tqdm is installed) for a call that lasts more than a
-    second, ``False`` for none, or a callable ``progress(runs_done, runs)``. Raises
-    ``ValueError`` with the command line's message, ``KeyboardInterrupt`` on Ctrl-C."""
+
+    ``seeds``: run every strategy with the seeds ``seed, seed + 1, ...`` and report
+    means with 95 % intervals (``--seeds``, 1 to 1000). ``sweep``: one parameter swept
+    (``--sweep``): ``"utilisation=0.5..=0.95:0.05"``, or ``("utilisation", [0.4,
+    0.93])``; the parameters are ``utilisation``, ``rate``, ``clients``, ``retries``
+    and ``timeout`` (seconds), every strategy at every value over ``seeds`` seeds (at
+    least 2 for intervals). ``progress``: a tqdm bar (if tqdm is installed) for a call
+    that lasts more than a second, ``False`` for none, or a callable
+    ``progress(runs_done, runs)``.
+
+    The contention experiment (``mac-sim storm --scenario contention``) is not offered
+    here: it cannot be stopped part way. Raises ``ValueError`` with the command line's
+    message, ``KeyboardInterrupt`` on Ctrl-C."""
     return StormResult(
         _native.storm(
             _os.fspath(scenario),
@@ -360,6 +395,8 @@ def storm(
             strategies,
             timeouts,
             bin,
+            seeds,
+            _sweep_text(sweep),
             _progress_bar(progress, "storm", "run", delay=1.0),
         )
     )

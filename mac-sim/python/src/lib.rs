@@ -21,7 +21,7 @@
 //! * [`trace`]: a run's trace as columns.
 //! * [`run`]: `run`, one run of the exact model.
 //! * [`sweep`]: `sweep`, many runs on every core, optionally into a results database.
-//! * [`storm`]: `storm`, a retry-storm scenario.
+//! * [`storm`]: `storm`, a retry-storm scenario, once, over seeds or swept.
 //! * [`extras`]: the slotted model, the theory and backoff-core's BEB decision.
 #![deny(missing_docs)]
 
