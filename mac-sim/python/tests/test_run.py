@@ -139,19 +139,6 @@ def test_extras(cli_json):
     assert got == want
 
 
-def test_backoff_presets_as_delays():
-    assert set(macsim.backoff.PRESETS) == {"cenkalti", "grpc-connection", "celery", "apue-connect"}
-    # APUE's connect_retry: 1, 2, 4, ..., 64 s, then give up.
-    assert list(macsim.backoff.preset("apue-connect", 1)) == [1, 2, 4, 8, 16, 32, 64]
-    # gRPC connection backoff: 1 s exactly, then 1.6^n s x U(0.8, 1.2), never stops.
-    g = list(macsim.backoff.preset("grpc-connection", 3, limit=5))
-    assert len(g) == 5 and g[0] == 1.0 and 0.8 * 1.6 <= g[1] <= 1.2 * 1.6
-    # Celery: 3 retries.
-    assert len(list(macsim.backoff.preset("celery", 1))) == 3
-    with pytest.raises(ValueError, match="^preset: unknown preset"):
-        list(macsim.backoff.preset("nope", 1))
-
-
 def test_trace_equals_cli_trace_csv(cli, tmp_path):
     r = macsim.run(trace=True, **ARGS)
     path = tmp_path / "trace.csv"
