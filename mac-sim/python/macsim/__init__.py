@@ -170,10 +170,6 @@ def _progress_bar(
         return progress
     if not progress:
         return None
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
-        return None
     bar = None
     start = _time.monotonic()
     extra = {} if counts else {"bar_format": "{l_bar}{bar}| [{elapsed}<{remaining}]"}
@@ -185,7 +181,15 @@ def _progress_bar(
                 return
             if done >= total and _time.monotonic() - start < delay:
                 return  # over before the bar would show: none at all
+            # Imported only when a bar is to be shown: a short call imports nothing.
+            try:
+                from tqdm.auto import tqdm
+            except ImportError:
+                bar = False
+                return
             bar = tqdm(total=total, unit=unit, desc=desc, delay=delay, **extra)
+        if bar is False:
+            return
         bar.update(done - bar.n)
         if done >= total:
             bar.close()
