@@ -19,6 +19,7 @@ from __future__ import annotations
 import json as _json
 import os as _os
 import sqlite3 as _sqlite3
+import time as _time
 from typing import Any, Callable, Optional, Union
 
 from . import _native
@@ -74,15 +75,35 @@ class RunResult:
     * ``per_station``: with ``per_station=True``, a DataFrame with one row per
       station (``0..N`` along the bus) and the columns of
       ``mac-sim run --csv --per-station``; else ``None``.
+    * ``trace``: with ``trace=True``, a DataFrame with one row per step of a
+      station, in the model's order, and the columns of
+      ``mac-sim run --trace FILE.csv``; else ``None``. Its columns and dtypes:
+
+      ========================  ===========  ==============================================
+      ``time_ps``               int64        when it happened, picoseconds (exact)
+      ``station``               int64        the station, ``0..N`` along the bus
+      ``kind``                  text         ``transmit``, ``defer``, ``collision``,
+                                             ``jam_end``, ``success`` or ``drop``
+      ``collisions``            int64        collisions of the current frame so far
+      ``backoff_slots``         float64      slots drawn after this collision
+                                             (``jam_end`` with a retry; else NaN)
+      ``frame_bits``            int64        the frame's size, address to FCS, bits
+      ``access_delay_ps``       float64      head of queue to end of transmission,
+                                             picoseconds (``success``; else NaN)
+      ========================  ===========  ==============================================
+
+      The two columns with empty cells in the file are ``float64`` with NaN there,
+      as pandas reads the file (exact below 2^53 ps, about 2.5 hours).
     """
 
-    __slots__ = ("summary", "scenario", "_row", "_per_station", "_frames")
+    __slots__ = ("summary", "scenario", "_row", "_per_station", "_trace", "_frames")
 
     def __init__(self, native: dict):
         self.summary: dict = _json.loads(native["json"])
         self.scenario: Scenario = native["scenario"]
         self._row: dict = native["row"]
         self._per_station: Optional[dict] = native["per_station"]
+        self._trace: Optional[dict] = native["trace"]
         self._frames: dict = {}
 
     @property
@@ -101,6 +122,16 @@ class RunResult:
             self._frames["stations"] = _frame(self._per_station)
         return self._frames["stations"]
 
+    @property
+    def trace(self):
+        """Every step of every station (``trace=True``), else ``None``."""
+        if "trace" not in self._frames:
+            if self._trace is None:
+                return None
+            self._frames["trace"] = _trace_frame(self._trace)
+            self._trace = None  # the buffers now live in the DataFrame
+        return self._frames["trace"]
+
     def __repr__(self) -> str:
         s = self.summary
         return (
@@ -109,45 +140,87 @@ class RunResult:
         )
 
 
-def run(
-    scenario: Union[Scenario, str, "_os.PathLike[str]", None] = None,
-    *,
-    per_station: bool = False,
-    **params: Any,
-) -> RunResult:
-    """One run of the exact CSMA/CD model, as ``mac-sim run`` does it.
+def _trace_frame(native: dict):
+    import numpy as np
+    import pandas as pd
 
-    ``scenario``: a :class:`Scenario` (or the path of a scenario file, TOML or a
-    ``mac-sim run --json`` result) under the parameters given; ``per_station``: also
-    the results of each station. Raises ``ValueError`` naming a bad parameter, and
-    ``KeyboardInterrupt`` on Ctrl-C.
-    """
-    s = _scenario(scenario)
-    if params:
-        s = s.replace(**params)
-    return RunResult(_native.run(s, per_station))
+    kinds = np.array(native["kinds"], dtype=object)
+    columns = {}
+    for name, dtype, buffer in native["columns"]:
+        values = np.frombuffer(buffer, dtype=dtype)
+        columns[name] = kinds[values] if dtype == "uint8" else values
+    return pd.DataFrame(columns)
 
 
-def _progress_bar(enabled: bool) -> Optional[Callable[[int, int], None]]:
-    if not enabled:
-        return None
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
+#: What ``progress=`` takes: ``True`` (a tqdm bar if tqdm is installed), ``False``
+#: (nothing), or a callable ``progress(done, total)``.
+Progress = Union[bool, Callable[[int, int], None]]
+
+
+def _progress_bar(
+    progress: Progress, desc: str, unit: str, delay: float = 0.0, counts: bool = True
+) -> Optional[Callable[[int, int], None]]:
+    """The callable the native module calls as ``f(done, total)`` while it works:
+    ``progress`` itself if it is callable, else a tqdm bar (``tqdm.auto``: a widget
+    in a notebook, text on a terminal) when ``progress`` is true and tqdm is
+    installed, else nothing. ``delay``: the bar appears only if the call lasts that
+    many seconds; ``counts``: show ``done/total`` and the rate (else only the share
+    done and the time)."""
+    if callable(progress):
+        return progress
+    if not progress:
         return None
     bar = None
+    start = _time.monotonic()
+    extra = {} if counts else {"bar_format": "{l_bar}{bar}| [{elapsed}<{remaining}]"}
 
     def update(done: int, total: int) -> None:
         nonlocal bar
         if bar is None:
             if total == 0:
                 return
-            bar = tqdm(total=total, unit="run", desc="sweep")
+            if done >= total and _time.monotonic() - start < delay:
+                return  # over before the bar would show: none at all
+            # Imported only when a bar is to be shown: a short call imports nothing.
+            try:
+                from tqdm.auto import tqdm
+            except ImportError:
+                bar = False
+                return
+            bar = tqdm(total=total, unit=unit, desc=desc, delay=delay, **extra)
+        if bar is False:
+            return
         bar.update(done - bar.n)
         if done >= total:
             bar.close()
 
     return update
+
+
+def run(
+    scenario: Union[Scenario, str, "_os.PathLike[str]", None] = None,
+    *,
+    per_station: bool = False,
+    trace: bool = False,
+    progress: Progress = True,
+    **params: Any,
+) -> RunResult:
+    """One run of the exact CSMA/CD model, as ``mac-sim run`` does it.
+
+    ``scenario``: a :class:`Scenario` (or the path of a scenario file, TOML or a
+    ``mac-sim run --json`` result) under the parameters given; ``per_station``: also
+    the results of each station; ``trace``: also every step of every station, as
+    ``mac-sim run --trace FILE.csv`` writes them (kept in memory, about 50 bytes a
+    step). ``progress``: a tqdm bar (if tqdm is installed) for a run that lasts more
+    than a second, ``False`` for none, or a callable ``progress(done, 64)`` called
+    as the run goes through the 64 slices of its simulated time. Raises
+    ``ValueError`` naming a bad parameter, and ``KeyboardInterrupt`` on Ctrl-C.
+    """
+    s = _scenario(scenario)
+    if params:
+        s = s.replace(**params)
+    bar = _progress_bar(progress, "run", "slice", delay=1.0, counts=False)
+    return RunResult(_native.run(s, per_station, trace, bar))
 
 
 def sweep(
@@ -158,7 +231,7 @@ def sweep(
     threads: Optional[int] = None,
     db: Union[str, "_os.PathLike[str]", None] = None,
     common_random_numbers: bool = False,
-    progress: bool = True,
+    progress: Progress = True,
     per_run: bool = False,
     **axes: Any,
 ):
@@ -178,7 +251,8 @@ def sweep(
 
     ``db``: the SQLite results database of ``mac-sim sweep --db`` (runs it holds are
     read, not run; every finished run is stored at once). ``threads``: worker
-    threads (default: one per core). ``progress``: a tqdm bar, if tqdm is installed.
+    threads (default: one per core). ``progress``: a tqdm bar (if tqdm is
+    installed), ``False`` for none, or a callable ``progress(runs_done, runs)``.
     Raises ``ValueError`` naming a bad parameter before anything runs, and
     ``KeyboardInterrupt`` on Ctrl-C (the database keeps the runs that finished).
     """
@@ -189,7 +263,7 @@ def sweep(
         common_random_numbers=common_random_numbers,
         threads=threads,
         db=None if db is None else _os.fspath(db),
-        progress=_progress_bar(progress),
+        progress=_progress_bar(progress, "sweep", "run"),
         **axes,
     )
     return _frame(out["runs"] if per_run else out["points"])
@@ -244,9 +318,15 @@ sweep.__doc__ = (sweep.__doc__ or "") + "\n" + _parameters_doc()
 
 
 class StormResult:
-    """The result of :func:`storm`: ``result`` (dict, as ``mac-sim storm --json``),
-    ``summary`` (DataFrame, one row per strategy, as ``--csv``) and ``series``
-    (DataFrame, the time series of every strategy, as ``--series``)."""
+    """The result of :func:`storm`, as ``mac-sim storm`` prints it:
+
+    * ``result``: a dict, as ``--json`` (one run of each strategy; with ``seeds``,
+      the summaries over the seeds; with ``sweep``, the points);
+    * ``summary``: a DataFrame, as ``--csv``: one row per strategy (with ``seeds``,
+      means and 95 % intervals; with ``sweep``, one row per strategy and value);
+    * ``series``: a DataFrame, as ``--series``: the time series of every strategy
+      (with ``seeds``, their means over the seeds); ``None`` with ``sweep``.
+    """
 
     __slots__ = ("result", "summary", "series")
 
@@ -257,30 +337,70 @@ class StormResult:
 
         self.result: dict = _json.loads(native["json"])
         self.summary = pd.read_csv(io.StringIO(native["summary_csv"]))
-        self.series = pd.read_csv(io.StringIO(native["series_csv"]))
+        series = native["series_csv"]
+        self.series = None if series is None else pd.read_csv(io.StringIO(series))
 
     def __repr__(self) -> str:
-        return f"<macsim.StormResult: {len(self.summary)} strategies, {len(self.series)} series rows>"
+        rows = "no series" if self.series is None else f"{len(self.series)} series rows"
+        return f"<macsim.StormResult: {len(self.summary)} summary rows, {rows}>"
+
+
+def _sweep_text(sweep: Union[str, tuple, None]) -> Optional[str]:
+    """``PARAM=VALUES`` as ``mac-sim storm --sweep`` takes it, from that text or from
+    ``(param, values)`` (values: that text, or a list of numbers)."""
+    if sweep is None or isinstance(sweep, str):
+        return sweep
+    if isinstance(sweep, tuple) and len(sweep) == 2 and isinstance(sweep[0], str):
+        param, values = sweep
+        if not isinstance(values, str):
+            values = ",".join(repr(v) if isinstance(v, float) else str(v) for v in values)
+        return f"{param}={values}"
+    raise ValueError(
+        f"sweep: expected 'PARAM=VALUES' or (PARAM, VALUES), not {type(sweep).__name__}"
+    )
 
 
 def storm(
     scenario: Union[str, "_os.PathLike[str]"],
     *,
     seed: int = 1,
+    seeds: int = 1,
+    sweep: Union[str, tuple, None] = None,
     clients: Optional[int] = None,
     horizon: Optional[str] = None,
     strategies: Optional[list] = None,
     timeouts: Optional[list] = None,
     bin: Optional[str] = None,
+    progress: Progress = True,
 ) -> StormResult:
     """A retry-storm scenario, as ``mac-sim storm --scenario`` runs it: a preset's
     name (``mac-sim storm --list``) or a scenario file. ``horizon``, ``bin`` and each
     of ``timeouts`` are durations with a unit (``"120s"``); ``strategies`` replace the
     scenario's, in the command line's ``--strategy`` form (``"exp-full+retries=3"``).
-    Raises ``ValueError`` with the command line's message, ``KeyboardInterrupt`` on
-    Ctrl-C."""
+
+    ``seeds``: run every strategy with the seeds ``seed, seed + 1, ...`` and report
+    means with 95 % intervals (``--seeds``, 1 to 1000). ``sweep``: one parameter swept
+    (``--sweep``): ``"utilisation=0.5..=0.95:0.05"``, or ``("utilisation", [0.4,
+    0.93])``; the parameters are ``utilisation``, ``rate``, ``clients``, ``retries``
+    and ``timeout`` (seconds), every strategy at every value over ``seeds`` seeds (at
+    least 2 for intervals). ``progress``: a tqdm bar (if tqdm is installed) for a call
+    that lasts more than a second, ``False`` for none, or a callable
+    ``progress(runs_done, runs)``.
+
+    The contention experiment (``mac-sim storm --scenario contention``) is not offered
+    here: it cannot be stopped part way. Raises ``ValueError`` with the command line's
+    message, ``KeyboardInterrupt`` on Ctrl-C."""
     return StormResult(
         _native.storm(
-            _os.fspath(scenario), seed, clients, horizon, strategies, timeouts, bin
+            _os.fspath(scenario),
+            seed,
+            clients,
+            horizon,
+            strategies,
+            timeouts,
+            bin,
+            seeds,
+            _sweep_text(sweep),
+            _progress_bar(progress, "storm", "run", delay=1.0),
         )
     )

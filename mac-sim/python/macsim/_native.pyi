@@ -1,7 +1,7 @@
 """Type stubs of the native module (Rust, PyO3). See the package `macsim`."""
 
 from os import PathLike
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 __version__: str
 
@@ -25,7 +25,12 @@ class Scenario:
 
 def fields() -> List[Tuple[str, str, str, str]]: ...
 def metrics() -> List[str]: ...
-def run(scenario: Scenario, per_station: bool = False) -> Dict[str, Any]: ...
+def run(
+    scenario: Scenario,
+    per_station: bool = False,
+    trace: bool = False,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> Dict[str, Any]: ...
 def sweep(
     base: Scenario,
     replications: int = 5,
@@ -58,6 +63,42 @@ def storm(
     strategies: Optional[List[str]] = None,
     timeouts: Optional[List[str]] = None,
     bin: Optional[str] = None,
-) -> Dict[str, str]: ...
+    seeds: int = 1,
+    sweep: Optional[str] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> Dict[str, Optional[str]]: ...
+
+class Delays(Iterator[float]):
+    """The delays (seconds) of a retry policy for one request that always fails."""
+    def __iter__(self) -> Delays: ...
+    def __next__(self) -> float: ...
+
+class Policy:
+    """A retry policy of backoff-core."""
+    def delays(self, rng_seed: int = 1, limit: Optional[int] = 1000, attempt_ns: int = 0) -> Delays: ...
+
+AWS_SDK_MAX_ATTEMPTS: int
+GRPC_MAX_ATTEMPTS_CAP: int
+
 def preset_names() -> List[str]: ...
-def preset_delays(name: str, rng_seed: int, limit: int = 1000) -> List[int]: ...
+def preset(name: str) -> Policy: ...
+def grpc_retry(
+    max_attempts: int, initial_backoff_ns: int, max_backoff_ns: int, backoff_multiplier: Tuple[int, int]
+) -> Policy: ...
+def celery(factor_secs: int, retry_backoff_max_secs: int, retry_jitter: bool, max_retries: int) -> Policy: ...
+def aws(jitter: str, max_attempts: int, base_ns: int, cap_ns: int) -> Policy: ...
+def google_cloud(max_attempts: int, maximum_backoff_ns: int) -> Policy: ...
+def policy(
+    initial_ns: int,
+    multiplier: Tuple[int, int],
+    cap_ns: Optional[int] = None,
+    jitter: str = "none",
+    spread: Optional[Tuple[int, int]] = None,
+    jitter_max_ns: Optional[int] = None,
+    ceiling_ns: Optional[int] = None,
+    first_delay_unjittered: bool = False,
+    max_attempts: Optional[int] = None,
+    max_retries: Optional[int] = None,
+    max_delay_ns: Optional[int] = None,
+    max_elapsed_ns: Optional[int] = None,
+) -> Policy: ...

@@ -17,18 +17,24 @@
 //! * [`convert`]: Python values to the schema's text, table cells to Python values.
 //! * [`scenario`]: the `Scenario` class.
 //! * [`wait`]: work on a worker thread, interruptible from Python.
+//! * [`progress`]: the progress of that work, handed to a Python callable.
+//! * [`trace`]: a run's trace as columns.
 //! * [`run`]: `run`, one run of the exact model.
 //! * [`sweep`]: `sweep`, many runs on every core, optionally into a results database.
-//! * [`storm`]: `storm`, a retry-storm scenario.
+//! * [`storm`]: `storm`, a retry-storm scenario, once, over seeds or swept.
 //! * [`extras`]: the slotted model, the theory and backoff-core's BEB decision.
+//! * [`policy`]: backoff-core's retry policies and presets as iterators of delays.
 #![deny(missing_docs)]
 
 pub mod convert;
 pub mod extras;
+pub mod policy;
+pub mod progress;
 pub mod run;
 pub mod scenario;
 pub mod storm;
 pub mod sweep;
+pub mod trace;
 pub mod wait;
 
 use pyo3::prelude::*;
@@ -48,8 +54,23 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(extras::beb_expected_backoff, m)?)?;
     m.add_function(wrap_pyfunction!(extras::beb_decide, m)?)?;
     m.add_function(wrap_pyfunction!(extras::beb_window, m)?)?;
-    m.add_function(wrap_pyfunction!(extras::preset_names, m)?)?;
-    m.add_function(wrap_pyfunction!(extras::preset_delays, m)?)?;
+    m.add_class::<policy::PyPolicy>()?;
+    m.add_class::<policy::Delays>()?;
+    m.add_function(wrap_pyfunction!(policy::preset_names, m)?)?;
+    m.add_function(wrap_pyfunction!(policy::preset, m)?)?;
+    m.add_function(wrap_pyfunction!(policy::grpc_retry, m)?)?;
+    m.add_function(wrap_pyfunction!(policy::celery, m)?)?;
+    m.add_function(wrap_pyfunction!(policy::aws, m)?)?;
+    m.add_function(wrap_pyfunction!(policy::google_cloud, m)?)?;
+    m.add_function(wrap_pyfunction!(policy::policy, m)?)?;
+    m.add(
+        "AWS_SDK_MAX_ATTEMPTS",
+        backoff_core::presets::AWS_SDK_MAX_ATTEMPTS,
+    )?;
+    m.add(
+        "GRPC_MAX_ATTEMPTS_CAP",
+        backoff_core::presets::GRPC_MAX_ATTEMPTS_CAP,
+    )?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

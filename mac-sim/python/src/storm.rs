@@ -1,16 +1,23 @@
 //! `storm`: a retry-storm scenario (a preset's name or a scenario file), run as
-//! `mac-sim storm --scenario` runs it ([`retry_storm_host::run_scenario_with`]), with
-//! its results as the command line's JSON, summary CSV and time-series CSV.
+//! `mac-sim storm --scenario` runs it: once ([`retry_storm_host::run_scenario_with`]),
+//! over several seeds ([`retry_storm_host::replicate::run_seeds_with`], `--seeds`) or
+//! over the values of one parameter ([`retry_storm_host::sweep::run_sweep`],
+//! `--sweep`), with its results as the command line's JSON, summary CSV and
+//! time-series CSV.
 
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use retry_storm::strategy::Strategy;
-use retry_storm::{StormError, presets, report};
+use retry_storm::sweep::SweepSpec;
+use retry_storm::{StormError, contention, presets, report};
+use retry_storm_host::replicate::run_seeds_with;
+use retry_storm_host::sweep::run_sweep;
 use retry_storm_host::{run_scenario_with, scenario_file};
-use sim_kit::progress::Quiet;
+use sim_kit::output::json;
 use sim_kit::time::Time;
 
+use crate::progress::{Counters, Reporter};
 use crate::wait::interruptible;
 
 fn duration(text: &str) -> PyResult<Time> {
@@ -24,13 +31,29 @@ fn storm_error(e: StormError) -> PyErr {
     }
 }
 
+/// What one call runs: the command line's three forms of `storm --scenario`.
+enum Form {
+    /// One run of every strategy.
+    Once,
+    /// Every strategy over `n` seeds (`--seeds`).
+    Seeds(u32),
+    /// Every strategy at every value of one parameter, over `seeds` seeds (`--sweep`).
+    Sweep(SweepSpec, u32),
+}
+
 /// Runs the storm scenario `scenario` (a preset's name, see `mac-sim storm --list`,
 /// or the path of a scenario file) with the options of `mac-sim storm` and returns
 /// a dict of texts: `json` (`--json`), `summary_csv` (`--csv`), `series_csv`
-/// (`--series`). Raises `ValueError` with the command line's message for a bad
-/// option or scenario, `KeyboardInterrupt` on Ctrl-C.
+/// (`--series`; `None` with `sweep`, which has no time series).
+///
+/// `seeds`: every strategy with seeds `seed, seed + 1, ...` (means with 95 %
+/// intervals); `sweep`: one parameter swept, `PARAM=VALUES` as `--sweep` takes it,
+/// over `seeds` seeds. `progress`, if given, is called as `progress(runs_done,
+/// runs_to_do)` from the calling thread while the runs go. Raises `ValueError` with
+/// the command line's message for a bad option or scenario (and for the contention
+/// experiment, which is not offered here), `KeyboardInterrupt` on Ctrl-C.
 #[pyfunction]
-#[pyo3(signature = (scenario, seed = 1, clients = None, horizon = None, strategies = None, timeouts = None, bin = None))]
+#[pyo3(signature = (scenario, seed = 1, clients = None, horizon = None, strategies = None, timeouts = None, bin = None, seeds = 1, sweep = None, progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn storm<'py>(
     py: Python<'py>,
@@ -41,6 +64,9 @@ pub fn storm<'py>(
     strategies: Option<Vec<String>>,
     timeouts: Option<Vec<String>>,
     bin: Option<&str>,
+    seeds: u32,
+    sweep: Option<&str>,
+    progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let opts = presets::Options {
         seed: Some(seed),
@@ -59,16 +85,55 @@ pub fn storm<'py>(
             .transpose()
             .map_err(storm_error)?,
     };
+    if scenario == contention::NAME {
+        // run_contention has no cancel flag: a long one would not stop on Ctrl-C.
+        return Err(PyValueError::new_err(format!(
+            "{scenario}: the contention experiment is not in the Python package \
+             (it cannot be interrupted); run mac-sim storm --scenario {scenario}"
+        )));
+    }
     let sc = scenario_file::load(scenario, &opts).map_err(storm_error)?;
-    let r = interruptible(
+    // The command line's order: --sweep (over --seeds), else --seeds, else once.
+    let form = match sweep {
+        Some(text) => Form::Sweep(SweepSpec::parse(text).map_err(storm_error)?, seeds),
+        None if seeds != 1 => Form::Seeds(seeds),
+        None => Form::Once,
+    };
+    let counters = Counters::default();
+    let mut reporter = Reporter::new(progress);
+    let texts = interruptible(
         py,
-        |cancel| run_scenario_with(&sc, &Quiet, cancel),
-        |_| Ok(()),
+        |cancel| match &form {
+            Form::Once => run_scenario_with(&sc, &counters, cancel).map(|r| {
+                (
+                    json::to_string(&r),
+                    report::summary_csv(&r),
+                    Some(report::series_csv(&r)),
+                )
+            }),
+            Form::Seeds(n) => run_seeds_with(&sc, *n, &counters, cancel).map(|r| {
+                (
+                    json::to_string(&r),
+                    report::replicated_csv(&r),
+                    Some(report::replicated_series_csv(&r)),
+                )
+            }),
+            Form::Sweep(spec, n) => run_sweep(&sc, spec, *n, &counters, cancel).map(|points| {
+                (
+                    report::sweep_json(&sc, spec, &points),
+                    report::sweep_csv(&sc, spec, &points),
+                    None,
+                )
+            }),
+        },
+        |_| reporter.tick(&counters),
     )?
     .map_err(storm_error)?;
+    reporter.tick(&counters)?;
+    let (json, summary, series) = texts;
     let out = PyDict::new(py);
-    out.set_item("json", sim_kit::output::json::to_string(&r))?;
-    out.set_item("summary_csv", report::summary_csv(&r))?;
-    out.set_item("series_csv", report::series_csv(&r))?;
+    out.set_item("json", json)?;
+    out.set_item("summary_csv", summary)?;
+    out.set_item("series_csv", series)?;
     Ok(out)
 }

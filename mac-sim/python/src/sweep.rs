@@ -3,7 +3,6 @@
 //! results database, and its results as the columns of the sweep's `results.csv`.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use csma_cd::sweep::record::METRICS;
 use csma_cd::sweep::spec::{RandomNumbers, SweepSpec};
@@ -14,30 +13,11 @@ use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use sim_host::runner::threads::pool;
-use sim_kit::progress::{Progress, Snapshot};
 
 use crate::convert::{columns, text_of};
+use crate::progress::{Counters, Reporter};
 use crate::scenario::{PyScenario, value_error};
 use crate::wait::interruptible;
-
-/// The progress of the sweep as counters the calling thread reads.
-#[derive(Default)]
-struct Counters {
-    jobs: AtomicUsize,
-    done: AtomicUsize,
-    events: AtomicU64,
-}
-
-impl Progress for Counters {
-    fn begin(&self, _points: usize, jobs: usize) {
-        self.jobs.store(jobs, Ordering::Relaxed);
-    }
-    fn update(&self, s: &Snapshot) {
-        self.done.store(s.jobs_done, Ordering::Relaxed);
-        self.events.store(s.work, Ordering::Relaxed);
-    }
-    fn end(&self) {}
-}
 
 /// The axes of keyword arguments: a list (any iterable but a string) is an axis, its
 /// values' text forms joined by commas as `--sweep KEY=LIST` takes them; one value is
@@ -102,7 +82,7 @@ pub fn sweep<'py>(
     let points = spec.validate().map_err(value_error)?;
     let pool = threads.map(pool).transpose().map_err(value_error)?;
     let counters = Counters::default();
-    let mut shown = usize::MAX;
+    let mut reporter = Reporter::new(progress);
     let outcome = interruptible(
         py,
         |cancel| {
@@ -112,29 +92,14 @@ pub fn sweep<'py>(
                 None => go(),
             }
         },
-        |_| {
-            let done = counters.done.load(Ordering::Relaxed);
-            match &progress {
-                Some(f) if done != shown => {
-                    shown = done;
-                    f.call1((done, counters.jobs.load(Ordering::Relaxed)))
-                        .map(drop)
-                }
-                _ => Ok(()),
-            }
-        },
+        |_| reporter.tick(&counters),
     )?
     .map_err(|e| match e {
         SweepError::Interrupted { .. } => PyKeyboardInterrupt::new_err(e.to_string()),
         SweepError::Spec(_) => PyValueError::new_err(e.to_string()),
         _ => PyOSError::new_err(e.to_string()),
     })?;
-    if let Some(f) = &progress {
-        f.call1((
-            counters.done.load(Ordering::Relaxed),
-            counters.jobs.load(Ordering::Relaxed),
-        ))?;
-    }
+    reporter.tick(&counters)?;
     let point_rows: Vec<Row> = outcome.points.iter().map(|p| row(p, spec.seed)).collect();
     let per_point = spec.replications as usize;
     let run_rows: Vec<Row> = outcome

@@ -1,5 +1,7 @@
 """The example notebook runs headless from top to bottom (its last cell checks what
-it shows)."""
+it shows) and saves its main chart, the delay hockey stick, as PNG: into a temporary
+directory, or with MACSIM_UPDATE_DOCS=1 into docs/python-notebook-chart.png, the chart
+the repository's README shows."""
 
 import os
 import pathlib
@@ -7,6 +9,8 @@ import pathlib
 import pytest
 
 NOTEBOOK = pathlib.Path(__file__).resolve().parents[1] / "examples" / "backoff.ipynb"
+DOCS = pathlib.Path(__file__).resolve().parents[3] / "docs"
+CHART = "python-notebook-chart.png"
 
 
 def need(module: str):
@@ -22,12 +26,21 @@ def test_example_notebook_runs(tmp_path):
     need("matplotlib")
     # Charts as inline images, as Jupyter shows them, with no display.
     os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
+    charts = DOCS if os.environ.get("MACSIM_UPDATE_DOCS") else tmp_path
+    (charts / CHART).unlink(missing_ok=True)
+    os.environ["MACSIM_CHART_DIR"] = str(charts)
     nb = nbformat.read(NOTEBOOK, as_version=4)
     nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
                             resources={"metadata": {"path": str(tmp_path)}}).execute()
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
               if o.get("output_type") == "error"]
     assert not errors
+    # Nothing on stderr: no warning, no progress bar (a short run shows none).
+    stderr = [o.get("text") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
+              if o.get("output_type") == "stream" and o.get("name") == "stderr"]
+    assert not stderr, stderr
     images = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
               if "image/png" in o.get("data", {})]
-    assert len(images) >= 3
+    assert len(images) >= 5
+    png = (charts / CHART).read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10_000

@@ -139,14 +139,68 @@ def test_extras(cli_json):
     assert got == want
 
 
-def test_backoff_presets_as_delays():
-    assert set(macsim.backoff.PRESETS) == {"cenkalti", "grpc-connection", "celery", "apue-connect"}
-    # APUE's connect_retry: 1, 2, 4, ..., 64 s, then give up.
-    assert list(macsim.backoff.preset("apue-connect", 1)) == [1, 2, 4, 8, 16, 32, 64]
-    # gRPC connection backoff: 1 s exactly, then 1.6^n s x U(0.8, 1.2), never stops.
-    g = list(macsim.backoff.preset("grpc-connection", 3, limit=5))
-    assert len(g) == 5 and g[0] == 1.0 and 0.8 * 1.6 <= g[1] <= 1.2 * 1.6
-    # Celery: 3 retries.
-    assert len(list(macsim.backoff.preset("celery", 1))) == 3
-    with pytest.raises(ValueError, match="^preset: unknown preset"):
-        list(macsim.backoff.preset("nope", 1))
+def test_trace_equals_cli_trace_csv(cli, tmp_path):
+    r = macsim.run(trace=True, **ARGS)
+    path = tmp_path / "trace.csv"
+    cli("run", *FLAGS, "--trace", path, "-q")
+    want = pd.read_csv(path)
+    got = r.trace
+    assert len(got) > 1000
+    pd.testing.assert_frame_equal(got, want)
+    assert got is r.trace  # built once
+    # The documented dtypes, whatever pandas would guess from a file.
+    dtypes = {c: str(t) for c, t in got.dtypes.items()}
+    assert dtypes == {
+        "time_ps": "int64", "station": "int64", "kind": dtypes["kind"], "collisions": "int64",
+        "backoff_slots": "float64", "frame_bits": "int64", "access_delay_ps": "float64",
+    }
+    assert dtypes["kind"] in ("object", "str", "string")
+    assert set(got["kind"]) <= {"transmit", "defer", "collision", "jam_end", "success", "drop"}
+    # Empty cells are NaN exactly where the file has none.
+    assert got.loc[got["backoff_slots"].notna(), "kind"].eq("jam_end").all()
+    assert got["backoff_slots"].notna().any()
+    assert got["access_delay_ps"].notna().equals(got["kind"].eq("success"))
+    assert (got["kind"] == "success").sum() == r.summary["conservation"]["delivered"]
+    # The trace changes nothing else, and goes with the per-station results.
+    both = macsim.run(trace=True, per_station=True, **ARGS)
+    assert both.summary == macsim.run(**ARGS).summary == r.summary
+    pd.testing.assert_frame_equal(both.trace, want)
+    assert len(both.per_station) == 16
+    assert macsim.run(**ARGS).trace is None
+
+
+def test_run_progress_callable_is_driven():
+    calls = []
+    # About 0.2 s or more: the calling thread reports every 20 ms.
+    macsim.run(stations=256, duration="20s", progress=lambda done, total: calls.append((done, total)))
+    assert len(calls) >= 2, calls
+    assert all(total == 64 for _, total in calls)
+    done = [d for d, _ in calls]
+    assert done == sorted(set(done)), "counts increase, each reported once"
+    assert done[-1] == 64
+    assert macsim.run(**ARGS, progress=False).summary == macsim.run(**ARGS).summary
+
+
+def test_an_error_in_the_progress_callable_stops_the_run():
+    def broken(done, total):
+        raise ZeroDivisionError("in the callable")
+
+    with pytest.raises(ZeroDivisionError, match="in the callable"):
+        macsim.run(stations=256, duration="20s", progress=broken)
+
+
+def test_progress_bar_with_tqdm_after_its_delay(capsys):
+    pytest.importorskip("tqdm")
+    # A call over before the delay shows no bar at all.
+    quick = macsim._progress_bar(True, "run", "slice", delay=60, counts=False)
+    quick(64, 64)
+    assert capsys.readouterr().err == ""
+    # Past the delay (here none), the share done and the time, without the counts.
+    bar = macsim._progress_bar(True, "run", "slice", delay=0, counts=False)
+    for done in (1, 32, 64):
+        bar(done, 64)
+    err = capsys.readouterr().err
+    assert "run: 100%" in err and "64/64" not in err
+    assert macsim._progress_bar(False, "run", "slice") is None
+    f = lambda done, total: None  # noqa: E731
+    assert macsim._progress_bar(f, "run", "slice") is f

@@ -2,6 +2,10 @@
 
 import io
 import json
+import signal
+import subprocess
+import sys
+import time
 
 import pandas as pd
 import pytest
@@ -9,16 +13,49 @@ import pytest
 import macsim
 
 
+def csv(text: str) -> pd.DataFrame:
+    return pd.read_csv(io.StringIO(text))
+
+
 def test_storm_equals_cli(cli):
     r = macsim.storm("pause", seed=2, horizon="60s")
     flags = ["storm", "--scenario", "pause", "-s", "2", "-d", "60s", "-q"]
     assert r.result == json.loads(cli(*flags, "--json").stdout)
-    summary = pd.read_csv(io.StringIO(cli(*flags, "--csv").stdout))
-    series = pd.read_csv(io.StringIO(cli(*flags, "--series").stdout))
-    pd.testing.assert_frame_equal(r.summary, summary)
-    pd.testing.assert_frame_equal(r.series, series)
+    pd.testing.assert_frame_equal(r.summary, csv(cli(*flags, "--csv").stdout))
+    pd.testing.assert_frame_equal(r.series, csv(cli(*flags, "--series").stdout))
     assert list(r.summary["strategy"]) == ["fixed 100 ms", "exp + full jitter"]
     assert r.summary["events"].dtype == "int64"
+
+
+def test_storm_over_seeds_equals_cli(cli):
+    r = macsim.storm("pause", seed=2, horizon="60s", seeds=3)
+    flags = ["storm", "--scenario", "pause", "-s", "2", "-d", "60s", "--seeds", "3", "-q"]
+    assert r.result == json.loads(cli(*flags, "--json").stdout)
+    pd.testing.assert_frame_equal(r.summary, csv(cli(*flags, "--csv").stdout))
+    pd.testing.assert_frame_equal(r.series, csv(cli(*flags, "--series").stdout))
+    assert list(r.summary["seeds"]) == [3, 3]
+
+
+def test_storm_sweep_equals_cli(cli):
+    r = macsim.storm("metastable", sweep="utilisation=0.4,0.93", seeds=2)
+    flags = ["storm", "--scenario", "metastable", "--sweep", "utilisation=0.4,0.93",
+             "--seeds", "2", "-q"]
+    assert r.result == json.loads(cli(*flags, "--json").stdout)
+    pd.testing.assert_frame_equal(r.summary, csv(cli(*flags, "--csv").stdout))
+    assert r.series is None
+    assert list(r.summary["value"]) == [0.4, 0.4, 0.93, 0.93]
+    # The same sweep as (parameter, values).
+    same = macsim.storm("metastable", sweep=("utilisation", [0.4, 0.93]), seeds=2)
+    pd.testing.assert_frame_equal(same.summary, r.summary)
+
+
+def test_storm_progress_callable_reaches_the_total():
+    calls = []
+    macsim.storm("pause", horizon="60s", seeds=2, progress=lambda d, n: calls.append((d, n)))
+    # Two strategies over two seeds.
+    assert calls and calls[-1] == (4, 4)
+    done = [d for d, _ in calls]
+    assert done == sorted(set(done))
 
 
 def test_storm_bad_options_raise_value_error(cli):
@@ -30,3 +67,42 @@ def test_storm_bad_options_raise_value_error(cli):
         macsim.storm("pause", horizon="soon")
     with pytest.raises(ValueError):
         macsim.storm("pause", strategies=["exp+nonsense=3"])
+    for kwargs, flags in [
+        (dict(seeds=0), ["--seeds", "0"]),
+        (dict(sweep="nonsense=1,2"), ["--sweep", "nonsense=1,2"]),
+        (dict(sweep="clients=2.5"), ["--sweep", "clients=2.5"]),
+    ]:
+        with pytest.raises(ValueError) as e:
+            macsim.storm("metastable", **kwargs)
+        p = cli("storm", "--scenario", "metastable", *flags, "-q", check=False)
+        assert p.returncode != 0 and str(e.value) in p.stderr, (str(e.value), p.stderr)
+    with pytest.raises(ValueError, match="^contention: the contention experiment is not in"):
+        macsim.storm("contention")
+    with pytest.raises(ValueError, match="^sweep: expected"):
+        macsim.storm("metastable", sweep=["utilisation", 0.5])
+
+
+STORM_SCRIPT = """
+import signal, sys, macsim
+signal.signal(signal.SIGINT, signal.default_int_handler)
+print("start", flush=True)
+try:
+    macsim.storm("pause", seeds=1000, progress=False)
+except KeyboardInterrupt:
+    print("KeyboardInterrupt", flush=True)
+    sys.exit(130)
+print("finished", flush=True)
+"""
+
+
+def test_sigint_during_a_storm_raises_keyboard_interrupt():
+    p = subprocess.Popen([sys.executable, "-c", STORM_SCRIPT], stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "start"
+    time.sleep(0.5)
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=60)
+    latency = time.monotonic() - t0
+    assert p.returncode == 130 and out.strip() == "KeyboardInterrupt", out
+    print(f"storm: KeyboardInterrupt {latency * 1000:.0f} ms after SIGINT")
+    assert latency < 2.0

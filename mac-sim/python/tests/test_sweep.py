@@ -176,3 +176,12 @@ def test_sigint_during_a_run_raises_keyboard_interrupt():
     out, _ = p.communicate(timeout=60)
     assert p.returncode == 130 and out.strip() == "KeyboardInterrupt"
     print(f"run: KeyboardInterrupt {(time.monotonic() - t0) * 1000:.0f} ms after SIGINT")
+
+
+def test_sweep_progress_callable_reaches_the_total():
+    calls = []
+    macsim.sweep(stations=[2, 3], duration="5ms", replications=2,
+                 progress=lambda done, total: calls.append((done, total)))
+    assert calls and calls[-1] == (4, 4)
+    done = [d for d, _ in calls]
+    assert done == sorted(set(done))
