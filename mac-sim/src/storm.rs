@@ -7,7 +7,7 @@ use retry_storm::report as out;
 use retry_storm::{contention, presets, strategy::Strategy};
 use retry_storm_host::chart::trigger_window;
 use retry_storm_host::{
-    contention::run_contention_seeds, files, replicate, run_scenario_with, scenario_file,
+    contention::run_contention_seeds_with, files, replicate, run_scenario_with, scenario_file,
     sweep::run_sweep,
 };
 use sim_host::output::atomic::OutputError;
@@ -172,7 +172,7 @@ fn contention_cmd(a: &StormArgs) -> Result<(), Failure> {
         cfg.clients = vec![n];
     }
     if a.seeds != 1 {
-        let rows = run_contention_seeds(&cfg, a.seeds)?;
+        let rows = run_contention_seeds_with(&cfg, a.seeds, interrupt::flag())?;
         if let Some(dir) = &a.out {
             publish(dir, |d| files::write_contention_seeds(d, &rows))?;
         }
@@ -184,7 +184,7 @@ fn contention_cmd(a: &StormArgs) -> Result<(), Failure> {
             || out::contention_seeds_report(&rows),
         );
     }
-    let rows = contention::run_contention(&cfg)?;
+    let rows = contention::run_contention_with(&cfg, interrupt::flag())?;
     if let Some(dir) = &a.out {
         publish(dir, |d| files::write_contention(d, &rows))?;
     }

@@ -387,9 +387,10 @@ def storm(
     that lasts more than a second, ``False`` for none, or a callable
     ``progress(runs_done, runs)``.
 
-    The contention experiment (``mac-sim storm --scenario contention``) is not offered
-    here: it cannot be stopped part way. Raises ``ValueError`` with the command line's
-    message, ``KeyboardInterrupt`` on Ctrl-C."""
+    The contention experiment (``storm("contention")``, ``mac-sim storm --scenario
+    contention``) takes only ``seed``, ``seeds`` and ``clients``; its ``series`` is
+    ``None``. Raises ``ValueError`` with the command line's message,
+    ``KeyboardInterrupt`` on Ctrl-C."""
     return StormResult(
         _native.storm(
             _os.fspath(scenario),

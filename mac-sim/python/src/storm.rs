@@ -11,6 +11,7 @@ use pyo3::types::PyDict;
 use retry_storm::strategy::Strategy;
 use retry_storm::sweep::SweepSpec;
 use retry_storm::{StormError, contention, presets, report};
+use retry_storm_host::contention::run_contention_seeds_with;
 use retry_storm_host::replicate::run_seeds_with;
 use retry_storm_host::sweep::run_sweep;
 use retry_storm_host::{run_scenario_with, scenario_file};
@@ -50,8 +51,8 @@ enum Form {
 /// intervals); `sweep`: one parameter swept, `PARAM=VALUES` as `--sweep` takes it,
 /// over `seeds` seeds. `progress`, if given, is called as `progress(runs_done,
 /// runs_to_do)` from the calling thread while the runs go. Raises `ValueError` with
-/// the command line's message for a bad option or scenario (and for the contention
-/// experiment, which is not offered here), `KeyboardInterrupt` on Ctrl-C.
+/// the command line's message for a bad option or scenario, `KeyboardInterrupt` on
+/// Ctrl-C. The contention experiment takes only `seed`, `seeds` and `clients`.
 #[pyfunction]
 #[pyo3(signature = (scenario, seed = 1, clients = None, horizon = None, strategies = None, timeouts = None, bin = None, seeds = 1, sweep = None, progress = None))]
 #[allow(clippy::too_many_arguments)]
@@ -86,11 +87,18 @@ pub fn storm<'py>(
             .map_err(storm_error)?,
     };
     if scenario == contention::NAME {
-        // run_contention has no cancel flag: a long one would not stop on Ctrl-C.
-        return Err(PyValueError::new_err(format!(
-            "{scenario}: the contention experiment is not in the Python package \
-             (it cannot be interrupted); run mac-sim storm --scenario {scenario}"
-        )));
+        if horizon.is_some()
+            || bin.is_some()
+            || opts.strategies.is_some()
+            || opts.timeouts_ps.is_some()
+            || sweep.is_some()
+        {
+            // The command line's rule for the fixed experiment.
+            return Err(PyValueError::new_err(
+                "contention takes only seed, seeds and clients",
+            ));
+        }
+        return run_contention(py, seed, clients, seeds);
     }
     let sc = scenario_file::load(scenario, &opts).map_err(storm_error)?;
     // The command line's order: --sweep (over --seeds), else --seeds, else once.
@@ -135,5 +143,42 @@ pub fn storm<'py>(
     out.set_item("json", json)?;
     out.set_item("summary_csv", summary)?;
     out.set_item("series_csv", series)?;
+    Ok(out)
+}
+
+/// The contention experiment (`mac-sim storm --scenario contention`): every jitter
+/// kind at every client count, once or over `seeds` seeds; `series_csv` is `None`
+/// (it has no time series). Interruptible as the other forms.
+fn run_contention<'py>(
+    py: Python<'py>,
+    seed: u64,
+    clients: Option<u32>,
+    seeds: u32,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut cfg = contention::ContentionConfig {
+        seed,
+        ..Default::default()
+    };
+    if let Some(n) = clients {
+        cfg.clients = vec![n];
+    }
+    let (json, csv) = interruptible(
+        py,
+        |cancel| {
+            if seeds != 1 {
+                run_contention_seeds_with(&cfg, seeds, cancel)
+                    .map(|rows| (json::to_string(&rows), report::contention_seeds_csv(&rows)))
+            } else {
+                contention::run_contention_with(&cfg, cancel)
+                    .map(|rows| (json::to_string(&rows), report::contention_csv(&rows)))
+            }
+        },
+        |_| Ok(()),
+    )?
+    .map_err(storm_error)?;
+    let out = PyDict::new(py);
+    out.set_item("json", json)?;
+    out.set_item("summary_csv", csv)?;
+    out.set_item("series_csv", py.None())?;
     Ok(out)
 }

@@ -76,8 +76,8 @@ def test_storm_bad_options_raise_value_error(cli):
             macsim.storm("metastable", **kwargs)
         p = cli("storm", "--scenario", "metastable", *flags, "-q", check=False)
         assert p.returncode != 0 and str(e.value) in p.stderr, (str(e.value), p.stderr)
-    with pytest.raises(ValueError, match="^contention: the contention experiment is not in"):
-        macsim.storm("contention")
+    with pytest.raises(ValueError, match="^contention takes only seed, seeds and clients"):
+        macsim.storm("contention", horizon="10s")
     with pytest.raises(ValueError, match="^sweep: expected"):
         macsim.storm("metastable", sweep=["utilisation", 0.5])
 
@@ -106,3 +106,12 @@ def test_sigint_during_a_storm_raises_keyboard_interrupt():
     assert p.returncode == 130 and out.strip() == "KeyboardInterrupt", out
     print(f"storm: KeyboardInterrupt {latency * 1000:.0f} ms after SIGINT")
     assert latency < 2.0
+
+
+@pytest.mark.parametrize("seeds", [1, 3])
+def test_contention_equals_the_cli(cli, seeds):
+    r = macsim.storm("contention", clients=50, seeds=seeds, progress=False)
+    args = ["storm", "--scenario", "contention", "--clients", "50", "--seeds", seeds, "-q"]
+    assert r.result == json.loads(cli(*args, "--json").stdout)
+    assert r.series is None
+    assert list(r.summary.columns) == cli(*args, "--csv").stdout.splitlines()[0].split(",")

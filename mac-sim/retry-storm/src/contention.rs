@@ -6,6 +6,8 @@
 //! measures are the total calls (the work the record's server sees) and the time until
 //! the last client has succeeded, per jitter kind.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use backoff_core::{Jitter, Policy, Ratio, RetryDecision, RetryState, Schedule};
 use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
@@ -124,6 +126,9 @@ impl Model for Record {
     }
 }
 
+/// Simulated time run between two looks at the cancel flag.
+const SLICE: Time = Time::from_ms(1);
+
 /// Run one jitter kind with `clients` clients; `None` retries at once (the baseline).
 ///
 /// # Errors
@@ -133,6 +138,22 @@ pub fn run_one(
     cfg: &ContentionConfig,
     jitter: Option<Jitter>,
     clients: u32,
+) -> Result<(u64, Time), StormError> {
+    run_one_with(cfg, jitter, clients, &AtomicBool::new(false))
+}
+
+/// [`run_one`], stopping with [`StormError::Interrupted`] once `cancel` is seen
+/// raised (it is looked at after every millisecond of simulated time). Run in
+/// slices or at once, the events and the result are the same.
+///
+/// # Errors
+///
+/// As [`run_one`], and [`StormError::Interrupted`].
+pub fn run_one_with(
+    cfg: &ContentionConfig,
+    jitter: Option<Jitter>,
+    clients: u32,
+    cancel: &AtomicBool,
 ) -> Result<(u64, Time), StormError> {
     let (schedule, jitter) = match jitter {
         Some(j) => (
@@ -158,7 +179,12 @@ pub fn run_one(
     for c in 0..clients {
         engine.queue_mut().schedule(Time::ZERO, Ev::Start(c));
     }
-    engine.run_until(Time::MAX);
+    while let Some(next) = engine.queue().peek_time() {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(StormError::Interrupted);
+        }
+        engine.run_until(next.saturating_add(SLICE));
+    }
     let m = engine.into_model();
     Ok((m.calls, m.last_done))
 }
@@ -180,6 +206,19 @@ pub fn run_one(
 /// [`StormError::Param`] for client counts outside 1..=10000, or a zero call time
 /// or backoff base.
 pub fn run_contention(cfg: &ContentionConfig) -> Result<Vec<ContentionRow>, StormError> {
+    run_contention_with(cfg, &AtomicBool::new(false))
+}
+
+/// [`run_contention`], stopping with [`StormError::Interrupted`] once `cancel` is
+/// seen raised.
+///
+/// # Errors
+///
+/// As [`run_contention`], and [`StormError::Interrupted`].
+pub fn run_contention_with(
+    cfg: &ContentionConfig,
+    cancel: &AtomicBool,
+) -> Result<Vec<ContentionRow>, StormError> {
     if cfg.clients.is_empty() || cfg.clients.iter().any(|&c| c == 0 || c > 10_000) {
         return Err(StormError::param(
             Param::ContentionClients,
@@ -193,7 +232,7 @@ pub fn run_contention(cfg: &ContentionConfig) -> Result<Vec<ContentionRow>, Stor
     let kinds = std::iter::once((IMMEDIATE, None)).chain(JITTERS.map(|(n, j)| (n, Some(j))));
     for (name, jitter) in kinds {
         for &n in &cfg.clients {
-            let (calls, last) = run_one(cfg, jitter, n)?;
+            let (calls, last) = run_one_with(cfg, jitter, n, cancel)?;
             rows.push(ContentionRow {
                 jitter: name.to_string(),
                 clients: n,

@@ -228,6 +228,25 @@ fn contention_jitter_cuts_calls_and_time() {
 }
 
 #[test]
+fn contention_stops_on_the_cancel_flag_and_runs_the_same_in_slices() {
+    use retry_storm::StormError;
+    use retry_storm::contention::{ContentionConfig, run_contention_with, run_one};
+    use std::sync::atomic::AtomicBool;
+    let cfg = ContentionConfig {
+        clients: vec![200],
+        ..ContentionConfig::default()
+    };
+    assert_eq!(
+        run_contention_with(&cfg, &AtomicBool::new(true)),
+        Err(StormError::Interrupted)
+    );
+    // The slices (one millisecond of simulated time) change nothing: without
+    // jitter every round still has exactly one winner, 200 · 201 / 2 calls.
+    let (calls, _) = run_one(&cfg, None, 200).unwrap();
+    assert_eq!(calls, 200 * 201 / 2);
+}
+
+#[test]
 fn same_seed_same_result_other_seed_differs() {
     let a = scenario("budget", 7);
     let b = scenario("budget", 7);
