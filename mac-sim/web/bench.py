@@ -28,6 +28,14 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 START, END = "<!-- web-bench:start -->", "<!-- web-bench:end -->"
 
 
+def chromium_version():
+    try:
+        out = subprocess.run(["chromium", "--version"], capture_output=True, text=True).stdout.split()
+        return next((w for w in out if w[:1].isdigit()), "")
+    except OSError:
+        return ""
+
+
 def open_page(d, url):
     d.get(url)
     WebDriverWait(d, 30).until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
@@ -93,10 +101,12 @@ def main():
         ("the page's engine (Run to end)", eng, events / eng / 1e3, eng / nat),
         ("the page playing at full speed (drawing included)", play, events / play / 1e3, play / nat),
     ]
+    load = open("/proc/loadavg").read().split()[0] if pathlib.Path("/proc/loadavg").exists() else "unknown"
     text = [
         START,
         f"Default scenario (32 saturated stations, 10 simulated seconds, seed 1, {events} events),",
-        f"median of {a.runs}, headless Chromium on this machine, measured by `mac-sim/web/bench.py`:",
+        f"median of {a.runs}, headless Chromium {chromium_version()} on this machine (load average {load} at the",
+        f"end), {time.strftime('%Y-%m-%d')}, measured by `mac-sim/web/bench.py --write`:",
         "",
         "| | time (ms) | M events/s | time against native |",
         "|---|---:|---:|---:|",

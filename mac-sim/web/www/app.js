@@ -214,7 +214,7 @@ function fetchEvents() {
   const total = sim.recorded();
   if (total <= page.next) return;
   // Playing at full speed, only the newest events can be on screen.
-  const keep = page.playing && $("speed").value === "max" ? 400 : KEPT_EVENTS;
+  const keep = !page.playing ? KEPT_EVENTS : $("speed").value === "max" ? 400 : 1000;
   const from = Math.max(page.next, total - keep);
   const fresh = JSON.parse(sim.events(from, total - from));
   page.events.push(...fresh);
