@@ -66,4 +66,10 @@ seq 1 "$n" | parallel --will-cite --halt now,fail=1 -j "${JOBS:-100%}" ${PARALLE
     "$mac_sim" sweep "$@" --db "$shard_dir/shard-{}.db" --shard "{}/$n" --quiet
 rm -f "$shard_dir/merged.db"
 "$mac_sim" merge --quiet -o "$shard_dir/merged.db" "$shard_dir"/shard-*.db
+# The merge reads each shard read-only, and SQLite leaves an empty -wal and a -shm
+# beside a shard in WAL mode that it could not tidy: remove them, only when the -wal
+# is empty (one with data holds writes the shard needs, and stays).
+for db in "$shard_dir"/shard-*.db; do
+    [ -s "$db-wal" ] || rm -f "$db-wal" "$db-shm"
+done
 "$mac_sim" sweep "$@" --db "$shard_dir/merged.db" -o "$out" --quiet
