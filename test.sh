@@ -105,7 +105,7 @@ step "backoff-core packages for crates.io (cargo publish --dry-run)"
 # --allow-dirty lets a developer run this with uncommitted edits; CI's clone is clean.
 cargo publish --dry-run --allow-dirty -p backoff-core
 
-step "campaigns: a sweep killed and resumed, in 4 shards under GNU parallel and under Slurm, merged, equals the sweep in one go"
+step "campaigns: a sweep killed and resumed, in 4 shards under GNU parallel and under Slurm, merged, equals the sweep in one go; the drivers find mac-sim or fail before submitting, a failed task cancels the merge"
 APT_NO_RECOMMENDS=1 cross_apt_install parallel slurmctld slurmd slurm-client munge sqlite3
 timeout 600 "$ROOT/scripts/campaign/test-campaign.sh" "$ROOT/target/debug/mac-sim" \
     || { echo "error: the campaign test failed or took more than 600 s" >&2; exit 1; }
