@@ -6,8 +6,12 @@
 //! | status | meaning |
 //! | --- | --- |
 //! | 0 | success |
-//! | 1 | the environment failed while working: a result file could not be written, standard output closed with an error, threads could not be started, a run failed |
-//! | 2 | bad arguments, found before anything runs: an option, value or combination the simulators cannot accept, or an output path that is not a usable directory |
+//! | 1 | the environment failed while working: a result file could not be written, a finished run could not be stored (the disk is full, another process writes the same runs into the results database), standard output closed with an error, threads could not be started, a run failed |
+//! | 2 | bad arguments, found before anything runs: an option, value or combination the simulators cannot accept, an output path that is not a usable directory, or a file the command reads or writes that cannot serve (a results database or merge output whose folder is missing or cannot be written, a file that is not a results database, is damaged or is of another schema or model, shards that do not belong together or disagree, a database that cannot be written and lacks runs) |
+//!
+//! One rule for files: what is wrong with a file or folder the user named is a bad
+//! argument (2), whichever command finds it (`sweep --db` and `merge` alike); a
+//! failure of the machine while the work goes on is the environment (1).
 //! | 130 | interrupted by Ctrl-C: no output set was published |
 
 use std::fmt;
@@ -20,7 +24,7 @@ use retry_storm::StormError;
 use sim_host::output::atomic::OutputError;
 
 /// The exit-status table, as printed at the end of `mac-sim --help`.
-pub const EXIT_STATUS_HELP: &str = "Exit status: 0 success; 1 the environment failed while working (a result file could not be written, threads could not start, a run failed); 2 bad arguments or an unusable output directory (found before anything runs); 130 interrupted by Ctrl-C (no output set published).";
+pub const EXIT_STATUS_HELP: &str = "Exit status: 0 success; 1 the environment failed while working (a result file could not be written or a run stored, threads could not start, a run failed); 2 bad arguments, an unusable output directory, or a results database that cannot serve (its folder missing or not writable, not a database, damaged, another schema or model), found before anything runs; 130 interrupted by Ctrl-C (no output set published).";
 
 /// What kind of failure ended the command; decides the exit status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,12 +141,15 @@ impl From<SweepError> for Failure {
     }
 }
 
-/// A database the user named that cannot serve (another program's file, another
-/// model's results, shards that do not belong together, an output file in the way)
-/// is a bad argument; SQLite or the disk failing is the environment.
+/// A file or folder the user named that cannot serve (a missing or read-only folder,
+/// a file that is not a database, a damaged one, another program's or model's file,
+/// shards that do not belong together or disagree, an output file in the way) is a
+/// bad argument, found before anything runs, for `sweep --db` and `merge` alike;
+/// SQLite or the disk failing while the work goes on, or another process storing the
+/// same runs, is the environment.
 fn store_kind(e: &StoreError) -> FailureKind {
     match e {
-        StoreError::Sql(..) | StoreError::Io(..) | StoreError::Conflict { .. } => {
+        StoreError::Sql(..) | StoreError::Io(..) | StoreError::Duplicate { .. } => {
             FailureKind::Environment
         }
         _ => FailureKind::Usage,

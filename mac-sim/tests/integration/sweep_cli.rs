@@ -481,6 +481,6 @@ fn a_database_of_an_older_mac_sim_is_refused_with_status_2_before_running() {
         )
         .unwrap();
     let o = sweep(&out);
-    assert_usage_error(&o, "has schema 1, this mac-sim reads schema 3");
+    assert_usage_error(&o, "has schema 1, this mac-sim reads schema 4");
     no_results(&out);
 }

@@ -240,6 +240,10 @@ fn compute(
     };
     let stored = records.iter().filter(|r| r.is_some()).count();
     let missing: Vec<usize> = (0..jobs.len()).filter(|&j| records[j].is_none()).collect();
+    if let Some(st) = &store {
+        // A file that cannot be written serves a finished campaign only.
+        st.check_writable(missing.len(), jobs.len())?;
+    }
     let start = Instant::now();
     if !missing.is_empty() {
         let grid = run_grid(&missing, 1, cancel, progress, |&j: &usize, _| {

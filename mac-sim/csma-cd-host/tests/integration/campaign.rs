@@ -260,7 +260,7 @@ fn a_database_of_an_older_schema_is_refused_with_a_clear_message() {
     assert!(matches!(e, StoreError::SchemaVersion { .. }), "{e:?}");
     let msg = e.to_string();
     assert!(
-        msg.contains("has schema 1, this mac-sim reads schema 3") && msg.contains("use a new file"),
+        msg.contains("has schema 1, this mac-sim reads schema 4") && msg.contains("use a new file"),
         "{msg}"
     );
     // And a sweep on it stops before running anything.
