@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json as _json
 import os as _os
-import sqlite3 as _sqlite3
 import time as _time
 from typing import Any, Callable, Optional, Union
 
@@ -253,8 +252,10 @@ def sweep(
     read, not run; every finished run is stored at once). ``threads``: worker
     threads (default: one per core). ``progress``: a tqdm bar (if tqdm is
     installed), ``False`` for none, or a callable ``progress(runs_done, runs)``.
-    Raises ``ValueError`` naming a bad parameter before anything runs, and
-    ``KeyboardInterrupt`` on Ctrl-C (the database keeps the runs that finished).
+    Raises ``ValueError`` naming a bad parameter or a database that cannot serve (not
+    a results database, damaged, its folder missing or read-only) before anything
+    runs, ``OSError`` if storing a run fails, and ``KeyboardInterrupt`` on Ctrl-C (the
+    database keeps the runs that finished).
     """
     out = _native.sweep(
         _scenario(scenario),
@@ -271,22 +272,20 @@ def sweep(
 
 def read_campaign(path: Union[str, "_os.PathLike[str]"]):
     """The runs of a results database written by ``mac-sim sweep --db`` (or merged
-    shards, ``mac-sim merge``) as a DataFrame: its ``runs`` table, one row per run."""
-    import pandas as pd
+    shards, ``mac-sim merge``) as a DataFrame: its ``runs`` table, one row per run
+    (every column but the checksum).
 
+    The file is only read, so it may be on read-only media, and it is verified as
+    ``mac-sim sweep --db`` verifies it: SQLite's integrity check, and each run's key
+    and checksum. Raises ``FileNotFoundError`` for a missing file and ``ValueError``
+    for a file that is not a results database of this version or is damaged (then no
+    row is returned: restore a copy)."""
     path = _os.fspath(path)
     if not _os.path.isfile(path):
         raise FileNotFoundError(path)
-    con = _sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        try:
-            runs = pd.read_sql_query("SELECT * FROM runs ORDER BY id", con)
-        except (pd.errors.DatabaseError, _sqlite3.DatabaseError) as e:
-            raise ValueError(f"{path}: not a mac-sim results database ({e})") from None
-    finally:
-        con.close()
-    # A seed is a u64 kept as its i64 bit pattern: read it back as the seed.
-    runs["seed"] = runs["seed"].astype("int64").astype("uint64")
+    runs = _frame(_native.read_campaign(path))
+    # A seed is a u64: keep it one even where every seed would fit an int64.
+    runs["seed"] = runs["seed"].astype("uint64")
     return runs
 
 

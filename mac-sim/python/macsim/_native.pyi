@@ -41,6 +41,7 @@ def sweep(
     progress: Optional[Callable[[int, int], None]] = None,
     **axes: Any,
 ) -> Dict[str, Any]: ...
+def read_campaign(path: str) -> Dict[str, List[Any]]: ...
 def slotted(
     stations: int = 32,
     frame_bytes: int = 1518,

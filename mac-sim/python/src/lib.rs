@@ -20,7 +20,8 @@
 //! * [`progress`]: the progress of that work, handed to a Python callable.
 //! * [`trace`]: a run's trace as columns.
 //! * [`run`]: `run`, one run of the exact model.
-//! * [`sweep`]: `sweep`, many runs on every core, optionally into a results database.
+//! * [`sweep`]: `sweep`, many runs on every core, optionally into a results database,
+//!   and `read_campaign`, a results database's runs, verified.
 //! * [`storm`]: `storm`, a retry-storm scenario, once, over seeds or swept.
 //! * [`extras`]: the slotted model, the theory and backoff-core's BEB decision.
 //! * [`policy`]: backoff-core's retry policies and presets as iterators of delays.
@@ -48,6 +49,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run::run, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::metrics, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::read_campaign, m)?)?;
     m.add_function(wrap_pyfunction!(storm::storm, m)?)?;
     m.add_function(wrap_pyfunction!(extras::slotted, m)?)?;
     m.add_function(wrap_pyfunction!(extras::mb_efficiency, m)?)?;

@@ -9,7 +9,8 @@ use csma_cd::sweep::spec::{RandomNumbers, SweepSpec};
 use csma_cd::sweep::summary::{row, run_row};
 use csma_cd::table::Row;
 use csma_cd_host::sweep::execute::{SweepError, summarise};
-use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyValueError};
+use csma_cd_host::sweep::store::{self, StoreError};
+use pyo3::exceptions::{PyFileNotFoundError, PyKeyboardInterrupt, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use sim_host::runner::threads::pool;
@@ -55,7 +56,9 @@ fn axes_of(
 /// `progress`, if given, is called as `progress(runs_done, runs_to_do)` from the
 /// calling thread while the sweep runs. Raises `ValueError` naming the parameter at
 /// fault before anything runs, `KeyboardInterrupt` on Ctrl-C (a database keeps the
-/// runs that finished), `OSError` if the database cannot be used.
+/// runs that finished), `ValueError` if the database cannot serve (not a results
+/// database, damaged, its folder missing or read-only) and `OSError` if storing a run
+/// fails.
 #[pyfunction]
 #[pyo3(signature = (base, replications = 5, seed = 1, common_random_numbers = false, threads = None, db = None, progress = None, **axes))]
 #[allow(clippy::too_many_arguments)]
@@ -97,6 +100,7 @@ pub fn sweep<'py>(
     .map_err(|e| match e {
         SweepError::Interrupted { .. } => PyKeyboardInterrupt::new_err(e.to_string()),
         SweepError::Spec(_) => PyValueError::new_err(e.to_string()),
+        SweepError::Store(e) => store_error(e),
         _ => PyOSError::new_err(e.to_string()),
     })?;
     reporter.tick(&counters)?;
@@ -119,6 +123,34 @@ pub fn sweep<'py>(
     out.set_item("wall_s", outcome.wall.as_secs_f64())?;
     out.set_item("stored", outcome.stored)?;
     Ok(out)
+}
+
+/// The `runs` table of the results database at `path`, read only (so the file may be
+/// on read-only media) and every run verified as `mac-sim sweep --db` verifies it,
+/// as columns: `id`, then the table's columns but the checksum, in table order.
+///
+/// Raises `FileNotFoundError` for a missing file, `ValueError` for a file that is not
+/// a results database of this mac-sim or is damaged, `OSError` if it cannot be read.
+#[pyfunction]
+pub fn read_campaign<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
+    let (header, rows) = py.detach(|| store::read_runs(&path)).map_err(store_error)?;
+    columns(py, &rows, &header)
+}
+
+/// A results database that cannot serve, as the command line's rule has it: what is
+/// wrong with the file the caller named (not a results database, damaged, its folder
+/// missing or read-only, ...) is `ValueError` (`FileNotFoundError` for a file to read
+/// that does not exist); SQLite or the disk failing while working is `OSError`.
+fn store_error(e: StoreError) -> PyErr {
+    match e {
+        StoreError::Unusable(_, store::Unusable::Missing) => {
+            PyFileNotFoundError::new_err(e.to_string())
+        }
+        StoreError::Sql(..) | StoreError::Io(..) | StoreError::Duplicate { .. } => {
+            PyOSError::new_err(e.to_string())
+        }
+        _ => PyValueError::new_err(e.to_string()),
+    }
 }
 
 /// The metrics a sweep estimates, in the order of its columns.

@@ -97,6 +97,55 @@ def test_campaign_written_by_the_cli_loads_and_resumes(cli, tmp_path):
         macsim.read_campaign(tmp_path / "not.db")
 
 
+def test_read_campaign_verifies_every_run(cli, tmp_path):
+    db = tmp_path / "c.sqlite"
+    cli("sweep", "-n", "2", "-d", "5ms", "-r", "2", "--db", db, "-o", tmp_path / "out", "--no-plots", "-q")
+    assert len(macsim.read_campaign(db)) == 2
+    assert "record_sha256" not in macsim.read_campaign(db).columns
+    # A number changed in the file: the run no longer matches its checksum.
+    con = sqlite3.connect(db)
+    con.execute("UPDATE runs SET utilisation_fraction = 0.5 WHERE id = 1")
+    con.commit()
+    con.close()
+    with pytest.raises(ValueError, match="does not match its checksum"):
+        macsim.read_campaign(db)
+    with pytest.raises(ValueError, match="does not match its checksum"):
+        macsim.sweep(stations=2, duration="5ms", replications=2, db=db, progress=False)
+    with pytest.raises(FileNotFoundError):
+        macsim.read_campaign(tmp_path / "missing.sqlite")
+
+
+READ_ONLY = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" "$1" || exit 97\nshift\nexec "$@"'
+
+
+def test_read_campaign_on_read_only_media(cli, tmp_path):
+    media = tmp_path / "media"
+    media.mkdir()
+    db = media / "c.sqlite"
+    cli("sweep", "-n", "2,3", "-d", "5ms", "-r", "2", "--db", db, "-o", tmp_path / "out", "--no-plots", "-q")
+    want = macsim.read_campaign(db)
+    code = "import sys, macsim; print(len(macsim.read_campaign(sys.argv[1])))"
+    os.chmod(db, 0o444)
+    os.chmod(media, 0o555)
+    try:
+        cmd = [sys.executable, "-c", code, str(db)]
+        if os.access(media, os.W_OK):
+            # Root: permissions do not stop it; a read-only mount of its own does.
+            cmd = ["unshare", "--mount", "sh", "-c", READ_ONLY, "sh", str(media), *cmd]
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True)
+        except FileNotFoundError:
+            pytest.skip("no unshare to make a read-only folder")
+        if p.returncode == 97:
+            pytest.skip("no read-only mount can be made here")
+        assert p.returncode == 0, p.stderr
+        assert p.stdout.strip() == str(len(want))
+        assert sorted(os.listdir(media)) == ["c.sqlite"]
+    finally:
+        os.chmod(media, 0o755)
+        os.chmod(db, 0o644)
+
+
 def test_progress_bar_with_tqdm(capsys):
     pytest.importorskip("tqdm")
     macsim.sweep(stations=[2, 3], duration="5ms", replications=2, progress=True)

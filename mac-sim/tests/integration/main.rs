@@ -13,5 +13,6 @@ mod pcap_cli;
 mod per_station_cli;
 mod restart_rule;
 mod scenario;
+mod store_cli;
 mod sweep_cli;
 mod trace_cli;

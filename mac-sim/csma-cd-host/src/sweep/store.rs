@@ -810,7 +810,7 @@ impl Store {
             })?;
         }
         check_versions(&conn, &named)?;
-        check_columns(&conn, &named, &columns)?;
+        check_schema(&conn, &named, &columns)?;
         if write {
             for (pragma, value) in [("journal_mode", "WAL"), ("synchronous", "NORMAL")] {
                 conn.pragma_update(None, pragma, value)
@@ -1260,24 +1260,27 @@ fn check_versions(conn: &Connection, path: &Path) -> Result<(), StoreError> {
     }
 }
 
-/// The `runs` table has the columns this mac-sim writes, in its order.
-fn check_columns(conn: &Connection, path: &Path, columns: &[String]) -> Result<(), StoreError> {
-    let found = conn
-        .prepare("SELECT name FROM pragma_table_info('runs') ORDER BY cid")
-        .and_then(|mut q| {
-            q.query_map([], |r| r.get::<_, String>(0))
-                .and_then(|it| it.collect::<Result<Vec<_>, _>>())
-        })
-        .map_err(|_| StoreError::Schema(path.to_path_buf()))?;
-    let expected: Vec<&str> = ["id"]
-        .into_iter()
-        .chain(columns.iter().map(String::as_str))
-        .chain(["record_sha256"])
-        .collect();
-    if found == expected {
-        Ok(())
-    } else {
-        Err(StoreError::Schema(path.to_path_buf()))
+/// The file's tables and indexes are those this mac-sim creates, statement for
+/// statement (the integrity check does not read the schema's text, and damage there
+/// could rename a column or change its type).
+fn check_schema(conn: &Connection, path: &Path, columns: &[String]) -> Result<(), StoreError> {
+    let schema = |conn: &Connection| -> rusqlite::Result<Vec<(String, String, Option<String>)>> {
+        conn.prepare("SELECT type, name, sql FROM sqlite_master ORDER BY type, name")?
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                ))
+            })?
+            .collect()
+    };
+    let expected = Connection::open_in_memory()
+        .and_then(|mem| create(&mem, columns).and_then(|()| schema(&mem)))
+        .map_err(|e| StoreError::Sql(path.to_path_buf(), e))?;
+    match schema(conn) {
+        Ok(found) if found == expected => Ok(()),
+        _ => Err(StoreError::Schema(path.to_path_buf())),
     }
 }
 

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use csma_cd::sweep::shard::Shard;
 use csma_cd::sweep::spec::{Axis, RandomNumbers, SweepSpec};
 use csma_cd_host::sweep::execute::{SweepError, SweepOptions, SweepOutcome, run_sweep};
-use csma_cd_host::sweep::store::{Store, StoreError, merge};
+use csma_cd_host::sweep::store::{Damage, RunKey, Store, StoreError, merge, read_runs};
 use sim_kit::progress::{Progress, Quiet, Snapshot};
 use sim_kit::time::Time;
 
@@ -296,4 +296,147 @@ fn a_resumed_sweep_in_each_seed_mode_reads_back_its_own_runs_only() {
         assert_eq!(files(&again), files(&t.path().join(name)));
     }
     assert_eq!(Store::open(&db).unwrap().len().unwrap(), 8);
+}
+
+/// A finished campaign of `s` in `dir/c.db`, and the files of the sweep.
+fn campaign(dir: &Path, s: &SweepSpec) -> PathBuf {
+    let db = dir.join("c.db");
+    sweep(s, &opts(&dir.join("first"), Some(&db), None)).unwrap();
+    db
+}
+
+/// `sql` run on the file as any SQLite tool would.
+fn edit(db: &Path, sql: &str) {
+    rusqlite::Connection::open(db)
+        .unwrap()
+        .execute_batch(sql)
+        .unwrap();
+}
+
+#[test]
+fn a_run_whose_record_was_changed_in_the_file_is_never_used() {
+    for (what, sql) in [
+        (
+            "a metric",
+            "UPDATE runs SET utilisation_fraction = 0.5 WHERE id = 2",
+        ),
+        (
+            "the events",
+            "UPDATE runs SET events = events + 1 WHERE id = 2",
+        ),
+        ("a parameter", "UPDATE runs SET stations = 3 WHERE id = 2"),
+        (
+            "a backoff row",
+            "UPDATE backoff SET mean_slots = mean_slots + 1 WHERE run_id = 2 AND collisions = 1",
+        ),
+        (
+            "the keys of two runs swapped",
+            "CREATE TEMP TABLE k AS SELECT id, point, seed FROM runs WHERE id IN (1, 2);
+             UPDATE runs SET point = point || '~' WHERE id IN (1, 2);
+             UPDATE runs SET point = (SELECT point FROM k WHERE id = 3 - runs.id),
+                             seed = (SELECT seed FROM k WHERE id = 3 - runs.id) WHERE id IN (1, 2);",
+        ),
+    ] {
+        let t = tempfile::tempdir().unwrap();
+        let s = spec(vec![2, 4], 2);
+        let db = campaign(t.path(), &s);
+        edit(&db, sql);
+        let out = t.path().join("again");
+        let r = sweep(&s, &opts(&out, Some(&db), None));
+        let Err(SweepError::Store(e)) = r else {
+            panic!("{what}: {r:?}")
+        };
+        assert!(
+            matches!(e, StoreError::Damaged(_, Damage::Checksum { .. })),
+            "{what}: {e:?}"
+        );
+        let msg = e.to_string();
+        assert!(
+            msg.contains("c.db' is damaged (row ")
+                && msg.contains("does not match its checksum")
+                && msg.contains("restore a copy, or move it aside and start a new file"),
+            "{what}: {msg}"
+        );
+        assert!(!out.exists(), "{what}: results published");
+        // Merge and the Python package's reader verify every run the same way.
+        assert!(
+            matches!(read_runs(&db), Err(StoreError::Damaged(..))),
+            "{what}"
+        );
+    }
+}
+
+#[test]
+fn a_run_is_stored_once_a_second_time_is_an_error() {
+    let t = tempfile::tempdir().unwrap();
+    let db = t.path().join("c.db");
+    let s = spec(vec![2], 1);
+    let o = sweep(&s, &opts(&t.path().join("a"), None, None)).unwrap();
+    let points = s.validate().unwrap();
+    let key = RunKey::new(&points[0], s.run_seed(&points[0], 0));
+    let store = Store::open(&db).unwrap();
+    store.put(&key, &points[0], 0, &o.records[0]).unwrap();
+    let again = store.put(&key, &points[0], 0, &o.records[0]);
+    assert!(
+        matches!(again, Err(StoreError::Duplicate { seed, .. }) if seed == key.seed),
+        "{again:?}"
+    );
+    assert_eq!(store.len().unwrap(), 1);
+    assert_eq!(store.load(&[key]).unwrap()[0].as_ref(), Some(&o.records[0]));
+}
+
+#[test]
+fn one_frame_size_is_stored_as_an_integer_so_it_sorts_as_a_number() {
+    let t = tempfile::tempdir().unwrap();
+    let mut s = spec(vec![2], 1);
+    s.axes
+        .push(Axis::parse("frames", "1518,64,512,64:7+1518:1").unwrap());
+    let db = campaign(t.path(), &s);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let frames: Vec<(String, String)> = conn
+        .prepare("SELECT CAST(frames AS TEXT), typeof(frames) FROM runs ORDER BY frames")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let want = [
+        ("64", "integer"),
+        ("512", "integer"),
+        ("1518", "integer"),
+        ("64:7,1518:1", "text"),
+    ];
+    assert_eq!(frames, want.map(|(a, b)| (a.to_string(), b.to_string())));
+    // And it reads back: the campaign resumes with nothing to run.
+    let o = sweep(&s, &opts(&t.path().join("again"), Some(&db), None)).unwrap();
+    assert_eq!(o.stored, 4);
+}
+
+#[test]
+fn a_finished_campaign_is_one_file_read_without_writing() {
+    let t = tempfile::tempdir().unwrap();
+    let s = spec(vec![1, 2], 2);
+    let db = campaign(t.path(), &s);
+    let mut names: Vec<String> = std::fs::read_dir(t.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["c.db", "first"], "no -wal or -shm left beside it");
+    let header = std::fs::read(&db).unwrap();
+    assert_eq!(header[18..20], [1, 1], "a rollback-journal file, not WAL");
+    let before = std::fs::read(&db).unwrap();
+    let store = Store::open_read_only(&db).unwrap();
+    assert!(store.is_read_only());
+    assert_eq!(store.len().unwrap(), 4);
+    drop(store);
+    let (header, rows) = read_runs(&db).unwrap();
+    assert_eq!(rows.len(), 4);
+    assert_eq!(header.0[0].0, "id");
+    assert!(header.0.iter().all(|(n, _)| n != "record_sha256"));
+    assert_eq!(
+        std::fs::read(&db).unwrap(),
+        before,
+        "reading wrote to the file"
+    );
 }
