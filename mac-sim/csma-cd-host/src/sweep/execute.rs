@@ -241,8 +241,9 @@ fn compute(
     let stored = records.iter().filter(|r| r.is_some()).count();
     let missing: Vec<usize> = (0..jobs.len()).filter(|&j| records[j].is_none()).collect();
     if let Some(st) = &store {
-        // A file that cannot be written serves a finished campaign only.
-        st.check_writable(missing.len(), jobs.len())?;
+        // A file that cannot be written serves a finished campaign only; one whose
+        // runs are all stored is never written.
+        st.ready_to_store(missing.len(), jobs.len())?;
     }
     let start = Instant::now();
     if !missing.is_empty() {

@@ -72,18 +72,20 @@
 //! Each finished run is written in one transaction, in WAL mode with `synchronous =
 //! NORMAL`: a process killed at any moment leaves every committed run readable and no
 //! half-written one; a power cut may lose the last few commits but does not corrupt
-//! the file (SQLite's guarantees for WAL mode). When the store is closed, the file
-//! goes back to a rollback journal (`journal_mode = DELETE`), so a finished campaign
-//! is one file with no `-wal` or `-shm` beside it, which SQLite reads on read-only
-//! media (a WAL-mode file needs to create its `-shm` there). [`Store::open`] falls
-//! back to reading a file it cannot write: a sweep whose runs are all stored then
-//! writes its results, one that lacks runs is refused ([`StoreError::ReadOnly`]);
-//! [`Store::open_read_only`] never writes (merge inputs, the Python package's
-//! `read_campaign`).
+//! the file (SQLite's guarantees for WAL mode). The file goes into WAL mode only when
+//! a run is to be stored ([`Store::ready_to_store`]: a sweep whose runs are all stored
+//! never writes to it), and back to a rollback journal (`journal_mode = DELETE`) when
+//! the store is closed, so a finished campaign is one file with no `-wal` or `-shm`
+//! beside it, which SQLite reads on read-only media (a WAL-mode file needs to create
+//! its `-shm` there). [`Store::open`] falls back to reading a file it cannot write: a
+//! sweep whose runs are all stored then writes its results, one that lacks runs is
+//! refused before it runs ([`StoreError::ReadOnly`]); [`Store::open_read_only`] never
+//! writes (merge inputs, the Python package's `read_campaign`).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, params};
@@ -432,6 +434,8 @@ pub struct Store {
     columns: Vec<String>,
     /// Why the file is not written (`None`: it is).
     read_only: Option<String>,
+    /// Whether the file is in WAL mode (it goes into it when a run is to be stored).
+    wal: AtomicBool,
 }
 
 const CREATE: &str = "
@@ -650,7 +654,7 @@ fn check_folder(path: &Path) -> Result<(), StoreError> {
 impl Store {
     /// Open the database at `path` to read and write it, creating it if missing. A
     /// file that exists but cannot be written (a read-only file, folder or file
-    /// system) is opened to be read: [`Store::check_writable`] then says whether the
+    /// system) is opened to be read: [`Store::ready_to_store`] then says whether the
     /// work needs to write.
     ///
     /// # Errors
@@ -811,17 +815,21 @@ impl Store {
         }
         check_versions(&conn, &named)?;
         check_schema(&conn, &named, &columns)?;
+        // Nothing is written yet: a campaign whose runs are all stored is only read.
+        // WAL mode comes with the first run to store (`ready_to_store`).
         if write {
-            for (pragma, value) in [("journal_mode", "WAL"), ("synchronous", "NORMAL")] {
-                conn.pragma_update(None, pragma, value)
-                    .map_err(|e| ConnectError::CannotWrite(e.to_string()))?;
-            }
+            conn.pragma_update(None, "synchronous", "NORMAL")
+                .map_err(open_error)?;
         }
+        let wal = conn
+            .query_row("PRAGMA journal_mode", [], |r| r.get::<_, String>(0))
+            .is_ok_and(|m| m.eq_ignore_ascii_case("wal"));
         Ok(Self {
             path: named,
             conn: Mutex::new(conn),
             columns,
             read_only: None,
+            wal: AtomicBool::new(wal),
         })
     }
 
@@ -850,21 +858,41 @@ impl Store {
         self.read_only.is_some()
     }
 
-    /// Whether the work may go on: it stores `missing` of the sweep's `of` runs,
-    /// which a file that cannot be written refuses unless `missing` is 0.
+    /// Get ready to store `missing` of the sweep's `of` runs, before any runs: with
+    /// none missing nothing is ever written to the file; else it goes into WAL mode,
+    /// which a file that cannot be written (or whose folder cannot be) refuses.
     ///
     /// # Errors
     ///
     /// [`StoreError::ReadOnly`] if runs are missing and the file cannot be written.
-    pub fn check_writable(&self, missing: usize, of: usize) -> Result<(), StoreError> {
-        match &self.read_only {
-            Some(why) if missing > 0 => Err(StoreError::ReadOnly {
-                path: self.path.clone(),
-                why: why.clone(),
-                lacking: Lacking::Runs { missing, of },
-            }),
-            _ => Ok(()),
+    pub fn ready_to_store(&self, missing: usize, of: usize) -> Result<(), StoreError> {
+        if missing == 0 {
+            return Ok(());
         }
+        self.writable().map_err(|why| StoreError::ReadOnly {
+            path: self.path.clone(),
+            why,
+            lacking: Lacking::Runs { missing, of },
+        })
+    }
+
+    /// Put the file in WAL mode to write it, once; why it cannot be written if not.
+    fn writable(&self) -> Result<(), String> {
+        if let Some(why) = &self.read_only {
+            return Err(why.clone());
+        }
+        if self.wal.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        let conn = self.lock();
+        let mode: String = conn
+            .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))
+            .map_err(|e| e.to_string())?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(format!("SQLite keeps it in journal mode {mode}"));
+        }
+        self.wal.store(true, Ordering::SeqCst);
+        Ok(())
     }
 
     /// The records stored for `keys`, in order (`None` where a run is missing). Every
@@ -1051,7 +1079,7 @@ impl Store {
         replication: u32,
         record: &RunRecord,
     ) -> Result<(), StoreError> {
-        self.check_writable(1, 1)?;
+        self.ready_to_store(1, 1)?;
         let mut conn = self.lock();
         let tx = conn.transaction().map_err(|e| self.sql(e))?;
         self.insert(&tx, key, point, replication, record)?;
@@ -1142,19 +1170,19 @@ impl Store {
         if c.is_some() && s.is_some() {
             return Ok(());
         }
-        if let Some(why) = &self.read_only {
-            return Err(StoreError::ReadOnly {
-                path: self.path.clone(),
-                why: why.clone(),
-                lacking: Lacking::Shard(shard),
-            });
-        }
-        conn.execute(
-            "INSERT OR REPLACE INTO meta (key, value) VALUES ('campaign', ?1), ('shard', ?2)",
-            params![campaign, shard.to_string()],
-        )
-        .map(|_| ())
-        .map_err(|e| self.sql(e))
+        drop(conn);
+        self.writable().map_err(|why| StoreError::ReadOnly {
+            path: self.path.clone(),
+            why,
+            lacking: Lacking::Shard(shard),
+        })?;
+        self.lock()
+            .execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('campaign', ?1), ('shard', ?2)",
+                params![campaign, shard.to_string()],
+            )
+            .map(|_| ())
+            .map_err(|e| self.sql(e))
     }
 
     /// Runs stored.
@@ -1185,7 +1213,7 @@ impl Drop for Store {
     /// If another connection still has the file open, it stays in WAL mode (the last
     /// one to close it switches it).
     fn drop(&mut self) {
-        if self.read_only.is_none() {
+        if self.read_only.is_none() && *self.wal.get_mut() {
             let conn = self.conn.get_mut().unwrap_or_else(|p| p.into_inner());
             let _ = conn.busy_timeout(std::time::Duration::ZERO);
             let _ = conn.pragma_update(None, "journal_mode", "DELETE");
@@ -1345,8 +1373,6 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged, StoreError> {
                 store.insert(&tx, key, point, *replication, record)?;
             }
             tx.commit().map_err(|e| store.sql(e))?;
-            conn.pragma_update(None, "journal_mode", "DELETE")
-                .map_err(|e| store.sql(e))?;
         }
         drop(store);
         std::fs::rename(&tmp, out).map_err(|e| StoreError::Io(out.to_path_buf(), e))?;

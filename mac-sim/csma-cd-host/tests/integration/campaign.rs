@@ -426,6 +426,10 @@ fn a_finished_campaign_is_one_file_read_without_writing() {
     let header = std::fs::read(&db).unwrap();
     assert_eq!(header[18..20], [1, 1], "a rollback-journal file, not WAL");
     let before = std::fs::read(&db).unwrap();
+    // Resuming it runs nothing and writes nothing to the file.
+    let o = sweep(&s, &opts(&t.path().join("again"), Some(&db), None)).unwrap();
+    assert_eq!(o.stored, 4);
+    assert_eq!(std::fs::read(&db).unwrap(), before, "a resume wrote to the file");
     let store = Store::open_read_only(&db).unwrap();
     assert!(store.is_read_only());
     assert_eq!(store.len().unwrap(), 4);
