@@ -561,7 +561,13 @@ fn checksum(run: &[Value], backoff: &[[Value; 5]]) -> String {
     for v in run.iter().chain(backoff.iter().flatten()) {
         feed(&mut h, v.into());
     }
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut hex = String::with_capacity(64);
+    for b in h.finalize() {
+        hex.push(char::from(HEX[usize::from(b >> 4)]));
+        hex.push(char::from(HEX[usize::from(b & 15)]));
+    }
+    hex
 }
 
 /// A backoff row as the values stored.
@@ -905,6 +911,10 @@ impl Store {
     /// file cannot be read.
     pub fn load(&self, keys: &[RunKey]) -> Result<Vec<Option<RunRecord>>, StoreError> {
         let conn = self.lock();
+        // One read transaction for every lookup: one lock of the file, not two per run.
+        let read = conn
+            .unchecked_transaction()
+            .map_err(|e| self.read_error(e))?;
         let mut run = conn
             .prepare_cached(&format!(
                 "SELECT id, {}, record_sha256 FROM runs WHERE point = ?1 AND seed = ?2",
@@ -936,6 +946,8 @@ impl Store {
             }
             out.push(Some(stored.record));
         }
+        drop(run);
+        read.commit().map_err(|e| self.read_error(e))?;
         Ok(out)
     }
 
@@ -1039,6 +1051,9 @@ impl Store {
     /// Every stored run, verified, in id order.
     fn runs(&self) -> Result<Vec<StoredRun>, StoreError> {
         let conn = self.lock();
+        let read = conn
+            .unchecked_transaction()
+            .map_err(|e| self.read_error(e))?;
         let mut q = conn
             .prepare(&format!(
                 "SELECT id, {}, record_sha256 FROM runs ORDER BY id",
@@ -1053,6 +1068,8 @@ impl Store {
             .into_iter()
             .map(|raw| self.verify(&conn, raw))
             .collect::<Result<Vec<_>, _>>()?;
+        drop(q);
+        read.commit().map_err(|e| self.read_error(e))?;
         let mut keys: Vec<&RunKey> = runs.iter().map(|r| &r.key).collect();
         keys.sort();
         if let Some(w) = keys.windows(2).find(|w| w[0] == w[1]) {
