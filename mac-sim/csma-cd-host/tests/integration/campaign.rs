@@ -429,7 +429,11 @@ fn a_finished_campaign_is_one_file_read_without_writing() {
     // Resuming it runs nothing and writes nothing to the file.
     let o = sweep(&s, &opts(&t.path().join("again"), Some(&db), None)).unwrap();
     assert_eq!(o.stored, 4);
-    assert_eq!(std::fs::read(&db).unwrap(), before, "a resume wrote to the file");
+    assert_eq!(
+        std::fs::read(&db).unwrap(),
+        before,
+        "a resume wrote to the file"
+    );
     let store = Store::open_read_only(&db).unwrap();
     assert!(store.is_read_only());
     assert_eq!(store.len().unwrap(), 4);
