@@ -179,4 +179,27 @@ mod tests {
         });
         assert_eq!(interrupted.status(), 130);
     }
+
+    #[test]
+    fn a_database_that_cannot_serve_is_2_a_failure_while_storing_is_1() {
+        use csma_cd_host::sweep::store::{Damage, Unusable};
+        use std::path::PathBuf;
+        let p = || PathBuf::from("c.db");
+        for e in [
+            StoreError::Unusable(p(), Unusable::NoFolder(PathBuf::from("x"))),
+            StoreError::Unusable(p(), Unusable::Missing),
+            StoreError::NotADatabase(p()),
+            StoreError::Damaged(p(), Damage::Checksum { id: 1 }),
+            StoreError::Schema(p()),
+        ] {
+            assert_eq!(Failure::from(e).status(), 2);
+        }
+        let sql = rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_FULL),
+            None,
+        );
+        assert_eq!(Failure::from(StoreError::Sql(p(), sql)).status(), 1);
+        let twice = StoreError::Duplicate { path: p(), seed: 1 };
+        assert_eq!(Failure::from(twice).status(), 1);
+    }
 }
