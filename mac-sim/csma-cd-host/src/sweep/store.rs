@@ -1138,12 +1138,17 @@ impl Store {
                 values.into_iter().chain([Value::Text(sha)]),
             ))
         })
-        .map_err(|e| match e.sqlite_error_code() {
-            Some(ErrorCode::ConstraintViolation) => StoreError::Duplicate {
-                path: self.path.clone(),
-                seed: key.seed,
-            },
-            _ => self.sql(e),
+        .map_err(|e| match e {
+            // The key's UNIQUE constraint, not any other (NOT NULL, say).
+            rusqlite::Error::SqliteFailure(f, _)
+                if f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE =>
+            {
+                StoreError::Duplicate {
+                    path: self.path.clone(),
+                    seed: key.seed,
+                }
+            }
+            e => self.sql(e),
         })?;
         let id = conn.last_insert_rowid();
         let mut b = conn
