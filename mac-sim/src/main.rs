@@ -78,6 +78,12 @@ fn emit(text: &str) -> Result<(), Failure> {
     }
 }
 
+/// Write `text` as a line on standard error. A closed or failing standard error (a
+/// terminal hung up: SIGHUP) is not an error.
+fn note(text: &str) {
+    let _ = writeln!(std::io::stderr(), "{text}");
+}
+
 /// Print one result as JSON (`json`), as CSV, header and one row (`csv`), or as its
 /// text report.
 fn emit_result<R: serde::Serialize>(
@@ -148,7 +154,8 @@ fn main() -> ExitCode {
     match try_main() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("mac-sim: error: {e}");
+            // Also after SIGHUP, when standard error may be gone.
+            note(&format!("mac-sim: error: {e}"));
             ExitCode::from(e.status())
         }
     }

@@ -9,6 +9,7 @@ mod cli;
 mod cli_storm;
 mod exit_status;
 mod golden;
+mod outputs;
 mod pcap_cli;
 mod per_station_cli;
 mod restart_rule;
