@@ -138,6 +138,15 @@ fn try_main() -> Result<(), Failure> {
             };
         }
     };
+    // The commands that write or run long receive the signals before they make
+    // anything; `merge` cannot look at the flag while it merges.
+    match &cli.cmd {
+        None | Some(Cmd::Run(_) | Cmd::Sweep(_) | Cmd::Storm(_) | Cmd::Bench(_)) => {
+            interrupt::install(interrupt::Stop::Cooperative);
+        }
+        Some(Cmd::Merge(_)) => interrupt::install(interrupt::Stop::AtOnce),
+        Some(Cmd::Slotted(_) | Cmd::Theory(_)) => {}
+    }
     match &cli.cmd {
         None => run::run_cmd(&cli.run),
         Some(Cmd::Run(a)) => run::run_cmd(a),

@@ -1,6 +1,7 @@
 //! One exit-status table for every subcommand: 2 for bad arguments and output paths
 //! that cannot be written (found before anything runs: here a directory that stands
-//! where a result file goes), and the table itself in `--help`.
+//! where a result file goes), and the table itself in `--help` (the signals' statuses
+//! are tested in `signals`).
 
 use crate::common::{assert_args_fail, mac_sim, stderr};
 
@@ -95,7 +96,9 @@ fn help_states_the_exit_statuses() {
         "Exit status",
         "1 the environment",
         "2 bad arguments",
-        "130 interrupted",
+        "129 SIGHUP",
+        "130 SIGINT",
+        "143 SIGTERM",
     ] {
         assert!(out.contains(needle), "--help lacks {needle:?}");
     }

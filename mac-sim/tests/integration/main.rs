@@ -14,5 +14,6 @@ mod pcap_cli;
 mod per_station_cli;
 mod restart_rule;
 mod scenario;
+mod signals;
 mod sweep_cli;
 mod trace_cli;
