@@ -36,7 +36,7 @@ forbidden_deps() {
 }
 # The I/O-free layer (the kit, the CSMA/CD and retry-storm models) knows no host: no
 # threads, database, charts or terminal; the host layer knows no model it does not run.
-HOST_ONLY="rayon rusqlite plotters indicatif ctrlc sim-host csma-cd-host retry-storm-host"
+HOST_ONLY="rayon rusqlite plotters indicatif ctrlc signal-hook sim-host csma-cd-host retry-storm-host"
 forbidden_deps sim-kit csma-cd retry-storm mac-sim backoff-core $HOST_ONLY
 forbidden_deps sim-host csma-cd csma-cd-host retry-storm mac-sim backoff-core
 forbidden_deps csma-cd retry-storm mac-sim $HOST_ONLY
@@ -44,9 +44,9 @@ forbidden_deps csma-cd-host retry-storm mac-sim
 forbidden_deps retry-storm csma-cd csma-cd-host mac-sim $HOST_ONLY
 forbidden_deps retry-storm-host csma-cd csma-cd-host mac-sim
 # The Python package is a door like the command line: it calls the host crates and
-# never the binary, nor its argument parser or Ctrl-C handler (Python handles
+# never the binary, nor its argument parser or signal handlers (Python handles
 # signals); no other crate depends on pyo3.
-forbidden_deps macsim-py mac-sim clap ctrlc
+forbidden_deps macsim-py mac-sim clap ctrlc signal-hook
 # The browser's engine is the I/O-free layer and nothing else (it must build for
 # wasm32-unknown-unknown): no host crate, no binary, no Python.
 forbidden_deps macsim-web mac-sim $HOST_ONLY pyo3 clap

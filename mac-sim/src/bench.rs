@@ -2,9 +2,14 @@
 //! per measurement so that each one's peak memory is its own; the measurements are
 //! `csma_cd_host::bench`'s.
 
+use std::io::Read;
+use std::process::Stdio;
+use std::time::Duration;
+
 use clap::Args;
 use csma_cd::ConfigError;
 use csma_cd_host::bench;
+use sim_host::output::temporaries;
 use sim_host::runner::progress::{self, Steps};
 use sim_kit::output::json;
 
@@ -62,7 +67,8 @@ pub struct BenchArgs {
 }
 
 /// Measure N (its from-t=0 rows, or with `steady` its steady-state row) in a child
-/// process; `None` if that cannot be done (the caller then measures in this process).
+/// process; `None` if that cannot be done (the caller then measures in this process)
+/// or a signal came (the child is then killed: it has nothing to clean up).
 fn bench_child(a: &BenchArgs, n: u32, steady: bool) -> Option<Vec<bench::BenchRow>> {
     let exe = std::env::current_exe().ok()?;
     let mut cmd = std::process::Command::new(exe);
@@ -86,11 +92,39 @@ fn bench_child(a: &BenchArgs, n: u32, steady: bool) -> Option<Vec<bench::BenchRo
     } else {
         "--no-steady"
     });
-    let out = cmd.output().ok()?;
-    if !out.status.success() {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    // The rows are read on a thread, so that this one can watch the cancel flag.
+    let mut stdout = child.stdout.take()?;
+    let reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        stdout.read_to_end(&mut bytes).map(|_| bytes)
+    });
+    let status = loop {
+        if interrupt::raised() {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(_) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+    };
+    let bytes = reader.join().ok()?.ok()?;
+    if !status.success() {
         return None;
     }
-    serde_json::from_slice(&out.stdout).ok()
+    serde_json::from_slice(&bytes).ok()
 }
 
 /// Measure N in this process: its from-t=0 rows (saturated and Poisson), or with
@@ -161,17 +195,34 @@ pub fn bench_cmd(a: &BenchArgs) -> Result<(), Failure> {
         } else {
             bench_child(a, n, steady)
         };
-        // A child stopped by the same Ctrl-C is not a reason to measure here.
+        // A child stopped by the same signal is not a reason to measure here.
         if interrupt::raised() {
             return Err(Failure::interrupted(
                 "bench interrupted; nothing was printed",
             ));
         }
-        rows.append(&mut measured.map_or_else(|| bench_here(a, n, steady), Ok)?);
+        let mut measured = match measured {
+            Some(rows) => rows,
+            None => {
+                // A measurement here does not look at the flag: a signal stops it at
+                // once (there is nothing to clean up).
+                interrupt::set_stop(interrupt::Stop::AtOnce);
+                if interrupt::raised() {
+                    return Err(Failure::interrupted(
+                        "bench interrupted; nothing was printed",
+                    ));
+                }
+                let rows = bench_here(a, n, steady)?;
+                interrupt::set_stop(interrupt::Stop::Cooperative);
+                rows
+            }
+        };
+        rows.append(&mut measured);
         steps.done(i + 1, i as u64 + 1);
     }
     drop(steps);
-    if cancel.load(std::sync::atomic::Ordering::SeqCst) {
+    // The gate, so that a signal after the last measurement prints nothing.
+    if temporaries::gate(cancel, || ()).is_none() {
         return Err(Failure::interrupted(
             "bench interrupted; nothing was printed",
         ));

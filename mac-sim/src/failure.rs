@@ -7,12 +7,18 @@
 //! | --- | --- |
 //! | 0 | success |
 //! | 1 | the environment failed while working: a result file could not be written, a finished run could not be stored (the disk is full, another process writes the same runs into the results database), standard output closed with an error, threads could not be started, a run failed |
-//! | 2 | bad arguments, found before anything runs: an option, value or combination the simulators cannot accept, an output path that is not a usable directory, or a file the command reads or writes that cannot serve (a results database or merge output whose folder is missing or cannot be written, a file that is not a results database, is damaged or is of another schema or model, shards that do not belong together or disagree, a database that cannot be written and lacks runs) |
+//! | 2 | bad arguments, found before anything runs: an option, value or combination the simulators cannot accept, an output path that is not a usable directory, or a file the command reads or writes that cannot serve (a results database or merge output whose folder is missing or cannot be written, a file that is not a results database, is damaged or is of another schema or model, shards that do not belong together or disagree, a database that cannot be written and lacks runs); a folder where an output file goes, or two outputs that clash |
+//! | 129 | stopped by SIGHUP (the terminal closed): nothing was published |
+//! | 130 | stopped by SIGINT (Ctrl-C): nothing was published |
+//! | 143 | stopped by SIGTERM (`kill`, `timeout`, a batch system's time limit): nothing was published |
 //!
 //! One rule for files: what is wrong with a file or folder the user named is a bad
 //! argument (2), whichever command finds it (`sweep --db` and `merge` alike); a
 //! failure of the machine while the work goes on is the environment (1).
-//! | 130 | interrupted by Ctrl-C: no output set was published |
+//!
+//! A signal stops the command as [`crate::interrupt`] says: 128 + the signal's number,
+//! whether it came during the work or after it, and no temporary is left; a results
+//! database keeps its finished runs. A second signal quits at once with its own status.
 
 use std::fmt;
 
@@ -23,8 +29,10 @@ use csma_cd_host::sweep::store::StoreError;
 use retry_storm::StormError;
 use sim_host::output::atomic::OutputError;
 
+use crate::interrupt::{self, Signal};
+
 /// The exit-status table, as printed at the end of `mac-sim --help`.
-pub const EXIT_STATUS_HELP: &str = "Exit status: 0 success; 1 the environment failed while working (a result file could not be written or a run stored, threads could not start, a run failed); 2 bad arguments, an unusable output directory, or a results database that cannot serve (its folder missing or not writable, not a database, damaged, another schema or model), found before anything runs; 130 interrupted by Ctrl-C (no output set published).";
+pub const EXIT_STATUS_HELP: &str = "Exit status: 0 success; 1 the environment failed while working (a result file could not be written or a run stored, threads could not start, a run failed); 2 bad arguments, an unusable output directory, an output path that cannot be written or outputs that clash, or a results database that cannot serve (its folder missing or not writable, not a database, damaged, another schema or model), found before anything runs; stopped by a signal, nothing published, no temporary left (a database keeps its finished runs): 129 SIGHUP, 130 SIGINT (Ctrl-C), 143 SIGTERM.";
 
 /// What kind of failure ended the command; decides the exit status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,8 +41,16 @@ pub enum FailureKind {
     Usage,
     /// The environment or I/O failed: exit status 1.
     Environment,
-    /// Ctrl-C: exit status 130.
-    Interrupted,
+    /// A signal stopped the command: exit status 128 + its number.
+    Interrupted(Signal),
+}
+
+impl FailureKind {
+    /// A signal stopped the command: the one received (Ctrl-C if none was, as when a
+    /// library reports a cancel flag raised by other means).
+    fn interrupted() -> Self {
+        Self::Interrupted(interrupt::received().unwrap_or(Signal::Interrupt))
+    }
 }
 
 /// Why a command failed: its kind and the underlying error, shown as one line.
@@ -61,10 +77,10 @@ impl Failure {
         }
     }
 
-    /// Ctrl-C stopped the command: `what` says what was left undone.
+    /// A signal stopped the command: `what` says what was left undone.
     pub fn interrupted(what: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
         Self {
-            kind: FailureKind::Interrupted,
+            kind: FailureKind::interrupted(),
             error: what.into(),
         }
     }
@@ -74,7 +90,7 @@ impl Failure {
         match self.kind {
             FailureKind::Usage => 2,
             FailureKind::Environment => 1,
-            FailureKind::Interrupted => 130,
+            FailureKind::Interrupted(s) => s.status(),
         }
     }
 }
@@ -115,9 +131,9 @@ impl From<StormError> for Failure {
     }
 }
 
-/// A result file that could not be written: the environment failed. (An output
-/// directory refused before the work starts is a usage error: see
-/// `sim_host::output::set::check` at the call sites.)
+/// A result file that could not be written: the environment failed. (An output path
+/// refused before the work starts is a usage error: see `sim_host::output::plan::check`
+/// at the call sites.)
 impl From<OutputError> for Failure {
     fn from(e: OutputError) -> Self {
         Self::environment(e)
@@ -131,7 +147,7 @@ impl From<SweepError> for Failure {
                 FailureKind::Usage
             }
             SweepError::Store(e) => store_kind(e),
-            SweepError::Interrupted { .. } => FailureKind::Interrupted,
+            SweepError::Interrupted { .. } => FailureKind::interrupted(),
             SweepError::Run(_) | SweepError::Write(_) => FailureKind::Environment,
         };
         Self {
@@ -178,6 +194,12 @@ mod tests {
             runs: 2,
         });
         assert_eq!(interrupted.status(), 130);
+        let by = |s| Failure {
+            kind: FailureKind::Interrupted(s),
+            error: "x".into(),
+        };
+        assert_eq!(by(Signal::Terminate).status(), 143);
+        assert_eq!(by(Signal::Hangup).status(), 129);
     }
 
     #[test]

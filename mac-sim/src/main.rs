@@ -78,6 +78,12 @@ fn emit(text: &str) -> Result<(), Failure> {
     }
 }
 
+/// Write `text` as a line on standard error. A closed or failing standard error (a
+/// terminal hung up: SIGHUP) is not an error.
+fn note(text: &str) {
+    let _ = writeln!(std::io::stderr(), "{text}");
+}
+
 /// Print one result as JSON (`json`), as CSV, header and one row (`csv`), or as its
 /// text report.
 fn emit_result<R: serde::Serialize>(
@@ -132,6 +138,15 @@ fn try_main() -> Result<(), Failure> {
             };
         }
     };
+    // The commands that write or run long receive the signals before they make
+    // anything; `merge` cannot look at the flag while it merges.
+    match &cli.cmd {
+        None | Some(Cmd::Run(_) | Cmd::Sweep(_) | Cmd::Storm(_) | Cmd::Bench(_)) => {
+            interrupt::install(interrupt::Stop::Cooperative);
+        }
+        Some(Cmd::Merge(_)) => interrupt::install(interrupt::Stop::AtOnce),
+        Some(Cmd::Slotted(_) | Cmd::Theory(_)) => {}
+    }
     match &cli.cmd {
         None => run::run_cmd(&cli.run),
         Some(Cmd::Run(a)) => run::run_cmd(a),
@@ -148,7 +163,8 @@ fn main() -> ExitCode {
     match try_main() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("mac-sim: error: {e}");
+            // Also after SIGHUP, when standard error may be gone.
+            note(&format!("mac-sim: error: {e}"));
             ExitCode::from(e.status())
         }
     }

@@ -12,10 +12,13 @@ use csma_cd::exact::per_station::{PerStation, StationResult};
 use csma_cd::report;
 use csma_cd::trace::{TraceFormat, TraceWriter};
 use csma_cd_host::charts as run_charts;
+use csma_cd_host::charts::STEMS;
 use csma_cd_host::job;
 use sim_host::chart::save::save;
 use sim_host::output::atomic::AtomicFile;
-use sim_host::output::set::{OutputSet, check};
+use sim_host::output::plan::{self, Output};
+use sim_host::output::publish::Publication;
+use sim_host::output::set::OutputSet;
 use sim_host::runner::progress;
 use sim_kit::output::format::UnknownFormat;
 use sim_kit::output::json;
@@ -92,8 +95,7 @@ pub fn run_cmd(args: &RunArgs) -> Result<(), Failure> {
 
 /// One run of the exact model, `cfg` already validated, with its progress on a
 /// terminal (unless `quiet`), and
-/// with `plot`, its four charts (the capture timeline among them), which appear in
-/// that folder together after the run, or not at all.
+/// with `plot`, its four charts (the capture timeline among them).
 ///
 /// With `per_station`, the results of each station (numbered `0..N` along the bus)
 /// are returned too; more than [`csma_cd::exact::per_station::MAX_STATIONS`] stations are refused
@@ -101,8 +103,13 @@ pub fn run_cmd(args: &RunArgs) -> Result<(), Failure> {
 ///
 /// With `trace`, every step of the model is streamed to that file (see
 /// [`csma_cd::trace`]), and with `pcap`, the bus as a monitor would capture it (see
-/// [`csma_cd::capture`]); each appears complete after the run or not at all, and a
-/// path that cannot be written fails before the run starts.
+/// [`csma_cd::capture`]).
+///
+/// Every output path is checked before the run, together (no folder in the way of a
+/// chart, no two outputs that clash: exit 2). The trace, the capture and the charts
+/// are one output set: they appear together after the run, or none of them does,
+/// whenever a signal comes (even after the run: then the result is not printed
+/// either, and the exit status is the signal's).
 fn run_observed(
     cfg: &RunConfig,
     plot: Option<&Path>,
@@ -111,9 +118,16 @@ fn run_observed(
     pcap: Option<&Path>,
     quiet: bool,
 ) -> Result<(csma_cd::RunResult, Option<Vec<StationResult>>), Failure> {
-    if let Some(dir) = plot {
-        check(dir).map_err(Failure::usage)?;
-    }
+    let charts = run_charts::file_names();
+    let outputs: Vec<Output> = [
+        trace.map(|p| Output::file("--trace", p)),
+        pcap.map(|p| Output::file("--pcap", p)),
+        plot.map(|p| Output::folder("--plot", p, &charts)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    plan::check(&outputs).map_err(Failure::usage)?;
     let per_station = per_station
         .then(|| PerStation::new(cfg.stations))
         .transpose()
@@ -133,54 +147,38 @@ fn run_observed(
         o => job::run_traced(cfg, interrupt::flag(), progress.as_ref(), o)?,
     }
     .ok_or_else(interrupted)?;
-    // Every file finished before any is published.
-    let files = [trace.map(TraceWriter::finish), pcap.map(PcapWriter::finish)]
-        .into_iter()
-        .flatten()
-        .collect::<std::io::Result<Vec<_>>>()
-        .map_err(Failure::environment)?;
-    for file in files {
-        file.commit()?;
+    drop(progress);
+    let mut all = Publication::new();
+    if let Some(t) = trace {
+        all.file(t.finish().map_err(Failure::environment)?);
+    }
+    if let Some(p) = pcap {
+        all.file(p.finish().map_err(Failure::environment)?);
     }
     let stations = per_station.map(|p| p.results(&bits, cfg.measured()));
-    drop(progress);
-    let Some(dir) = plot else {
-        return Ok((r, stations));
-    };
-    let set = OutputSet::begin(dir)?;
-    save(
-        &run_charts::attempts_histogram(&r),
-        set.dir(),
-        "attempts_histogram",
-    )?;
-    save(
-        &run_charts::per_station_throughput(&r, &bits),
-        set.dir(),
-        "per_station_throughput",
-    )?;
-    save(
-        &run_charts::backoff_vs_expected(&r),
-        set.dir(),
-        "backoff_vs_expected",
-    )?;
-    if let Some(t) = &timeline {
-        save(
-            &run_charts::capture_timeline(&r, t.windows()),
-            set.dir(),
-            "capture_timeline",
-        )?;
+    let mut chart_files = 0;
+    if let Some(dir) = plot {
+        let set = OutputSet::begin(dir)?;
+        let d = set.dir();
+        chart_files += save(&run_charts::attempts_histogram(&r), d, STEMS[0])?.len();
+        chart_files += save(&run_charts::per_station_throughput(&r, &bits), d, STEMS[1])?.len();
+        chart_files += save(&run_charts::backoff_vs_expected(&r), d, STEMS[2])?.len();
+        if let Some(t) = &timeline {
+            let chart = run_charts::capture_timeline(&r, t.windows());
+            chart_files += save(&chart, d, STEMS[3])?.len();
+        }
+        all.set(set);
     }
-    if interrupt::raised() {
-        return Err(Failure::interrupted(
-            "run interrupted; no chart was published",
+    // One gate for everything, also when the only output is the printed result.
+    all.commit(interrupt::flag())?.ok_or_else(|| {
+        Failure::interrupted("run interrupted after it ended; nothing was published")
+    })?;
+    if let Some(dir) = plot {
+        crate::note(&format!(
+            "mac-sim: wrote {chart_files} chart files to {}",
+            dir.display()
         ));
     }
-    let files = set.commit()?;
-    eprintln!(
-        "mac-sim: wrote {} chart files to {}",
-        files.len(),
-        dir.display()
-    );
     Ok((r, stations))
 }
 

@@ -11,6 +11,8 @@ use retry_storm_host::{
     sweep::run_sweep,
 };
 use sim_host::output::atomic::OutputError;
+use sim_host::output::plan::{self, Output};
+use sim_host::output::publish::Publication;
 use sim_host::output::set;
 use sim_kit::output::json;
 use sim_kit::time::Time;
@@ -96,9 +98,6 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
             "storm needs --scenario NAME (see mac-sim storm --list)",
         ));
     };
-    if let Some(dir) = &a.out {
-        set::check(dir).map_err(Failure::usage)?;
-    }
     if name == contention::NAME {
         return contention_cmd(a);
     }
@@ -136,12 +135,11 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
     if a.seeds != 1 {
         return seeds_cmd(a, &sc);
     }
+    check_out(a, &files::scenario_files(&sc.name))?;
     let progress = progress::for_stderr(a.quiet, "storm", "events");
     let r = run_scenario_with(&sc, progress.as_ref(), interrupt::flag())?;
     drop(progress);
-    if let Some(dir) = &a.out {
-        publish(dir, |d| files::write_scenario(d, &r))?;
-    }
+    publish(a, |d| files::write_scenario(d, &r))?;
     print_as(
         a,
         || json::to_string(&r),
@@ -172,10 +170,9 @@ fn contention_cmd(a: &StormArgs) -> Result<(), Failure> {
         cfg.clients = vec![n];
     }
     if a.seeds != 1 {
+        check_out(a, &files::contention_seeds_files())?;
         let rows = run_contention_seeds_with(&cfg, a.seeds, interrupt::flag())?;
-        if let Some(dir) = &a.out {
-            publish(dir, |d| files::write_contention_seeds(d, &rows))?;
-        }
+        publish(a, |d| files::write_contention_seeds(d, &rows))?;
         return print_as(
             a,
             || json::to_string(&rows),
@@ -184,10 +181,9 @@ fn contention_cmd(a: &StormArgs) -> Result<(), Failure> {
             || out::contention_seeds_report(&rows),
         );
     }
+    check_out(a, &files::contention_files())?;
     let rows = contention::run_contention_with(&cfg, interrupt::flag())?;
-    if let Some(dir) = &a.out {
-        publish(dir, |d| files::write_contention(d, &rows))?;
-    }
+    publish(a, |d| files::write_contention(d, &rows))?;
     print_as(
         a,
         || json::to_string(&rows),
@@ -217,13 +213,12 @@ fn print_as(
 }
 
 fn seeds_cmd(a: &StormArgs, sc: &presets::Scenario) -> Result<(), Failure> {
+    check_out(a, &files::replicated_files(&sc.name))?;
     let progress = progress::for_stderr(a.quiet, "storm", "events");
     let r = replicate::run_seeds_with(sc, a.seeds, progress.as_ref(), interrupt::flag())?;
     drop(progress);
-    if let Some(dir) = &a.out {
-        let trigger = sc.runs.first().and_then(trigger_window);
-        publish(dir, |d| files::write_replicated(d, &r, trigger))?;
-    }
+    let trigger = sc.runs.first().and_then(trigger_window);
+    publish(a, |d| files::write_replicated(d, &r, trigger))?;
     print_as(
         a,
         || json::to_string(&r),
@@ -241,12 +236,11 @@ fn sweep_cmd(a: &StormArgs, sc: &retry_storm::Scenario, spec: &str) -> Result<()
         ));
     }
     let spec = retry_storm::sweep::SweepSpec::parse(spec)?;
+    check_out(a, &files::sweep_files(&sc.name))?;
     let progress = progress::for_stderr(a.quiet, "storm sweep", "events");
     let points = run_sweep(sc, &spec, a.seeds, progress.as_ref(), interrupt::flag())?;
     drop(progress);
-    if let Some(dir) = &a.out {
-        publish(dir, |d| files::write_sweep(d, sc, &spec, &points))?;
-    }
+    publish(a, |d| files::write_sweep(d, sc, &spec, &points))?;
     print_as(
         a,
         || out::sweep_json(sc, &spec, &points),
@@ -261,18 +255,29 @@ fn duration(text: &str) -> Result<Time, Failure> {
     Time::parse(text).map_err(|e| Failure::usage(format!("duration {e}")))
 }
 
-/// Write a storm's files into `dir` as one set: all of them appear, or none.
+/// Check `--out`, if given, before the runs: a usable folder with no folder where one
+/// of `names` (the files this storm writes) goes; exit 2 otherwise.
+fn check_out(a: &StormArgs, names: &[String]) -> Result<(), Failure> {
+    match &a.out {
+        Some(dir) => plan::check(&[Output::folder("--out", dir, names)]).map_err(Failure::usage),
+        None => Ok(()),
+    }
+}
+
+/// Publish the storm's outputs: with `--out`, its files, written by `write` into a
+/// staging folder, as one set; in any case through the one gate, so that a signal
+/// after the runs publishes nothing and prints nothing.
 fn publish(
-    dir: &std::path::Path,
+    a: &StormArgs,
     write: impl FnOnce(&std::path::Path) -> Result<(), OutputError>,
 ) -> Result<(), Failure> {
-    let staged = set::OutputSet::begin(dir)?;
-    write(staged.dir())?;
-    if interrupt::raised() {
-        return Err(Failure::interrupted(
-            "interrupted; no output set was published",
-        ));
+    let mut all = Publication::new();
+    if let Some(dir) = &a.out {
+        let staged = set::OutputSet::begin(dir)?;
+        write(staged.dir())?;
+        all.set(staged);
     }
-    staged.commit()?;
+    all.commit(interrupt::flag())?
+        .ok_or_else(|| Failure::interrupted("storm interrupted; nothing was published"))?;
     Ok(())
 }

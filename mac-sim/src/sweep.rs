@@ -9,6 +9,7 @@ use csma_cd::sweep::shard::Shard;
 use csma_cd::sweep::spec::{self, SweepSpec};
 use csma_cd_host::sweep::execute::{SweepOptions, run_sweep, table};
 use csma_cd_host::sweep::store;
+use sim_host::output::temporaries;
 use sim_host::runner::progress;
 use sim_host::runner::threads::{ThreadsError, pool};
 use sim_kit::progress::{Progress, Snapshot};
@@ -123,7 +124,7 @@ pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
     }?;
     if let Some(shard) = a.shard {
         if !a.quiet {
-            eprintln!(
+            crate::note(&format!(
                 "mac-sim: shard {shard}: {} runs ({} already stored), {:.1} M events in {:.1} s; kept in {}",
                 out.runs,
                 out.stored,
@@ -132,7 +133,7 @@ pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
                 a.db.as_deref()
                     .unwrap_or(std::path::Path::new(""))
                     .display()
-            );
+            ));
         }
         return Ok(());
     }
@@ -143,7 +144,7 @@ pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
         } else {
             String::new()
         };
-        eprintln!(
+        crate::note(&format!(
             "mac-sim: {} points x {} replications{from_db}: {:.1} M events in {:.1} s; wrote {} files to {}",
             out.points.len(),
             spec.replications,
@@ -151,7 +152,7 @@ pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
             out.wall.as_secs_f64(),
             out.files.len(),
             a.out.display()
-        );
+        ));
     }
     Ok(())
 }
@@ -170,17 +171,32 @@ pub struct MergeArgs {
     quiet: bool,
 }
 
-/// `mac-sim merge`.
+/// `mac-sim merge`. The merged file's folder is checked before any shard is read;
+/// the file appears when the merge has finished, unless a signal came first (the
+/// first one stops the merge at once: see [`crate::interrupt`]).
 pub fn merge_cmd(a: &MergeArgs) -> Result<(), Failure> {
-    let m = store::merge(&a.out, &a.shards)?;
+    if a.out.exists() {
+        return Err(store::StoreError::Exists(a.out.clone()).into());
+    }
+    // The merged file is the store's to write, under its own temporary name; until it
+    // is published here, it is a temporary of this process too.
+    temporaries::track(&a.out);
+    let m = store::merge(&a.out, &a.shards).inspect_err(|_| temporaries::forget(&a.out))?;
+    if temporaries::gate(interrupt::flag(), || temporaries::forget(&a.out)).is_none() {
+        temporaries::forget(&a.out);
+        let _ = std::fs::remove_file(&a.out);
+        return Err(Failure::interrupted(
+            "merge interrupted; nothing was written",
+        ));
+    }
     if !a.quiet {
-        eprintln!(
+        crate::note(&format!(
             "mac-sim: merged {} of {} shards: {} runs in {}",
             m.shards,
             m.of,
             m.runs,
             a.out.display()
-        );
+        ));
     }
     Ok(())
 }
@@ -195,7 +211,7 @@ struct Announce<'a> {
 impl Progress for Announce<'_> {
     fn begin(&self, points: usize, jobs: usize) {
         if !self.quiet {
-            eprintln!("mac-sim: sweep: {jobs} runs to do");
+            crate::note(&format!("mac-sim: sweep: {jobs} runs to do"));
         }
         self.inner.begin(points, jobs);
     }

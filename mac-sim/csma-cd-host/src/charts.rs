@@ -13,6 +13,25 @@ use csma_cd::exact::results::RunResult;
 use sim_host::chart::bars::BarChart;
 use sim_host::chart::line::{Axis, LegendAt, LineChart, Series};
 
+/// The file stems of the charts, in the order `run --plot` draws them (each is
+/// written as `STEM.png` and `STEM.svg`); the capture timeline is drawn when the run
+/// kept its windows.
+pub const STEMS: [&str; 4] = [
+    "attempts_histogram",
+    "per_station_throughput",
+    "backoff_vs_expected",
+    "capture_timeline",
+];
+
+/// The names of every file the charts of one run may be written as, for checking the
+/// folder before the run.
+pub fn file_names() -> Vec<String> {
+    STEMS
+        .iter()
+        .flat_map(|s| sim_host::chart::save::file_names(s))
+        .collect()
+}
+
 fn describe(r: &RunResult) -> String {
     let c = &r.config;
     let traffic = match c.traffic {

@@ -17,6 +17,52 @@ use sim_host::output::atomic::{OutputError, write_atomic};
 
 use crate::chart::{contention_chart, replicated_chart, scenario_chart, sweep_chart};
 
+/// The suffixes of a data set's files after its stem.
+const DATA: [&str; 3] = [".json", "-summary.csv", "-series.csv"];
+
+/// `stem` with each suffix: file names.
+fn named(stem: &str, suffixes: &[&str]) -> Vec<String> {
+    suffixes.iter().map(|s| format!("{stem}{s}")).collect()
+}
+
+/// `stem`'s data files (with `DATA`), then its chart's.
+fn data_and_chart(stem: &str) -> Vec<String> {
+    let mut names = named(stem, &DATA);
+    names.extend(sim_host::chart::save::file_names(stem));
+    names
+}
+
+/// The files [`write_scenario`] writes for the scenario `name`, so that `--out` can be
+/// checked before the runs.
+pub fn scenario_files(name: &str) -> Vec<String> {
+    data_and_chart(&format!("storm-{name}"))
+}
+
+/// The files [`write_replicated`] writes for the scenario `name`.
+pub fn replicated_files(name: &str) -> Vec<String> {
+    data_and_chart(&format!("storm-{name}-seeds"))
+}
+
+/// The files [`write_sweep`] writes for the scenario `name`.
+pub fn sweep_files(name: &str) -> Vec<String> {
+    let stem = format!("storm-{name}-sweep");
+    let mut names = named(&stem, &[".json", ".csv"]);
+    names.extend(sim_host::chart::save::file_names(&stem));
+    names
+}
+
+/// The files [`write_contention`] writes.
+pub fn contention_files() -> Vec<String> {
+    let mut names = named("storm-contention", &[".json", ".csv"]);
+    names.extend(sim_host::chart::save::file_names("storm-contention"));
+    names
+}
+
+/// The files [`write_contention_seeds`] writes.
+pub fn contention_seeds_files() -> Vec<String> {
+    named("storm-contention-seeds", &[".json", ".csv"])
+}
+
 /// Write `STEM.json`, `STEM-summary.csv` and `STEM-series.csv`, each atomically.
 fn write_data(
     dir: &Path,
@@ -25,11 +71,7 @@ fn write_data(
     summary: &str,
     series: &str,
 ) -> Result<(), OutputError> {
-    for (suffix, text) in [
-        (".json", json),
-        ("-summary.csv", summary),
-        ("-series.csv", series),
-    ] {
+    for (suffix, text) in DATA.into_iter().zip([json, summary, series]) {
         write_atomic(&dir.join(format!("{stem}{suffix}")), text.as_bytes())?;
     }
     Ok(())

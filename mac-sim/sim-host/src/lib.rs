@@ -10,8 +10,11 @@
 //! * [`runner`]: the parallel, deterministic map over points × replications with
 //!   cancellation ([`runner::grid`]), a checked thread count ([`runner::threads`]) and
 //!   the terminal progress bar ([`runner::progress`]).
-//! * [`output`]: files written whole or not at all ([`output::atomic`]) and sets of
-//!   files that appear together or not at all ([`output::set`]).
+//! * [`output`]: files written whole or not at all ([`output::atomic`]), sets of
+//!   files that appear together or not at all ([`output::set`]), all the outputs of a
+//!   command checked before any work ([`output::plan`]) and published together
+//!   ([`output::publish`]), and the temporaries a process stopped at once removes
+//!   ([`output::temporaries`]).
 //! * [`chart`]: line and bar charts as PNG and SVG, drawn with a bundled font so they
 //!   render on a machine with no fonts, saved through [`output`].
 //!

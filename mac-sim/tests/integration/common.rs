@@ -41,3 +41,20 @@ fn check_usage_error(what: &str, o: &Output, needle: &str) {
     assert!(err.starts_with("mac-sim: error: "), "{what}{err}");
     assert!(err.contains(needle), "{what}{err:?} lacks {needle:?}");
 }
+
+/// Every path under `dir`, relative to it, sorted.
+pub fn tree(dir: &std::path::Path) -> Vec<String> {
+    fn walk(base: &std::path::Path, dir: &std::path::Path, out: &mut Vec<String>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            out.push(p.strip_prefix(base).unwrap().display().to_string());
+            if p.is_dir() {
+                walk(base, &p, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}

@@ -1,7 +1,7 @@
-//! One exit-status table for every subcommand: 2 for bad arguments (found before
-//! anything runs), 1 when the environment fails while working (here: a result file
-//! that cannot be written because a directory stands in its place), and the table
-//! itself in `--help`.
+//! One exit-status table for every subcommand: 2 for bad arguments and output paths
+//! that cannot be written (found before anything runs: here a directory that stands
+//! where a result file goes), and the table itself in `--help` (the signals' statuses
+//! are tested in `signals`).
 
 use crate::common::{assert_args_fail, mac_sim, stderr};
 
@@ -31,14 +31,16 @@ fn bad_arguments_exit_2_in_every_subcommand() {
     }
 }
 
-/// A directory named like the first result file: the work runs, the write fails.
-fn blocked_write_exits_1(args: &[&str], dir: &std::path::Path, blocker: &str) {
+/// A directory named like the first result file: refused before the work runs (the
+/// write used to fail after it, with exit 1).
+fn blocked_write_exits_2(args: &[&str], dir: &std::path::Path, blocker: &str) {
     std::fs::create_dir_all(dir.join(blocker)).unwrap();
     let o = mac_sim(args);
     let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
     assert!(err.starts_with("mac-sim: error: cannot write"), "{err}");
+    assert!(err.contains("a folder is in the way"), "{err}");
     // Nothing new is left: the target holds only the blocker, its parent only the
     // target (no staging folder).
     let names = |d: &std::path::Path| -> Vec<String> {
@@ -60,25 +62,25 @@ fn blocked_write_exits_1(args: &[&str], dir: &std::path::Path, blocker: &str) {
 }
 
 #[test]
-fn a_failed_write_exits_1_in_every_subcommand_that_writes_files() {
+fn a_folder_in_the_way_exits_2_in_every_subcommand_that_writes_files() {
     let d = tempfile::tempdir().unwrap();
     let sweep = d.path().join("sweep");
     let s = sweep.to_str().unwrap();
-    blocked_write_exits_1(
+    blocked_write_exits_2(
         &["sweep", "-n", "2", "-d", "1ms", "-r", "1", "-q", "-o", s],
         &sweep,
         "results.csv",
     );
     let storm = d.path().join("storm");
     let st = storm.to_str().unwrap();
-    blocked_write_exits_1(
+    blocked_write_exits_2(
         &["storm", "--scenario", "contention", "--out", st],
         &storm,
         "storm-contention.json",
     );
     let plot = d.path().join("plot");
     let p = plot.to_str().unwrap();
-    blocked_write_exits_1(
+    blocked_write_exits_2(
         &["run", "-d", "1ms", "--plot", p],
         &plot,
         "attempts_histogram.png",
@@ -94,7 +96,9 @@ fn help_states_the_exit_statuses() {
         "Exit status",
         "1 the environment",
         "2 bad arguments",
-        "130 interrupted",
+        "129 SIGHUP",
+        "130 SIGINT",
+        "143 SIGTERM",
     ] {
         assert!(out.contains(needle), "--help lacks {needle:?}");
     }

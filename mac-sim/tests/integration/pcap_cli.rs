@@ -211,7 +211,7 @@ fn unwritable_pcap_paths_fail_before_the_run() {
     assert_args_fail(&[&base[..], &[&p("x")]].concat(), ".pcapng or .pcap");
     let d = p("adir.pcap");
     std::fs::create_dir(&d).unwrap();
-    assert_args_fail(&[&base[..], &[&d]].concat(), "directory");
+    assert_args_fail(&[&base[..], &[&d]].concat(), "a folder is in the way");
     // With a good trace path beside a bad capture path, neither file is left.
     let t = p("t.csv");
     assert_args_fail(

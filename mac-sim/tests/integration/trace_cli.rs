@@ -63,7 +63,7 @@ fn unwritable_trace_paths_fail_before_the_run() {
     assert_args_fail(&[&base[..], &[&p("t")]].concat(), ".csv or .jsonl");
     let d = p("adir.csv");
     std::fs::create_dir(&d).unwrap();
-    assert_args_fail(&[&base[..], &[&d]].concat(), "directory");
+    assert_args_fail(&[&base[..], &[&d]].concat(), "a folder is in the way");
     // A bad configuration leaves no trace file behind either.
     let t = p("t.csv");
     assert_args_fail(&["run", "-n", "0", "--trace", &t], "");

@@ -39,7 +39,9 @@ use csma_cd::sweep::summary::{PointSummary, to_csv, to_json};
 use csma_cd::table::Cell;
 use sim_host::chart::save::save;
 use sim_host::output::atomic::{OutputError, write_atomic};
-use sim_host::output::set::{OutputSet, check};
+use sim_host::output::plan::{self, Output};
+use sim_host::output::publish::Publication;
+use sim_host::output::set::OutputSet;
 use sim_host::runner::grid::{Done, RunError, run_grid};
 use sim_kit::progress::Progress;
 
@@ -83,7 +85,8 @@ pub struct SweepOutcome {
 pub enum SweepError {
     /// A bad parameter (nothing was run).
     Spec(SpecError),
-    /// The output directory is unusable (nothing was run).
+    /// The output directory is unusable, a folder stands where one of its files or the
+    /// database goes, or the database is one of its files (nothing was run).
     OutputDir(OutputError),
     /// `--shard` without a database to keep the shard's runs.
     ShardWithoutDb,
@@ -164,7 +167,12 @@ pub fn run_sweep(
         return Err(SweepError::ShardWithoutDb);
     }
     if opts.shard.is_none() {
-        check(&opts.out_dir).map_err(SweepError::OutputDir)?;
+        let names = output_names(opts.plots);
+        let mut outputs = vec![Output::folder("-o", &opts.out_dir, &names)];
+        if let Some(db) = &opts.db {
+            outputs.push(Output::file("--db", db));
+        }
+        plan::check(&outputs).map_err(SweepError::OutputDir)?;
     }
     let mut outcome = compute(spec, opts.db.as_deref(), opts.shard, progress, cancel)?;
     if opts.shard.is_none() {
@@ -321,9 +329,23 @@ fn compute(
     Ok(outcome)
 }
 
+/// The names of every file a sweep may write into its output directory: the charts
+/// (with `plots`; those that apply depend on the points), `results.json` and
+/// `results.csv`.
+pub fn output_names(plots: bool) -> Vec<String> {
+    let charts = sweep_charts::STEMS
+        .iter()
+        .filter(|_| plots)
+        .flat_map(|s| sim_host::chart::save::file_names(s));
+    charts
+        .chain(["results.json".to_string(), "results.csv".to_string()])
+        .collect()
+}
+
 /// Write the results as one set into the output directory, unless `cancel` is raised
-/// before it is published; then remove this directory's sweep charts that no longer
-/// apply.
+/// before it is published (looked at under the publication gate of
+/// [`sim_host::output::temporaries`], so that a cancel at any instant publishes all or
+/// nothing); then remove this directory's sweep charts that no longer apply.
 fn publish(
     points: &[PointSummary],
     seed: u64,
@@ -332,13 +354,15 @@ fn publish(
 ) -> Result<Vec<PathBuf>, SweepError> {
     let set = OutputSet::begin(&opts.out_dir).map_err(SweepError::Write)?;
     write_outputs(points, seed, set.dir(), opts.plots)?;
-    if cancel.load(Ordering::SeqCst) {
-        return Err(SweepError::Interrupted {
+    let mut all = Publication::new();
+    all.set(set);
+    let files = all
+        .commit(cancel)
+        .map_err(SweepError::Write)?
+        .ok_or(SweepError::Interrupted {
             runs_done: 0,
             runs: 0,
-        });
-    }
-    let files = set.commit().map_err(SweepError::Write)?;
+        })?;
     if opts.plots {
         // A chart an earlier sweep drew in this directory but this one does not
         // apply would be mistaken for this sweep's: remove it.

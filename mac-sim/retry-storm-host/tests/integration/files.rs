@@ -31,3 +31,65 @@ fn names_and_paths() {
     assert_eq!(preset.name, "partial");
     assert_eq!(format!("{:?}", sc.runs), format!("{:?}", preset.runs));
 }
+
+/// The names the files module declares for `--out` are the files it writes, so that
+/// the command line's check before the runs sees every one.
+#[test]
+fn declared_names_are_the_files_written() {
+    use retry_storm::contention::{ContentionConfig, run_contention};
+    use retry_storm::sweep::SweepSpec;
+    use retry_storm_host::contention::run_contention_seeds;
+    use retry_storm_host::{files, replicate, run_scenario, sweep};
+    let listing = |write: &dyn Fn(&std::path::Path)| {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path());
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    let sc = load("partial", &presets::Options::default()).unwrap();
+    let r = run_scenario(&sc).unwrap();
+    assert_eq!(
+        listing(&|d| files::write_scenario(d, &r).unwrap()),
+        sorted(files::scenario_files("partial"))
+    );
+    let r = replicate::run_seeds(&sc, 2).unwrap();
+    assert_eq!(
+        listing(&|d| files::write_replicated(d, &r, None).unwrap()),
+        sorted(files::replicated_files("partial"))
+    );
+    let spec = SweepSpec::parse("retries=0,1").unwrap();
+    let points = sweep::run_sweep(
+        &sc,
+        &spec,
+        1,
+        &sim_kit::progress::Quiet,
+        &std::sync::atomic::AtomicBool::new(false),
+    )
+    .unwrap();
+    assert_eq!(
+        listing(&|d| files::write_sweep(d, &sc, &spec, &points).unwrap()),
+        sorted(files::sweep_files("partial"))
+    );
+    let cfg = ContentionConfig {
+        clients: vec![5],
+        ..ContentionConfig::default()
+    };
+    let rows = run_contention(&cfg).unwrap();
+    assert_eq!(
+        listing(&|d| files::write_contention(d, &rows).unwrap()),
+        sorted(files::contention_files())
+    );
+    let rows = run_contention_seeds(&cfg, 2).unwrap();
+    assert_eq!(
+        listing(&|d| files::write_contention_seeds(d, &rows).unwrap()),
+        sorted(files::contention_seeds_files())
+    );
+}

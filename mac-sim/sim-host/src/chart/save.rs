@@ -70,6 +70,11 @@ pub fn to_rgb(fig: &impl Figure) -> Result<Vec<u8>, PlotError> {
     Ok(out)
 }
 
+/// The names of the files [`save`] writes for `stem`: `stem.png` and `stem.svg`.
+pub fn file_names(stem: &str) -> [String; 2] {
+    [format!("{stem}.png"), format!("{stem}.svg")]
+}
+
 /// Write `fig` as `dir/stem.png` and `dir/stem.svg`, each atomically. Returns the two
 /// paths.
 ///
@@ -79,8 +84,7 @@ pub fn to_rgb(fig: &impl Figure) -> Result<Vec<u8>, PlotError> {
 /// neither file is left half-written.
 pub fn save(fig: &impl Figure, dir: &Path, stem: &str) -> Result<[PathBuf; 2], OutputError> {
     font::ensure_registered();
-    let png = dir.join(format!("{stem}.png"));
-    let svg_path = dir.join(format!("{stem}.svg"));
+    let [png, svg_path] = file_names(stem).map(|n| dir.join(n));
     fn render(p: &Path) -> impl FnOnce(PlotError) -> OutputError + '_ {
         move |e| OutputError::Render(p.to_path_buf(), Box::new(e))
     }

@@ -5,7 +5,9 @@
 //! user looking at the directory after a crash or Ctrl-C) sees the old file, the new
 //! file, or no file — never a half-written one under the final name. Temporary files
 //! are hidden (`.name.partial-PID-N.ext`), keep the target's extension (backends that
-//! choose a format from it still work) and are removed if writing fails.
+//! choose a format from it still work) and are removed if writing fails; every one is
+//! recorded in [`super::temporaries`], so that a process stopped at once removes them
+//! too.
 //!
 //! ```
 //! let dir = tempfile::tempdir().unwrap();
@@ -20,6 +22,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::temporaries;
+
 /// Why an output file or directory could not be written. `Display` gives one line.
 #[derive(Debug)]
 pub enum OutputError {
@@ -33,6 +37,14 @@ pub enum OutputError {
     Write(PathBuf, io::Error),
     /// The contents of a file could not be produced (for a chart: drawing failed).
     Render(PathBuf, Box<dyn std::error::Error + Send + Sync>),
+    /// Two outputs of one command clash at this path (the same file given twice, a
+    /// file where a folder of outputs goes, ...): `what` says how, after the path.
+    Clash {
+        /// The path both outputs would use.
+        path: PathBuf,
+        /// How they clash, e.g. "is both the --trace file and the --plot folder".
+        what: String,
+    },
 }
 
 impl fmt::Display for OutputError {
@@ -51,14 +63,25 @@ impl fmt::Display for OutputError {
             }
             Self::Write(p, e) => write!(f, "cannot write '{}': {e}", p.display()),
             Self::Render(p, e) => write!(f, "cannot draw '{}': {e}", p.display()),
+            Self::Clash { path, what } => write!(f, "'{}' {what}", path.display()),
         }
     }
 }
 
 impl std::error::Error for OutputError {}
 
-/// A fresh hidden temporary name in `target`'s directory with `target`'s extension.
+/// A fresh hidden temporary name in `target`'s directory with `target`'s extension,
+/// recorded as a temporary of this process ([`super::temporaries`]): if the process
+/// abandons its outputs, a file of that name (and a database's `-wal`, `-shm` and
+/// `-journal` beside it) is removed.
 pub fn temp_path(target: &Path) -> PathBuf {
+    let tmp = fresh_name(target);
+    temporaries::track(&tmp);
+    tmp
+}
+
+/// A fresh hidden temporary name for `target`, not recorded.
+fn fresh_name(target: &Path) -> PathBuf {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let stem = target
@@ -95,11 +118,47 @@ pub fn write_atomic_with<E>(
         let _ = fs::remove_file(&tmp);
         e
     };
-    fill(&tmp).map_err(|e| cleanup(wrap(e)))?;
-    fs::File::open(&tmp)
-        .and_then(|f| f.sync_all())
-        .map_err(|e| cleanup(OutputError::Write(target.to_path_buf(), e)))?;
-    fs::rename(&tmp, target).map_err(|e| cleanup(OutputError::Write(target.to_path_buf(), e)))
+    let written = fill(&tmp)
+        .map_err(|e| cleanup(wrap(e)))
+        .and_then(|()| {
+            fs::File::open(&tmp)
+                .and_then(|f| f.sync_all())
+                .map_err(|e| cleanup(OutputError::Write(target.to_path_buf(), e)))
+        })
+        .and_then(|()| {
+            fs::rename(&tmp, target)
+                .map_err(|e| cleanup(OutputError::Write(target.to_path_buf(), e)))
+        });
+    temporaries::forget(&tmp);
+    written
+}
+
+/// Check that a file can be written at `target` before any work: it is not a folder,
+/// its folder exists and accepts new files. Creates nothing (a hidden probe file is
+/// made beside it and removed at once).
+///
+/// # Errors
+///
+/// [`OutputError::Write`] naming `target` if it is a folder, its folder is missing
+/// or no file can be created there.
+pub fn check_file(target: &Path) -> Result<(), OutputError> {
+    let wrap = |e| OutputError::Write(target.to_path_buf(), e);
+    if target.is_dir() {
+        return Err(wrap(in_the_way()));
+    }
+    let probe = fresh_name(target);
+    temporaries::create(&probe, |p| {
+        fs::OpenOptions::new().write(true).create_new(true).open(p)
+    })
+    .map_err(wrap)?;
+    let _ = fs::remove_file(&probe);
+    temporaries::forget(&probe);
+    Ok(())
+}
+
+/// The error of a folder where a file is to be written.
+pub(crate) fn in_the_way() -> io::Error {
+    io::Error::new(io::ErrorKind::IsADirectory, "a folder is in the way")
 }
 
 /// Write `bytes` to `target` atomically (see the module docs).
@@ -126,8 +185,9 @@ pub fn write_atomic(target: &Path, bytes: &[u8]) -> Result<(), OutputError> {
 /// A file written as a stream and published at the end: it is created under a
 /// temporary name beside `target` (so a path that cannot be written fails at
 /// [`create`](Self::create), before any work), buffered, and renamed to `target` by
-/// [`commit`](Self::commit). Dropped without a commit (an error, Ctrl-C), it removes
-/// its temporary file and `target` is left as it was.
+/// [`commit`](Self::commit) (or, with other outputs of the same command, by
+/// [`super::publish::Publication`]). Dropped without a commit (an error, Ctrl-C), it
+/// removes its temporary file and `target` is left as it was.
 ///
 /// ```
 /// use std::io::Write;
@@ -145,6 +205,8 @@ pub struct AtomicFile {
     target: PathBuf,
     tmp: PathBuf,
     out: Option<io::BufWriter<fs::File>>,
+    /// Renamed to the target: nothing to remove.
+    published: bool,
 }
 
 impl AtomicFile {
@@ -156,22 +218,49 @@ impl AtomicFile {
     /// exist or is not writable.
     pub fn create(target: &Path) -> Result<Self, OutputError> {
         if target.is_dir() {
-            return Err(OutputError::Write(
-                target.to_path_buf(),
-                io::Error::new(io::ErrorKind::IsADirectory, "is a directory"),
-            ));
+            return Err(OutputError::Write(target.to_path_buf(), in_the_way()));
         }
-        let tmp = temp_path(target);
-        let f = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-            .map_err(|e| OutputError::Write(target.to_path_buf(), e))?;
+        let tmp = fresh_name(target);
+        let f = temporaries::create(&tmp, |p| {
+            fs::OpenOptions::new().write(true).create_new(true).open(p)
+        })
+        .map_err(|e| OutputError::Write(target.to_path_buf(), e))?;
         Ok(Self {
             target: target.to_path_buf(),
             tmp,
             out: Some(io::BufWriter::with_capacity(1 << 16, f)),
+            published: false,
         })
+    }
+
+    /// The path the file will have once published.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Flush the buffer, sync the file to disk and close it, still under its temporary
+    /// name; writing to it afterwards fails. Done by [`commit`](Self::commit) if not
+    /// before.
+    ///
+    /// # Errors
+    ///
+    /// [`OutputError::Write`] if flushing or syncing fails.
+    pub fn finish(&mut self) -> Result<(), OutputError> {
+        let Some(out) = self.out.take() else {
+            return Ok(());
+        };
+        let wrap = |e| OutputError::Write(self.target.clone(), e);
+        let f = out.into_inner().map_err(|e| wrap(e.into_error()))?;
+        f.sync_all().map_err(wrap)
+    }
+
+    /// Rename the finished file to its target (no flush, no sync: see
+    /// [`finish`](Self::finish)); returns the target.
+    pub(crate) fn rename(mut self) -> Result<PathBuf, OutputError> {
+        fs::rename(&self.tmp, &self.target)
+            .map_err(|e| OutputError::Write(self.target.clone(), e))?;
+        self.published = true;
+        Ok(self.target.clone())
     }
 
     /// Flush the buffer, sync the file to disk and rename it to the target.
@@ -181,15 +270,8 @@ impl AtomicFile {
     /// [`OutputError::Write`] if flushing, syncing or renaming fails; the temporary
     /// file is then removed and the target left as it was.
     pub fn commit(mut self) -> Result<(), OutputError> {
-        let wrap = |e| OutputError::Write(self.target.clone(), e);
-        let out = self
-            .out
-            .take()
-            .ok_or_else(|| wrap(io::Error::other("already committed")))?;
-        let f = out.into_inner().map_err(|e| wrap(e.into_error()))?;
-        f.sync_all().map_err(wrap)?;
-        drop(f);
-        fs::rename(&self.tmp, &self.target).map_err(wrap)
+        self.finish()?;
+        self.rename().map(|_| ())
     }
 }
 
@@ -197,14 +279,14 @@ impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.out {
             Some(w) => w.write(buf),
-            None => Err(io::Error::other("file already committed")),
+            None => Err(io::Error::other("file already finished")),
         }
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match &mut self.out {
             Some(w) => w.write_all(buf),
-            None => Err(io::Error::other("file already committed")),
+            None => Err(io::Error::other("file already finished")),
         }
     }
 
@@ -218,10 +300,12 @@ impl Write for AtomicFile {
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        // Not committed, or the commit failed: close and remove the temporary file.
-        // (After a commit it has been renamed, and there is nothing to remove.)
+        // Not published, or the rename failed: close and remove the temporary file.
         drop(self.out.take());
-        let _ = fs::remove_file(&self.tmp);
+        if !self.published {
+            let _ = fs::remove_file(&self.tmp);
+        }
+        temporaries::forget(&self.tmp);
     }
 }
 

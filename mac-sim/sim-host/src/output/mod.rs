@@ -2,7 +2,18 @@
 //!
 //! * [`atomic`]: a file written under a temporary name beside its target and renamed
 //!   when complete; an output directory checked before any work starts;
-//! * [`set`]: a set of files that appears whole or not at all.
+//! * [`set`]: a set of files that appears whole or not at all;
+//! * [`plan`]: every output of one command checked together before any work (no
+//!   clash between them, no folder in the way);
+//! * [`publish`]: the outputs of one command published together, or none of them;
+//! * [`temporaries`]: the temporaries of the process and the one moment its outputs
+//!   appear, so that a command stopped at any instant leaves all of them or none, and
+//!   no temporary.
+//!
+//! Inside the module: `temporaries` ← `atomic` ← `set` ← `plan`, `publish`.
 
 pub mod atomic;
+pub mod plan;
+pub mod publish;
 pub mod set;
+pub mod temporaries;

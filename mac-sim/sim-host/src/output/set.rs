@@ -6,7 +6,9 @@
 //! staging folder becomes the target (one rename) if the target did not exist, or each
 //! file is renamed into it, after checking that every one can be. Dropping an
 //! uncommitted set removes the staging folder: a failure or an interruption leaves
-//! nothing new behind, not even an empty folder.
+//! nothing new behind, not even an empty folder. [`check_files`] also checks, before
+//! any work, that no folder stands where one of the set's files will go, and
+//! [`super::publish::Publication`] publishes a set together with other outputs.
 //!
 //! ```
 //! use sim_host::output::set::{OutputSet, check};
@@ -29,7 +31,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::atomic::OutputError;
+use super::atomic::{OutputError, in_the_way};
+use super::temporaries;
 
 /// Check that `target` can receive a set of files: it is a directory or does not
 /// exist yet, and the nearest existing folder at or above it accepts new files.
@@ -43,13 +46,40 @@ use super::atomic::OutputError;
 pub fn check(target: &Path) -> Result<(), OutputError> {
     let base = existing_base(target)?;
     let probe = base.join(format!(".probe-{}-{}", std::process::id(), fresh()));
-    fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&probe)
-        .map_err(|e| OutputError::NotWritable(base.clone(), e))?;
+    temporaries::create(&probe, |p| {
+        fs::OpenOptions::new().write(true).create_new(true).open(p)
+    })
+    .map_err(|e| OutputError::NotWritable(base.clone(), e))?;
     let _ = fs::remove_file(&probe);
+    temporaries::forget(&probe);
     Ok(())
+}
+
+/// [`check`] `target`, and that none of `names` (the files the command may write into
+/// it) is a folder there. Creates nothing.
+///
+/// # Errors
+///
+/// Those of [`check`], and [`OutputError::Write`] naming the first file whose place is
+/// taken by a folder.
+pub fn check_files<S: AsRef<Path>>(target: &Path, names: &[S]) -> Result<(), OutputError> {
+    check(target)?;
+    in_the_way_of(target, names.iter().map(|n| target.join(n)))
+}
+
+/// [`OutputError::Write`] for the first of `files` that is a folder, if `target` is a
+/// folder (files in a folder not made yet cannot be in the way).
+fn in_the_way_of(
+    target: &Path,
+    files: impl IntoIterator<Item = PathBuf>,
+) -> Result<(), OutputError> {
+    if !target.is_dir() {
+        return Ok(());
+    }
+    match files.into_iter().find(|f| f.is_dir()) {
+        Some(f) => Err(OutputError::Write(f, in_the_way())),
+        None => Ok(()),
+    }
 }
 
 /// The nearest existing folder at or above `target`, after checking that none of
@@ -113,7 +143,8 @@ impl OutputSet {
             std::process::id(),
             fresh()
         ));
-        fs::create_dir(&staging).map_err(|e| OutputError::CreateDir(staging.clone(), e))?;
+        temporaries::create(&staging, |p| fs::create_dir(p))
+            .map_err(|e| OutputError::CreateDir(staging.clone(), e))?;
         Ok(Self {
             target: target.to_path_buf(),
             staging,
@@ -141,22 +172,10 @@ impl OutputSet {
     /// Every check is made before the first file moves; on any error the staging
     /// folder is removed.
     pub fn commit(mut self) -> Result<Vec<PathBuf>, OutputError> {
-        let mut names: Vec<_> = fs::read_dir(&self.staging)
-            .and_then(|rd| rd.map(|e| e.map(|e| e.file_name())).collect())
-            .map_err(|e| OutputError::Write(self.staging.clone(), e))?;
-        names.sort();
+        let names = self.check_commit()?;
         let finals: Vec<PathBuf> = names.iter().map(|n| self.target.join(n)).collect();
         match fs::metadata(&self.target) {
-            Ok(m) if !m.is_dir() => return Err(OutputError::NotADirectory(self.target.clone())),
             Ok(_) => {
-                for f in &finals {
-                    if f.is_dir() {
-                        return Err(OutputError::Write(
-                            f.clone(),
-                            io::Error::new(io::ErrorKind::IsADirectory, "a folder is in the way"),
-                        ));
-                    }
-                }
                 for (n, f) in names.iter().zip(&finals) {
                     fs::rename(self.staging.join(n), f)
                         .map_err(|e| OutputError::Write(f.clone(), e))?;
@@ -175,6 +194,25 @@ impl OutputSet {
         self.done = true;
         Ok(finals)
     }
+
+    /// The checks [`commit`](Self::commit) makes before it moves anything: the target
+    /// is a folder or absent, and no folder stands where a file will go. Returns the
+    /// names of the files, sorted.
+    ///
+    /// # Errors
+    ///
+    /// As [`commit`](Self::commit), but for the moves.
+    pub fn check_commit(&self) -> Result<Vec<std::ffi::OsString>, OutputError> {
+        let mut names: Vec<_> = fs::read_dir(&self.staging)
+            .and_then(|rd| rd.map(|e| e.map(|e| e.file_name())).collect())
+            .map_err(|e| OutputError::Write(self.staging.clone(), e))?;
+        names.sort();
+        if fs::metadata(&self.target).is_ok_and(|m| !m.is_dir()) {
+            return Err(OutputError::NotADirectory(self.target.clone()));
+        }
+        in_the_way_of(&self.target, names.iter().map(|n| self.target.join(n)))?;
+        Ok(names)
+    }
 }
 
 impl Drop for OutputSet {
@@ -182,6 +220,7 @@ impl Drop for OutputSet {
         if !self.done {
             let _ = fs::remove_dir_all(&self.staging);
         }
+        temporaries::forget(&self.staging);
     }
 }
 

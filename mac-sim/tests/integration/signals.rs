@@ -1,0 +1,415 @@
+//! Signals and the outputs they leave: SIGTERM and SIGHUP stop `run`, `sweep`,
+//! `storm`, `merge` and `bench` as Ctrl-C does, with 128 + the signal's number, no
+//! temporary left and nothing published, also when they come after the work (a late
+//! signal, made to come at that instant by `MAC_SIM_TEST_PAUSE_BEFORE_PUBLISH`, with no
+//! timing involved); a results database keeps its finished runs; a second signal
+//! quits at once and still leaves no temporary.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStderr, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::{mac_sim, stderr, tree};
+
+/// The signals a batch system or a closed terminal sends, with the status each gives.
+const TERM_AND_HUP: [(&str, i32); 2] = [("TERM", 143), ("HUP", 129)];
+
+/// The variable that makes a command wait just before it publishes.
+const PAUSE: &str = "MAC_SIM_TEST_PAUSE_BEFORE_PUBLISH";
+
+/// Start the binary with `args`, standard output and error piped; with `pause`, it
+/// waits before publishing until its standard input is closed.
+fn start(args: &[&str], pause: bool) -> Child {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_mac-sim"));
+    cmd.args(args)
+        .stdin(if pause { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if pause {
+        cmd.env(PAUSE, "1");
+    }
+    cmd.spawn().expect("the binary starts")
+}
+
+/// Send `SIG<name>` to `child` with the shell's own `kill` (no procps needed).
+fn send(child: &Child, name: &str) {
+    let killed = Command::new("sh")
+        .args(["-c", &format!("kill -{name} {}", child.id())])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+}
+
+/// Poll `done` until it holds; fail naming `what` after two minutes.
+fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Read standard error up to the first line that contains `needle`; every line read.
+fn read_until(err: &mut BufReader<ChildStderr>, needle: &str) -> String {
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        let n = err.read_line(&mut line).unwrap();
+        seen.push_str(&line);
+        assert!(n > 0, "no line with {needle:?} on stderr: {seen}");
+        if line.contains(needle) {
+            return seen;
+        }
+    }
+}
+
+/// Wait for `child` to exit (two minutes at most); its status code, standard output
+/// and the rest of its standard error.
+fn finish(mut child: Child, mut err: BufReader<ChildStderr>) -> (Option<i32>, String, String) {
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("the command did not stop");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let mut rest = String::new();
+    err.read_to_string(&mut rest).unwrap();
+    (status.code(), out, rest)
+}
+
+/// Whether a temporary (a hidden `.NAME.partial-PID-N` file or folder) is in `dir`.
+fn has_temporary(dir: &Path) -> bool {
+    tree(dir).iter().any(|p| p.contains(".partial-"))
+}
+
+/// The last line of `text`.
+fn last_line(text: &str) -> &str {
+    text.lines().last().unwrap_or("")
+}
+
+#[test]
+fn sigterm_and_sighup_during_a_run_with_trace_and_pcap_leave_nothing() {
+    for (sig, status) in TERM_AND_HUP {
+        let d = tempfile::tempdir().unwrap();
+        let p = |name: &str| d.path().join(name).to_str().unwrap().to_string();
+        let (trace, pcap) = (p("t.csv"), p("c.pcapng"));
+        // A run far longer than the test (about a minute), stopped within 1/64 of it.
+        let args = [
+            "run", "-q", "-d", "1000s", "--trace", &trace, "--pcap", &pcap,
+        ];
+        let mut child = start(&args, false);
+        // The signals are received before any temporary is made: once the trace's
+        // temporary is there, the run is on.
+        wait_for("the trace's temporary", || has_temporary(d.path()));
+        send(&child, sig);
+        let err = BufReader::new(child.stderr.take().unwrap());
+        let (code, out, err) = finish(child, err);
+        assert_eq!(code, Some(status), "SIG{sig}: {err}");
+        assert!(out.is_empty(), "SIG{sig}: printed {out}");
+        assert!(
+            err.contains(&format!("interrupted by SIG{sig}")),
+            "SIG{sig}: {err}"
+        );
+        assert_eq!(
+            last_line(&err),
+            "mac-sim: error: run interrupted; nothing was written",
+            "SIG{sig}"
+        );
+        assert_eq!(
+            tree(d.path()),
+            Vec::<String>::new(),
+            "SIG{sig}: left behind"
+        );
+    }
+}
+
+/// Runs stored in the database at `db`.
+fn stored(db: &Path) -> i64 {
+    let c = rusqlite::Connection::open(db).unwrap();
+    c.busy_timeout(Duration::from_secs(30)).unwrap();
+    c.query_row("SELECT count(*) FROM runs", [], |r| r.get(0))
+        .unwrap_or(0)
+}
+
+#[test]
+fn sigterm_and_sighup_during_a_sweep_keep_the_finished_runs_and_publish_nothing() {
+    for (sig, status) in TERM_AND_HUP {
+        let d = tempfile::tempdir().unwrap();
+        let (db, out) = (d.path().join("runs.db"), d.path().join("out"));
+        let (db_s, out_s) = (db.to_str().unwrap(), out.to_str().unwrap());
+        // Far more work than can finish before the signal: 2000 runs of 10 s.
+        let args = [
+            "sweep", "-n", "1..=1000", "-r", "2", "-d", "10s", "--db", db_s, "-o", out_s,
+        ];
+        let mut child = start(&args, false);
+        let mut err = BufReader::new(child.stderr.take().unwrap());
+        read_until(&mut err, "sweep: 2000 runs to do");
+        wait_for("a finished run in the database", || stored(&db) > 0);
+        let before = stored(&db);
+        send(&child, sig);
+        let (code, printed, err) = finish(child, err);
+        assert_eq!(code, Some(status), "SIG{sig}: {err}");
+        assert!(printed.is_empty(), "SIG{sig}: printed {printed}");
+        assert!(
+            last_line(&err).starts_with("mac-sim: error: sweep interrupted after ")
+                && last_line(&err).ends_with("no results were written"),
+            "SIG{sig}: {err}"
+        );
+        assert!(!out.exists(), "SIG{sig}: results published");
+        assert!(!has_temporary(d.path()), "SIG{sig}: {:?}", tree(d.path()));
+        let after = stored(&db);
+        assert!(after >= before, "SIG{sig}: {after} runs kept of {before}");
+        // The database is whole.
+        let c = rusqlite::Connection::open(&db).unwrap();
+        let check: String = c
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(check, "ok", "SIG{sig}");
+    }
+}
+
+/// Start `args` paused before publishing, send `SIG<sig>` at that instant, wait for
+/// the command to take it, then let it go on: its status, output and stderr.
+fn late_signal(args: &[&str], sig: &str) -> (Option<i32>, String, String) {
+    let mut child = start(args, true);
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = read_until(&mut err, "paused before publishing");
+    send(&child, sig);
+    seen += &read_until(&mut err, &format!("interrupted by SIG{sig}"));
+    drop(child.stdin.take());
+    let (code, out, rest) = finish(child, err);
+    (code, out, seen + &rest)
+}
+
+#[test]
+fn a_late_signal_publishes_no_part_of_a_run_and_exits_with_its_status() {
+    let d = tempfile::tempdir().unwrap();
+    let p = |name: &str| d.path().join(name).to_str().unwrap().to_string();
+    let (trace, pcap, plot) = (p("t.csv"), p("c.pcapng"), p("plots"));
+    let args = [
+        "run", "-q", "-d", "10ms", "--json", "--trace", &trace, "--pcap", &pcap, "--plot", &plot,
+    ];
+    let (code, out, err) = late_signal(&args, "TERM");
+    assert_eq!(code, Some(143), "{err}");
+    assert!(out.is_empty(), "the result was printed: {out}");
+    assert_eq!(
+        last_line(&err),
+        "mac-sim: error: run interrupted after it ended; nothing was published"
+    );
+    assert_eq!(tree(d.path()), Vec::<String>::new(), "left behind");
+    // Without the signal, the same command publishes the whole set.
+    let o = mac_sim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let names = tree(d.path());
+    assert!(
+        names.contains(&"t.csv".to_string())
+            && names.contains(&"c.pcapng".to_string())
+            && names.contains(&"plots/capture_timeline.svg".to_string()),
+        "{names:?}"
+    );
+}
+
+#[test]
+fn a_late_signal_publishes_nothing_of_a_sweep_or_a_storm() {
+    let d = tempfile::tempdir().unwrap();
+    let db = d.path().join("runs.db");
+    let out = d.path().join("out");
+    let (code, printed, err) = late_signal(
+        &[
+            "sweep",
+            "-q",
+            "-n",
+            "1,2",
+            "-r",
+            "1",
+            "-d",
+            "1ms",
+            "--db",
+            db.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        "HUP",
+    );
+    assert_eq!(code, Some(129), "{err}");
+    assert!(printed.is_empty(), "{printed}");
+    assert!(
+        !out.exists() && !has_temporary(d.path()),
+        "{:?}",
+        tree(d.path())
+    );
+    assert_eq!(stored(&db), 2, "the finished runs are kept");
+
+    let storm = d.path().join("storm");
+    let (code, printed, err) = late_signal(
+        &[
+            "storm",
+            "--scenario",
+            "contention",
+            "--clients",
+            "5",
+            "--out",
+            storm.to_str().unwrap(),
+        ],
+        "TERM",
+    );
+    assert_eq!(code, Some(143), "{err}");
+    assert!(printed.is_empty(), "{printed}");
+    assert_eq!(
+        last_line(&err),
+        "mac-sim: error: storm interrupted; nothing was published"
+    );
+    assert!(
+        !storm.exists() && !has_temporary(d.path()),
+        "{:?}",
+        tree(d.path())
+    );
+}
+
+#[test]
+fn a_second_signal_quits_at_once_and_leaves_no_temporary() {
+    let d = tempfile::tempdir().unwrap();
+    let p = |name: &str| d.path().join(name).to_str().unwrap().to_string();
+    let (trace, plot) = (p("t.csv"), p("plots"));
+    let args = [
+        "run", "-q", "-d", "10ms", "--trace", &trace, "--plot", &plot,
+    ];
+    let mut child = start(&args, true);
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    read_until(&mut err, "paused before publishing");
+    assert!(has_temporary(d.path()), "{:?}", tree(d.path()));
+    send(&child, "TERM");
+    read_until(&mut err, "interrupted by SIGTERM");
+    // Still waiting on its standard input: the second signal must end it.
+    send(&child, "HUP");
+    let stdin = child.stdin.take();
+    let (code, out, err) = finish(child, err);
+    drop(stdin);
+    assert_eq!(code, Some(129), "{err}");
+    assert!(out.is_empty());
+    assert_eq!(
+        last_line(&err),
+        "mac-sim: error: interrupted by SIGHUP: stopped at once; nothing was published"
+    );
+    assert_eq!(tree(d.path()), Vec::<String>::new(), "left behind");
+}
+
+/// Two shard databases of one small sweep in `dir`.
+fn shards(dir: &Path) -> Vec<PathBuf> {
+    (1..=2)
+        .map(|k| {
+            let db = dir.join(format!("s{k}.db"));
+            let o = mac_sim(&[
+                "sweep",
+                "-q",
+                "-n",
+                "1,2",
+                "-r",
+                "1",
+                "-d",
+                "1ms",
+                "--db",
+                db.to_str().unwrap(),
+                "--shard",
+                &format!("{k}/2"),
+            ]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            db
+        })
+        .collect()
+}
+
+#[test]
+fn a_signal_stops_a_merge_at_once_and_leaves_no_file() {
+    let d = tempfile::tempdir().unwrap();
+    let dbs = shards(d.path());
+    let before = tree(d.path());
+    let merged = d.path().join("merged.db");
+    let mut args = vec!["merge", "-o", merged.to_str().unwrap()];
+    args.extend(dbs.iter().map(|p| p.to_str().unwrap()));
+    let mut child = start(&args, true);
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    // The merge is done and waits to be published: one signal ends it.
+    read_until(&mut err, "paused before publishing");
+    send(&child, "TERM");
+    let stdin = child.stdin.take();
+    let (code, _, err) = finish(child, err);
+    drop(stdin);
+    assert_eq!(code, Some(143), "{err}");
+    assert!(err.contains("interrupted by SIGTERM"), "{err}");
+    // (Reading a shard leaves its own -wal and -shm beside it, as a finished merge
+    // does: not this command's temporaries.)
+    let left: Vec<String> = tree(d.path())
+        .into_iter()
+        .filter(|n| !n.ends_with("-wal") && !n.ends_with("-shm"))
+        .collect();
+    assert_eq!(left, before, "left behind");
+}
+
+/// The processes whose parent is `pid` (from /proc).
+fn children(pid: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|p| {
+            std::fs::read_to_string(format!("/proc/{p}/stat"))
+                .ok()
+                // The fields after the command's name, in parentheses: state, ppid.
+                .and_then(|s| s.rsplit_once(')').map(|(_, r)| r.to_string()))
+                .and_then(|r| r.split_whitespace().nth(1)?.parse::<u32>().ok())
+                == Some(pid)
+        })
+        .collect()
+}
+
+#[test]
+fn sigterm_stops_a_bench_and_its_measuring_child() {
+    // One measurement of ten minutes, in a child process.
+    let mut child = start(
+        &[
+            "bench",
+            "-q",
+            "--stations",
+            "2",
+            "--no-steady",
+            "--budget-ms",
+            "600000",
+        ],
+        false,
+    );
+    let mut kids = Vec::new();
+    wait_for("the measuring child", || {
+        kids = children(child.id());
+        !kids.is_empty()
+    });
+    send(&child, "TERM");
+    let err = BufReader::new(child.stderr.take().unwrap());
+    let (code, out, err) = finish(child, err);
+    assert_eq!(code, Some(143), "{err}");
+    assert!(out.is_empty(), "{out}");
+    for k in kids {
+        wait_for("the measuring child to end", || {
+            std::fs::read_to_string(format!("/proc/{k}/stat"))
+                .map(|s| s.contains(") Z "))
+                .unwrap_or(true)
+        });
+    }
+}
