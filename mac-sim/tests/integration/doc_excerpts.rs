@@ -31,7 +31,8 @@
 //! Three things are not compared: the line a sweep prints on a non-terminal standard
 //! error as its runs start (`mac-sim: sweep: N runs to do`; a terminal shows a progress
 //! bar and erases it), wall-clock times in `M events in T s`, and tshark's warning when
-//! run as root.
+//! run as root. A command that calls tshark is skipped, with a note on stderr, where
+//! tshark is missing, unless `MAC_SIM_REQUIRE_TSHARK` is set (as `test.sh` sets it).
 //!
 //! `DOCS_RECORD=1 cargo test -p mac-sim --test integration doc_excerpts::` rewrites the
 //! quoted output of every `exact` and `excerpt` block from the current binary (an excerpt
