@@ -7,6 +7,7 @@ mod common;
 
 mod cli;
 mod cli_storm;
+mod doc_excerpts;
 mod exit_status;
 mod golden;
 mod outputs;
