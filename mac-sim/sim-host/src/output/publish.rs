@@ -1,6 +1,6 @@
 //! The outputs of one command published together: streamed files ([`AtomicFile`]) and
 //! folders of files ([`OutputSet`]) appear all at once, through one
-//! [`gate`](super::temporaries::gate), or none of them does.
+//! [`gate`], or none of them does.
 //!
 //! ```
 //! use std::io::Write;
