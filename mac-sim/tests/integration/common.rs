@@ -58,3 +58,25 @@ pub fn tree(dir: &std::path::Path) -> Vec<String> {
     out.sort();
     out
 }
+
+/// Every regular file below `dir`, as (relative path, bytes), sorted by path.
+pub fn files_below(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("readable output directory") {
+            let p = e.expect("directory entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).expect("below dir");
+                out.push((
+                    rel.to_string_lossy().into_owned(),
+                    std::fs::read(&p).expect("readable file"),
+                ));
+            }
+        }
+    }
+    out.sort();
+    out
+}

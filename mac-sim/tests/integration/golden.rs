@@ -20,6 +20,8 @@ use std::process::Command;
 
 use sha2::{Digest, Sha256};
 
+use crate::common::files_below;
+
 fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
 }
@@ -36,28 +38,6 @@ fn cases() -> Vec<(String, Vec<String>)> {
             (name.trim().to_string(), args)
         })
         .collect()
-}
-
-/// Every regular file below `dir`, as (relative path, bytes), sorted by path.
-fn files_below(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("readable output directory") {
-            let p = e.expect("directory entry").path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).expect("below dir");
-                out.push((
-                    rel.to_string_lossy().into_owned(),
-                    std::fs::read(&p).expect("readable file"),
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// Run one case with `bin` and describe everything it produced.

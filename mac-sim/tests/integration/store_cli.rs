@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::common::{assert_usage_error, mac_sim, stderr};
+use crate::common::{assert_usage_error, files_below, mac_sim, stderr};
 
 /// The sweep of these tests: 3 replications of 1 ms runs, one thread (so the file's
 /// pages hold the same rows in the same places every time), no charts.
@@ -36,22 +36,6 @@ fn sweep_args<'a>(stations: &'a str, db: Option<&'a str>, out: &'a str) -> Vec<&
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
-}
-
-/// Every file of a directory, sorted, with its bytes.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    v.sort();
-    v
 }
 
 fn ok(o: &Output, what: &str) {
@@ -85,7 +69,7 @@ fn bytes_written_into_any_page_give_the_right_results_or_one_line_never_other_nu
         &mac_sim(&sweep_args("1,2,4,8", None, s(&want))),
         "the sweep in one go",
     );
-    let want = files(&want);
+    let want = files_below(&want);
     let pristine = std::fs::read(&base).unwrap();
     for suffix in ["-wal", "-shm", "-journal"] {
         assert!(
@@ -120,7 +104,7 @@ fn bytes_written_into_any_page_give_the_right_results_or_one_line_never_other_nu
             let o = mac_sim(&sweep_args("1,2,4,8", Some(s(&db)), s(&out)));
             let what = format!("16 bytes at offset {at} of page {}", p + 1);
             if o.status.success() {
-                assert_eq!(files(&out), want, "{what}: other results, exit 0");
+                assert_eq!(files_below(&out), want, "{what}: other results, exit 0");
                 same += 1;
             } else {
                 // A refusal: one line naming the file, status 2, nothing published.
@@ -220,7 +204,7 @@ fn a_finished_campaign_is_read_from_read_only_media_and_an_unfinished_one_refuse
         return;
     };
     ok(&o, "the finished campaign on read-only media");
-    assert_eq!(files(&out), files(&one_go));
+    assert_eq!(files_below(&out), files_below(&one_go));
     // Merge reads its inputs only.
     let merged = d.path().join("merged.db");
     let o = mac_sim_read_only(
@@ -240,7 +224,7 @@ fn a_finished_campaign_is_read_from_read_only_media_and_an_unfinished_one_refuse
         &mac_sim(&sweep_args("1,2", Some(s(&merged)), s(&from_merged))),
         "the merged campaign",
     );
-    assert_eq!(files(&from_merged), files(&one_go));
+    assert_eq!(files_below(&from_merged), files_below(&one_go));
     // A sweep that needs runs the file lacks cannot store them: refused before
     // running, naming the file and what to do.
     let grown = d.path().join("grown");
