@@ -112,6 +112,16 @@ timeout 600 "$ROOT/scripts/campaign/test-campaign.sh" "$ROOT/target/debug/mac-si
 
 step "documentation builds without warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc -q --workspace --no-deps --features backoff-core/std,backoff-core/embedded-hal,backoff-core/embedded-hal-async
+# backoff-core as docs.rs builds it (all features, `--cfg docsrs`): every feature-gated
+# retry loop is in the docs and says which feature it needs. RUSTC_BOOTSTRAP lets a stable
+# rustc take `doc_cfg`, as docs.rs's nightly does.
+RUSTC_BOOTSTRAP=1 RUSTDOCFLAGS="--cfg docsrs -D warnings" \
+    cargo doc -q -p backoff-core --all-features --no-deps --target-dir "$ROOT/target/docsrs"
+for item in fn.retry_std fn.retry_delay fn.retry_async struct.StdTimer struct.DelayTimer; do
+    page="$ROOT/target/docsrs/doc/backoff_core/retry/$item.html"
+    grep -q 'Available on <strong>crate feature' "$page" \
+        || { echo "error: backoff-core's docs (docs.rs build) do not show retry::${item#*.} with its feature" >&2; exit 1; }
+done
 
 step "firmware: serial-mac host tests, Cortex-M4F builds (backoff-core no_std with defmt and embedded-hal), QEMU test, sizes"
 # The firmware builds compile backoff-core for thumbv7em-none-eabihf with no std: that
