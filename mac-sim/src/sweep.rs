@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 use csma_cd::sweep::shard::Shard;
 use csma_cd::sweep::spec::{self, SweepSpec};
-use csma_cd_host::sweep::execute::{SweepOptions, run_sweep, table};
+use csma_cd_host::sweep::execute::{SweepOptions, output_names, run_sweep, table};
 use csma_cd_host::sweep::store;
 use sim_host::output::temporaries;
 use sim_host::runner::progress;
@@ -107,10 +107,16 @@ pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
         db: a.db.clone(),
         shard: a.shard,
     };
-    let bar = progress::for_stderr(a.quiet, "sweep", "events");
+    let bar = progress::for_stderr(a.quiet, "sweep", "runs", "events");
     let progress = Announce {
         inner: bar.as_ref(),
         quiet: a.quiet,
+        replacing: if a.shard.is_none() {
+            earlier_results(&a.out, !a.no_plots)
+        } else {
+            Vec::new()
+        },
+        out: &a.out,
     };
     let go = || run_sweep(&spec, &opts, &progress, cancel);
     let out = match a.threads {
@@ -201,17 +207,41 @@ pub fn merge_cmd(a: &MergeArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The files of an earlier sweep in `out` that this one replaces or removes when it
+/// publishes its own (every file a sweep may write there).
+fn earlier_results(out: &std::path::Path, plots: bool) -> Vec<String> {
+    output_names(plots)
+        .into_iter()
+        .filter(|name| out.join(name).is_file())
+        .collect()
+}
+
 /// The progress of a sweep, announced by one line when its runs start (after every
-/// check), so that a log shows it too; the bar itself shows only on a terminal.
+/// check), so that a log shows it too, with a second line if it will replace an
+/// earlier sweep's results; the bar itself shows only on a terminal.
 struct Announce<'a> {
     inner: &'a dyn Progress,
     quiet: bool,
+    /// The earlier results in `out` this sweep replaces when it finishes.
+    replacing: Vec<String>,
+    out: &'a std::path::Path,
 }
 
 impl Progress for Announce<'_> {
     fn begin(&self, points: usize, jobs: usize) {
         if !self.quiet {
             crate::note(&format!("mac-sim: sweep: {jobs} runs to do"));
+            if !self.replacing.is_empty() {
+                let files = match self.replacing.len() {
+                    1 => format!("file {}", self.replacing[0]),
+                    n => format!("{n} files ({})", self.replacing.join(", ")),
+                };
+                crate::note(&format!(
+                    "mac-sim: sweep: {} holds an earlier sweep's {files}: this sweep replaces \
+                     them when it finishes (stop it before then to keep them, or give -o another folder)",
+                    self.out.display()
+                ));
+            }
         }
         self.inner.begin(points, jobs);
     }

@@ -443,6 +443,7 @@ fn sigint_stops_the_sweep_with_status_130_and_no_results() {
     assert!(
         last.starts_with("mac-sim: error: sweep interrupted after ")
             && last.ends_with("no results were written"),
+        // (Without --db nothing is kept, and the message does not say otherwise.)
         "{rest}"
     );
     no_results(&out);
@@ -483,4 +484,41 @@ fn a_database_of_an_older_mac_sim_is_refused_with_status_2_before_running() {
     let o = sweep(&out);
     assert_usage_error(&o, "has schema 1, this mac-sim reads schema 4");
     no_results(&out);
+}
+
+#[test]
+fn a_sweep_into_a_folder_of_earlier_results_says_it_replaces_them() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("out");
+    let o = out.to_str().unwrap();
+    let args = ["sweep", "-n", "1,2", "-d", "1ms", "--no-plots", "-o", o];
+    // A new folder: nothing to replace, nothing said.
+    let first = mac_sim(&args);
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(!stderr(&first).contains("earlier sweep"), "{}", stderr(&first));
+    // Again: both files are named before the runs start.
+    let again = mac_sim(&args);
+    assert!(again.status.success(), "{}", stderr(&again));
+    let note = format!(
+        "mac-sim: sweep: {o} holds an earlier sweep's 2 files (results.json, results.csv): \
+         this sweep replaces them when it finishes (stop it before then to keep them, or give -o another folder)"
+    );
+    let err = stderr(&again);
+    let lines: Vec<&str> = err.lines().collect();
+    let at = lines.iter().position(|l| *l == note).unwrap_or_else(|| panic!("{err}"));
+    assert!(lines[..at].iter().any(|l| l.contains("runs to do")), "{err}");
+    // Another file in the folder is not the sweep's, and is not named.
+    std::fs::remove_file(out.join("results.json")).unwrap();
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    let third = mac_sim(&args);
+    assert!(
+        stderr(&third).contains(&format!("{o} holds an earlier sweep's file results.csv: ")),
+        "{}",
+        stderr(&third)
+    );
+    assert_eq!(std::fs::read(out.join("notes.txt")).unwrap(), b"mine");
+    // --quiet says nothing.
+    let mut quiet = args.to_vec();
+    quiet.push("-q");
+    assert!(mac_sim(&quiet).stderr.is_empty());
 }
