@@ -192,6 +192,7 @@ mod tests {
         let interrupted = Failure::from(SweepError::Interrupted {
             runs_done: 1,
             runs: 2,
+            db: None,
         });
         assert_eq!(interrupted.status(), 130);
         let by = |s| Failure {

@@ -166,9 +166,13 @@ fn sigterm_and_sighup_during_a_sweep_keep_the_finished_runs_and_publish_nothing(
         let (code, printed, err) = finish(child, err);
         assert_eq!(code, Some(status), "SIG{sig}: {err}");
         assert!(printed.is_empty(), "SIG{sig}: printed {printed}");
+        // The message says the finished runs are kept, where, and how to resume.
         assert!(
             last_line(&err).starts_with("mac-sim: error: sweep interrupted after ")
-                && last_line(&err).ends_with("no results were written"),
+                && last_line(&err).ends_with(&format!(
+                    "no results were written, but {db_s} keeps every finished run: \
+                     run the same command again to resume"
+                )),
             "SIG{sig}: {err}"
         );
         assert!(!out.exists(), "SIG{sig}: results published");

@@ -99,6 +99,9 @@ pub enum SweepError {
         runs_done: usize,
         /// Runs it had to do.
         runs: usize,
+        /// The database that keeps every finished run, if the sweep had one: the same
+        /// command resumes from it.
+        db: Option<PathBuf>,
     },
     /// A run refused its configuration (every point is checked first, so this means
     /// a check missed something).
@@ -117,9 +120,23 @@ impl fmt::Display for SweepError {
                 "--shard needs --db FILE: a shard's runs are kept in its database and merged later"
             ),
             Self::Store(e) => write!(f, "{e}"),
-            Self::Interrupted { runs_done, runs } => write!(
+            Self::Interrupted {
+                runs_done,
+                runs,
+                db: None,
+            } => write!(
                 f,
                 "sweep interrupted after {runs_done} of {runs} runs; no results were written"
+            ),
+            Self::Interrupted {
+                runs_done,
+                runs,
+                db: Some(db),
+            } => write!(
+                f,
+                "sweep interrupted after {runs_done} of {runs} runs; no results were written, \
+                 but {} keeps every finished run: run the same command again to resume",
+                db.display()
             ),
             Self::Run(e) => write!(f, "a run failed: {e}"),
         }
@@ -199,6 +216,7 @@ pub fn summarise(
         return Err(SweepError::Interrupted {
             runs_done: 0,
             runs: 0,
+            db: db.map(Path::to_path_buf),
         });
     }
     Ok(outcome)
@@ -281,6 +299,7 @@ fn compute(
             RunError::Interrupted { points_done, .. } => SweepError::Interrupted {
                 runs_done: points_done,
                 runs: missing.len(),
+                db: db.map(Path::to_path_buf),
             },
             RunError::Job {
                 error: JobError::Config(e),
@@ -297,6 +316,7 @@ fn compute(
             } => SweepError::Interrupted {
                 runs_done: 0,
                 runs: missing.len(),
+                db: db.map(Path::to_path_buf),
             },
             // `missing` is not empty and there is one replication per job.
             RunError::Empty => SweepError::Spec(SpecError::NoReplications),
@@ -359,9 +379,10 @@ fn publish(
     let files = all
         .commit(cancel)
         .map_err(SweepError::Write)?
-        .ok_or(SweepError::Interrupted {
+        .ok_or_else(|| SweepError::Interrupted {
             runs_done: 0,
             runs: 0,
+            db: opts.db.clone(),
         })?;
     if opts.plots {
         // A chart an earlier sweep drew in this directory but this one does not
