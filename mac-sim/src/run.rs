@@ -135,7 +135,7 @@ fn run_observed(
     let timeline = plot.map(|_| CaptureTimeline::new(cfg, DEFAULT_WINDOWS));
     let trace = trace.map(open_trace).transpose()?;
     let pcap = pcap.map(|p| open_pcap(p, cfg)).transpose()?;
-    let progress = progress::for_stderr(quiet, "run", "events");
+    let progress = progress::for_stderr(quiet, "run", "64ths of the simulated time", "events");
     let interrupted = || Failure::interrupted("run interrupted; nothing was written");
     let observers = (per_station, (timeline, (trace, pcap)));
     let (r, bits, (per_station, (timeline, (trace, pcap)))) = match observers {

@@ -136,7 +136,7 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
         return seeds_cmd(a, &sc);
     }
     check_out(a, &files::scenario_files(&sc.name))?;
-    let progress = progress::for_stderr(a.quiet, "storm", "events");
+    let progress = progress::for_stderr(a.quiet, "storm", "runs", "events");
     let r = run_scenario_with(&sc, progress.as_ref(), interrupt::flag())?;
     drop(progress);
     publish(a, |d| files::write_scenario(d, &r))?;
@@ -214,7 +214,7 @@ fn print_as(
 
 fn seeds_cmd(a: &StormArgs, sc: &presets::Scenario) -> Result<(), Failure> {
     check_out(a, &files::replicated_files(&sc.name))?;
-    let progress = progress::for_stderr(a.quiet, "storm", "events");
+    let progress = progress::for_stderr(a.quiet, "storm", "runs", "events");
     let r = replicate::run_seeds_with(sc, a.seeds, progress.as_ref(), interrupt::flag())?;
     drop(progress);
     let trigger = sc.runs.first().and_then(trigger_window);
@@ -237,7 +237,7 @@ fn sweep_cmd(a: &StormArgs, sc: &retry_storm::Scenario, spec: &str) -> Result<()
     }
     let spec = retry_storm::sweep::SweepSpec::parse(spec)?;
     check_out(a, &files::sweep_files(&sc.name))?;
-    let progress = progress::for_stderr(a.quiet, "storm sweep", "events");
+    let progress = progress::for_stderr(a.quiet, "storm sweep", "runs", "events");
     let points = run_sweep(sc, &spec, a.seeds, progress.as_ref(), interrupt::flag())?;
     drop(progress);
     publish(a, |d| files::write_sweep(d, sc, &spec, &points))?;

@@ -46,7 +46,8 @@ impl Drop for Steps<'_> {
     }
 }
 
-/// An `indicatif` bar: jobs done of all, elapsed, time left and the work rate.
+/// An `indicatif` bar: jobs done of all and what they are, elapsed, time left and the
+/// work rate.
 #[derive(Debug)]
 pub struct Bar {
     bar: ProgressBar,
@@ -54,12 +55,11 @@ pub struct Bar {
 }
 
 impl Bar {
-    /// A bar on stderr labelled `label`, reporting the rate of `unit`.
-    pub fn new(label: &str, unit: &str) -> Self {
+    /// A bar on stderr labelled `label`, counting `jobs` (what a step of the bar is:
+    /// `runs`, `measurements`) and reporting the rate of `unit`.
+    pub fn new(label: &str, jobs: &str, unit: &str) -> Self {
         let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-        let style = ProgressStyle::with_template(
-            "{prefix} [{elapsed_precise}] {bar:30.cyan/blue} {pos}/{len}  {msg}",
-        )
+        let style = ProgressStyle::with_template(&template(jobs))
         .unwrap_or_else(|_| ProgressStyle::default_bar())
         .progress_chars("=> ");
         bar.set_style(style);
@@ -87,11 +87,33 @@ impl Progress for Bar {
     }
 }
 
-/// The reporter for stderr: a bar on a terminal unless `quiet`, nothing otherwise.
-pub fn for_stderr(quiet: bool, label: &str, unit: &str) -> Box<dyn Progress> {
+/// The bar's `indicatif` template, naming what its count counts (`jobs` is text of
+/// the template, so its braces are escaped).
+fn template(jobs: &str) -> String {
+    let jobs = jobs.replace('{', "{{").replace('}', "}}");
+    format!("{{prefix}} [{{elapsed_precise}}] {{bar:30.cyan/blue}} {{pos}}/{{len}} {jobs}  {{msg}}")
+}
+
+/// The reporter for stderr: a bar on a terminal unless `quiet`, nothing otherwise;
+/// the bar counts `jobs` (see [`Bar::new`]) and shows the rate of `unit`.
+pub fn for_stderr(quiet: bool, label: &str, jobs: &str, unit: &str) -> Box<dyn Progress> {
     if !quiet && std::io::stderr().is_terminal() {
-        Box::new(Bar::new(label, unit))
+        Box::new(Bar::new(label, jobs, unit))
     } else {
         Box::new(Quiet)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bar_says_what_it_counts() {
+        let t = template("runs");
+        assert!(t.contains("{pos}/{len} runs  {msg}"), "{t}");
+        // A noun with braces is text, not a template key.
+        assert!(ProgressStyle::with_template(&template("{odd} runs")).is_ok());
+        assert!(template("{odd}").contains("{{odd}}"));
     }
 }
