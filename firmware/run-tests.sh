@@ -116,6 +116,24 @@ step "firmware: 2, 3 and 5 emulated MCUs on one modelled line, in lock step (bus
 BUS_NODE_ELF="$RELEASE/bus-node" DEFMT_PRINT="$DEFMT_PRINT" \
     cargo test -q -p bus-hub --test multi_mcu -- --nocapture --test-threads=1
 
+step "firmware: README.md's bus-hub command, as printed, and the lines it quotes from its output"
+# The command is read from the README, so the README cannot drift from it; only its
+# output folder and, when defmt-print came from PATH, that path are replaced.
+readme_cmd=$(awk '/^cargo run -p bus-hub -- /{on=1} on{print} on && !/\\$/{exit}' "$FW/README.md" \
+    | sed 's/[[:space:]]*#.*$//')
+[ -n "$readme_cmd" ] || cross_die "firmware/README.md has no 'cargo run -p bus-hub -- ...' command"
+bus_out=$(mktemp -d)
+readme_cmd=${readme_cmd//\/tmp\/bus/$bus_out}
+readme_cmd=${readme_cmd//target\/tools\/bin\/defmt-print/$DEFMT_PRINT}
+(cd "$FW" && eval "$readme_cmd" >/dev/null) || cross_die "firmware/README.md's bus-hub command failed: $readme_cmd"
+for quoted in "transcript.txt:t=00000016 line 7e from node0+node1+node2+node3+node4" \
+              "node0.log:INFO  t=20 tx collision frame=0 attempt=1 byte=1"; do
+    grep -qF "${quoted#*:}" "$bus_out/${quoted%%:*}" \
+        || cross_die "the bus-hub run of firmware/README.md has no line '${quoted#*:}' in ${quoted%%:*}"
+done
+rm -rf "$bus_out"
+echo "ok: the README's bus-hub command runs as printed"
+
 step "firmware: sizes (arm-none-eabi-size)"
 arm-none-eabi-size "$RELEASE/qemu-app" "$RELEASE/bus-node" "$RELEASE/board-app" "$RELEASE/radio-board" \
     "$RELEASE/without-backoff" "$RELEASE/with-backoff" "$RELEASE/radio-mac"
