@@ -186,7 +186,12 @@ pub fn bench_cmd(a: &BenchArgs) -> Result<(), Failure> {
     };
     let mut rows = Vec::new();
     let cancel = interrupt::flag();
-    let progress = progress::for_stderr(a.quiet || a.in_process, "bench", "measurements", "measurements");
+    let progress = progress::for_stderr(
+        a.quiet || a.in_process,
+        "bench",
+        "measurements",
+        "measurements",
+    );
     let steps = Steps::begin(progress.as_ref(), jobs.len());
     for (i, (n, steady)) in jobs.into_iter().enumerate() {
         // One process per measurement, so that each one's peak memory is its own.

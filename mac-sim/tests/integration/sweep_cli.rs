@@ -495,7 +495,11 @@ fn a_sweep_into_a_folder_of_earlier_results_says_it_replaces_them() {
     // A new folder: nothing to replace, nothing said.
     let first = mac_sim(&args);
     assert!(first.status.success(), "{}", stderr(&first));
-    assert!(!stderr(&first).contains("earlier sweep"), "{}", stderr(&first));
+    assert!(
+        !stderr(&first).contains("earlier sweep"),
+        "{}",
+        stderr(&first)
+    );
     // Again: both files are named before the runs start.
     let again = mac_sim(&args);
     assert!(again.status.success(), "{}", stderr(&again));
@@ -505,8 +509,14 @@ fn a_sweep_into_a_folder_of_earlier_results_says_it_replaces_them() {
     );
     let err = stderr(&again);
     let lines: Vec<&str> = err.lines().collect();
-    let at = lines.iter().position(|l| *l == note).unwrap_or_else(|| panic!("{err}"));
-    assert!(lines[..at].iter().any(|l| l.contains("runs to do")), "{err}");
+    let at = lines
+        .iter()
+        .position(|l| *l == note)
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(
+        lines[..at].iter().any(|l| l.contains("runs to do")),
+        "{err}"
+    );
     // Another file in the folder is not the sweep's, and is not named.
     std::fs::remove_file(out.join("results.json")).unwrap();
     std::fs::write(out.join("notes.txt"), "mine").unwrap();

@@ -60,8 +60,8 @@ impl Bar {
     pub fn new(label: &str, jobs: &str, unit: &str) -> Self {
         let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
         let style = ProgressStyle::with_template(&template(jobs))
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> ");
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
         bar.set_style(style);
         bar.set_prefix(label.to_string());
         Self {
