@@ -23,6 +23,10 @@
 //!   `mac-sim` command must parse as above, and every one that starts with a script of
 //!   this repository (`firmware/run-tests.sh`, `mac-sim/web/bench.py`) must name a
 //!   file that exists.
+//! * `<!-- checked: runs -->` the same as `commands`, for the figures of measurements
+//!   (performance tables): each distinct `mac-sim` command is also run, in an empty
+//!   folder, and must exit 0, so a figure always names a command that still works
+//!   (its numbers are not compared: they are wall-clock measurements, dated in the doc).
 //! * `<!-- checked: numbers -->` before a paragraph or a table: every number in it must
 //!   appear in the output of the last `exact` or `excerpt` block above it (or in its
 //!   commands), as printed or rounded to the digits the paragraph shows (20 for 20.4,
@@ -52,6 +56,7 @@ enum Mode {
     Parses,
     Numbers,
     Commands,
+    Runs,
 }
 
 fn repo_root() -> PathBuf {
@@ -70,6 +75,7 @@ fn marker_mode(line: &str) -> Option<Mode> {
         "parses" => Mode::Parses,
         "numbers" => Mode::Numbers,
         "commands" => Mode::Commands,
+        "runs" => Mode::Runs,
         other => panic!("unknown marker mode {other:?} in {line:?}"),
     })
 }
@@ -257,6 +263,29 @@ fn check_parses(cmd: &str) -> Option<String> {
         .then(|| format!("`{cmd}` is refused: {}", crate::common::stderr(&o).trim()))
 }
 
+/// Whether `mac-sim ARGS` runs to its end (exit status 0) in an empty folder; its output
+/// is not compared.
+fn check_runs(cmd: &str) -> Option<String> {
+    let dir = workdir();
+    let bin = Path::new(env!("CARGO_BIN_EXE_mac-sim"));
+    let args: Vec<&str> = cmd.split_whitespace().skip(1).collect();
+    let o = Command::new(bin)
+        .args(&args)
+        .current_dir(dir.path())
+        .output()
+        .expect("mac-sim runs");
+    (!o.status.success()).then(|| {
+        format!(
+            "`{cmd}` failed ({}): {}",
+            o.status,
+            String::from_utf8_lossy(&o.stderr)
+                .lines()
+                .last()
+                .unwrap_or("")
+        )
+    })
+}
+
 /// Whether the number `n` of a paragraph is one of `known` as printed, or one of them
 /// rounded to `n`'s decimals (prose may say 20 s for 20.4 s, 0.85 for 0.847; a change
 /// in a digit it shows still fails).
@@ -291,6 +320,8 @@ fn check_doc(rel: &str, record: bool) -> (usize, Vec<String>) {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let mut failures = vec![];
     let mut checked = 0;
+    // The `runs` commands already run in this document.
+    let mut ran = HashSet::new();
     // The numbers of the last checked output, for `numbers` paragraphs.
     let mut last_numbers: Option<HashSet<String>> = None;
     let mut i = 0;
@@ -301,7 +332,7 @@ fn check_doc(rel: &str, record: bool) -> (usize, Vec<String>) {
         };
         checked += 1;
         let what = format!("{rel}:{}", i + 1);
-        if mode == Mode::Commands {
+        if mode == Mode::Commands || mode == Mode::Runs {
             let start = i + 1;
             let end = (start..lines.len())
                 .find(|&j| lines[j].trim().is_empty())
@@ -314,7 +345,11 @@ fn check_doc(rel: &str, record: bool) -> (usize, Vec<String>) {
                 let first = cmd.split_whitespace().next().unwrap_or("");
                 if first == "mac-sim" {
                     commands += 1;
-                    failures.extend(check_parses(&cmd).map(|e| format!("{what}: {e}")));
+                    let refused = check_parses(&cmd);
+                    if mode == Mode::Runs && refused.is_none() && ran.insert(cmd.clone()) {
+                        failures.extend(check_runs(&cmd).map(|e| format!("{what}: {e}")));
+                    }
+                    failures.extend(refused.map(|e| format!("{what}: {e}")));
                 } else if first.contains('/') && (first.ends_with(".sh") || first.ends_with(".py"))
                 {
                     commands += 1;
@@ -528,4 +563,14 @@ fn an_excerpt_matches_in_order_and_anchored() {
     for n in ["21", "20.5", "0.84", "4.1"] {
         assert!(!quotes(n, &known), "{n}");
     }
+}
+
+#[test]
+fn a_runs_command_must_work_not_only_parse() {
+    // Accepted by the parser, refused when it runs.
+    let cmd = "mac-sim storm --scenario no-such-scenario";
+    assert!(check_parses(cmd).is_none());
+    let e = check_runs(cmd).expect("a failing command is reported");
+    assert!(e.contains("no-such-scenario"), "{e}");
+    assert!(check_runs("mac-sim theory").is_none());
 }
