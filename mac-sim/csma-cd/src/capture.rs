@@ -227,6 +227,7 @@ impl<W: Write> PcapWriter<W> {
             snap_len: 65535,
             fcs_len: FCS_BYTES as u8,
             name: "bus",
+            description: None,
         };
         let app = concat!("csma-cd ", env!("CARGO_PKG_VERSION"), " exact model");
         let out = CaptureWriter::new(out, format, &iface, app).map_err(CaptureError::Io)?;
@@ -297,6 +298,7 @@ impl<W: Write> PcapWriter<W> {
         let Some(f) = p.fragment else {
             build_frame(&mut self.buf, k, n, seq, bytes);
             return self.out.write(&Record {
+                interface: 0,
                 time,
                 data: &self.buf,
                 original_len: p.frame_bytes,
@@ -328,6 +330,7 @@ impl<W: Write> PcapWriter<W> {
             flags = flags.union(EpbFlags::PACKET_TOO_SHORT);
         }
         self.out.write(&Record {
+            interface: 0,
             time,
             data: &self.buf,
             original_len: f.sent,
