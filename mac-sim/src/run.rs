@@ -56,7 +56,10 @@ pub struct RunArgs {
     per_station: bool,
     /// Write what a monitor on the bus would capture (delivered frames, collision
     /// fragments) to this file: pcapng (.pcapng) or pcap with nanosecond timestamps
-    /// (.pcap), for Wireshark or tshark.
+    /// (.pcap), for Wireshark or tshark. In pcapng each station has its own interface
+    /// (interface k is "station k") and each fragment a comment such as "collision:
+    /// from=3; attempt=2; bytes=4; with=1; with=7;" (Wireshark filter: frame.comment
+    /// contains "from=3;"); classic pcap has room for neither.
     #[arg(long, value_name = "FILE")]
     pcap: Option<std::path::PathBuf>,
 }

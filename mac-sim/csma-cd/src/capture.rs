@@ -6,6 +6,17 @@
 //! [capture writer](sim_kit::output::pcap) (link type Ethernet, nanosecond
 //! timestamps).
 //!
+//! # Who sent it
+//!
+//! In pcapng each station has an interface of its own, numbered as the station:
+//! interface `k` is named (`if_name`) `station k` and described (`if_description`)
+//! as `address 02:00:00:xx:xx:xx`, its MAC address, and each packet is written on its
+//! sender's interface. Wireshark's display filters `frame.interface_id == 3` and
+//! `frame.interface_name == "station 3"` select station 3's packets, even a fragment
+//! that holds only jam. Classic pcap has a single interface and no comments: there
+//! only a packet's bytes tell (the source address of a delivered frame, or of a
+//! fragment whose jam began after it; a fragment of jam alone says nothing).
+//!
 //! # What a packet looks like
 //!
 //! * **A delivered frame** is a real Ethernet frame of the frame's size (64 to 1518
@@ -29,12 +40,30 @@
 //!   like the preamble; IEEE 802.3 leaves the jam's content open as long as it is not
 //!   the partial frame's CRC), cut where the transmission stopped. It has no valid FCS.
 //!   Its original length equals its captured length (the bytes sent). In pcapng it
-//!   carries the comment `collision: fragment of B bytes, attempt A` (with `; frame
-//!   dropped` after the last attempt of a discarded frame) and the `epb_flags`
-//!   link-layer errors *CRC error* and, below 64 bytes, *packet too short*, FCS length
-//!   0. Classic pcap has no room for either: a fragment is a short packet, and
-//!   Wireshark shows the last 4 bytes of one of 18 bytes or more as a wrong FCS. Fragments shorter than the 14-byte header
-//!   are written too (Wireshark shows them as malformed); with `--jam-rule immediate`
+//!   carries the `epb_flags` link-layer errors *CRC error* and, below 64 bytes,
+//!   *packet too short*, FCS length 0, and a comment of `key=value;` tokens:
+//!
+//!   ```text
+//!   collision: from=3; attempt=2; bytes=4; with=1; with=7;
+//!   ```
+//!
+//!   `from` is the sender, `attempt` the attempt's number for its frame (1 for the
+//!   first), `bytes` the fragment's length, and one `with=K;` for each other station
+//!   whose signal met this one's on the cable (in increasing order): station `b`
+//!   started at `s_b` and stopped at `e_b`, `d` apart from station `a`, met `a`'s
+//!   signal if `s_a <= e_b + d` and `s_b <= e_a + d` (somewhere between them both
+//!   signals were present, if only for an instant), whether its own attempt collided
+//!   or not; a station is named once however many of its attempts met this one. A
+//!   collision always has at least one. At most [`MAX_NAMED_COLLIDERS`] are named,
+//!   the nearest; any more are counted in `others=M;`. The last attempt of a frame
+//!   that is then dropped ends in ` dropped;`. Every token ends in `;`, so a display
+//!   filter `frame.comment contains "from=3;"` cannot select station 31, nor
+//!   `contains "with=7;"` station 71.
+//!
+//!   Classic pcap has no room for the flags or the comment: a fragment is a short
+//!   packet, and Wireshark shows the last 4 bytes of one of 18 bytes or more as a
+//!   wrong FCS. Fragments shorter than the 14-byte header are written too (Wireshark
+//!   shows them as malformed); with `--jam-rule immediate`
 //!   a collision seen inside the preamble can leave no byte at all after the SFD, and
 //!   the fragment is then empty.
 //!   With carrier extension (1000 Mb/s half duplex) the extension symbols carry no
@@ -55,10 +84,12 @@
 //!
 //! Packets are written in timestamp order (ties by station number). The model reports
 //! an attempt when it ends, so a packet waits in a small buffer until no attempt still
-//! under way started before it: at most a frame time (plus the jam), so the buffer
-//! holds what ended within that time, however long the run. Attempts still under way when the run ends are
-//! not written, as they are neither delivered nor collided in the results; the
-//! capture covers the whole run, a warm-up included.
+//! under way started before it (at most a frame time, plus the jam) and until no
+//! attempt starting later can meet it (one end-to-end propagation delay after its
+//! end), so the buffer holds what ended within that time, however long the run.
+//! Attempts still under way when the run ends are not written, as they are neither
+//! delivered nor collided in the results (they are named among the colliders of the
+//! attempts they met); the capture covers the whole run, a warm-up included.
 //!
 //! ```
 //! use csma_cd::capture::{CaptureFormat, PcapWriter};
@@ -73,14 +104,14 @@
 //! assert_eq!(&bytes[..4], &[0x0a, 0x0d, 0x0d, 0x0a]);
 //! ```
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
 use std::io::{self, Write};
 
 use crate::config::{JamRule, RunConfig};
 use crate::error::ConfigError;
 use crate::exact::observe::{EventKind, Observer, TraceEvent};
+use crate::exact::placement;
 pub use sim_kit::output::pcap::CaptureFormat;
 use sim_kit::output::pcap::{CaptureWriter, EpbFlags, Interface, LINKTYPE_ETHERNET, Record};
 use sim_kit::time::Time;
@@ -94,6 +125,9 @@ pub const FCS_BYTES: usize = 4;
 /// The shortest valid Ethernet frame; shorter fragments are flagged *packet too
 /// short*.
 pub const MIN_FRAME_BYTES: usize = 64;
+/// The most other stations a fragment's comment names (`with=K;`, the nearest
+/// first); any more are counted (`others=M;`).
+pub const MAX_NAMED_COLLIDERS: usize = 32;
 
 /// The address of station `k`: `02:00:00` (locally administered, unicast) and the
 /// station number in the low 24 bits (stations number fewer than 2²⁴).
@@ -156,7 +190,7 @@ impl std::error::Error for CaptureError {
     }
 }
 
-/// One station's attempt under way.
+/// A station's latest attempt.
 #[derive(Clone, Copy, Debug, Default)]
 struct Attempt {
     /// When its preamble started.
@@ -165,19 +199,39 @@ struct Attempt {
     detected: Option<Time>,
     /// Its frame's sequence number.
     seq: u32,
+    /// The start and end of the attempt before it.
+    previous: Option<(Time, Time)>,
 }
 
-/// An ended attempt waiting for its turn to be written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Pending {
-    start: Time,
-    station: u32,
+/// An attempt from its start until its packet is written: under way (no `end`), or
+/// ended and waiting for its turn and for its list of colliders to be complete.
+#[derive(Clone, Debug)]
+struct Held {
     seq: u32,
+    /// When its transmission (frame, or fragment and jam) ended.
+    end: Option<Time>,
     frame_bytes: u32,
     fragment: Option<Fragment>,
+    /// The other stations whose signal met this one's, as (distance, station): the
+    /// nearest [`MAX_NAMED_COLLIDERS`], nearest first (ties by station).
+    with: Vec<(Time, u32)>,
+    /// How many there are in all.
+    colliders: u32,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+impl Held {
+    /// Count station `k`, `d` away, among the colliders.
+    fn add(&mut self, d: Time, k: u32) {
+        self.colliders += 1;
+        let at = self.with.partition_point(|&w| w < (d, k));
+        if at < MAX_NAMED_COLLIDERS {
+            self.with.insert(at, (d, k));
+            self.with.truncate(MAX_NAMED_COLLIDERS);
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Fragment {
     /// Bytes of the frame sent before the jam.
     data: u32,
@@ -201,10 +255,22 @@ pub struct PcapWriter<W: Write> {
     bit: Time,
     preamble: Time,
     jam_floor: Time,
+    /// The end-to-end propagation delay.
+    max_prop: Time,
+    /// Each station's position (propagation delay from the cable's start).
+    positions: Vec<Time>,
     attempts: Vec<Attempt>,
-    /// The stations with an attempt under way.
-    active: Vec<u32>,
-    pending: BinaryHeap<Reverse<Pending>>,
+    /// The attempts not yet written, by (start, station): the order of the packets.
+    held: BTreeMap<(Time, u32), Held>,
+    /// The stations an attempt starting meets, with their distances (reused).
+    scratch: Vec<(Time, u32)>,
+    /// Attempts started so far.
+    starts: u64,
+    /// For each station, the number of the last start that met it (so that a start
+    /// counts each station it meets once).
+    marks: Vec<u64>,
+    /// The latest instant the model has reported.
+    now: Time,
     frames: u64,
     fragments: u64,
     error: Option<io::Error>,
@@ -220,16 +286,17 @@ impl<W: Write> PcapWriter<W> {
     ///
     /// [`CaptureError::Config`] if `cfg` is not valid, [`CaptureError::Io`] if the
     /// header cannot be written.
-    pub fn new(out: W, format: CaptureFormat, cfg: &RunConfig) -> Result<Self, CaptureError> {
+    pub fn new(w: W, format: CaptureFormat, cfg: &RunConfig) -> Result<Self, CaptureError> {
         let t = cfg.validate().map_err(CaptureError::Config)?;
-        let iface = Interface {
-            link_type: LINKTYPE_ETHERNET,
-            snap_len: 65535,
-            fcs_len: FCS_BYTES as u8,
-            name: "bus",
-        };
+        // One interface per station, numbered as the stations.
+        let (mut name, mut description) = (String::new(), String::new());
         let app = concat!("csma-cd ", env!("CARGO_PKG_VERSION"), " exact model");
-        let out = CaptureWriter::new(out, format, &iface, app).map_err(CaptureError::Io)?;
+        let first = station_interface(0, &mut name, &mut description);
+        let mut out = CaptureWriter::new(w, format, &first, app).map_err(CaptureError::Io)?;
+        for k in 1..cfg.stations {
+            let iface = station_interface(k, &mut name, &mut description);
+            out.add_interface(&iface).map_err(CaptureError::Io)?;
+        }
         Ok(Self {
             out,
             stations: cfg.stations,
@@ -239,9 +306,14 @@ impl<W: Write> PcapWriter<W> {
                 JamRule::Preamble => t.preamble,
                 JamRule::Immediate => Time::ZERO,
             },
+            max_prop: t.max_prop,
+            positions: placement::positions(cfg, t.max_prop),
             attempts: vec![Attempt::default(); cfg.stations as usize],
-            active: Vec::new(),
-            pending: BinaryHeap::new(),
+            held: BTreeMap::new(),
+            scratch: Vec::new(),
+            starts: 0,
+            marks: vec![0; cfg.stations as usize],
+            now: Time::ZERO,
             frames: 0,
             fragments: 0,
             error: None,
@@ -262,44 +334,59 @@ impl<W: Write> PcapWriter<W> {
         self.fragments
     }
 
-    /// Write the packets still held, flush, and return the writer.
+    /// Write the packets of the attempts that have ended (those still under way are
+    /// left out), flush, and return the writer.
     ///
     /// # Errors
     ///
     /// The first error met while writing, or that of the flush.
     pub fn finish(mut self) -> io::Result<W> {
-        self.release(None);
+        let held = std::mem::take(&mut self.held);
+        for ((start, k), h) in held {
+            if h.end.is_some() {
+                self.write(start, k, &h);
+            }
+        }
         if let Some(e) = self.error.take() {
             return Err(e);
         }
         self.out.finish()
     }
 
-    /// Write the held packets that started no later than `until` (all with `None`).
-    fn release(&mut self, until: Option<Time>) {
-        while let Some(Reverse(p)) = self.pending.peek() {
-            if until.is_some_and(|u| p.start > u) {
-                break;
+    /// Write, in order, the held packets whose turn has come: every attempt that
+    /// started before has been written, and no attempt starting from now on can meet
+    /// its signal (`now` is past its end plus the end-to-end delay).
+    fn release(&mut self) {
+        while let Some(entry) = self.held.first_entry() {
+            match entry.get().end {
+                Some(end) if end + self.max_prop < self.now => {}
+                _ => break,
             }
-            let p = *p;
-            self.pending.pop();
-            if self.error.is_none() {
-                if let Err(e) = self.write(&p) {
-                    self.error = Some(e);
-                }
+            let ((start, k), h) = entry.remove_entry();
+            self.write(start, k, &h);
+        }
+    }
+
+    /// Write the packet of station `k`'s attempt started at `start` (after a write
+    /// error, nothing more).
+    fn write(&mut self, start: Time, k: u32, h: &Held) {
+        if self.error.is_none() {
+            if let Err(e) = self.write_packet(start, k, h) {
+                self.error = Some(e);
             }
         }
     }
 
-    fn write(&mut self, p: &Pending) -> io::Result<()> {
-        let (k, n, seq, bytes) = (p.station, self.stations, p.seq, p.frame_bytes as usize);
-        let time = p.start + self.preamble;
-        let Some(f) = p.fragment else {
+    fn write_packet(&mut self, start: Time, k: u32, h: &Held) -> io::Result<()> {
+        let (n, seq, bytes) = (self.stations, h.seq, h.frame_bytes as usize);
+        let time = start + self.preamble;
+        let Some(f) = h.fragment else {
             build_frame(&mut self.buf, k, n, seq, bytes);
             return self.out.write(&Record {
+                interface: k,
                 time,
                 data: &self.buf,
-                original_len: p.frame_bytes,
+                original_len: h.frame_bytes,
                 flags: EpbFlags::default().with_fcs_len(FCS_BYTES as u8),
                 comment: None,
             });
@@ -314,20 +401,13 @@ impl<W: Write> PcapWriter<W> {
             self.buf.truncate(data);
         }
         self.buf.resize(f.sent as usize, JAM_BYTE);
-        self.comment.clear();
-        let _ = write!(
-            self.comment,
-            "collision: fragment of {} bytes, attempt {}",
-            f.sent, f.attempt
-        );
-        if f.dropped {
-            self.comment.push_str("; frame dropped");
-        }
+        fragment_comment(&mut self.comment, k, &f, h);
         let mut flags = EpbFlags::CRC_ERROR;
         if (f.sent as usize) < MIN_FRAME_BYTES {
             flags = flags.union(EpbFlags::PACKET_TOO_SHORT);
         }
         self.out.write(&Record {
+            interface: k,
             time,
             data: &self.buf,
             original_len: f.sent,
@@ -336,13 +416,63 @@ impl<W: Write> PcapWriter<W> {
         })
     }
 
-    /// An attempt ended (`e` is its `JamEnd` or `Success`): hold its packet, and
-    /// write those that no attempt still under way can precede.
+    /// Station `b` starts an attempt at `start`: it meets every held attempt still
+    /// under way, and every ended one whose tail has not yet passed it (started no
+    /// later than this one, they meet it if `start <= end + d`).
+    fn started(&mut self, b: u32, start: Time) {
+        let mut new = Held {
+            seq: self.attempts[b as usize].seq,
+            end: None,
+            frame_bytes: 0,
+            fragment: None,
+            with: Vec::new(),
+            colliders: 0,
+        };
+        let previous = self.attempts[b as usize].previous;
+        let positions = &self.positions;
+        let pb = positions[b as usize];
+        let met = &mut self.scratch;
+        met.clear();
+        // Each station met is counted once, whichever of its attempts came first.
+        self.starts += 1;
+        let (stamp, marks) = (self.starts, &mut self.marks);
+        for (&(sa, a), h) in self.held.iter_mut() {
+            if a == b {
+                continue;
+            }
+            let pa = positions[a as usize];
+            let d = pa.max(pb) - pa.min(pb);
+            if h.end.is_some_and(|end| start > end + d) {
+                continue;
+            }
+            // The attempts of one station that meet a given one follow each other
+            // (they are the ones that overlap an interval), so station `b` is counted
+            // once: by the first of them.
+            let counted = previous
+                .is_some_and(|(ps, pe)| sa <= pe + d && h.end.is_none_or(|end| ps <= end + d));
+            if !counted {
+                h.add(d, b);
+            }
+            if marks[a as usize] != stamp {
+                marks[a as usize] = stamp;
+                met.push((d, a));
+            }
+        }
+        // The nearest, sorted, and how many in all.
+        new.colliders = met.len() as u32;
+        if met.len() > MAX_NAMED_COLLIDERS {
+            met.select_nth_unstable(MAX_NAMED_COLLIDERS);
+            met.truncate(MAX_NAMED_COLLIDERS);
+        }
+        met.sort_unstable();
+        new.with.extend_from_slice(met);
+        self.held.insert((start, b), new);
+    }
+
+    /// An attempt ended (`e` is its `JamEnd` or `Success`): its packet is complete but
+    /// for the stations that may still start and meet it.
     fn ended(&mut self, e: &TraceEvent) {
         let (k, end) = (e.station, e.time);
-        if let Some(i) = self.active.iter().position(|&s| s == k) {
-            self.active.swap_remove(i);
-        }
         let a = self.attempts[k as usize];
         let fragment = (e.kind == EventKind::JamEnd).then(|| {
             // Whole bytes after the SFD: those before the jam began, then the jam (cut
@@ -365,36 +495,76 @@ impl<W: Write> PcapWriter<W> {
             Some(_) => self.fragments += 1,
             None => self.frames += 1,
         }
-        self.pending.push(Reverse(Pending {
-            start: a.start,
-            station: k,
-            seq: a.seq,
-            frame_bytes: e.frame_bits / 8,
-            fragment,
-        }));
-        // Every attempt still to end started at or after the earliest one under way;
-        // one not yet begun starts after every packet held. (Only an end can release
-        // a packet: a start comes after every held packet's.)
-        let until = self
-            .active
-            .iter()
-            .map(|&s| self.attempts[s as usize].start)
-            .min();
-        self.release(until);
+        self.attempts[k as usize].previous = Some((a.start, end));
+        if let Some(h) = self.held.get_mut(&(a.start, k)) {
+            h.end = Some(end);
+            h.frame_bytes = e.frame_bits / 8;
+            h.fragment = fragment;
+        }
+    }
+}
+
+/// The capture interface of station `k`, named `station k` and described by its
+/// address, in the two buffers given.
+fn station_interface<'a>(
+    k: u32,
+    name: &'a mut String,
+    description: &'a mut String,
+) -> Interface<'a> {
+    name.clear();
+    description.clear();
+    let _ = write!(name, "station {k}");
+    let a = station_address(k);
+    let _ = write!(
+        description,
+        "address {:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}",
+        a[0], a[1], a[2], a[3], a[4], a[5]
+    );
+    Interface {
+        link_type: LINKTYPE_ETHERNET,
+        snap_len: 65535,
+        fcs_len: FCS_BYTES as u8,
+        name,
+        description: Some(description),
+    }
+}
+
+/// The comment of a fragment of station `k` (see the module docs): `key=value;`
+/// tokens, so that a display filter `contains "from=3;"` cannot match station 31.
+fn fragment_comment(c: &mut String, k: u32, f: &Fragment, h: &Held) {
+    c.clear();
+    let _ = write!(
+        c,
+        "collision: from={k}; attempt={}; bytes={};",
+        f.attempt, f.sent
+    );
+    let mut named: Vec<u32> = h.with.iter().map(|&(_, s)| s).collect();
+    named.sort_unstable();
+    for s in &named {
+        let _ = write!(c, " with={s};");
+    }
+    let others = h.colliders as usize - named.len();
+    if others > 0 {
+        let _ = write!(c, " others={others};");
+    }
+    if f.dropped {
+        c.push_str(" dropped;");
     }
 }
 
 impl<W: Write> Observer for PcapWriter<W> {
     fn observe(&mut self, e: &TraceEvent) {
         let k = e.station as usize;
+        // A collision is reported with the jam's end, at the (earlier) time it was
+        // detected; every other event at the model's current time.
+        self.now = self.now.max(e.time);
         match e.kind {
-            // Reported with the jam's end, at the (earlier) time it was detected.
             EventKind::Collision => self.attempts[k].detected = Some(e.time),
             EventKind::Transmit => {
                 let a = &mut self.attempts[k];
                 a.start = e.time;
                 a.detected = None;
-                self.active.push(e.station);
+                self.started(e.station, e.time);
             }
             EventKind::JamEnd => self.ended(e),
             // The frame is done: the next one gets the next sequence number.
@@ -405,6 +575,7 @@ impl<W: Write> Observer for PcapWriter<W> {
             EventKind::Drop => self.attempts[k].seq = self.attempts[k].seq.wrapping_add(1),
             EventKind::Defer => {}
         }
+        self.release();
     }
 }
 
@@ -435,6 +606,7 @@ mod tests {
 
     /// One packet as read back by `pcap-parser`.
     struct Packet {
+        interface: u32,
         ns: u64,
         data: Vec<u8>,
         orig: u32,
@@ -446,20 +618,32 @@ mod tests {
         let cap = PcapNGCapture::from_file(bytes).expect("pcap-parser reads the pcapng");
         assert_eq!(cap.sections.len(), 1);
         let mut out = Vec::new();
-        let mut resolution = None;
+        let mut interfaces = 0;
         for b in &cap.sections[0].blocks {
             match b {
                 Block::SectionHeader(_) => {}
                 Block::InterfaceDescription(idb) => {
+                    assert_eq!(out.len(), 0, "every interface before the packets");
                     assert_eq!(idb.linktype.0, 1, "Ethernet");
                     assert_eq!(idb.if_tsresol, 9);
-                    resolution = idb.ts_resolution();
+                    assert_eq!(idb.ts_resolution(), Some(1_000_000_000));
+                    let opt = |code: u16| {
+                        let o = idb.options.iter().find(|o| o.code.0 == code).unwrap();
+                        o.as_str().unwrap().to_owned()
+                    };
+                    let k = interfaces;
+                    assert_eq!(opt(2), format!("station {k}"), "if_name");
+                    let a = station_address(k);
+                    let mac = a.map(|b| format!("{b:02x}")).join(":");
+                    assert_eq!(opt(3), format!("address {mac}"), "if_description");
+                    interfaces += 1;
                 }
                 Block::EnhancedPacket(epb) => {
-                    assert_eq!(resolution, Some(1_000_000_000));
+                    assert!(epb.if_id < interfaces);
                     let (s, ns) = epb.decode_ts(0, 1_000_000_000);
                     let opt = |code: u16| epb.options.iter().find(|o| o.code.0 == code);
                     out.push(Packet {
+                        interface: epb.if_id,
                         ns: u64::from(s) * 1_000_000_000 + u64::from(ns),
                         data: epb.packet_data().to_vec(),
                         orig: epb.orig_len(),
@@ -510,6 +694,7 @@ mod tests {
                     assert_eq!(p.flags, Some(4 << 5), "FCS of 4 octets, no error");
                     let k = u32::from_be_bytes(p.data[14..18].try_into().unwrap());
                     assert!(k < n);
+                    assert_eq!(k, p.interface, "on its sender's interface");
                     assert_eq!(&p.data[6..12], &station_address(k));
                     assert_eq!(&p.data[0..6], &station_address((k + 1) % n));
                     assert_eq!(&p.data[12..14], &[0x88, 0xb5]);
@@ -520,11 +705,14 @@ mod tests {
                 }
                 Some(c) => {
                     let sent = p.data.len();
-                    dropped += u64::from(c.ends_with("; frame dropped"));
-                    assert!(
-                        c.starts_with(&format!("collision: fragment of {sent} bytes, attempt ")),
-                        "{c}"
-                    );
+                    let parsed = Comment::parse(c);
+                    dropped += u64::from(parsed.dropped);
+                    assert_eq!(parsed.from, p.interface, "{c}");
+                    assert_eq!(parsed.bytes, sent, "{c}");
+                    assert!((1..=cfg.attempt_limit).contains(&parsed.attempt), "{c}");
+                    assert!(!parsed.with.is_empty(), "a collision needs another: {c}");
+                    assert!(!parsed.with.contains(&parsed.from), "{c}");
+                    assert!(parsed.with.iter().all(|&w| w < n), "{c}");
                     let f = p.flags.unwrap();
                     assert_ne!(f & (1 << 24), 0, "CRC error");
                     assert_eq!(f & (1 << 26) != 0, sent < 64, "too short");
@@ -533,6 +721,7 @@ mod tests {
                     // if the collision came during carrier extension), then jam.
                     if sent >= 22 {
                         let k = u32::from_be_bytes(p.data[14..18].try_into().unwrap());
+                        assert_eq!(k, p.interface);
                         let seq = u32::from_be_bytes(p.data[18..22].try_into().unwrap());
                         let same = SIZES
                             .iter()
@@ -550,6 +739,199 @@ mod tests {
         }
         assert_eq!(frames, r.conservation.delivered);
         assert_eq!(dropped, r.conservation.dropped_excessive);
+    }
+
+    /// A fragment's comment, parsed.
+    #[derive(Debug, PartialEq)]
+    struct Comment {
+        from: u32,
+        attempt: u32,
+        bytes: usize,
+        with: Vec<u32>,
+        others: u32,
+        dropped: bool,
+    }
+
+    impl Comment {
+        /// Parse `c`, checking its form: `collision: ` then `key=value;` tokens (or
+        /// `dropped;`), separated by one space, in the documented order.
+        fn parse(c: &str) -> Self {
+            let rest = c.strip_prefix("collision: ").expect(c);
+            let mut out = Comment {
+                from: u32::MAX,
+                attempt: 0,
+                bytes: 0,
+                with: Vec::new(),
+                others: 0,
+                dropped: false,
+            };
+            let mut keys = Vec::new();
+            for token in rest.split(' ') {
+                let token = token.strip_suffix(';').expect(c);
+                if token == "dropped" {
+                    out.dropped = true;
+                    keys.push("dropped");
+                    continue;
+                }
+                let (key, value) = token.split_once('=').expect(c);
+                let v: u32 = value.parse().expect(c);
+                match key {
+                    "from" => out.from = v,
+                    "attempt" => out.attempt = v,
+                    "bytes" => out.bytes = v as usize,
+                    "with" => out.with.push(v),
+                    "others" => out.others = v,
+                    other => panic!("unknown key {other} in {c}"),
+                }
+                if keys.last() != Some(&key) {
+                    keys.push(key);
+                }
+            }
+            let order = ["from", "attempt", "bytes", "with", "others", "dropped"];
+            let positions: Vec<usize> = keys
+                .iter()
+                .map(|k| order.iter().position(|o| o == k).unwrap())
+                .collect();
+            assert!(positions.windows(2).all(|w| w[0] < w[1]), "{c}");
+            assert!(positions.starts_with(&[0, 1, 2]), "{c}");
+            assert!(out.with.windows(2).all(|w| w[0] < w[1]), "{c}");
+            assert!(out.with.len() <= MAX_NAMED_COLLIDERS, "{c}");
+            assert!(
+                out.others == 0 || out.with.len() == MAX_NAMED_COLLIDERS,
+                "{c}"
+            );
+            out
+        }
+    }
+
+    /// Every event of a run.
+    #[derive(Default)]
+    struct Events(Vec<TraceEvent>);
+    impl Observer for Events {
+        fn observe(&mut self, e: &TraceEvent) {
+            self.0.push(*e);
+        }
+    }
+
+    /// The colliders named in each fragment's comment are exactly the stations whose
+    /// signal met it, computed by brute force over every pair of attempts of the run
+    /// from its events and the stations' positions.
+    fn colliders_by_brute_force(cfg: &RunConfig) {
+        let w = PcapWriter::new(Vec::new(), CaptureFormat::PcapNg, cfg).unwrap();
+        let (r, (events, w)) = exact::run_with_observer(cfg, (Events::default(), w)).unwrap();
+        let packets = read_pcapng(&w.finish().unwrap());
+        let t = cfg.validate().unwrap();
+        let pos = placement::positions(cfg, t.max_prop);
+        // (station, start, end or None if under way at the run's end, collided).
+        let mut attempts: Vec<(u32, Time, Option<Time>, bool)> = Vec::new();
+        let mut current = vec![None; cfg.stations as usize];
+        for e in &events.0 {
+            let k = e.station as usize;
+            match e.kind {
+                EventKind::Transmit => {
+                    current[k] = Some(attempts.len());
+                    attempts.push((e.station, e.time, None, false));
+                }
+                EventKind::JamEnd | EventKind::Success => {
+                    let i = current[k].take().unwrap();
+                    attempts[i].2 = Some(e.time);
+                    attempts[i].3 = e.kind == EventKind::JamEnd;
+                }
+                _ => {}
+            }
+        }
+        let mut by_packet = std::collections::HashMap::new();
+        let mut collided = 0;
+        for (i, &(a, sa, ea, hit)) in attempts.iter().enumerate() {
+            let Some(ea) = ea else { continue };
+            if !hit {
+                continue;
+            }
+            collided += 1;
+            let mut with: Vec<(Time, u32)> = Vec::new();
+            for (j, &(b, sb, eb, _)) in attempts.iter().enumerate() {
+                if i == j || a == b {
+                    continue;
+                }
+                let (pa, pb) = (pos[a as usize], pos[b as usize]);
+                let d = pa.max(pb) - pa.min(pb);
+                let eb = eb.unwrap_or(Time::MAX - d);
+                if sa <= eb + d && sb <= ea + d && !with.iter().any(|w| w.1 == b) {
+                    with.push((d, b));
+                }
+            }
+            with.sort_unstable();
+            let total = with.len() as u32;
+            with.truncate(MAX_NAMED_COLLIDERS);
+            let mut named: Vec<u32> = with.iter().map(|w| w.1).collect();
+            named.sort_unstable();
+            let ns = (sa + t.preamble).as_ns();
+            by_packet.insert((a, ns), (named, total - with.len() as u32));
+        }
+        assert_eq!(collided, r.collided_attempts);
+        let mut checked = 0;
+        for p in &packets {
+            let Some(c) = &p.comment else { continue };
+            let parsed = Comment::parse(c);
+            let (named, others) = &by_packet[&(p.interface, p.ns)];
+            assert_eq!((&parsed.with, parsed.others), (named, *others), "{c}");
+            checked += 1;
+        }
+        assert_eq!(checked, collided);
+        assert!(checked > 0);
+    }
+
+    #[test]
+    fn fragments_name_the_stations_they_met() {
+        // Even placement, random placement (distances of all sizes), one point (all
+        // distances zero), saturated (pile-ups of more than the comment names), and
+        // a gigabit bus with bursts and carrier extension.
+        colliders_by_brute_force(&cfg(12, JamRule::Preamble));
+        let mut random = cfg(9, JamRule::Immediate);
+        random.placement = crate::config::Placement::Random;
+        colliders_by_brute_force(&random);
+        let mut point = cfg(5, JamRule::Preamble);
+        point.placement = crate::config::Placement::Point;
+        colliders_by_brute_force(&point);
+        let mut sat = cfg(60, JamRule::Preamble);
+        sat.traffic = Traffic::Saturated;
+        sat.duration = Time::from_ms(5);
+        colliders_by_brute_force(&sat);
+        colliders_by_brute_force(
+            &cfg(16, JamRule::Preamble).with_medium(EthernetMedium::Base1000T),
+        );
+    }
+
+    #[test]
+    fn a_comment_names_at_most_so_many_and_counts_the_others() {
+        let mut h = Held {
+            seq: 0,
+            end: None,
+            frame_bytes: 64,
+            fragment: None,
+            with: Vec::new(),
+            colliders: 0,
+        };
+        for k in (1..=40u32).rev() {
+            h.add(Time::from_ns(u64::from(k % 7)), k);
+        }
+        let f = Fragment {
+            data: 0,
+            sent: 4,
+            attempt: 3,
+            dropped: true,
+        };
+        let mut c = String::new();
+        fragment_comment(&mut c, 0, &f, &h);
+        let parsed = Comment::parse(&c);
+        assert_eq!(parsed.from, 0);
+        assert_eq!((parsed.attempt, parsed.bytes, parsed.dropped), (3, 4, true));
+        assert_eq!(parsed.with.len(), MAX_NAMED_COLLIDERS, "{c}");
+        assert_eq!(parsed.others, 40 - MAX_NAMED_COLLIDERS as u32);
+        // The nearest are named: every one at distance 6 ns is left out.
+        assert!(parsed.with.iter().all(|k| k % 7 != 6), "{c}");
+        assert!(c.starts_with("collision: from=0; attempt=3; bytes=4; with=1; with=2;"));
+        assert!(c.ends_with(" others=8; dropped;"), "{c}");
     }
 
     #[test]

@@ -119,6 +119,24 @@ fn pcapng_and_pcap_read_back_match_the_run() {
     assert_eq!(files_in(dir.path()), ["bus.pcap", "bus.pcapng", "t.csv"]);
 }
 
+/// Whether `tshark` is installed; if not, says so, and fails when
+/// `MAC_SIM_REQUIRE_TSHARK` is set (by `test.sh`, which installs it).
+fn have_tshark() -> bool {
+    if Command::new("tshark").arg("--version").output().is_ok() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("MAC_SIM_REQUIRE_TSHARK").is_none(),
+        "tshark not installed, and MAC_SIM_REQUIRE_TSHARK is set"
+    );
+    // Straight to the terminal: the test harness does not hide it.
+    let _ = writeln!(
+        std::io::stderr(),
+        "tshark not installed: skipped (Debian package tshark)"
+    );
+    false
+}
+
 /// `tshark`'s output for `args`, or `None` when it is not installed.
 fn tshark(args: &[&str]) -> Option<String> {
     let o = Command::new("tshark").args(args).output().ok()?;
@@ -148,16 +166,7 @@ fn io_stat_frames(table: &str) -> Vec<u64> {
 /// `tshark` fails it.
 #[test]
 fn tshark_reads_the_default_run() {
-    if Command::new("tshark").arg("--version").output().is_err() {
-        assert!(
-            std::env::var_os("MAC_SIM_REQUIRE_TSHARK").is_none(),
-            "tshark not installed, and MAC_SIM_REQUIRE_TSHARK is set"
-        );
-        // Straight to the terminal: the test harness does not hide it.
-        let _ = writeln!(
-            std::io::stderr(),
-            "tshark not installed: skipped (Debian package tshark)"
-        );
+    if !have_tshark() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -187,7 +196,7 @@ fn tshark_reads_the_default_run() {
     let (mut good, mut comments) = (0, 0);
     for l in fields.lines() {
         let (status, comment) = l.split_once('\t').unwrap();
-        if comment.starts_with("collision: fragment of ") {
+        if comment.starts_with("collision: from=") {
             comments += 1;
         } else {
             assert_eq!((status, comment), ("1", ""), "a frame with a good FCS");
@@ -195,6 +204,183 @@ fn tshark_reads_the_default_run() {
         }
     }
     assert_eq!((good, comments), (delivered, collided));
+    // Every packet on a station's interface, none left without its sender.
+    let unnamed = tshark(&[
+        "-r",
+        file,
+        "-Y",
+        r#"not frame.interface_name matches "^station [0-9]+$""#,
+    ])
+    .unwrap();
+    assert_eq!(unnamed, "");
+}
+
+/// One attempt of a station, from the trace: when it started and ended, whether
+/// it collided.
+struct Attempt {
+    start: u64,
+    end: u64,
+    collided: bool,
+}
+
+/// The attempts that ended, by station, from a trace CSV (times in picoseconds), and
+/// those still under way at the end (start only).
+fn attempts_from_trace(csv: &str, stations: usize) -> (Vec<Vec<Attempt>>, Vec<Option<u64>>) {
+    let mut done: Vec<Vec<Attempt>> = (0..stations).map(|_| Vec::new()).collect();
+    let mut open = vec![None; stations];
+    for line in csv.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let (t, k): (u64, usize) = (f[0].parse().unwrap(), f[1].parse().unwrap());
+        match f[2] {
+            "transmit" => open[k] = Some(t),
+            "jam_end" | "success" => done[k].push(Attempt {
+                start: open[k].take().unwrap(),
+                end: t,
+                collided: f[2] == "jam_end",
+            }),
+            _ => {}
+        }
+    }
+    (done, open)
+}
+
+/// The display filters mac-sim/README.md documents select exactly the packets they
+/// should: one station's (by interface), one station's collisions (by comment or
+/// interface), and the collisions of station X with station Y, whose expected
+/// counts come from the trace of the same run and the stations' positions.
+#[test]
+fn display_filters_select_stations_and_colliders() {
+    if !have_tshark() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cap = dir.path().join("bus.pcapng");
+    let trace = dir.path().join("t.csv");
+    let (file, n) = (cap.to_str().unwrap(), 12);
+    let r = run_json(&[
+        "-n",
+        "12",
+        "--load",
+        "0.9",
+        "-d",
+        "50ms",
+        "-f",
+        "64:1,1518:1",
+        "--pcap",
+        file,
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    let (done, open) = attempts_from_trace(&std::fs::read_to_string(&trace).unwrap(), n);
+    // The default cable: 12.5 µs end to end, stations evenly placed along it.
+    let pos = |k: usize| k as u64 * 12_500_000 / (n as u64 - 1);
+    let meets = |a: usize, sa: u64, ea: u64, b: usize, sb: u64, eb: u64| {
+        let d = pos(a).abs_diff(pos(b));
+        sa <= eb + d && sb <= ea + d
+    };
+    // Expected: for each station, its packets in order, as `None` (a delivered frame)
+    // or the sorted stations met (a collision).
+    let expected: Vec<Vec<Option<Vec<usize>>>> = (0..n)
+        .map(|a| {
+            done[a]
+                .iter()
+                .map(|x| {
+                    x.collided.then(|| {
+                        (0..n)
+                            .filter(|&b| b != a)
+                            .filter(|&b| {
+                                done[b]
+                                    .iter()
+                                    .any(|y| meets(a, x.start, x.end, b, y.start, y.end))
+                                    || open[b].is_some_and(|sb| {
+                                        meets(a, x.start, x.end, b, sb, u64::MAX / 2)
+                                    })
+                            })
+                            .collect()
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    let total: usize = expected.iter().map(Vec::len).sum();
+    assert_eq!(
+        total as u64,
+        count(&r, "delivered") + count(&r, "collided_attempts")
+    );
+
+    // Every packet: on its sender's interface, named after it, with the comment its
+    // attempt calls for.
+    let fields = tshark(&[
+        "-r",
+        file,
+        "-T",
+        "fields",
+        "-e",
+        "frame.interface_id",
+        "-e",
+        "frame.interface_name",
+        "-e",
+        "frame.interface_description",
+        "-e",
+        "frame.comment",
+    ])
+    .unwrap();
+    let mut seen: Vec<Vec<Option<Vec<usize>>>> = (0..n).map(|_| Vec::new()).collect();
+    for l in fields.lines() {
+        let f: Vec<&str> = l.split('\t').collect();
+        let k: usize = f[0].parse().unwrap();
+        assert_eq!(f[1], format!("station {k}"));
+        assert_eq!(f[2], format!("address 02:00:00:00:00:{k:02x}"));
+        seen[k].push((!f[3].is_empty()).then(|| {
+            let prefix = format!("collision: from={k}; attempt=");
+            assert!(f[3].starts_with(&prefix), "{}", f[3]);
+            f[3].split(' ')
+                .filter_map(|t| t.strip_prefix("with="))
+                .map(|t| t.trim_end_matches(';').parse().unwrap())
+                .collect()
+        }));
+    }
+    assert_eq!(seen, expected);
+
+    // The documented filters, counted by tshark.
+    let rows = |filter: &str| tshark(&["-r", file, "-Y", filter]).unwrap().lines().count();
+    let collisions = |k: usize| expected[k].iter().filter(|p| p.is_some()).count();
+    let (x, y) = (1, 2);
+    assert!(collisions(x) > 0 && collisions(10) > 0 && collisions(11) > 0);
+    assert_eq!(rows("frame.interface_id == 1"), expected[x].len());
+    assert_eq!(
+        rows(r#"frame.interface_name == "station 1""#),
+        expected[x].len()
+    );
+    assert_eq!(rows(r#"frame.comment contains "from=1;""#), collisions(x));
+    assert_eq!(
+        rows("frame.interface_id == 1 && frame.packet_flags_crc_error == 1"),
+        collisions(x)
+    );
+    let with_y = expected[x]
+        .iter()
+        .flatten()
+        .filter(|w| w.contains(&y))
+        .count();
+    assert!(with_y > 0);
+    assert_eq!(
+        rows(r#"frame.comment contains "from=1;" && frame.comment contains "with=2;""#),
+        with_y
+    );
+    // Every collision of station 1, whoever collided first.
+    let involving: usize = (0..n)
+        .map(|a| {
+            expected[a]
+                .iter()
+                .flatten()
+                .filter(|w| a == x || w.contains(&x))
+                .count()
+        })
+        .sum();
+    assert_eq!(
+        rows(r#"frame.comment contains "from=1;" || frame.comment contains "with=1;""#),
+        involving
+    );
 }
 
 #[test]

@@ -5,14 +5,17 @@
 //!
 //! * **pcapng** (IETF draft `draft-ietf-opsawg-pcapng`, the format Wireshark writes by
 //!   default): a Section Header Block (with the writing application in `shb_userappl`),
-//!   one Interface Description Block with `if_tsresol = 9` (timestamps in
-//!   nanoseconds) and then one Enhanced Packet Block per record, carrying its
-//!   comment (`opt_comment`) and its flags (`epb_flags`: FCS length,
-//!   link-layer errors such as a CRC error) when it has them;
+//!   Interface Description Blocks (one per [`Interface`], numbered from 0 in the order
+//!   they are given, with `if_name`, `if_description` and `if_tsresol = 9`:
+//!   timestamps in nanoseconds) and one Enhanced Packet Block per record, on its
+//!   record's interface, carrying its comment (`opt_comment`) and its flags
+//!   (`epb_flags`: FCS length, link-layer errors such as a CRC error) when it has them;
 //! * **classic pcap** (`draft-ietf-opsawg-pcap`) with the nanosecond magic number
 //!   `0xa1b23c4d`: a file header and one record header per record; it has no room for
-//!   comments or flags, which are left out. The FCS length of the interface is stated
-//!   in the header's link-type field (its `P` bit and FCS length).
+//!   interfaces, comments or flags, which are left out (every record is written as if
+//!   on the first interface; all interfaces must then share its link type and FCS
+//!   length). The FCS length of the interface is stated in the header's link-type
+//!   field (its `P` bit and FCS length).
 //!
 //! Everything is written little-endian (the byte-order magic tells readers so).
 //! Simulated time [`Time::ZERO`] is the Unix epoch, so a capture of a simulation
@@ -32,9 +35,12 @@
 //! ```
 //! use sim_kit::output::pcap::{CaptureFormat, CaptureWriter, EpbFlags, Interface, Record};
 //! use sim_kit::time::Time;
-//! let iface = Interface { link_type: 1, snap_len: 65535, fcs_len: 4, name: "bus" };
+//! let iface = Interface { link_type: 1, snap_len: 65535, fcs_len: 4, name: "a", description: None };
 //! let mut w = CaptureWriter::new(Vec::new(), CaptureFormat::PcapNg, &iface, "example").unwrap();
+//! let b = w.add_interface(&Interface { name: "b", description: Some("the other one"), ..iface }).unwrap();
+//! assert_eq!(b, 1);
 //! w.write(&Record {
+//!     interface: b,
 //!     time: Time::from_ns(1500),
 //!     data: &[0u8; 64],
 //!     original_len: 64,
@@ -81,7 +87,7 @@ impl CaptureFormat {
     }
 }
 
-/// The one capture interface of a file.
+/// A capture interface of a file (a pcapng Interface Description Block).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Interface<'a> {
     /// Link-layer header type, e.g. [`LINKTYPE_ETHERNET`].
@@ -94,6 +100,8 @@ pub struct Interface<'a> {
     pub fcs_len: u8,
     /// The interface's name (pcapng `if_name`).
     pub name: &'a str,
+    /// Its description (pcapng `if_description`), if any.
+    pub description: Option<&'a str>,
 }
 
 /// The `epb_flags` word of a pcapng Enhanced Packet Block
@@ -134,6 +142,11 @@ impl EpbFlags {
 /// One packet as the capture shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Record<'a> {
+    /// The interface it was captured on: 0 for the one given to
+    /// [`CaptureWriter::new`], then as numbered by
+    /// [`add_interface`](CaptureWriter::add_interface) (pcapng only: classic pcap has
+    /// one interface).
+    pub interface: u32,
     /// When it was captured (truncated to nanoseconds).
     pub time: Time,
     /// The bytes captured, from the link-layer header on (cut to the interface's snap
@@ -157,6 +170,7 @@ mod ng {
     pub const OPT_COMMENT: u16 = 1;
     pub const SHB_USERAPPL: u16 = 4;
     pub const IF_NAME: u16 = 2;
+    pub const IF_DESCRIPTION: u16 = 3;
     pub const IF_TSRESOL: u16 = 9;
     pub const EPB_FLAGS: u16 = 2;
 }
@@ -169,7 +183,11 @@ pub const PCAP_NANOSECOND_MAGIC: u32 = 0xa1b2_3c4d;
 pub struct CaptureWriter<W: Write> {
     out: W,
     format: CaptureFormat,
-    snap_len: u32,
+    /// The link type, FCS length and snap length of the first interface (classic
+    /// pcap: of all).
+    link: (u16, u8, u32),
+    /// The snap length of each interface, by number.
+    snap_lens: Vec<u32>,
     records: u64,
     /// A block under construction (pcapng), reused.
     block: Vec<u8>,
@@ -177,8 +195,8 @@ pub struct CaptureWriter<W: Write> {
 
 impl<W: Write> CaptureWriter<W> {
     /// A writer of `format` to `out`, which writes the file's header (pcapng: the
-    /// section header, naming `application`, and the interface; pcap: the file header)
-    /// at once.
+    /// section header, naming `application`, and the interface, numbered 0; pcap: the
+    /// file header) at once.
     ///
     /// # Errors
     ///
@@ -219,25 +237,48 @@ impl<W: Write> CaptureWriter<W> {
                 option(&mut block, ng::OPT_END, &[]);
                 end_block(&mut block);
                 out.write_all(&block)?;
-
-                begin_block(&mut block, ng::IDB);
-                block.extend_from_slice(&iface.link_type.to_le_bytes());
-                block.extend_from_slice(&0u16.to_le_bytes());
-                block.extend_from_slice(&iface.snap_len.to_le_bytes());
-                option(&mut block, ng::IF_NAME, iface.name.as_bytes());
-                option(&mut block, ng::IF_TSRESOL, &[9]);
-                option(&mut block, ng::OPT_END, &[]);
-                end_block(&mut block);
+                interface_block(&mut block, iface);
                 out.write_all(&block)?;
             }
         }
         Ok(Self {
             out,
             format,
-            snap_len: iface.snap_len,
+            link: (iface.link_type, iface.fcs_len, iface.snap_len),
+            snap_lens: vec![iface.snap_len],
             records: 0,
             block,
         })
+    }
+
+    /// Add an interface (pcapng: write its Interface Description Block) and return
+    /// its number for [`Record::interface`]: 1 for the first one added, and so on.
+    ///
+    /// # Errors
+    ///
+    /// The error of writing the block; in classic pcap, which has one interface, an
+    /// error of kind [`InvalidInput`](io::ErrorKind::InvalidInput) if `iface` does
+    /// not share the first interface's link type, FCS length and snap length (the
+    /// file header states them for every record).
+    pub fn add_interface(&mut self, iface: &Interface<'_>) -> io::Result<u32> {
+        let number = u32::try_from(self.snap_lens.len())
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "too many interfaces"))?;
+        match self.format {
+            CaptureFormat::Pcap => {
+                if (iface.link_type, iface.fcs_len, iface.snap_len) != self.link {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        "a classic pcap file holds one link type, FCS length and snap length",
+                    ));
+                }
+            }
+            CaptureFormat::PcapNg => {
+                interface_block(&mut self.block, iface);
+                self.out.write_all(&self.block)?;
+            }
+        }
+        self.snap_lens.push(iface.snap_len);
+        Ok(number)
     }
 
     /// Records written so far.
@@ -249,10 +290,18 @@ impl<W: Write> CaptureWriter<W> {
     ///
     /// # Errors
     ///
-    /// The error of writing to the underlying writer.
+    /// The error of writing to the underlying writer, or one of kind
+    /// [`InvalidInput`](io::ErrorKind::InvalidInput) (nothing written) if the
+    /// record's interface was never given.
     pub fn write(&mut self, r: &Record<'_>) -> io::Result<()> {
+        let Some(&snap_len) = self.snap_lens.get(r.interface as usize) else {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("no capture interface {}", r.interface),
+            ));
+        };
         let ns = r.time.as_ns();
-        let data = &r.data[..r.data.len().min(self.snap_len as usize)];
+        let data = &r.data[..r.data.len().min(snap_len as usize)];
         // Lengths of at most 4 GiB: a longer slice cannot be captured.
         let caplen = u32::try_from(data.len()).unwrap_or(u32::MAX);
         let original_len = r.original_len.max(caplen);
@@ -288,7 +337,7 @@ impl<W: Write> CaptureWriter<W> {
                 for (i, v) in [
                     ng::EPB,
                     len,
-                    0, // interface 0
+                    r.interface,
                     (ns >> 32) as u32,
                     ns as u32,
                     caplen,
@@ -318,6 +367,21 @@ impl<W: Write> CaptureWriter<W> {
         self.out.flush()?;
         Ok(self.out)
     }
+}
+
+/// An Interface Description Block for `iface` in `b` (cleared).
+fn interface_block(b: &mut Vec<u8>, iface: &Interface<'_>) {
+    begin_block(b, ng::IDB);
+    b.extend_from_slice(&iface.link_type.to_le_bytes());
+    b.extend_from_slice(&0u16.to_le_bytes());
+    b.extend_from_slice(&iface.snap_len.to_le_bytes());
+    option(b, ng::IF_NAME, iface.name.as_bytes());
+    if let Some(d) = iface.description {
+        option(b, ng::IF_DESCRIPTION, d.as_bytes());
+    }
+    option(b, ng::IF_TSRESOL, &[9]);
+    option(b, ng::OPT_END, &[]);
+    end_block(b);
 }
 
 /// Start a pcapng block of `kind` in `b` (cleared), its length to be filled by
@@ -358,6 +422,7 @@ mod tests {
         snap_len: 65535,
         fcs_len: 4,
         name: "bus",
+        description: None,
     };
 
     fn u32_at(b: &[u8], at: usize) -> u32 {
@@ -379,6 +444,7 @@ mod tests {
         let mut w = CaptureWriter::new(Vec::new(), CaptureFormat::Pcap, &IFACE, "t").unwrap();
         let data = [0xabu8; 10];
         w.write(&Record {
+            interface: 0,
             time: Time::from_ps(3_000_000_001_999),
             data: &data,
             original_len: 64,
@@ -403,6 +469,7 @@ mod tests {
         let data = [1u8, 2, 3, 4, 5];
         let flags = EpbFlags::CRC_ERROR.with_fcs_len(0);
         w.write(&Record {
+            interface: 0,
             time: Time::from_secs(5),
             data: &data,
             original_len: 5,
@@ -411,6 +478,7 @@ mod tests {
         })
         .unwrap();
         w.write(&Record {
+            interface: 0,
             time: Time::from_secs(6),
             data: &data,
             original_len: 9,
@@ -452,6 +520,56 @@ mod tests {
         let epb = &b[kinds[3].1..][..kinds[3].2];
         assert_eq!((u32_at(epb, 20), u32_at(epb, 24)), (5, 9));
         assert_eq!(epb.len(), 28 + 8 + 4);
+    }
+
+    #[test]
+    fn records_go_on_their_interface() {
+        let mut w = CaptureWriter::new(Vec::new(), CaptureFormat::PcapNg, &IFACE, "app").unwrap();
+        let second = Interface {
+            name: "station 1",
+            description: Some("address 02:00:00:00:00:01"),
+            ..IFACE
+        };
+        assert_eq!(w.add_interface(&second).unwrap(), 1);
+        let record = |interface| Record {
+            interface,
+            time: Time::from_secs(1),
+            data: &[7u8; 4],
+            original_len: 4,
+            flags: EpbFlags::default(),
+            comment: None,
+        };
+        w.write(&record(1)).unwrap();
+        let e = w.write(&record(2)).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+        assert_eq!(e.to_string(), "no capture interface 2");
+        assert_eq!(w.records(), 1);
+        let b = w.finish().unwrap();
+        // SHB, IDB 0, IDB 1 with name and description, one EPB on interface 1.
+        let shb = u32_at(&b, 4) as usize;
+        let idb0 = u32_at(&b, shb + 4) as usize;
+        let idb1 = &b[shb + idb0..][..u32_at(&b, shb + idb0 + 4) as usize];
+        assert_eq!(u32_at(idb1, 0), ng::IDB);
+        assert_eq!(&idb1[16..20], &[2, 0, 9, 0]);
+        assert_eq!(&idb1[20..29], b"station 1");
+        assert_eq!(&idb1[32..36], &[3, 0, 25, 0]);
+        assert_eq!(&idb1[36..61], b"address 02:00:00:00:00:01");
+        let epb = &b[shb + idb0 + idb1.len()..];
+        assert_eq!(u32_at(epb, 0), ng::EPB);
+        assert_eq!(u32_at(epb, 8), 1, "interface 1");
+        assert_eq!(epb.len(), u32_at(epb, 4) as usize, "the last block");
+
+        // Classic pcap: one interface, so others must look the same.
+        let mut w = CaptureWriter::new(Vec::new(), CaptureFormat::Pcap, &IFACE, "t").unwrap();
+        assert_eq!(w.add_interface(&second).unwrap(), 1);
+        let other = Interface {
+            fcs_len: 0,
+            ..IFACE
+        };
+        let e = w.add_interface(&other).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+        w.write(&record(1)).unwrap();
+        assert_eq!(w.finish().unwrap().len(), 24 + 16 + 4);
     }
 
     #[test]

@@ -264,6 +264,31 @@ fn results_equal_mac_sim_run_however_driven() {
     }
 }
 
+/// The capture the page downloads at the end of a run is, byte for byte, the one
+/// `mac-sim run --pcap FILE.pcapng` writes (the same writer over the same events),
+/// commented collisions included, however the run was driven.
+#[test]
+fn the_capture_is_mac_sim_runs() {
+    use csma_cd::capture::{CaptureFormat, PcapWriter};
+    for (name, kv) in CASES {
+        let sc = scenario(kv);
+        let cfg = config(&sc);
+        let w = PcapWriter::new(Vec::new(), CaptureFormat::PcapNg, &cfg).unwrap();
+        let want = exact::run_with_observer(&cfg, w)
+            .unwrap()
+            .1
+            .finish()
+            .unwrap();
+        let collisions = want.windows(5).filter(|w| w == b"with=").count();
+        assert!(collisions > 0, "{name}: no collider named");
+        for how in [Drive::End, Drive::Slices] {
+            let mut s = Session::new(&sc).unwrap();
+            drive(&mut s, how);
+            assert!(s.capture().unwrap() == want, "{name}, {how:?}");
+        }
+    }
+}
+
 /// The JSON result the page shows equals `mac-sim run --json`'s keys, with the
 /// scenario that repeats the run.
 #[test]
