@@ -16,7 +16,8 @@ use sim_host::chart::style::SIZE;
 use sim_kit::stats::ci::Estimate;
 use sim_kit::time::Time;
 
-/// Several line charts in a grid of equal panels, drawn as one figure.
+/// Several line charts in a grid of equal panels, drawn as one figure; the legends
+/// beside their plots all as wide as the widest, so that the plots line up.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Panels {
     /// The charts, row by row.
@@ -42,7 +43,16 @@ impl Figure for Panels {
 
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
         let cells = area.split_evenly((self.rows().max(1), self.columns.max(1)));
+        // One width for every legend beside its plot, so that the plots line up.
+        let mut legend = 0;
         for (chart, cell) in self.charts.iter().zip(cells.iter()) {
+            if chart.legend == LegendAt::Outside {
+                legend = legend.max(chart.outside_legend_width(cell)?);
+            }
+        }
+        for (chart, cell) in self.charts.iter().zip(cells.iter()) {
+            let mut chart = chart.clone();
+            chart.legend_width = chart.legend_width.max(legend);
             chart.draw(cell)?;
         }
         Ok(())

@@ -206,6 +206,23 @@ fn storm_legends_lie_beside_their_panels_and_ratios_end_at_1() {
             "{l:?} inside its plot (right end {right})"
         );
     }
+    // All panels share one legend width, so their plots (and the x tick labels of
+    // one time axis) line up in each column.
+    for col in 0..2 {
+        let ends: Vec<f64> = (0..3)
+            .map(|row| {
+                t.iter()
+                    .filter(|x| {
+                        x.anchor == "middle"
+                            && x.text.parse::<f64>().is_ok()
+                            && panel(x.x, x.y) == (col, row)
+                    })
+                    .map(|x| x.x)
+                    .fold(f64::NEG_INFINITY, f64::max)
+            })
+            .collect();
+        assert!(ends.iter().all(|&e| e == ends[0]), "column {col}: {ends:?}");
+    }
     // The two success-ratio panels (second row) end at 1.
     let ticks = y_ticks(&t);
     for col in 0..2 {

@@ -209,6 +209,10 @@ pub struct LineChart {
     pub legend: LegendAt,
     /// Pixels.
     pub size: (u32, u32),
+    /// The least width of an outside legend ([`LegendAt::Outside`]), pixels of the
+    /// finished chart (0: as wide as its entries): the panels of one figure share one
+    /// (see [`LineChart::outside_legend_width`]), so that their plots line up.
+    pub legend_width: u32,
 }
 
 impl LineChart {
@@ -223,6 +227,7 @@ impl LineChart {
             shades: Vec::new(),
             legend: LegendAt::UpperRight,
             size: SIZE,
+            legend_width: 0,
         }
     }
 
@@ -255,6 +260,22 @@ impl LineChart {
     pub fn legend_at(mut self, at: LegendAt) -> Self {
         self.legend = at;
         self
+    }
+
+    /// The width, pixels of the finished chart, its legend's entries need beside the
+    /// plot when drawn on `area`.
+    ///
+    /// # Errors
+    ///
+    /// [`PlotError`] when the text cannot be measured.
+    pub fn outside_legend_width<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+    ) -> Result<u32, PlotError> {
+        let labels = self.legend_labels();
+        let names = self.shades.iter().map(|s| s.label.as_str());
+        let w = legend_width(area, names.chain(labels.iter().map(String::as_str)))?;
+        Ok(w / style::upx(1))
     }
 
     /// The x and y ranges the chart will use.
@@ -459,10 +480,11 @@ where
         .collect();
     // An outside legend gets a strip of its own right of the plot.
     let (area, outside) = if c.legend == LegendAt::Outside && !entries.is_empty() {
-        let w = legend_width(area, entries.iter().map(|e| e.0))? as i32;
+        let w = legend_width(area, entries.iter().map(|e| e.0))?.max(style::upx(c.legend_width));
+        let w = w as i32;
         let (aw, _) = area.dim_in_pixel();
         let (plot, strip) = area.split_horizontally(aw as i32 - w - style::px(16));
-        (plot, Some(strip))
+        (plot, Some((strip, w)))
     } else {
         (area.clone(), None)
     };
@@ -575,13 +597,13 @@ where
         }
     }
     match outside {
-        Some(strip) => {
+        Some((strip, legend_w)) => {
             let top = if title.is_some() {
                 style::px(16 + 40)
             } else {
                 style::px(16)
             };
-            draw_outside_legend(&strip, &entries, top)
+            draw_outside_legend(&strip, &entries, top, legend_w)
         }
         None if !entries.is_empty() => style::draw_legend(&mut chart, legend_pos(c.legend)),
         None => Ok(()),
@@ -654,17 +676,17 @@ macro_rules! sample_element {
 }
 use sample_element;
 
-/// Draw a legend box of `entries` at the top left of `strip` (`top` pixels down, to
-/// line up with the plot area), in the look of [`style::draw_legend`].
+/// Draw a legend box `w` pixels wide of `entries` at the top left of `strip` (`top`
+/// pixels down, to line up with the plot area), in the look of [`style::draw_legend`].
 fn draw_outside_legend<DB: DrawingBackend>(
     strip: &DrawingArea<DB, Shift>,
     entries: &[(&str, Sample)],
     top: i32,
+    w: i32,
 ) -> Result<(), PlotError> {
     let font = style::legend();
     let m = style::px(style::LEGEND_MARGIN as i32);
     let line_h = strip.estimate_text_size("Ag", &font)?.1 as i32 + style::px(6);
-    let w = legend_width(strip, entries.iter().map(|e| e.0))? as i32;
     let h = 2 * m + line_h * entries.len() as i32;
     strip.draw(&Rectangle::new(
         [(0, top), (w, top + h)],
