@@ -167,7 +167,7 @@ fn run_observed(
         chart_files += save(&run_charts::per_station_throughput(&r, &bits), d, STEMS[1])?.len();
         chart_files += save(&run_charts::backoff_vs_expected(&r), d, STEMS[2])?.len();
         if let Some(t) = &timeline {
-            let chart = run_charts::capture_timeline(&r, t.windows());
+            let chart = run_charts::capture_timeline(&r, t);
             chart_files += save(&chart, d, STEMS[3])?.len();
         }
         all.set(set);

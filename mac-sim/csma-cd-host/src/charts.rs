@@ -3,12 +3,13 @@
 //! * attempts per delivered frame (histogram, log scale);
 //! * throughput of every station beside the fair share, with Jain's index and the
 //!   capture statistics in the note, so that unfairness and capture show;
-//! * the capture effect over time: station 0's share of the successes in each window
-//!   of the run (and the busiest station's, above two stations);
+//! * the capture effect over time: the share of the successes in each window of the
+//!   run taken by station 0 (up to two stations) or by the station with the most
+//!   successes (above two, named in the title), and each window's busiest station's;
 //! * measured mean backoff after c collisions with 95 % intervals beside the
 //!   algorithm's expectation (log scale).
 
-use csma_cd::exact::capture_timeline::CaptureWindow;
+use csma_cd::exact::capture_timeline::{CaptureTimeline, CaptureWindow};
 use csma_cd::exact::results::RunResult;
 use sim_host::chart::bars::BarChart;
 use sim_host::chart::line::{Axis, LegendAt, LineChart, Series};
@@ -132,11 +133,27 @@ pub fn per_station_throughput(r: &RunResult, delivered_bits: &[u64]) -> BarChart
     ))
 }
 
-/// The capture effect over time: station 0's share of the successes in each window of
-/// the measured time, and above two stations the share of each window's busiest
-/// station, beside the fair share 1/N (windows without a success are left out and
-/// counted in the note).
-pub fn capture_timeline(r: &RunResult, windows: &[CaptureWindow]) -> LineChart {
+/// The station the capture timeline follows: station 0 with one or two stations
+/// (with two, its share tells the other's), otherwise the station with the most
+/// successes over the measured time (the lowest-numbered of a tie), with that number.
+pub fn followed_station(r: &RunResult, t: &CaptureTimeline) -> (u32, Option<u64>) {
+    if r.config.stations <= 2 {
+        return (0, None);
+    }
+    match t.busiest_station() {
+        Some((s, n)) => (s, Some(n)),
+        None => (0, None),
+    }
+}
+
+/// The capture effect over time: the share of the successes in each window of the
+/// measured time taken by the followed station ([`followed_station`]: station 0 up to
+/// two stations, otherwise the one with the most successes, named in the title), and
+/// above two stations the share of each window's busiest station, beside the fair
+/// share 1/N (windows without a success are left out and counted in the note). The
+/// share axis runs from 0 to 1, the legend beside the plot.
+pub fn capture_timeline(r: &RunResult, t: &CaptureTimeline) -> LineChart {
+    let windows = t.windows();
     let mid = |w: &CaptureWindow| (w.start_s + w.end_s) / 2.0;
     let points = |share: fn(&CaptureWindow) -> Option<f64>| -> Vec<(f64, f64)> {
         windows
@@ -157,13 +174,25 @@ pub fn capture_timeline(r: &RunResult, windows: &[CaptureWindow]) -> LineChart {
         .filter_map(CaptureWindow::busiest_share)
         .filter(|&s| s > 0.9)
         .count();
+    let (station, most) = followed_station(r, t);
+    let title = match most {
+        Some(k) => format!(
+            "Capture effect: share of station {station}, the one with the most successes ({k} of {successes})"
+        ),
+        None => format!("Capture effect: station {station}'s share of the successes over time"),
+    };
+    let followed: Vec<(f64, f64)> = windows
+        .iter()
+        .zip(t.station_successes(station))
+        .filter(|(w, _)| w.successes > 0)
+        .map(|(w, k)| (mid(w), k as f64 / w.successes as f64))
+        .collect();
     let mut chart = LineChart::new(
-        "Capture effect: station 0's share of the successes over time",
+        &title,
         Axis::linear("simulated time (s)").range(t0, t1),
-        // Room above 1 for the legend, clear of the data.
-        Axis::linear("share of the window's successes").range(0.0, 1.3),
+        Axis::linear("share of the window's successes").range(0.0, 1.0),
     )
-    .legend_at(LegendAt::UpperRight)
+    .legend_at(LegendAt::Outside)
     .note(&format!(
         "{}
 {} windows of {width_ms:.1} ms, {:.1} successes each on average{}\none station took over 90% of the successes in {captured} windows; longest run {} successes by station {}",
@@ -177,12 +206,9 @@ pub fn capture_timeline(r: &RunResult, windows: &[CaptureWindow]) -> LineChart {
         },
         r.capture.longest_run,
         r.capture.longest_run_station
-    ))
-    .series(
-        Series::new("station 0", points(CaptureWindow::station0_share))
-            .no_markers()
-            .colour(0),
-    );
+    ));
+    // The busiest station of each window first, so that the followed station's line
+    // is drawn over it where the two are the same.
     if n > 2 {
         chart = chart.series(
             Series::new(
@@ -193,6 +219,11 @@ pub fn capture_timeline(r: &RunResult, windows: &[CaptureWindow]) -> LineChart {
             .colour(1),
         );
     }
+    chart = chart.series(
+        Series::new(&format!("station {station}"), followed)
+            .no_markers()
+            .colour(0),
+    );
     chart.series(
         Series::new(
             &format!("fair share 1/N = {:.3}", 1.0 / f64::from(n.max(1))),

@@ -16,7 +16,8 @@ use sim_host::chart::style::SIZE;
 use sim_kit::stats::ci::Estimate;
 use sim_kit::time::Time;
 
-/// Several line charts in a grid of equal panels, drawn as one figure.
+/// Several line charts in a grid of equal panels, drawn as one figure; the legends
+/// beside their plots all as wide as the widest, so that the plots line up.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Panels {
     /// The charts, row by row.
@@ -42,7 +43,16 @@ impl Figure for Panels {
 
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
         let cells = area.split_evenly((self.rows().max(1), self.columns.max(1)));
+        // One width for every legend beside its plot, so that the plots line up.
+        let mut legend = 0;
         for (chart, cell) in self.charts.iter().zip(cells.iter()) {
+            if chart.legend == LegendAt::Outside {
+                legend = legend.max(chart.outside_legend_width(cell)?);
+            }
+        }
+        for (chart, cell) in self.charts.iter().zip(cells.iter()) {
+            let mut chart = chart.clone();
+            chart.legend_width = chart.legend_width.max(legend);
             chart.draw(cell)?;
         }
         Ok(())
@@ -143,13 +153,12 @@ const PANELS: [(&str, &str, Look, Measure); 6] = [
     ),
 ];
 
-/// An empty panel: title, axes (a ratio fixed to 0..1.05 with its legend low), and the
-/// trigger window shaded.
+/// An empty panel: title, axes (a ratio fixed to 0..1), the legend beside the plot
+/// (nothing under it), and the trigger window shaded.
 fn panel(title: String, y: Axis, m: Measure, trigger: Option<(f64, f64)>) -> LineChart {
-    let mut c = LineChart::new(&title, Axis::linear("time (s)"), y).legend_at(LegendAt::UpperRight);
+    let mut c = LineChart::new(&title, Axis::linear("time (s)"), y).legend_at(LegendAt::Outside);
     if m.is_ratio() {
-        c = c.legend_at(LegendAt::LowerLeft);
-        c.y = c.y.clone().range(0.0, 1.05);
+        c.y = c.y.clone().range(0.0, 1.0);
     }
     if let Some((from, to)) = trigger {
         c = c.shade(from, to, "trigger");
@@ -255,11 +264,12 @@ pub fn replicated_chart(r: &Replicated, trigger: Option<(f64, f64)>) -> Panels {
 }
 
 /// The contention figure: calls and completion time against clients, one line per
-/// jitter kind, on log axes (without jitter both grow far faster).
+/// jitter kind, on log axes (without jitter both grow far faster), the legends beside
+/// the plots.
 pub fn contention_chart(rows: &[ContentionRow]) -> Panels {
     let chart = |title: &str, unit: &str, get: fn(&ContentionRow) -> f64| {
         let mut c = LineChart::new(title, Axis::linear("clients"), Axis::log(unit))
-            .legend_at(LegendAt::UpperLeft);
+            .legend_at(LegendAt::Outside);
         for (i, name) in KINDS.iter().enumerate() {
             let pts = rows
                 .iter()
@@ -286,8 +296,8 @@ pub fn contention_chart(rows: &[ContentionRow]) -> Panels {
 }
 
 /// The sweep figure: the normalised load after the triggers, the success ratio during
-/// them and the seeds that recovered, against the swept parameter, one line per
-/// strategy with its 95 % interval.
+/// them and the seeds that recovered (both from 0 to 1), against the swept parameter,
+/// one line per strategy with its 95 % interval, the legends beside the plots.
 pub fn sweep_chart(name: &str, param: &str, points: &[SweepPoint]) -> Panels {
     type Get = fn(&StrategyOverSeeds) -> Estimate;
     let recovered: Get = |s| {
@@ -298,14 +308,21 @@ pub fn sweep_chart(name: &str, param: &str, points: &[SweepPoint]) -> Panels {
             n: s.seeds.len() as u32,
         }
     };
-    let panels: [(&str, &str, Get); 3] = [
-        ("load after the triggers", "attempts/s over before", |s| {
-            s.load_after
-        }),
-        ("client success during the triggers", "ratio", |s| {
-            s.during_success
-        }),
-        ("seeds that recovered", "share", recovered),
+    // Title, axis, measure, and whether it is a share (an axis from 0 to 1).
+    let panels: [(&str, &str, Get, bool); 3] = [
+        (
+            "load after the triggers",
+            "attempts/s over before",
+            |s| s.load_after,
+            false,
+        ),
+        (
+            "client success during the triggers",
+            "ratio",
+            |s| s.during_success,
+            true,
+        ),
+        ("seeds that recovered", "share", recovered, true),
     ];
     let names: Vec<&str> = points
         .first()
@@ -313,12 +330,11 @@ pub fn sweep_chart(name: &str, param: &str, points: &[SweepPoint]) -> Panels {
         .unwrap_or_default();
     let charts = panels
         .iter()
-        .map(|&(title, unit, get)| {
-            let mut c = LineChart::new(
-                &format!("{name} — {title}"),
-                Axis::linear(param),
-                Axis::linear(unit),
-            );
+        .map(|&(title, unit, get, share)| {
+            let y = Axis::linear(unit);
+            let y = if share { y.range(0.0, 1.0) } else { y };
+            let mut c = LineChart::new(&format!("{name} — {title}"), Axis::linear(param), y)
+                .legend_at(LegendAt::Outside);
             for (i, strategy) in names.iter().enumerate() {
                 let est: Vec<(f64, Estimate)> = points
                     .iter()

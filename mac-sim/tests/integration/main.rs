@@ -5,6 +5,7 @@
 
 mod common;
 
+mod chart_svg;
 mod cli;
 mod cli_storm;
 mod doc_excerpts;

@@ -150,6 +150,9 @@ fn ci_series(
         .error_bars(est.iter().map(|(_, e)| (e.lo(), e.hi())).collect())
 }
 
+/// The note of a chart whose legend promises 95 % intervals: how to see a narrow one.
+const CI_NOTE: &str = "Whiskers: 95% confidence intervals; one narrower than its hollow marker is the line across it.";
+
 /// "simulated" with the curve's label, and the 95 % interval named.
 fn sim_label(label: &str) -> String {
     if label == "simulated" {
@@ -171,9 +174,10 @@ pub fn throughput_vs_stations(points: &[PointSummary]) -> Option<LineChart> {
             fixed_note(points, &["stations", "frames"])
         ),
         stations_axis(points),
-        Axis::linear(&format!("utilisation (fraction of {bit_rate} Mb/s)")).range(0.0, 1.05),
+        Axis::linear(&format!("utilisation (fraction of {bit_rate} Mb/s)")).range(0.0, 1.0),
     )
-    .legend_at(LegendAt::LowerLeft);
+    .legend_at(LegendAt::LowerLeft)
+    .note(CI_NOTE);
     let g = by_stations(points);
     let mut mb_done: Vec<FrameSizes> = Vec::new();
     for (i, m) in g.members.iter().enumerate() {
@@ -227,7 +231,7 @@ pub fn fairness_vs_stations(points: &[PointSummary]) -> Option<LineChart> {
         ),
         stations_axis(points),
         Axis::linear("Jain's index over per-station throughput (1 = equal shares)")
-            .range(bottom, 1.005),
+            .range(bottom, 1.0),
     )
     .legend_at(LegendAt::LowerLeft);
     for (i, m) in by_stations(points).members.iter().enumerate() {
@@ -492,27 +496,50 @@ pub fn throughput_vs_load(points: &[PointSummary]) -> Option<LineChart> {
 
 /// The drop rate (both causes, solid with CI bars) and its part from excessive
 /// collisions (dashed) versus offered load; the saturated drop rate as a horizontal
-/// line.
+/// line. The rate axis is logarithmic up to 1, so that rates of a few per thousand
+/// stay readable beside a saturated line near 1 (a rate of 0 has no point, and the
+/// note says so); linear from 0 to 1 when no frame was dropped at all.
 pub fn drops_vs_load(points: &[PointSummary]) -> Option<LineChart> {
     let lc = load_curves(points)?;
     let attempt = lc.poisson.first()?.config.attempt_limit;
-    let mut chart = lc.chart(
-        "Drop rate",
-        Axis::linear("frames dropped per frame generated (fraction)"),
-    );
+    let both = "drop_rate_per_frame";
+    let excessive = "drop_excessive_collisions_per_frame";
+    let curve_points = lc
+        .curves
+        .iter()
+        .flat_map(|c| c.1.iter().copied().chain(c.2));
+    let values: Vec<f64> = curve_points
+        .flat_map(|p| [p.metric(both), p.metric(excessive)])
+        .flatten()
+        .flat_map(|e| [e.mean, e.lo()])
+        .collect();
+    let lowest = values
+        .iter()
+        .copied()
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    let some_zero = values.iter().step_by(2).any(|&v| v == 0.0);
+    let y = if lowest.is_finite() {
+        // Down to the decade below the lowest rate or interval drawn.
+        let bottom = 10f64.powf((lowest / 1.3).log10().floor()).min(0.1);
+        Axis::log("dropped per frame generated (fraction, log scale)").range(bottom, 1.0)
+    } else {
+        Axis::linear("dropped per frame generated (fraction)").range(0.0, 1.0)
+    };
+    let mut chart = lc.chart("Drop rate", y).legend_at(LegendAt::Outside);
     chart = lc
         .saturated_note(chart)
         .note(&format!(
-            "Dropped: after {attempt} attempts that all collided (attemptLimit), or arriving at a full queue (queue limit {} per station).",
+            "Dropped: after {attempt} attempts that all collided (dashed: this cause alone), or arriving at a full queue (queue limit {} per station).",
             queue_limit(&lc.poisson)
         ));
+    if lowest.is_finite() && some_zero {
+        chart = chart.note("A load with no frame dropped (rate 0) has no point on the log scale.");
+    }
     Some(lc.draw(
         chart,
-        ("dropped, both causes", "drop_rate_per_frame"),
-        (
-            "of which excessive collisions",
-            "drop_excessive_collisions_per_frame",
-        ),
+        ("dropped", both),
+        ("collisions only", excessive),
         1.0,
     ))
 }

@@ -309,9 +309,21 @@ fn every_chart_of_a_sweep_and_of_a_run_is_a_real_image() {
     assert_real_image("backoff", &run_charts::backoff_vs_expected(&r));
     let timeline = csma_cd::exact::capture_timeline::CaptureTimeline::new(&cfg, 50);
     let (_, timeline) = csma_cd::exact::run_with_observer(&cfg, timeline).unwrap();
-    let capture = run_charts::capture_timeline(&r, timeline.windows());
-    // Station 0, the busiest station (above 2 stations) and the fair share.
+    let capture = run_charts::capture_timeline(&r, &timeline);
+    // The busiest station of each window, the station with the most successes of the
+    // run (named in the title, above 2 stations) and the fair share; a share's axis
+    // ends at 1.
     assert_eq!(capture.series.len(), 3);
+    let (followed, most) = timeline.busiest_station().unwrap();
+    assert!(
+        capture.title.contains(&format!(
+            "share of station {followed}, the one with the most successes ({most} of"
+        )),
+        "{}",
+        capture.title
+    );
+    assert_eq!(capture.series[1].name, format!("station {followed}"));
+    assert_eq!(capture.y.range, Some((0.0, 1.0)));
     assert_real_image("capture", &capture);
 
     // Thousands of stations are grouped into at most 512 bars of the mean per station.

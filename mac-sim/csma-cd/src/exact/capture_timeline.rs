@@ -9,8 +9,12 @@
 //! slots), while the loser of the last collisions draws from a window that doubled
 //! each time, so the winner tends to win again.
 //!
-//! Memory is bounded whatever the run's length: one counter per station for the
-//! current window and one record per window ([`CaptureTimeline::new`]'s `windows`).
+//! It also keeps every station's successes in each window, so that a chart can follow
+//! the run's busiest station ([`CaptureTimeline::busiest_station`],
+//! [`CaptureTimeline::station_successes`]) rather than station 0 alone. Memory is
+//! bounded whatever the run's length: one counter and one total per station, one record
+//! per window ([`CaptureTimeline::new`]'s `windows`), and one tally per station that
+//! succeeded in a window (at most `windows` × stations, and at most one per success).
 //!
 //! ```
 //! use csma_cd::config::RunConfig;
@@ -70,6 +74,11 @@ pub struct CaptureTimeline {
     current: usize,
     counts: Vec<u32>,
     touched: Vec<u32>,
+    /// Successes of each station over the measured time.
+    totals: Vec<u64>,
+    /// `(window, station, successes)` of every closed window, for each station that
+    /// succeeded in it.
+    tallies: Vec<(u32, u32, u32)>,
 }
 
 impl CaptureTimeline {
@@ -94,6 +103,42 @@ impl CaptureTimeline {
             current: 0,
             counts: vec![0; cfg.stations as usize],
             touched: Vec::new(),
+            totals: vec![0; cfg.stations as usize],
+            tallies: Vec::new(),
+        }
+    }
+
+    /// The station with the most successes over the measured time (the lowest-numbered
+    /// of a tie) and that number; `None` if no station succeeded.
+    pub fn busiest_station(&self) -> Option<(u32, u64)> {
+        let mut best: Option<(u32, u64)> = None;
+        for (s, &n) in self.totals.iter().enumerate() {
+            if n > 0 && best.is_none_or(|b| n > b.1) {
+                best = Some((s as u32, n));
+            }
+        }
+        best
+    }
+
+    /// The successes of `station` in each window, in order of time.
+    pub fn station_successes(&self, station: u32) -> Vec<u64> {
+        let mut out = vec![0; self.windows.len()];
+        for &(w, s, n) in &self.tallies {
+            if s == station {
+                out[w as usize] = u64::from(n);
+            }
+        }
+        if let Some(&c) = self.counts.get(station as usize) {
+            out[self.current] = u64::from(c);
+        }
+        out
+    }
+
+    /// Close the current window: its counters become tallies and are cleared.
+    fn close_window(&mut self) {
+        for s in self.touched.drain(..) {
+            let c = std::mem::take(&mut self.counts[s as usize]);
+            self.tallies.push((self.current as u32, s, c));
         }
     }
 
@@ -109,9 +154,7 @@ impl CaptureTimeline {
         let i =
             (((at - self.start).as_ps() / self.width.as_ps()) as usize).min(self.windows.len() - 1);
         if i > self.current {
-            for s in self.touched.drain(..) {
-                self.counts[s as usize] = 0;
-            }
+            self.close_window();
             self.current = i;
         }
         let Some(c) = self.counts.get_mut(station as usize) else {
@@ -122,6 +165,7 @@ impl CaptureTimeline {
         }
         *c += 1;
         let c = u64::from(*c);
+        self.totals[station as usize] += 1;
         let w = &mut self.windows[self.current];
         w.successes += 1;
         if station == 0 {
@@ -152,6 +196,8 @@ impl Observer for CaptureTimeline {
         for s in self.touched.drain(..) {
             self.counts[s as usize] = 0;
         }
+        self.totals.iter_mut().for_each(|t| *t = 0);
+        self.tallies.clear();
         self.current = 0;
     }
 }
@@ -235,5 +281,32 @@ mod tests {
         // and near 0 in others.
         let shares: Vec<f64> = w.iter().filter_map(CaptureWindow::station0_share).collect();
         assert!(shares.iter().any(|&s| s > 0.9) && shares.iter().any(|&s| s < 0.1));
+    }
+
+    #[test]
+    fn each_station_is_followed_window_by_window_and_the_busiest_is_found() {
+        let cfg = RunConfig {
+            stations: 6,
+            traffic: Traffic::Poisson { load: 0.9 },
+            duration: Time::from_ms(200),
+            seed: 3,
+            ..RunConfig::default()
+        };
+        let (_, t) = run_with_observer(&cfg, CaptureTimeline::new(&cfg, 25)).unwrap();
+        let w = t.windows();
+        let per: Vec<Vec<u64>> = (0..6).map(|s| t.station_successes(s)).collect();
+        for (i, win) in w.iter().enumerate() {
+            // The stations' successes add up to the window's, station 0's and the
+            // busiest station's are the window's own counts.
+            assert_eq!(per.iter().map(|p| p[i]).sum::<u64>(), win.successes);
+            assert_eq!(per[0][i], win.station0);
+            assert_eq!(per.iter().map(|p| p[i]).max(), Some(win.busiest));
+        }
+        let totals: Vec<u64> = per.iter().map(|p| p.iter().sum()).collect();
+        let (s, n) = t.busiest_station().unwrap();
+        assert_eq!(n, *totals.iter().max().unwrap());
+        assert_eq!(totals.iter().position(|&x| x == n), Some(s as usize));
+        // A station beyond the bus succeeds nowhere.
+        assert!(t.station_successes(99).iter().all(|&x| x == 0));
     }
 }

@@ -58,12 +58,18 @@ fn charts_have_a_line_per_strategy_and_the_trigger_shaded() {
     use retry_storm::contention::{ContentionConfig, run_contention};
     use retry_storm_host::chart::{contention_chart, scenario_chart};
     use sim_host::chart::figure::Figure;
+    use sim_host::chart::line::LegendAt;
     use sim_host::chart::save::to_rgb;
     let r = scenario("shard", 1);
     let fig = scenario_chart(&r);
     assert_eq!(fig.charts.len(), 6);
     for c in &fig.charts {
         assert_eq!(c.series.len(), 3, "{}", c.title);
+        // The legend beside the plot hides no data; a ratio's axis ends at 1.
+        assert_eq!(c.legend, LegendAt::Outside, "{}", c.title);
+        if c.title.contains("ratio") {
+            assert_eq!(c.y.range, Some((0.0, 1.0)), "{}", c.title);
+        }
         assert_eq!(c.shades.len(), 1);
         assert_eq!((c.shades[0].from, c.shades[0].to), (20.0, 60.0));
         assert!(c.series.iter().all(|s| !s.points.is_empty()), "{}", c.title);
@@ -92,6 +98,7 @@ fn charts_have_a_line_per_strategy_and_the_trigger_shaded() {
     .unwrap();
     let fig = contention_chart(&rows);
     assert_eq!(fig.charts.len(), 2);
+    assert!(fig.charts.iter().all(|c| c.legend == LegendAt::Outside));
     assert!(
         fig.charts
             .iter()

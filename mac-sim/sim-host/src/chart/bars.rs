@@ -18,6 +18,7 @@ use plotters::prelude::*;
 
 use super::figure::{Figure, PlotError};
 use super::style::{self, SIZE};
+use super::ticks::log_ticks;
 use super::title::title_and_note;
 
 /// A bar chart (see the module docs).
@@ -141,7 +142,12 @@ impl Figure for BarChart {
         let (y0, y1) = self.y_range();
         let (area, title) = title_and_note(area, &self.title, self.note.as_deref())?;
         if self.log {
-            draw_in(self, &area, title, x0..x1, (y0..y1).log_scale(), y0)
+            let t = log_ticks(y0, y1, 10.0);
+            let y = (y0..y1)
+                .log_scale()
+                .with_key_points(t.labelled)
+                .with_light_points(t.light);
+            draw_in(self, &area, title, x0..x1, y, y0)
         } else {
             draw_in(self, &area, title, x0..x1, y0..y1, y0)
         }
@@ -175,17 +181,8 @@ where
         }
     };
     let log = c.log;
-    let yfmt = |v: &f64| {
-        if !log {
-            return style::tick(*v);
-        }
-        let m = *v / 10f64.powf(v.log10().floor());
-        if [1.0, 2.0, 5.0].iter().any(|k| (m - k).abs() < 1e-6) {
-            style::tick(*v)
-        } else {
-            String::new()
-        }
-    };
+    // A log axis is labelled at its ticks' values (see `ticks`).
+    let yfmt = |v: &f64| style::tick(*v);
     let n = c.bars.len().max(1);
     style::grid(
         chart

@@ -10,6 +10,7 @@
 //!   atomically;
 //! * [`line`](mod@line): a line chart (linear or log axes, error bars or bands, shaded
 //!   x-intervals, legend);
+//! * [`ticks`]: the labelled and light ticks of a logarithmic axis;
 //! * [`bars`]: a bar chart (histograms, per-item values) with a reference line.
 
 pub mod bars;
@@ -18,4 +19,5 @@ pub mod font;
 pub mod line;
 pub mod save;
 pub mod style;
+pub mod ticks;
 pub mod title;

@@ -127,6 +127,12 @@ pub fn grid<'m, 'a, 'b, X: Ranged, Y: Ranged, DB: DrawingBackend>(
         .set_all_tick_mark_size(px(5))
 }
 
+/// Pixels between a legend's border and its entries.
+pub const LEGEND_MARGIN: u32 = 12;
+
+/// Pixels a legend entry's sample (line, marker, box) takes before its text.
+pub const LEGEND_SAMPLE: u32 = 28;
+
 /// Draw the legend of every labelled series at `pos`, on a translucent white box.
 ///
 /// # Errors
@@ -142,8 +148,8 @@ pub fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
         .label_font(legend())
         .background_style(WHITE.mix(0.88))
         .border_style(stroke(RGBColor(160, 160, 160), 1))
-        .margin(upx(12))
-        .legend_area_size(px(28))
+        .margin(upx(LEGEND_MARGIN))
+        .legend_area_size(px(LEGEND_SAMPLE as i32))
         .draw()?;
     Ok(())
 }
