@@ -14,14 +14,28 @@ pub fn line_of(text: &str, offset: usize) -> usize {
         + 1
 }
 
-/// The key written on `line` (1-based): the text before `=`, or the table's name of
-/// a `[table]` or `[[table]]` header; empty if neither.
+/// The key written on `line` (1-based): the text before `=`, the table's name of a
+/// `[table]` or `[[table]]` header, or a JSON object's key (`"key": value`); empty if
+/// none.
+///
+/// ```
+/// use sim_kit::locate::key_on_line;
+/// assert_eq!(key_on_line("a = 1\n[server.rate_limit]\n", 2), "server.rate_limit");
+/// assert_eq!(key_on_line("{\n  \"stations\": four,\n}", 2), "stations");
+/// ```
 pub fn key_on_line(text: &str, line: usize) -> String {
     let l = text
         .lines()
         .nth(line.saturating_sub(1))
         .unwrap_or("")
         .trim();
+    let json_key = l
+        .strip_prefix('"')
+        .and_then(|r| r.split_once('"'))
+        .filter(|(_, rest)| rest.trim_start().starts_with(':'));
+    if let Some((key, _)) = json_key {
+        return key.to_string();
+    }
     if let Some(h) = l.strip_prefix('[') {
         let h = h.split('#').next().unwrap_or("");
         return h.trim_matches(['[', ']', ' ']).to_string();

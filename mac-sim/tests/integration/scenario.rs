@@ -244,6 +244,7 @@ fn an_edited_json_result_names_the_line_in_its_scenario_block() {
         ("stations", "\"four\"", "'four' is not a whole number"),
         ("stations", "0", "the number of stations must be at least 1"),
         ("seed", "[1]", "expected a single value"),
+        ("seed", "one", "expected value"),
         ("attempt_limit", "0", "attempt"),
     ] {
         // The key is in the "config" block too, above: the line named is the scenario's.

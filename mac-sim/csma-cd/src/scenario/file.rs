@@ -104,8 +104,9 @@ impl Scenario {
             key,
             message,
         };
-        let v: serde_json::Value =
-            serde_json::from_str(text).map_err(|x| err(x.line(), String::new(), x.to_string()))?;
+        // Bad JSON (a word not quoted, a comma missing) names the key on its line.
+        let v: serde_json::Value = serde_json::from_str(text)
+            .map_err(|x| err(x.line(), key_on_line(text, x.line()), x.to_string()))?;
         let Some(obj) = v.get("scenario").and_then(serde_json::Value::as_object) else {
             return Err(err(
                 0,
@@ -192,6 +193,9 @@ mod tests {
         let json = "{\"scenario\": {\"stations\": \"many\"}}";
         let e = Scenario::from_file_text("r.json", json, true).unwrap_err();
         assert_eq!((e.line, e.key.as_str()), (1, "stations"), "{e}");
+        let json = "{\n  \"scenario\": {\n    \"stations\": four,\n    \"seed\": 1\n  }\n}\n";
+        let e = Scenario::from_file_text("r.json", json, true).unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (3, "stations"), "{e}");
     }
 
     /// Values that some parameters refuse, as TOML and as JSON: text no parameter
