@@ -212,7 +212,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
             StormError::Warmup { .. } => ("", "warmup"),
             _ => ("", ""),
         };
-        // The first trigger that is wrong alone, for a trigger's key.
+        // The first trigger that alone gives the same error, for a trigger's key.
         let index = if table == "trigger" {
             (0..base.triggers.len())
                 .find(|&i| {
@@ -220,7 +220,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
                         triggers: vec![base.triggers[i]],
                         ..base.clone()
                     };
-                    one.validate().is_err()
+                    one.validate().err().as_ref() == Some(&e)
                 })
                 .unwrap_or(0)
         } else {

@@ -228,6 +228,24 @@ fn every_key_with_a_bad_value_is_named_with_its_line() {
     }
 }
 
+/// A trigger's error names that trigger's line, also when another trigger, alone,
+/// would be refused for something else (here the first, starting within the warm-up).
+#[test]
+fn a_triggers_error_names_the_trigger_at_fault() {
+    let (good, lines) = text(&with(&[]), None);
+    let early = good.replacen("start = \"20s\"", "start = \"2s\"", 1);
+    let bad = early
+        .replacen("fraction = 0.5", "fraction = 0.25", 1)
+        .replacen("fraction = 0.5", "fraction = 1.5", 1);
+    let e = parse(&bad, "full.toml").expect_err("a fraction out of range");
+    // The fourth table of triggers (index 8 of OPEN), its `fraction` (index 3).
+    assert_eq!(
+        (e.line, e.key.as_str()),
+        (Some(lines[8][3]), "fraction"),
+        "{e}"
+    );
+}
+
 /// The keys serde expects in the table with `header`, from its "unknown field"
 /// message: a key added to the schema shows up here.
 fn keys_serde_expects(tables: &[Table], header: &str) -> BTreeSet<String> {
