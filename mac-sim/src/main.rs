@@ -74,8 +74,18 @@ fn emit(text: &str) -> Result<(), Failure> {
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(Failure::environment(format!("writing output: {e}"))),
+        Err(e) => Err(Failure::environment(match stdout_path() {
+            Some(p) => format!("cannot write standard output ('{}'): {e}", p.display()),
+            None => format!("cannot write standard output: {e}"),
+        })),
     }
+}
+
+/// The file standard output was redirected to (`> results.json`), as Linux's `/proc`
+/// says; `None` for a pipe or a socket, or without `/proc`.
+fn stdout_path() -> Option<std::path::PathBuf> {
+    let p = std::fs::read_link("/proc/self/fd/1").ok()?;
+    p.is_absolute().then_some(p)
 }
 
 /// Write `text` as a line on standard error. A closed or failing standard error (a

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use clap::Args;
-use csma_cd::capture::{CaptureFormat, PcapWriter};
+use csma_cd::capture::{CaptureError, CaptureFormat, PcapWriter};
 use csma_cd::config::RunConfig;
 use csma_cd::exact::capture_timeline::{CaptureTimeline, DEFAULT_WINDOWS};
 use csma_cd::exact::per_station::{PerStation, StationResult};
@@ -15,7 +15,7 @@ use csma_cd_host::charts as run_charts;
 use csma_cd_host::charts::STEMS;
 use csma_cd_host::job;
 use sim_host::chart::save::save;
-use sim_host::output::atomic::AtomicFile;
+use sim_host::output::atomic::{AtomicFile, OutputError};
 use sim_host::output::plan::{self, Output};
 use sim_host::output::publish::Publication;
 use sim_host::output::set::OutputSet;
@@ -136,6 +136,7 @@ fn run_observed(
         .transpose()
         .map_err(Failure::usage)?;
     let timeline = plot.map(|_| CaptureTimeline::new(cfg, DEFAULT_WINDOWS));
+    let (trace_path, pcap_path) = (trace, pcap);
     let trace = trace.map(open_trace).transpose()?;
     let pcap = pcap.map(|p| open_pcap(p, cfg)).transpose()?;
     let progress = progress::for_stderr(quiet, "run", "64ths of the simulated time", "events");
@@ -152,24 +153,30 @@ fn run_observed(
     .ok_or_else(interrupted)?;
     drop(progress);
     let mut all = Publication::new();
-    if let Some(t) = trace {
-        all.file(t.finish().map_err(Failure::environment)?);
+    // A write that failed (the disk full) names the file as the user gave it.
+    if let (Some(t), Some(path)) = (trace, trace_path) {
+        all.file(t.finish().map_err(|e| write_failed(path, e))?);
     }
-    if let Some(p) = pcap {
-        all.file(p.finish().map_err(Failure::environment)?);
+    if let (Some(p), Some(path)) = (pcap, pcap_path) {
+        all.file(p.finish().map_err(|e| write_failed(path, e))?);
     }
     let stations = per_station.map(|p| p.results(&bits, cfg.measured()));
     let mut chart_files = 0;
     if let Some(dir) = plot {
         let set = OutputSet::begin(dir)?;
         let d = set.dir();
-        chart_files += save(&run_charts::attempts_histogram(&r), d, STEMS[0])?.len();
-        chart_files += save(&run_charts::per_station_throughput(&r, &bits), d, STEMS[1])?.len();
-        chart_files += save(&run_charts::backoff_vs_expected(&r), d, STEMS[2])?.len();
-        if let Some(t) = &timeline {
-            let chart = run_charts::capture_timeline(&r, t);
-            chart_files += save(&chart, d, STEMS[3])?.len();
-        }
+        let drawn = (|| {
+            let mut n = save(&run_charts::attempts_histogram(&r), d, STEMS[0])?.len();
+            n += save(&run_charts::per_station_throughput(&r, &bits), d, STEMS[1])?.len();
+            n += save(&run_charts::backoff_vs_expected(&r), d, STEMS[2])?.len();
+            if let Some(t) = &timeline {
+                let chart = run_charts::capture_timeline(&r, t);
+                n += save(&chart, d, STEMS[3])?.len();
+            }
+            Ok(n)
+        })();
+        // An error names the chart in the --plot folder, not in the staging one.
+        chart_files += drawn.map_err(|e| set.shown(e))?;
         all.set(set);
     }
     // One gate for everything, also when the only output is the printed result.
@@ -226,11 +233,20 @@ fn open<F>(
 /// The trace writer for `path`, checked by [`open`].
 fn open_trace(path: &Path) -> Result<TraceWriter<AtomicFile>, Failure> {
     let (format, file) = open(path, TraceFormat::from_path)?;
-    TraceWriter::new(file, format).map_err(Failure::environment)
+    TraceWriter::new(file, format).map_err(|e| write_failed(path, e))
 }
 
 /// The capture writer for `path`, checked by [`open`].
 fn open_pcap(path: &Path, cfg: &RunConfig) -> Result<PcapWriter<AtomicFile>, Failure> {
     let (format, file) = open(path, CaptureFormat::from_path)?;
-    Ok(PcapWriter::new(file, format, cfg)?)
+    PcapWriter::new(file, format, cfg).map_err(|e| match e {
+        CaptureError::Io(e) => write_failed(path, e),
+        e => e.into(),
+    })
+}
+
+/// A file the user named (`--trace`, `--pcap`) that could not be written while the
+/// work went on (the disk full): exit status 1, naming the path as given.
+fn write_failed(path: &Path, e: std::io::Error) -> Failure {
+    Failure::environment(OutputError::Write(path.to_path_buf(), e))
 }

@@ -274,7 +274,8 @@ fn publish(
     let mut all = Publication::new();
     if let Some(dir) = &a.out {
         let staged = set::OutputSet::begin(dir)?;
-        write(staged.dir())?;
+        // An error names the file in the --out folder, not in the staging one.
+        write(staged.dir()).map_err(|e| staged.shown(e))?;
         all.set(staged);
     }
     all.commit(interrupt::flag())?

@@ -257,7 +257,9 @@ impl StormConfig {
     /// # Errors
     ///
     /// The first [`StormError::Param`] found (rates, clients, server, timeouts, horizon
-    /// and bins, trigger, recovery rule), or the strategy's [`StormError::Strategy`].
+    /// and bins, trigger, recovery rule), [`StormError::Warmup`] for a warm-up that
+    /// leaves no baseline before the first trigger (or lasts past the horizon), or the
+    /// strategy's [`StormError::Strategy`].
     pub fn validate(&self) -> Result<(), StormError> {
         match self.load {
             Load::Open {
@@ -312,14 +314,14 @@ impl StormConfig {
             }
         }
         if s.queue_limit.is_some() && s.workers.is_none() {
-            return Err(StormError::param(Param::Shedding, "queue_limit"));
+            return Err(StormError::param(Param::QueueLimit, ""));
         }
         if let Some(r) = s.rate_limit {
-            if !(r.per_s.is_finite() && r.per_s > 0.0 && r.per_s <= 1e8) || r.burst == 0 {
-                return Err(StormError::param(
-                    Param::Shedding,
-                    format!("rate_limit {}/s, burst {}", r.per_s, r.burst),
-                ));
+            if !(r.per_s.is_finite() && r.per_s > 0.0 && r.per_s <= 1e8) {
+                return Err(StormError::param(Param::RateLimitRate, r.per_s));
+            }
+            if r.burst == 0 {
+                return Err(StormError::param(Param::RateLimitBurst, r.burst));
             }
         }
         if self.timeouts_ps.is_empty() || self.timeouts_ps.contains(&Time::ZERO) {
@@ -354,7 +356,10 @@ impl StormConfig {
                     }
                 }
                 TriggerKind::Shard { shards, failing } => {
-                    if shards == 0 || failing >= shards {
+                    if shards == 0 {
+                        return Err(StormError::param(Param::Shards, shards));
+                    }
+                    if failing >= shards {
                         return Err(StormError::param(
                             Param::FailingShard,
                             format!("{failing} of {shards}"),
@@ -377,16 +382,28 @@ impl StormConfig {
                 TriggerKind::Outage | TriggerKind::Pause => {}
             }
         }
+        self.check_warmup()?;
         let r = &self.recovery;
-        let ok = r.success_fraction.is_finite()
-            && (0.0..=1.0).contains(&r.success_fraction)
-            && r.conc_factor.is_finite()
-            && r.conc_factor >= 1.0
-            && r.conc_slack.is_finite()
-            && r.conc_slack >= 0.0
-            && !r.sustain_ps.is_zero();
-        if !ok {
-            return Err(StormError::param(Param::RecoveryRule, ""));
+        if !(0.0..=1.0).contains(&r.success_fraction) {
+            return Err(StormError::param(
+                Param::RecoverySuccess,
+                r.success_fraction,
+            ));
+        }
+        if !(r.conc_factor.is_finite() && r.conc_factor >= 1.0) {
+            return Err(StormError::param(
+                Param::RecoveryConcurrencyFactor,
+                r.conc_factor,
+            ));
+        }
+        if !(r.conc_slack.is_finite() && r.conc_slack >= 0.0) {
+            return Err(StormError::param(
+                Param::RecoveryConcurrencySlack,
+                r.conc_slack,
+            ));
+        }
+        if r.sustain_ps.is_zero() {
+            return Err(StormError::param(Param::RecoverySustain, r.sustain_ps));
         }
         if self.chain.len() > MAX_CHAIN {
             return Err(StormError::param(Param::Chain, self.chain.len()));
@@ -398,6 +415,23 @@ impl StormConfig {
             l.strategy.validate()?;
         }
         self.strategy.validate()
+    }
+
+    /// The warm-up must leave a baseline: it ends before the first trigger starts,
+    /// and, without a trigger, within the horizon.
+    fn check_warmup(&self) -> Result<(), StormError> {
+        let covered = match self.trigger_window() {
+            Some((start, _)) => (self.warmup_ps >= start).then_some((start, true)),
+            None => (self.warmup_ps > self.horizon_ps).then_some((self.horizon_ps, false)),
+        };
+        match covered {
+            Some((limit, trigger)) => Err(StormError::Warmup {
+                warmup: self.warmup_ps,
+                limit,
+                trigger,
+            }),
+            None => Ok(()),
+        }
     }
 }
 

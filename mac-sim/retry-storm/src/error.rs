@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use sim_kit::time::Time;
+
 use crate::limits::{MAX_CLIENTS, MAX_REQUESTS};
 
 /// A storm parameter the simulator cannot accept. `Display` is one line.
@@ -22,6 +24,16 @@ pub enum StormError {
     Interrupted,
     /// A scenario file that cannot be used: where, and why.
     File(Box<FileError>),
+    /// A warm-up that leaves no pre-trigger baseline: it does not end before the first
+    /// trigger starts (or, without a trigger, it lasts past the horizon).
+    Warmup {
+        /// The warm-up.
+        warmup: Time,
+        /// What it must end before: the first trigger's start, or the horizon.
+        limit: Time,
+        /// Whether `limit` is the first trigger's start (else the horizon).
+        trigger: bool,
+    },
     /// A parameter out of its range: which, and the value given (empty where the
     /// parameter has no single value, e.g. a pair that contradicts itself).
     Param {
@@ -80,6 +92,8 @@ pub enum Param {
     TriggerEnd,
     /// The failing fraction of a partial failure.
     FailureFraction,
+    /// The number of shards.
+    Shards,
     /// The failing shard (`failing of shards`).
     FailingShard,
     /// A sweep specification (`PARAM=VALUES`).
@@ -88,14 +102,24 @@ pub enum Param {
     SweepValue,
     /// The number of services in a call chain.
     Chain,
-    /// Load shedding or rate limiting (which, as text).
-    Shedding,
+    /// A queue limit on a server without workers.
+    QueueLimit,
+    /// A rate limit's rate, per second.
+    RateLimitRate,
+    /// A rate limit's burst.
+    RateLimitBurst,
     /// A capacity loss on a server without workers.
     CapacityLossWorkers,
     /// A load spike's factor.
     SpikeFactor,
-    /// The recovery rule.
-    RecoveryRule,
+    /// The recovery rule's success fraction.
+    RecoverySuccess,
+    /// The recovery rule's concurrency factor.
+    RecoveryConcurrencyFactor,
+    /// The recovery rule's concurrency slack.
+    RecoveryConcurrencySlack,
+    /// The recovery rule's sustain time.
+    RecoverySustain,
     /// The list of strategies to run.
     Strategies,
     /// Seeds per strategy.
@@ -120,6 +144,22 @@ impl fmt::Display for StormError {
             StormError::Strategy { spec, problem } => write!(f, "strategy: '{spec}': {problem}"),
             StormError::Interrupted => write!(f, "interrupted; nothing was written"),
             StormError::File(e) => write!(f, "{e}"),
+            StormError::Warmup {
+                warmup,
+                limit,
+                trigger: true,
+            } => write!(
+                f,
+                "warm-up {} s leaves no baseline before the first trigger at {} s: set warmup (default 5s) below the first trigger's start, or start the trigger later",
+                warmup.as_secs_f64(),
+                limit.as_secs_f64()
+            ),
+            StormError::Warmup { warmup, limit, .. } => write!(
+                f,
+                "warm-up {} s is longer than the horizon {} s: set warmup (default 5s) shorter, or the horizon longer (-d/--horizon)",
+                warmup.as_secs_f64(),
+                limit.as_secs_f64()
+            ),
             StormError::Param { param, value: v } => {
                 use Param::*;
                 match param {
@@ -156,6 +196,7 @@ impl fmt::Display for StormError {
                     FailureFraction => {
                         write!(f, "failure fraction {v} must be between 0 and 1")
                     }
+                    Shards => write!(f, "{v} shards: there must be at least 1"),
                     FailingShard => write!(
                         f,
                         "failing shard {v}: the failing shard must be below the number of shards"
@@ -168,10 +209,17 @@ impl fmt::Display for StormError {
                         f,
                         "sweep {v} does not fit the scenario: utilisation needs workers and rate an open or capped load; clients a closed or capped load, whole; retries a strategy that retries, whole; timeout positive seconds"
                     ),
-                    Shedding => write!(
+                    QueueLimit => write!(
                         f,
-                        "{v}: a queue limit needs workers; a rate limit needs a positive rate (at most 1e8) and a burst of at least 1"
+                        "a queue limit needs a server with workers (set workers, or remove queue_limit)"
                     ),
+                    RateLimitRate => write!(
+                        f,
+                        "rate limit {v} per second must be positive (at most 1e8)"
+                    ),
+                    RateLimitBurst => {
+                        write!(f, "rate limit burst {v} must be at least 1")
+                    }
                     Chain => write!(
                         f,
                         "{v} services in the call chain: at most {} are supported",
@@ -187,7 +235,16 @@ impl fmt::Display for StormError {
                             "load spike factor {v} must be above 0 (and at most 1000)"
                         )
                     }
-                    RecoveryRule => write!(f, "recovery rule out of range"),
+                    RecoverySuccess => {
+                        write!(f, "recovery success fraction {v} must be between 0 and 1")
+                    }
+                    RecoveryConcurrencyFactor => {
+                        write!(f, "recovery concurrency factor {v} must be at least 1")
+                    }
+                    RecoveryConcurrencySlack => {
+                        write!(f, "recovery concurrency slack {v} must be 0 or more")
+                    }
+                    RecoverySustain => write!(f, "the recovery's sustain time must be positive"),
                     Strategies => write!(f, "no strategy to run"),
                     Seeds => write!(f, "{v} seeds: between 1 and 1000 are supported"),
                     ContentionClients => write!(

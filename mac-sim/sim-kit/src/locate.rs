@@ -14,14 +14,28 @@ pub fn line_of(text: &str, offset: usize) -> usize {
         + 1
 }
 
-/// The key written on `line` (1-based): the text before `=`, or the table's name of
-/// a `[table]` or `[[table]]` header; empty if neither.
+/// The key written on `line` (1-based): the text before `=`, the table's name of a
+/// `[table]` or `[[table]]` header, or a JSON object's key (`"key": value`); empty if
+/// none.
+///
+/// ```
+/// use sim_kit::locate::key_on_line;
+/// assert_eq!(key_on_line("a = 1\n[server.rate_limit]\n", 2), "server.rate_limit");
+/// assert_eq!(key_on_line("{\n  \"stations\": four,\n}", 2), "stations");
+/// ```
 pub fn key_on_line(text: &str, line: usize) -> String {
     let l = text
         .lines()
         .nth(line.saturating_sub(1))
         .unwrap_or("")
         .trim();
+    let json_key = l
+        .strip_prefix('"')
+        .and_then(|r| r.split_once('"'))
+        .filter(|(_, rest)| rest.trim_start().starts_with(':'));
+    if let Some((key, _)) = json_key {
+        return key.to_string();
+    }
     if let Some(h) = l.strip_prefix('[') {
         let h = h.split('#').next().unwrap_or("");
         return h.trim_matches(['[', ']', ' ']).to_string();
@@ -37,10 +51,60 @@ pub fn key_on_line(text: &str, line: usize) -> String {
 
 /// The line of `key` in the `index`-th `[[table]]` (or the `[table]`, index 0), or of
 /// the table's header if the key is not written there; at the top level with `table`
-/// empty. Line 1 if nothing matches.
+/// empty. A sub-table is named with a dot (`server.rate_limit`), as in its header
+/// (`[server.rate_limit]`, spaces and quotes around the parts allowed); one written
+/// inside its parent instead (`rate_limit = { per_s = 0.0 }` or
+/// `rate_limit.per_s = 0.0` under `[server]`) is found there. Line 1 if nothing
+/// matches.
+///
+/// ```
+/// use sim_kit::locate::line_of_key;
+/// let text = "[server]\nworkers = 1\n[ server . \"rate_limit\" ]\nper_s = 0.0\n";
+/// assert_eq!(line_of_key(text, "server.rate_limit", 0, "per_s"), 4);
+/// assert_eq!(line_of_key(text, "server", 0, "workers"), 2);
+/// let inline = "[server]\nworkers = 1\nrate_limit = { per_s = 0.0, burst = 1 }\n";
+/// assert_eq!(line_of_key(inline, "server.rate_limit", 0, "burst"), 3);
+/// ```
 pub fn line_of_key(text: &str, table: &str, index: usize, key: &str) -> usize {
+    if let Some(line) = line_in_table(text, table, index, key) {
+        return line;
+    }
+    // A sub-table without a header of its own: inline or dotted inside its parent.
+    if let Some((parent, child)) = table.rsplit_once('.') {
+        let dotted = format!("{child}.{key}");
+        if let Some(line) = line_in_table(text, parent, index, &dotted)
+            .filter(|&l| key_written(text, l, &dotted))
+            .or_else(|| line_in_table(text, parent, index, child))
+        {
+            return line;
+        }
+    }
+    1
+}
+
+/// Whether the line `line` (1-based) holds `key =`.
+fn key_written(text: &str, line: usize, key: &str) -> bool {
+    text.lines()
+        .nth(line.saturating_sub(1))
+        .and_then(|l| l.split_once('='))
+        .is_some_and(|(k, _)| dotted_name(k) == key)
+}
+
+/// A dotted TOML name with the spaces and quotes around its parts removed:
+/// `server . "rate_limit"` is `server.rate_limit`.
+fn dotted_name(name: &str) -> String {
+    name.split('.')
+        .map(|p| p.trim().trim_matches(['"', '\'']))
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// [`line_of_key`] inside the table named exactly `table`: the key's line, the
+/// table's header when the key is not written there, `None` when there is no such
+/// table (never for the top level).
+fn line_in_table(text: &str, table: &str, index: usize, key: &str) -> Option<usize> {
     let mut seen: Option<usize> = None; // tables of that name seen so far, minus one
-    let mut header = 1;
+    let mut header = None;
     let mut inside = table.is_empty();
     for (i, raw) in text.lines().enumerate() {
         let l = raw.trim();
@@ -50,7 +114,7 @@ pub fn line_of_key(text: &str, table: &str, index: usize, key: &str) -> usize {
         if l.starts_with('[') {
             // A header may have a comment after it (a key's `#` is after its `=`).
             let l = l.split('#').next().unwrap_or("").trim();
-            let name = l.trim_matches(['[', ']', ' ']);
+            let name = dotted_name(l.trim_matches(['[', ']', ' ']));
             if inside && seen == Some(index) {
                 return header; // the table ended without the key
             }
@@ -60,16 +124,19 @@ pub fn line_of_key(text: &str, table: &str, index: usize, key: &str) -> usize {
                 seen = Some(n);
                 if n == index {
                     inside = true;
-                    header = i + 1;
+                    header = Some(i + 1);
                 }
             }
             continue;
         }
-        if inside && l.split_once('=').is_some_and(|(k, _)| k.trim() == key) {
-            return i + 1;
+        if inside
+            && l.split_once('=')
+                .is_some_and(|(k, _)| dotted_name(k) == key)
+        {
+            return Some(i + 1);
         }
     }
-    header
+    if table.is_empty() { Some(1) } else { header }
 }
 
 /// The first line (1-based) at or after line `from` (0-based) where `key` is written
@@ -134,5 +201,22 @@ mod tests {
         assert_eq!(key_on_line(TEXT, 7), "");
         assert_eq!(line_of_key(TEXT, "trigger", 0, "end"), 4); // not written: the header
         assert_eq!(line_of_key(TEXT, "trigger", 1, "start"), 6);
+        assert_eq!(line_of_key(TEXT, "nothing", 0, "end"), 1);
+    }
+
+    #[test]
+    fn sub_tables_by_header_inline_or_dotted() {
+        let text = "[server]\nworkers = 1\n[server.slowdown]\nlimit = 3\n[server.rate_limit]\n\"per_s\" = 0.0\nburst = 0\n";
+        assert_eq!(line_of_key(text, "server", 0, "workers"), 2);
+        assert_eq!(line_of_key(text, "server", 0, "queue_limit"), 1); // the header
+        assert_eq!(line_of_key(text, "server.slowdown", 0, "limit"), 4);
+        assert_eq!(line_of_key(text, "server.slowdown", 0, "max"), 3);
+        assert_eq!(line_of_key(text, "server.rate_limit", 0, "per_s"), 6);
+        assert_eq!(line_of_key(text, "server.rate_limit", 0, "burst"), 7);
+        let dotted = "[server]\nworkers = 1\nrate_limit.per_s = 0.0\nrate_limit.burst = 0\n";
+        assert_eq!(line_of_key(dotted, "server.rate_limit", 0, "burst"), 4);
+        assert_eq!(line_of_key(dotted, "server.rate_limit", 0, "per_s"), 3);
+        let inline = "[server]\nworkers = 1\nslowdown = { limit = 1 }\n";
+        assert_eq!(line_of_key(inline, "server.slowdown", 0, "factor"), 3);
     }
 }

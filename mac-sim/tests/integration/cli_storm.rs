@@ -284,6 +284,65 @@ fn scenario_files_by_path() {
     );
 }
 
+/// Each key of `[recovery]` and `[server.rate_limit]` is named with its own line, and
+/// a warm-up that leaves no baseline before the first trigger is refused, naming
+/// `warmup` in a file and the horizon's flag when `-d` makes the horizon too short.
+#[test]
+fn storm_files_name_their_own_keys_and_refuse_a_covering_warm_up() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let text = std::fs::read_to_string(format!("{dir}/retry-storm/scenarios/pause.toml")).unwrap();
+    let limited = text.replacen(
+        "error_time = \"1ms\"  # how long an error answer takes\n",
+        "error_time = \"1ms\"\n[server.rate_limit]\nper_s = 100.0\nburst = 10\n",
+        1,
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    for (from, to, needle) in [
+        (
+            "concurrency_factor = 2.0",
+            "concurrency_factor = 0.5",
+            ":45: concurrency_factor: recovery concurrency factor 0.5 must be at least 1",
+        ),
+        (
+            "concurrency_slack = 5.0",
+            "concurrency_slack = -5.0",
+            ":46: concurrency_slack: recovery concurrency slack -5 must be 0 or more",
+        ),
+        (
+            "per_s = 100.0",
+            "per_s = 0.0",
+            ":32: per_s: rate limit 0 per second must be positive",
+        ),
+        (
+            "burst = 10",
+            "burst = 0",
+            ":33: burst: rate limit burst 0 must be at least 1",
+        ),
+        (
+            "warmup = \"5s\"",
+            "warmup = \"20s\"",
+            ":13: warmup: warm-up 20 s leaves no baseline before the first trigger at 20 s: set warmup",
+        ),
+    ] {
+        let bad = tmp.path().join("bad.toml");
+        std::fs::write(&bad, limited.replacen(from, to, 1)).unwrap();
+        let bad = bad.to_string_lossy().into_owned();
+        assert_args_fail(&["storm", "--scenario", &bad], &format!("{bad}{needle}"));
+    }
+    // Without a trigger, a horizon (-d) shorter than the warm-up.
+    let quiet = tmp.path().join("quiet.toml");
+    let start = text.find("[[trigger]]").unwrap();
+    let end = text.find("# Healthy bin").unwrap();
+    std::fs::write(&quiet, format!("{}{}", &text[..start], &text[end..])).unwrap();
+    let quiet = quiet.to_string_lossy().into_owned();
+    let o = mac_sim(&["storm", "--scenario", &quiet, "-d", "30s", "--csv"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_args_fail(
+        &["storm", "--scenario", &quiet, "-d", "3s"],
+        "warm-up 5 s is longer than the horizon 3 s: set warmup (default 5s) shorter, or the horizon longer (-d/--horizon)",
+    );
+}
+
 /// Contention takes --clients and --seeds, and has the immediate-retry baseline.
 #[test]
 fn contention_seeds_clients_and_baseline() {

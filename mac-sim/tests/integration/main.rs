@@ -20,3 +20,4 @@ mod signals;
 mod store_cli;
 mod sweep_cli;
 mod trace_cli;
+mod write_failures;

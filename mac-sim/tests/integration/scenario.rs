@@ -219,6 +219,56 @@ fn bad_files_name_file_line_and_key() {
     );
 }
 
+/// A real `run --json` result, edited in its `"scenario"` block: a value of the wrong
+/// type and one out of range are each named by the key and its line in that block,
+/// never the line of the same key in the `"config"` block above it.
+#[test]
+fn an_edited_json_result_names_the_line_in_its_scenario_block() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = mac_sim(&["run", "-q", "-n", "4", "-d", "10ms", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    let block = lines
+        .iter()
+        .position(|l| l.starts_with("  \"scenario\": {"))
+        .expect("a scenario block");
+    let line_of = |key: &str, from: usize| {
+        from + 1
+            + lines[from..]
+                .iter()
+                .position(|l| l.trim_start().starts_with(&format!("\"{key}\":")))
+                .unwrap_or_else(|| panic!("{key} after line {from}"))
+    };
+    for (key, value, needle) in [
+        ("stations", "\"four\"", "'four' is not a whole number"),
+        ("stations", "0", "the number of stations must be at least 1"),
+        ("seed", "[1]", "expected a single value"),
+        ("seed", "one", "expected value"),
+        ("attempt_limit", "0", "attempt"),
+    ] {
+        // The key is in the "config" block too, above: the line named is the scenario's.
+        let line = line_of(key, block);
+        assert!(
+            line_of(key, 0) < line,
+            "{key} is not in the config block too"
+        );
+        let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        let (name, _) = edited[line - 1].split_once(':').unwrap();
+        let comma = if edited[line - 1].ends_with(',') {
+            ","
+        } else {
+            ""
+        };
+        edited[line - 1] = format!("{name}: {value}{comma}");
+        let f = write(&dir, "result.json", &(edited.join("\n") + "\n"));
+        assert_args_fail(
+            &["run", "-q", "--scenario", &f],
+            &format!("result.json:{line}: key `{key}`: {needle}"),
+        );
+    }
+}
+
 /// `--warmup` and the file's `warmup` key: the report says it, JSON and CSV carry
 /// it, the flag overrides the file, and one not shorter than the run is refused.
 #[test]

@@ -373,7 +373,11 @@ fn publish(
     cancel: &AtomicBool,
 ) -> Result<Vec<PathBuf>, SweepError> {
     let set = OutputSet::begin(&opts.out_dir).map_err(SweepError::Write)?;
-    write_outputs(points, seed, set.dir(), opts.plots)?;
+    // An error names the file in the output folder, not in the staging one.
+    write_outputs(points, seed, set.dir(), opts.plots).map_err(|e| match e {
+        SweepError::Write(e) => SweepError::Write(set.shown(e)),
+        e => e,
+    })?;
     let mut all = Publication::new();
     all.set(set);
     let files = all

@@ -104,8 +104,9 @@ impl Scenario {
             key,
             message,
         };
-        let v: serde_json::Value =
-            serde_json::from_str(text).map_err(|x| err(x.line(), String::new(), x.to_string()))?;
+        // Bad JSON (a word not quoted, a comma missing) names the key on its line.
+        let v: serde_json::Value = serde_json::from_str(text)
+            .map_err(|x| err(x.line(), key_on_line(text, x.line()), x.to_string()))?;
         let Some(obj) = v.get("scenario").and_then(serde_json::Value::as_object) else {
             return Err(err(
                 0,
@@ -192,5 +193,100 @@ mod tests {
         let json = "{\"scenario\": {\"stations\": \"many\"}}";
         let e = Scenario::from_file_text("r.json", json, true).unwrap_err();
         assert_eq!((e.line, e.key.as_str()), (1, "stations"), "{e}");
+        let json = "{\n  \"scenario\": {\n    \"stations\": four,\n    \"seed\": 1\n  }\n}\n";
+        let e = Scenario::from_file_text("r.json", json, true).unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (3, "stations"), "{e}");
+    }
+
+    /// Values that some parameters refuse, as TOML and as JSON: text no parameter
+    /// reads, numbers out of most ranges, a boolean, an array.
+    const BAD: &[&str] = &[
+        "\"not a value\"",
+        "-1",
+        "0",
+        "1e300",
+        "4294967296",
+        "true",
+        "[1]",
+    ];
+
+    /// Every parameter of the table, alone given each of `BAD` in a file that sets
+    /// every parameter (TOML, or the `"scenario"` block of a result whose `"config"`
+    /// block comes first with the same keys): each value refused is one line naming
+    /// the file, the parameter's line and its key; text is refused by every one.
+    #[test]
+    fn every_key_with_a_bad_value_is_named_with_its_line() {
+        let good = Scenario::from_config(&RunConfig::default()).scalars();
+        assert_eq!(good.len(), super::super::FIELDS.len());
+        let toml_value = |v: &crate::scenario::value::Scalar| {
+            toml::to_string(&std::collections::BTreeMap::from([("k", v)]))
+                .unwrap()
+                .trim()
+                .trim_start_matches("k = ")
+                .to_string()
+        };
+        let json_value = |v: &crate::scenario::value::Scalar| serde_json::to_string(v).unwrap();
+        for f in super::super::FIELDS {
+            let mut refused = 0;
+            for bad in BAD {
+                // TOML: a comment, then one line per key.
+                let mut toml = String::from("# every key\n");
+                let mut line = 0;
+                for (i, (k, v)) in good.iter().enumerate() {
+                    let v = if *k == f.key {
+                        bad.to_string()
+                    } else {
+                        toml_value(v)
+                    };
+                    toml.push_str(&format!("{k} = {v}\n"));
+                    if *k == f.key {
+                        line = i + 2;
+                    }
+                }
+                // JSON: the same keys in "config" first, then in "scenario".
+                let block = |with_bad: bool| {
+                    good.iter()
+                        .map(|(k, v)| {
+                            let v = if with_bad && *k == f.key {
+                                bad.to_string()
+                            } else {
+                                json_value(v)
+                            };
+                            format!("    \"{k}\": {v}")
+                        })
+                        .collect::<Vec<_>>()
+                        .join(",\n")
+                };
+                let json = format!(
+                    "{{\n  \"config\": {{\n{}\n  }},\n  \"scenario\": {{\n{}\n  }}\n}}\n",
+                    block(false),
+                    block(true)
+                );
+                let json_line = 3 + good.len() + 2 + (line - 2);
+                for (name, text, is_json, line) in [
+                    ("every.toml", &toml, false, line),
+                    ("every.json", &json, true, json_line),
+                ] {
+                    let Err(e) = Scenario::from_file_text(name, text, is_json) else {
+                        assert!(!bad.starts_with('"'), "{} = {bad} accepted", f.key);
+                        continue;
+                    };
+                    refused += 1;
+                    let shown = e.to_string();
+                    assert_eq!(
+                        (e.line, e.key.as_str()),
+                        (line, f.key),
+                        "{name}: {} = {bad}: {shown}",
+                        f.key
+                    );
+                    assert!(
+                        shown.starts_with(&format!("{name}:{line}: key `{}`: ", f.key)),
+                        "{shown}"
+                    );
+                    assert_eq!(shown.lines().count(), 1, "{shown}");
+                }
+            }
+            assert!(refused >= 2, "{}: nothing refused", f.key);
+        }
     }
 }

@@ -203,10 +203,16 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
     };
     base.validate().map_err(|e| {
         let (table, key) = match &e {
+            // The expected requests: the rate of an open or capped load drives them.
+            StormError::Param {
+                param: Param::Requests,
+                ..
+            } if l.rate.is_some() => ("load", "rate"),
             StormError::Param { param, .. } => key_of(*param),
+            StormError::Warmup { .. } => ("", "warmup"),
             _ => ("", ""),
         };
-        // The first trigger that is wrong alone, for a trigger's key.
+        // The first trigger that alone gives the same error, for a trigger's key.
         let index = if table == "trigger" {
             (0..base.triggers.len())
                 .find(|&i| {
@@ -214,7 +220,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
                         triggers: vec![base.triggers[i]],
                         ..base.clone()
                     };
-                    one.validate().is_err()
+                    one.validate().err().as_ref() == Some(&e)
                 })
                 .unwrap_or(0)
         } else {
@@ -272,7 +278,9 @@ fn key_of(p: Param) -> (&'static str, &'static str) {
         SlowdownMax => ("server.slowdown", "max"),
         Timeout => ("", "timeouts"),
         Chain => ("chain", "name"),
-        Shedding => ("server", "queue_limit"),
+        QueueLimit => ("server", "queue_limit"),
+        RateLimitRate => ("server.rate_limit", "per_s"),
+        RateLimitBurst => ("server.rate_limit", "burst"),
         Users => ("", "users"),
         HorizonOrBin | Bins => ("", "bin"),
         Horizon => ("", "horizon"),
@@ -281,7 +289,14 @@ fn key_of(p: Param) -> (&'static str, &'static str) {
         SpikeFactor => ("trigger", "factor"),
         CapacityLossWorkers => ("server", "workers"),
         FailingShard => ("trigger", "failing"),
-        RecoveryRule => ("recovery", "success_fraction"),
+        Shards => ("trigger", "shards"),
+        RecoverySuccess => ("recovery", "success_fraction"),
+        RecoveryConcurrencyFactor => ("recovery", "concurrency_factor"),
+        RecoveryConcurrencySlack => ("recovery", "concurrency_slack"),
+        RecoverySustain => ("recovery", "sustain"),
         _ => ("", ""),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -116,14 +116,14 @@ fn bad_files_name_file_line_and_key() {
 #[test]
 fn several_triggers_of_every_kind() {
     let text = format!(
-        "{GOOD}\n[[trigger]]\nkind = \"load-spike\"\nstart = \"0s\"\nend = \"5s\"\nfactor = 2.0\n\n[[trigger]]\nkind = \"capacity-loss\"\nstart = \"30s\"\nend = \"40s\"\nfraction = 0.5\n"
+        "{GOOD}\n[[trigger]]\nkind = \"load-spike\"\nstart = \"6s\"\nend = \"8s\"\nfactor = 2.0\n\n[[trigger]]\nkind = \"capacity-loss\"\nstart = \"30s\"\nend = \"40s\"\nfraction = 0.5\n"
     );
     let sc = parse(&text, "s.toml").unwrap();
     assert_eq!(sc.runs[0].triggers.len(), 3);
     assert_eq!(
         sc.runs[0].trigger_window(),
         Some((
-            sim_kit::time::Time::ZERO,
+            sim_kit::time::Time::from_secs(6),
             sim_kit::time::Time::from_secs(40)
         ))
     );
@@ -172,9 +172,22 @@ fn shedding_and_rate_limit_keys() {
     assert_eq!(s.queue_limit, Some(5));
     assert_eq!(s.retry_after_ps, sim_kit::time::Time::from_secs(2));
     assert_eq!(s.rate_limit.map(|r| r.burst), Some(4));
+    // Each key of [server.rate_limit] is named with its own line (17 and 18).
     let e = err(&text.replacen("burst = 4", "burst = 0", 1));
-    assert_eq!(e.key, "queue_limit", "{e}"); // the server's shedding keys
+    assert_eq!((e.line, e.key.as_str()), (Some(18), "burst"), "{e}");
     assert!(e.to_string().contains("burst 0"), "{e}");
+    let e = err(&text.replacen("per_s = 30.0", "per_s = -1.0", 1));
+    assert_eq!((e.line, e.key.as_str()), (Some(17), "per_s"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("s.toml:17: per_s: rate limit -1 "),
+        "{e}"
+    );
     let e = err(&text.replacen("workers = 10\n", "", 1));
-    assert!(e.to_string().contains("a queue limit needs workers"), "{e}");
+    assert_eq!((e.line, e.key.as_str()), (Some(13), "queue_limit"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("a queue limit needs a server with workers"),
+        "{e}"
+    );
 }

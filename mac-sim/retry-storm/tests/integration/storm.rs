@@ -398,7 +398,20 @@ fn bad_parameters_are_refused() {
     cases.push((c, "user"));
     let mut c = base.clone();
     c.recovery.success_fraction = 2.0;
-    cases.push((c, "recovery rule"));
+    cases.push((c, "recovery success fraction 2 "));
+    let mut c = base.clone();
+    c.recovery.conc_factor = 0.5;
+    cases.push((c, "recovery concurrency factor 0.5 "));
+    let mut c = base.clone();
+    c.recovery.conc_slack = -1.0;
+    cases.push((c, "recovery concurrency slack -1 "));
+    let mut c = base.clone();
+    c.warmup_ps = trig.start_ps;
+    cases.push((c, "leaves no baseline before the first trigger"));
+    let mut c = base.clone();
+    c.triggers.clear();
+    c.warmup_ps = c.horizon_ps + Time::from_ps(1);
+    cases.push((c, "longer than the horizon"));
     for (cfg, needle) in cases {
         let e = run(&cfg).unwrap_err().to_string();
         assert!(

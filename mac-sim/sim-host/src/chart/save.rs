@@ -8,7 +8,7 @@ use plotters::prelude::*;
 use super::figure::{Figure, PlotError};
 use super::font;
 use super::style::{self, BACKGROUND};
-use crate::output::atomic::{OutputError, write_atomic, write_atomic_with};
+use crate::output::atomic::{OutputError, write_atomic};
 
 /// Draw `fig` into an SVG document.
 ///
@@ -88,21 +88,29 @@ pub fn save(fig: &impl Figure, dir: &Path, stem: &str) -> Result<[PathBuf; 2], O
     fn render(p: &Path) -> impl FnOnce(PlotError) -> OutputError + '_ {
         move |e| OutputError::Render(p.to_path_buf(), Box::new(e))
     }
-    write_atomic_with(
-        &png,
-        |tmp| -> Result<(), PlotError> {
-            let rgb = to_rgb(fig)?;
-            let (w, h) = fig.size();
-            let mut backend = BitMapBackend::new(tmp, (w, h));
-            backend
-                .blit_bitmap((0, 0), (w, h), &rgb)
-                .map_err(PlotError::backend)?;
-            backend.present().map_err(PlotError::backend)?;
-            Ok(())
-        },
-        render(&png),
-    )?;
+    let rgb = to_rgb(fig).map_err(render(&png))?;
+    let (w, h) = fig.size();
+    let bytes = encode_png(&rgb, w, h).map_err(|e| render(&png)(PlotError::backend(e)))?;
+    write_atomic(&png, &bytes)?;
     let svg = to_svg(fig).map_err(render(&svg_path))?;
     write_atomic(&svg_path, svg.as_bytes())?;
     Ok([png, svg_path])
+}
+
+/// `rgb` (8-bit RGB, `w` x `h`) as a PNG file's bytes, encoded as plotters' bitmap
+/// backend saves one (the `image` crate's default PNG settings: fast compression,
+/// adaptive filtering), so the files are the same; in memory, so that a failure to
+/// write the file is an I/O error of its own ([`write_atomic`]).
+fn encode_png(rgb: &[u8], w: u32, h: u32) -> Result<Vec<u8>, png::EncodingError> {
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, w, h);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.set_compression(png::Compression::Fast);
+    enc.set_filter(png::FilterType::Sub);
+    enc.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
+    let mut writer = enc.write_header()?;
+    writer.write_image_data(rgb)?;
+    writer.finish()?;
+    Ok(out)
 }

@@ -70,6 +70,26 @@ impl fmt::Display for OutputError {
 
 impl std::error::Error for OutputError {}
 
+impl OutputError {
+    /// The same error with its path passed through `f` (as
+    /// [`super::set::OutputSet::shown`] names a staged file by its place in the
+    /// target).
+    #[must_use]
+    pub fn map_path(self, f: impl FnOnce(PathBuf) -> PathBuf) -> Self {
+        match self {
+            Self::NotADirectory(p) => Self::NotADirectory(f(p)),
+            Self::CreateDir(p, e) => Self::CreateDir(f(p), e),
+            Self::NotWritable(p, e) => Self::NotWritable(f(p), e),
+            Self::Write(p, e) => Self::Write(f(p), e),
+            Self::Render(p, e) => Self::Render(f(p), e),
+            Self::Clash { path, what } => Self::Clash {
+                path: f(path),
+                what,
+            },
+        }
+    }
+}
+
 /// A fresh hidden temporary name in `target`'s directory with `target`'s extension,
 /// recorded as a temporary of this process ([`super::temporaries`]): if the process
 /// abandons its outputs, a file of that name (and a database's `-wal`, `-shm` and
@@ -139,13 +159,15 @@ pub fn write_atomic_with<E>(
 ///
 /// # Errors
 ///
-/// [`OutputError::Write`] naming `target` if it is a folder, its folder is missing
-/// or no file can be created there.
+/// [`OutputError::Write`] naming `target` if it is a folder or a device, pipe or
+/// socket (a file is renamed over its path, which would replace it), its folder is
+/// missing or no file can be created there.
 pub fn check_file(target: &Path) -> Result<(), OutputError> {
     let wrap = |e| OutputError::Write(target.to_path_buf(), e);
     if target.is_dir() {
         return Err(wrap(in_the_way()));
     }
+    not_special(target)?;
     let probe = fresh_name(target);
     temporaries::create(&probe, |p| {
         fs::OpenOptions::new().write(true).create_new(true).open(p)
@@ -159,6 +181,27 @@ pub fn check_file(target: &Path) -> Result<(), OutputError> {
 /// The error of a folder where a file is to be written.
 pub(crate) fn in_the_way() -> io::Error {
     io::Error::new(io::ErrorKind::IsADirectory, "a folder is in the way")
+}
+
+/// Refuse an output path that exists and is neither a regular file nor a folder (a
+/// device such as `/dev/full` or `/dev/null`, a named pipe, a socket; through a
+/// symbolic link too): a file is written whole under a temporary name and renamed
+/// over its path, which would replace the device or the link to it by a plain file.
+///
+/// # Errors
+///
+/// [`OutputError::Write`] naming `target`.
+pub(crate) fn not_special(target: &Path) -> Result<(), OutputError> {
+    match fs::metadata(target) {
+        Ok(m) if !m.is_file() && !m.is_dir() => Err(OutputError::Write(
+            target.to_path_buf(),
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "it is a device, pipe or socket, not a regular file: output files are written whole and renamed into place; name a file",
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Write `bytes` to `target` atomically (see the module docs).
@@ -214,12 +257,13 @@ impl AtomicFile {
     ///
     /// # Errors
     ///
-    /// [`OutputError::Write`] if `target` is a directory or its directory does not
-    /// exist or is not writable.
+    /// [`OutputError::Write`] if `target` is a directory or a device (see
+    /// [`check_file`]), or its directory does not exist or is not writable.
     pub fn create(target: &Path) -> Result<Self, OutputError> {
         if target.is_dir() {
             return Err(OutputError::Write(target.to_path_buf(), in_the_way()));
         }
+        not_special(target)?;
         let tmp = fresh_name(target);
         let f = temporaries::create(&tmp, |p| {
             fs::OpenOptions::new().write(true).create_new(true).open(p)

@@ -23,7 +23,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use super::atomic::{OutputError, in_the_way};
+use super::atomic::{OutputError, in_the_way, not_special};
 use super::set::check_files;
 
 /// One output of a command, named by the option that gives it.
@@ -89,7 +89,8 @@ impl Place<'_> {
 /// # Errors
 ///
 /// The first problem, as one line naming the path: the errors of [`check_files`] for a
-/// folder, [`OutputError::Write`] for a folder where a file goes,
+/// folder, [`OutputError::Write`] for a folder where a file goes or a device, pipe or
+/// socket given as a file,
 /// [`OutputError::Clash`] for two outputs that clash.
 pub fn check(outputs: &[Output]) -> Result<(), OutputError> {
     for o in outputs {
@@ -98,7 +99,7 @@ pub fn check(outputs: &[Output]) -> Result<(), OutputError> {
             None if o.path.is_dir() => {
                 return Err(OutputError::Write(o.path.to_path_buf(), in_the_way()));
             }
-            None => {}
+            None => not_special(o.path)?,
         }
     }
     let mut places = Vec::new();

@@ -130,8 +130,8 @@ impl OutputSet {
     ///
     /// # Errors
     ///
-    /// The errors of [`check`], and [`OutputError::CreateDir`] if the staging folder
-    /// cannot be made.
+    /// The errors of [`check`], and [`OutputError::CreateDir`] naming `target` if the
+    /// staging folder cannot be made.
     pub fn begin(target: &Path) -> Result<Self, OutputError> {
         let base = existing_base(target)?;
         let name = target
@@ -144,7 +144,7 @@ impl OutputSet {
             fresh()
         ));
         temporaries::create(&staging, |p| fs::create_dir(p))
-            .map_err(|e| OutputError::CreateDir(staging.clone(), e))?;
+            .map_err(|e| OutputError::CreateDir(target.to_path_buf(), e))?;
         Ok(Self {
             target: target.to_path_buf(),
             staging,
@@ -155,6 +155,28 @@ impl OutputSet {
     /// The folder to write the files into.
     pub fn dir(&self) -> &Path {
         &self.staging
+    }
+
+    /// `e` with a path in the staging folder named by its place in the target: an
+    /// error of writing the set names the path the user gave, never the hidden
+    /// staging folder.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use sim_host::output::{atomic::OutputError, set::OutputSet};
+    /// let top = tempfile::tempdir().unwrap();
+    /// let set = OutputSet::begin(&top.path().join("out")).unwrap();
+    /// let full = std::io::Error::other("disk full");
+    /// let e = set.shown(OutputError::Write(set.dir().join("a.csv"), full));
+    /// assert!(matches!(&e, OutputError::Write(p, _) if p == &top.path().join("out/a.csv")));
+    /// ```
+    #[must_use]
+    pub fn shown(&self, e: OutputError) -> OutputError {
+        e.map_path(|p| match p.strip_prefix(&self.staging) {
+            Ok(rest) if rest.as_os_str().is_empty() => self.target.clone(),
+            Ok(rest) => self.target.join(rest),
+            Err(_) => p,
+        })
     }
 
     /// The folder the files will be in once committed.

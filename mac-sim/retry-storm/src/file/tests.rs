@@ -1,0 +1,308 @@
+//! Every key of the scenario file's schema, given a bad value, gives one line naming
+//! that key and the line it is written on; and the walk covers every key serde knows.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::parse;
+use crate::error::FileProblem;
+
+/// A table of a file: its header (empty for the top level) and its keys, each with a
+/// good value and a bad one.
+type Table = (
+    &'static str,
+    &'static [(&'static str, &'static str, &'static str)],
+);
+
+/// A file with every key of the schema, an open load: (header, [(key, good, bad)]).
+/// The bad values are out of range where the key has a range, else of the wrong type.
+const OPEN: &[Table] = &[
+    (
+        "",
+        &[
+            ("name", "\"full\"", "1"),
+            ("title", "\"every key\"", "1"),
+            ("expectation", "\"nothing\"", "[]"),
+            ("horizon", "\"60s\"", "\"0s\""),
+            ("bin", "\"1s\"", "\"1us\""),
+            ("warmup", "\"5s\"", "\"20s\""),
+            ("seed", "7", "-1"),
+            ("users", "100", "0"),
+            ("timeouts", "[\"1s\", \"2s\"]", "[]"),
+        ],
+    ),
+    (
+        "[load]",
+        &[
+            ("kind", "\"open\"", "\"opened\""),
+            ("clients", "10", "0"),
+            ("rate", "50.0", "-1.0"),
+        ],
+    ),
+    (
+        "[server]",
+        &[
+            ("workers", "8", "0"),
+            ("service", "\"exponential\"", "\"normal\""),
+            ("mean", "\"50ms\"", "\"50\""),
+            ("error_time", "\"1ms\"", "\"0s\""),
+            ("queue_limit", "20", "-1"),
+            ("retry_after", "\"1s\"", "1"),
+        ],
+    ),
+    (
+        "[server.slowdown]",
+        &[
+            ("limit", "4", "-4"),
+            ("factor", "2.0", "0.5"),
+            ("step", "1.0", "0.0"),
+            ("max", "\"1s\"", "\"1ms\""),
+        ],
+    ),
+    (
+        "[server.rate_limit]",
+        &[("per_s", "100.0", "-1.0"), ("burst", "5", "0")],
+    ),
+    (
+        "[[trigger]]",
+        &[
+            ("kind", "\"partial\"", "\"partly\""),
+            ("start", "\"20s\"", "\"later\""),
+            ("end", "\"30s\"", "\"10s\""),
+            ("fraction", "0.5", "1.5"),
+        ],
+    ),
+    (
+        "[[trigger]]",
+        &[
+            ("kind", "\"shard\"", "\"shards\""),
+            ("start", "\"32s\"", "1"),
+            ("end", "\"40s\"", "\"99s\""),
+            ("shards", "4", "0"),
+            ("failing", "1", "4"),
+        ],
+    ),
+    (
+        "[[trigger]]",
+        &[
+            ("kind", "\"load-spike\"", "2"),
+            ("start", "\"41s\"", "\"41\""),
+            ("end", "\"45s\"", "\"41s\""),
+            ("factor", "2.0", "0.0"),
+        ],
+    ),
+    (
+        "[[trigger]]",
+        &[
+            ("kind", "\"capacity-loss\"", "\"outages\""),
+            ("start", "\"46s\"", "\"-1s\""),
+            ("end", "\"50s\"", "\"61s\""),
+            ("fraction", "0.5", "-0.5"),
+        ],
+    ),
+    (
+        "[recovery]",
+        &[
+            ("success_fraction", "0.9", "2.0"),
+            ("concurrency_factor", "2.0", "0.5"),
+            ("concurrency_slack", "5.0", "-1.0"),
+            ("sustain", "\"3s\"", "\"0s\""),
+        ],
+    ),
+    (
+        "[[strategy]]",
+        &[
+            ("name", "\"plain\"", "1"),
+            ("spec", "\"exp-full+retries=3\"", "\"exp+retries=x\""),
+            ("timeouts", "[\"1s\"]", "[]"),
+        ],
+    ),
+    (
+        "[[strategy]]",
+        &[
+            ("name", "\"budget\"", "false"),
+            (
+                "spec",
+                "\"exp-full+retries=3+budget=10\"",
+                "\"exp+budget=250\"",
+            ),
+            ("timeouts", "[\"2s\"]", "[\"2\"]"),
+        ],
+    ),
+    (
+        "[[chain]]",
+        &[
+            ("name", "\"api\"", "1"),
+            ("spec", "\"exp-full+retries=2\"", "\"exp-fuller\""),
+            ("timeout", "\"2s\"", "\"0s\""),
+        ],
+    ),
+    (
+        "[[chain]]",
+        &[
+            ("name", "\"db-proxy\"", "[1]"),
+            ("spec", "\"exp-full+retries=1\"", "\"exp+retries=-1\""),
+            ("timeout", "\"1s\"", "2"),
+        ],
+    ),
+];
+
+/// The keys only a closed load has.
+const CLOSED: &[Table] = &[(
+    "[load]",
+    &[
+        ("kind", "\"closed\"", "\"close\""),
+        ("clients", "10", "1000001"),
+        ("think", "\"1s\"", "\"0s\""),
+    ],
+)];
+
+/// The file of `tables` (with `swap`'s tables in place of those with the same
+/// header), the value of key `bad` (table, key index) replaced by its bad value;
+/// also the 1-based line of each (table, key).
+fn text(tables: &[Table], bad: Option<(usize, usize)>) -> (String, Vec<Vec<usize>>) {
+    let mut out = String::new();
+    let mut lines = Vec::new();
+    let mut line = 0;
+    for (t, (header, keys)) in tables.iter().enumerate() {
+        if !header.is_empty() {
+            out.push_str(header);
+            out.push('\n');
+            line += 1;
+        }
+        let mut at = Vec::new();
+        for (k, (key, good, worse)) in keys.iter().enumerate() {
+            let v = if bad == Some((t, k)) { worse } else { good };
+            out.push_str(&format!("{key} = {v}\n"));
+            line += 1;
+            at.push(line);
+        }
+        out.push('\n');
+        line += 1;
+        lines.push(at);
+    }
+    (out, lines)
+}
+
+/// `OPEN` with the tables of `swap` in place of those with the same header.
+fn with(swap: &[Table]) -> Vec<Table> {
+    OPEN.iter()
+        .map(|t| *swap.iter().find(|s| s.0 == t.0).unwrap_or(t))
+        .collect()
+}
+
+#[test]
+fn the_full_files_are_good() {
+    for tables in [with(&[]), with(CLOSED)] {
+        let (t, _) = text(&tables, None);
+        let sc = parse(&t, "full.toml").unwrap_or_else(|e| panic!("{e}\n{t}"));
+        assert_eq!(sc.runs.len(), 2);
+        assert_eq!(sc.runs[0].triggers.len(), 4);
+        assert_eq!(sc.runs[0].chain.len(), 2);
+    }
+}
+
+#[test]
+fn every_key_with_a_bad_value_is_named_with_its_line() {
+    for tables in [with(&[]), with(CLOSED)] {
+        for (t, (header, keys)) in tables.iter().enumerate() {
+            for (k, (key, _, bad)) in keys.iter().enumerate() {
+                let (text, lines) = text(&tables, Some((t, k)));
+                let line = lines[t][k];
+                let e = match parse(&text, "full.toml") {
+                    Err(e) => e,
+                    Ok(_) => panic!("{header} {key} = {bad} accepted"),
+                };
+                let shown = e.to_string();
+                assert_eq!(
+                    (e.line, e.key.as_str()),
+                    (Some(line), *key),
+                    "{header} {key} = {bad} (line {line}): {shown}"
+                );
+                assert_eq!(shown.lines().count(), 1, "{shown}");
+                assert!(
+                    shown.starts_with(&format!("full.toml:{line}: {key}: ")),
+                    "{shown}"
+                );
+            }
+        }
+    }
+}
+
+/// A trigger's error names that trigger's line, also when another trigger, alone,
+/// would be refused for something else (here the first, starting within the warm-up).
+#[test]
+fn a_triggers_error_names_the_trigger_at_fault() {
+    let (good, lines) = text(&with(&[]), None);
+    let early = good.replacen("start = \"20s\"", "start = \"2s\"", 1);
+    let bad = early
+        .replacen("fraction = 0.5", "fraction = 0.25", 1)
+        .replacen("fraction = 0.5", "fraction = 1.5", 1);
+    let e = parse(&bad, "full.toml").expect_err("a fraction out of range");
+    // The fourth table of triggers (index 8 of OPEN), its `fraction` (index 3).
+    assert_eq!(
+        (e.line, e.key.as_str()),
+        (Some(lines[8][3]), "fraction"),
+        "{e}"
+    );
+}
+
+/// The keys serde expects in the table with `header`, from its "unknown field"
+/// message: a key added to the schema shows up here.
+fn keys_serde_expects(tables: &[Table], header: &str) -> BTreeSet<String> {
+    let (full, _) = text(tables, None);
+    let unknown = "not_a_key_of_the_schema = 1\n";
+    let text = if header.is_empty() {
+        format!("{unknown}{full}")
+    } else {
+        full.replacen(&format!("{header}\n"), &format!("{header}\n{unknown}"), 1)
+    };
+    let e = parse(&text, "full.toml").expect_err("an unknown key");
+    let FileProblem::Toml(message) = &e.problem else {
+        panic!("{e}")
+    };
+    let expected = message
+        .split_once("expected")
+        .unwrap_or_else(|| panic!("{message}"))
+        .1;
+    expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_walk_covers_every_key_of_the_schema() {
+    let mut walked: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    for (header, keys) in OPEN.iter().chain(CLOSED) {
+        let set = walked.entry(header).or_default();
+        set.extend(keys.iter().map(|(k, _, _)| k.to_string()));
+    }
+    // Tables are keys of their parent in serde's list; each is walked on its own.
+    let tables_of = |header: &str| -> &[&str] {
+        match header {
+            "" => &["load", "server", "trigger", "recovery", "strategy", "chain"],
+            "[server]" => &["slowdown", "rate_limit"],
+            _ => &[],
+        }
+    };
+    for (header, keys) in &walked {
+        let mut expected = keys_serde_expects(&with(&[]), header);
+        for table in tables_of(header) {
+            let name = header.trim_matches(['[', ']']);
+            let sub = if name.is_empty() {
+                table.to_string()
+            } else {
+                format!("{name}.{table}")
+            };
+            let walked_as = [format!("[{sub}]"), format!("[[{sub}]]")];
+            assert!(
+                walked_as.iter().any(|h| walked.contains_key(h.as_str())),
+                "{sub} is not walked"
+            );
+            assert!(expected.remove(*table), "{header}: no table {table}");
+        }
+        assert_eq!(&expected, keys, "{header}: the walk and the schema differ");
+    }
+}
