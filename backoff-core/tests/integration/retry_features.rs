@@ -2,9 +2,13 @@
 //! (feature `embedded-hal`). Run with `cargo test -p backoff-core --all-features`.
 
 #[cfg(any(feature = "std", feature = "embedded-hal"))]
-use backoff_core::retry::{Failure, GiveUpReason};
+use backoff_core::retry::Failure;
+#[cfg(feature = "std")]
+use backoff_core::retry::GiveUpReason;
 #[cfg(any(feature = "std", feature = "embedded-hal"))]
-use backoff_core::{Policy, Ratio, Schedule, Stop, StopReason};
+use backoff_core::{Policy, Schedule, Stop};
+#[cfg(feature = "std")]
+use backoff_core::{Ratio, StopReason};
 #[cfg(any(feature = "std", feature = "embedded-hal"))]
 use rand_core::SeedableRng;
 #[cfg(any(feature = "std", feature = "embedded-hal"))]
