@@ -1,12 +1,13 @@
 //! Retry budgets: what bounds the load retries add when a server is in trouble.
 //!
-//! Backoff only postpones retries; a budget limits how many there are. Three kinds,
+//! Backoff only postpones retries; a budget limits how many there are. Four kinds,
 //! all integer-only, with time (where needed) passed in by the caller as nanoseconds:
 //!
 //! | budget | rule | the systems it matches |
 //! |---|---|---|
 //! | [`TokenBudget`] | −1 token per failure, +`token_ratio` per success; retry while more than half the tokens remain | gRPC `retryThrottling` (gRFC A6), exactly |
 //! | [`TtlBudget`] | each request deposits `ratio` of a retry, each retry withdraws one; deposits *and* withdrawals expire after `ttl`; a constant reserve of `min_per_sec · ttl` | Finagle's `RetryBudget(ttl, minRetriesPerSec, percentCanRetry)`, and tower's `TpsBudget` (Linkerd 2's `retryBudget` with `ttl`) |
+//! | [`RetryQuota`] | a bucket of tokens; a retry takes 5 (10 after a timeout), a successful retry refunds its cost, a first-attempt success adds 1; no retry when the bucket lacks the cost | the AWS SDKs' `standard` retry mode, exactly |
 //! | [`RatioBudget`] | the same deposits and withdrawals, kept until spent (capped at `max_tokens`); time refills `min_per_sec` per second | the "retries at most X % of requests" rule of the retry-storm literature, counted over the client's life: a bank that idle periods do not empty |
 //!
 //! The difference shows after a burst: 1000 requests in 10 s at 10 %, then silence.
@@ -353,5 +354,152 @@ impl<const N: usize> TtlBudget<N> {
             self.ring.add(now_ns, [0, self.withdrawal]);
         }
         ok
+    }
+}
+
+/// The kind of failure a retry follows, which sets what the retry costs a
+/// [`RetryQuota`].
+///
+/// `#[non_exhaustive]`: other kinds (throttling, say) may get their own cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum QuotaFailure {
+    /// The attempt timed out: the dearer retry (AWS `TIMEOUT_RETRY_COST`, 10).
+    Timeout,
+    /// Any other retryable error (AWS `RETRY_COST`, 5).
+    Retryable,
+}
+
+/// The AWS SDKs' *retry quota* of the `standard` retry mode (AWS SDKs and Tools
+/// Reference Guide, "Retry behavior": standard mode "includes ... support for retry
+/// quotas"; the constants are the SDKs' own, e.g. aws-sdk-js-v3 `middleware-retry`:
+/// `INITIAL_RETRY_TOKENS = 500`, `RETRY_COST = 5`, `TIMEOUT_RETRY_COST = 10`,
+/// `NO_RETRY_INCREMENT = 1`). A bucket that starts full:
+///
+/// * a retry takes its cost from the bucket ([`RetryQuota::try_acquire`]): 10 after a
+///   timeout, 5 after another retryable error; when the bucket holds less than the
+///   cost, **do not retry**;
+/// * a request that succeeds after a retry refunds that retry's cost; one that
+///   succeeds at its first attempt adds 1 ([`RetryQuota::on_success`]); the bucket
+///   never holds more than its capacity.
+///
+/// (The opt-in "2026" retry behaviour of the AWS SDKs changes these costs; this is
+/// the long-standing `standard` mode.) Integer-only, 20 bytes.
+///
+/// ```
+/// use backoff_core::{QuotaFailure, RetryQuota};
+/// let mut q = RetryQuota::AWS_STANDARD;
+/// let cost = q.try_acquire(QuotaFailure::Timeout).unwrap();
+/// assert_eq!((cost, q.available()), (10, 490));
+/// q.on_success(cost); // the retry succeeded: its cost comes back
+/// assert_eq!(q.available(), 500);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct RetryQuota {
+    capacity: u32,
+    available: u32,
+    retry_cost: u32,
+    timeout_cost: u32,
+    success_increment: u32,
+}
+
+impl RetryQuota {
+    /// The AWS SDKs' standard mode: 500 tokens, a retry after a timeout costs 10,
+    /// after another retryable error 5, a success without retry adds 1.
+    pub const AWS_STANDARD: Self = Self {
+        capacity: 500,
+        available: 500,
+        retry_cost: 5,
+        timeout_cost: 10,
+        success_increment: 1,
+    };
+
+    /// A full bucket of `capacity` tokens, with these costs and this increment.
+    ///
+    /// ```
+    /// use backoff_core::{QuotaFailure, RetryQuota};
+    /// let q = RetryQuota::new(500, 5, 10, 1).unwrap();
+    /// assert_eq!(q, RetryQuota::AWS_STANDARD);
+    /// assert!(RetryQuota::new(0, 5, 10, 1).is_err());
+    /// assert!(RetryQuota::new(500, 0, 10, 1).is_err());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::OutOfRange`] for a zero capacity or a zero cost (a free
+    /// retry would never be limited).
+    pub const fn new(
+        capacity: u32,
+        retry_cost: u32,
+        timeout_cost: u32,
+        success_increment: u32,
+    ) -> Result<Self, ConfigError> {
+        if capacity == 0 || retry_cost == 0 || timeout_cost == 0 {
+            return Err(ConfigError::new(ConfigErrorKind::OutOfRange));
+        }
+        Ok(Self {
+            capacity,
+            available: capacity,
+            retry_cost,
+            timeout_cost,
+            success_increment,
+        })
+    }
+
+    /// Tokens in the bucket.
+    pub const fn available(&self) -> u32 {
+        self.available
+    }
+
+    /// The bucket's size.
+    pub const fn capacity(&self) -> u32 {
+        self.capacity
+    }
+
+    /// What a retry after `failure` costs.
+    pub const fn cost(&self, failure: QuotaFailure) -> u32 {
+        match failure {
+            QuotaFailure::Timeout => self.timeout_cost,
+            QuotaFailure::Retryable => self.retry_cost,
+        }
+    }
+
+    /// A retry after `failure` wants to go out: take its cost and return it (keep it
+    /// for [`RetryQuota::on_success`]), or `None`, taking nothing, when the bucket
+    /// holds less than the cost: then do not retry.
+    ///
+    /// ```
+    /// use backoff_core::{QuotaFailure, RetryQuota};
+    /// let mut q = RetryQuota::new(12, 5, 10, 1).unwrap();
+    /// assert_eq!(q.try_acquire(QuotaFailure::Timeout), Some(10));
+    /// assert_eq!(q.try_acquire(QuotaFailure::Retryable), None); // 2 left, 5 needed
+    /// assert_eq!(q.available(), 2);
+    /// ```
+    pub fn try_acquire(&mut self, failure: QuotaFailure) -> Option<u32> {
+        let cost = self.cost(failure);
+        self.available = self.available.checked_sub(cost)?;
+        Some(cost)
+    }
+
+    /// The request succeeded. `acquired` is what its last retry took from the bucket
+    /// ([`RetryQuota::try_acquire`]'s answer), or 0 if it succeeded at its first
+    /// attempt: the cost is refunded, or, without a retry, the increment added; never
+    /// past the capacity.
+    ///
+    /// ```
+    /// use backoff_core::RetryQuota;
+    /// let mut q = RetryQuota::AWS_STANDARD;
+    /// q.on_success(0);
+    /// assert_eq!(q.available(), 500); // already full
+    /// ```
+    pub fn on_success(&mut self, acquired: u32) {
+        let add = if acquired == 0 {
+            self.success_increment
+        } else {
+            acquired
+        };
+        self.available = self.available.saturating_add(add).min(self.capacity);
     }
 }

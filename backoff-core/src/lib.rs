@@ -20,6 +20,7 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod answer;
 pub mod beb;
 pub mod breaker;
 pub mod budget;
@@ -35,9 +36,10 @@ mod time;
 pub mod uniform;
 pub mod window;
 
+pub use answer::{RetryAfterError, ServerAnswer, parse_grpc_pushback, parse_retry_after_seconds};
 pub use beb::{BebConfig, Decision, FrameBackoff};
 pub use breaker::{BreakerConfig, BreakerState, CircuitBreaker, RetryBreaker};
-pub use budget::{RatioBudget, TokenBudget, TtlBudget};
+pub use budget::{QuotaFailure, RatioBudget, RetryQuota, TokenBudget, TtlBudget};
 pub use deadline::Deadline;
 pub use error::{ConfigError, ConfigErrorKind};
 pub use policy::{

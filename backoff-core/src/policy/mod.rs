@@ -47,6 +47,8 @@ use core::time::Duration;
 
 use rand_core::Rng;
 
+use crate::answer::ServerAnswer;
+
 /// What to do after a failed attempt.
 ///
 /// Exhaustive on purpose: a policy either retries or gives up; why it gives up is
@@ -97,6 +99,7 @@ pub struct Policy {
     stop: Stop,
     ceiling_ns: u64,
     jitter_first: bool,
+    server_answers: bool,
 }
 
 impl Policy {
@@ -108,7 +111,37 @@ impl Policy {
             stop: Stop::NEVER,
             ceiling_ns: u64::MAX,
             jitter_first: true,
+            server_answers: false,
         }
+    }
+
+    /// The same policy, honouring (`true`) or ignoring (`false`, the default of
+    /// [`Policy::new`]) the server's answer handed to
+    /// [`RetryState::on_failure_with`]: gRPC pushback, HTTP `Retry-After`, "do not
+    /// retry" (the rules are in [`crate::answer`]). The gRPC retry preset
+    /// ([`presets::grpc_retry`]) honours them, as gRFC A6 requires of a gRPC client.
+    ///
+    /// ```
+    /// use backoff_core::{Policy, RetryDecision, RetryState, Schedule, ServerAnswer};
+    /// use rand_core::SeedableRng;
+    /// let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(1);
+    /// let p = Policy::new(Schedule::constant_nanos(1_000));
+    /// let pushback = ServerAnswer::Pushback { delay_ns: 5_000 };
+    /// let d = RetryState::new().on_failure_with(&p, 0, pushback, &mut rng);
+    /// assert_eq!(d, RetryDecision::Retry { delay_ns: 1_000 }); // ignored
+    /// let p = p.with_server_answers(true);
+    /// let d = RetryState::new().on_failure_with(&p, 0, pushback, &mut rng);
+    /// assert_eq!(d, RetryDecision::Retry { delay_ns: 5_000 }); // honoured
+    /// ```
+    pub const fn with_server_answers(mut self, honour: bool) -> Self {
+        self.server_answers = honour;
+        self
+    }
+
+    /// Whether the policy honours the server's answers
+    /// ([`Policy::with_server_answers`]).
+    pub const fn honours_server_answers(&self) -> bool {
+        self.server_answers
     }
 
     /// The same policy with the first delay (after the first failure) left unjittered:
@@ -204,14 +237,29 @@ impl Policy {
         elapsed_ns: u64,
         rng: &mut R,
     ) -> RetryDecision {
+        self.decide_at(failures, failures, prev_delay_ns, elapsed_ns, rng)
+    }
+
+    /// [`Policy::decide`] with the schedule at `step` (1 for the initial backoff) while
+    /// the stop rules count `failures`: they differ after a gRPC pushback, which
+    /// restarts the backoff but not the attempt count.
+    #[inline]
+    fn decide_at<R: Rng + ?Sized>(
+        &self,
+        failures: u32,
+        step: u32,
+        prev_delay_ns: u64,
+        elapsed_ns: u64,
+        rng: &mut R,
+    ) -> RetryDecision {
         if failures == 0 {
             return RetryDecision::Retry { delay_ns: 0 };
         }
         if self.stop.attempts_exhausted(failures) {
             return RetryDecision::GiveUp(StopReason::MaxAttempts);
         }
-        let base = self.schedule.base_after_nanos(failures);
-        let jittered = if failures == 1 && !self.jitter_first {
+        let base = self.schedule.base_after_nanos(step);
+        let jittered = if step == 1 && !self.jitter_first {
             base
         } else {
             self.jitter
@@ -236,6 +284,9 @@ impl Policy {
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct RetryState {
     failures: u32,
+    /// The failure count at the last honoured gRPC pushback (0 if none): the
+    /// schedule's step is `failures - backoff_origin`.
+    backoff_origin: u32,
     prev_delay_ns: u64,
 }
 
@@ -244,6 +295,7 @@ impl RetryState {
     pub const fn new() -> Self {
         Self {
             failures: 0,
+            backoff_origin: 0,
             prev_delay_ns: 0,
         }
     }
@@ -259,18 +311,21 @@ impl RetryState {
         self.failures.saturating_add(1)
     }
 
-    /// The last delay returned, in nanoseconds (0 before the first retry).
+    /// The last delay of the policy's own schedule, in nanoseconds (0 before the first
+    /// retry, and after a gRPC pushback, which restarts the schedule). It is the delay
+    /// returned, except after a `Retry-After` longer than it (see [`crate::answer`]).
     pub const fn prev_delay_nanos(&self) -> u64 {
         self.prev_delay_ns
     }
 
-    /// The last delay returned (zero before the first retry).
+    /// [`RetryState::prev_delay_nanos`] as a [`Duration`].
     pub const fn prev_delay(&self) -> Duration {
         Duration::from_nanos(self.prev_delay_ns)
     }
 
     /// The attempt that just finished failed: count it and ask the policy. `elapsed_ns`
-    /// is the time since the first attempt began, on the caller's clock.
+    /// is the time since the first attempt began, on the caller's clock. The same as
+    /// [`RetryState::on_failure_with`] with [`ServerAnswer::None`].
     #[inline]
     pub fn on_failure<R: Rng + ?Sized>(
         &mut self,
@@ -278,12 +333,81 @@ impl RetryState {
         elapsed_ns: u64,
         rng: &mut R,
     ) -> RetryDecision {
+        self.on_failure_with(policy, elapsed_ns, ServerAnswer::None, rng)
+    }
+
+    /// The attempt that just finished failed, and the server said `answer` with it:
+    /// count it and ask the policy, which follows the answer if it honours server
+    /// answers ([`Policy::with_server_answers`]) and ignores it otherwise.
+    ///
+    /// * [`ServerAnswer::DoNotRetry`]: give up with [`StopReason::ServerRefused`].
+    /// * [`ServerAnswer::Pushback`] (gRFC A6): retry after exactly the pushback, nothing
+    ///   drawn; the next failure's delay restarts from the initial backoff.
+    /// * [`ServerAnswer::RetryAfter`] (RFC 9110 section 10.2.3): the policy's own delay
+    ///   `d` is drawn as usual, and the retry waits `max(d, Retry-After)`.
+    ///
+    /// The stop rules (attempts, maximum delay, maximum elapsed time) judge the delay
+    /// actually waited. [`crate::answer`] has the sources.
+    ///
+    /// ```
+    /// use backoff_core::{presets, Ratio, RetryDecision, RetryState, ServerAnswer, StopReason};
+    /// use core::time::Duration;
+    /// use rand_core::SeedableRng;
+    /// let ms = Duration::from_millis;
+    /// let p = presets::grpc_retry(3, ms(100), ms(1_000), Ratio::TWO).unwrap();
+    /// let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(1);
+    /// let mut s = RetryState::new();
+    /// let d = s.on_failure_with(&p, 0, ServerAnswer::pushback_millis(700), &mut rng);
+    /// assert_eq!(d, RetryDecision::Retry { delay_ns: 700_000_000 });
+    /// // That attempt fails too: the backoff restarts at 100 ms ± 20 %.
+    /// let d = s.on_failure(&p, 700_000_000, &mut rng).delay_nanos().unwrap();
+    /// assert!((80_000_000..=120_000_000).contains(&d));
+    /// // The third attempt was the last one: a pushback cannot extend it.
+    /// let d = s.on_failure_with(&p, 0, ServerAnswer::pushback_millis(1), &mut rng);
+    /// assert_eq!(d, RetryDecision::GiveUp(StopReason::MaxAttempts));
+    /// ```
+    pub fn on_failure_with<R: Rng + ?Sized>(
+        &mut self,
+        policy: &Policy,
+        elapsed_ns: u64,
+        answer: ServerAnswer,
+        rng: &mut R,
+    ) -> RetryDecision {
         self.failures = self.failures.saturating_add(1);
-        let d = policy.decide(self.failures, self.prev_delay_ns, elapsed_ns, rng);
-        if let RetryDecision::Retry { delay_ns } = d {
-            self.prev_delay_ns = delay_ns;
+        let answer = if policy.server_answers {
+            answer
+        } else {
+            ServerAnswer::None
+        };
+        match answer {
+            ServerAnswer::DoNotRetry => RetryDecision::GiveUp(StopReason::ServerRefused),
+            ServerAnswer::Pushback { delay_ns } => {
+                match policy.stop.check(self.failures, delay_ns, elapsed_ns) {
+                    Some(reason) => RetryDecision::GiveUp(reason),
+                    None => {
+                        self.backoff_origin = self.failures;
+                        self.prev_delay_ns = 0;
+                        RetryDecision::Retry { delay_ns }
+                    }
+                }
+            }
+            ServerAnswer::None | ServerAnswer::RetryAfter { .. } => {
+                let step = self.failures.saturating_sub(self.backoff_origin).max(1);
+                let d = policy.decide_at(self.failures, step, self.prev_delay_ns, elapsed_ns, rng);
+                let RetryDecision::Retry { delay_ns: own } = d else {
+                    return d;
+                };
+                self.prev_delay_ns = own;
+                let ServerAnswer::RetryAfter { delay_ns: server } = answer else {
+                    return d;
+                };
+                let delay_ns = own.max(server);
+                match policy.stop.check(self.failures, delay_ns, elapsed_ns) {
+                    Some(reason) => RetryDecision::GiveUp(reason),
+                    None => RetryDecision::Retry { delay_ns },
+                }
+            }
         }
-        d
     }
 
     /// The request succeeded or was abandoned: start the next one from zero.

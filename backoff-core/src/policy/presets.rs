@@ -128,11 +128,17 @@ pub const GRPC_MAX_ATTEMPTS_CAP: u32 = 5;
 /// grpc-go and grpc-core. (The gRFC's text writes the draw as `random(0, ...)`; the
 /// implementations use ±20 %.)
 ///
+/// The policy honours the server's answers ([`Policy::with_server_answers`]): a
+/// `grpc-retry-pushback-ms` handed in as a
+/// [`ServerAnswer::Pushback`](crate::ServerAnswer::Pushback) replaces the next delay
+/// and restarts the backoff, a negative or unparseable one stops (gRFC A6, *Pushback*).
+///
 /// ```
 /// use backoff_core::{Ratio, policy::presets::grpc_retry};
 /// use core::time::Duration;
 /// let p = grpc_retry(10, Duration::from_millis(100), Duration::from_secs(1), Ratio::TWO).unwrap();
 /// assert_eq!(p.stop().max_attempts(), 5);
+/// assert!(p.honours_server_answers());
 /// assert!(grpc_retry(1, Duration::from_millis(100), Duration::from_secs(1), Ratio::TWO).is_err());
 /// ```
 ///
@@ -160,7 +166,8 @@ pub const fn grpc_retry(
     };
     Ok(Policy::new(schedule)
         .with_jitter(Jitter::Factor(Fraction::ONE_FIFTH))
-        .with_stop(Stop::NEVER.with_max_retries(attempts.saturating_sub(1))))
+        .with_stop(Stop::NEVER.with_max_retries(attempts.saturating_sub(1)))
+        .with_server_answers(true))
 }
 
 /// gRPC connection backoff (gRPC's `connection-backoff.md`): `INITIAL_BACKOFF` 1 s,

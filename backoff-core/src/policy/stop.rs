@@ -7,8 +7,8 @@ use crate::time::duration_to_nanos;
 
 /// Why a policy gave up.
 ///
-/// `#[non_exhaustive]`: each variant is one of [`Stop`]'s limits, and new limits may be
-/// added, so a `match` outside this crate needs a `_` arm.
+/// `#[non_exhaustive]`: each variant but [`StopReason::ServerRefused`] is one of
+/// [`Stop`]'s limits, and new limits may be added, so a `match` outside this crate needs a `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
@@ -19,6 +19,10 @@ pub enum StopReason {
     DelayTooLong,
     /// Waiting the next delay would take the elapsed time past the maximum.
     MaxElapsed,
+    /// The server said not to retry ([`ServerAnswer::DoNotRetry`](crate::ServerAnswer::DoNotRetry),
+    /// to a policy that honours server answers): gRFC A6's negative or unparseable
+    /// pushback, a non-retryable status, an overload refusal.
+    ServerRefused,
 }
 
 /// The limits after which a policy gives up. Each is off until set.

@@ -18,3 +18,4 @@ mod policy_rules;
 mod presets;
 mod retry_deadline;
 mod retry_features;
+mod server_answers;
