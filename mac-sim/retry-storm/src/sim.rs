@@ -1,7 +1,7 @@
 //! The storm model on the engine: events, the client's decision after a failed
 //! attempt, and [`run`].
 
-use backoff_core::{Deadline, RetryDecision, RetryState};
+use backoff_core::{Deadline, RetryDecision, RetryState, ServerAnswer};
 use rand_core::{Rng, SeedableRng};
 use rand_xorshift::XorShiftRng;
 use serde::Serialize;
@@ -326,14 +326,10 @@ impl Storm {
             if layer == 0 {
                 self.counts.errors += u64::from(outcome == Outcome::Error);
             }
-            let floor = if outcome == Outcome::Rejected
-                && self.layers[layer as usize].strategy.retry_after
-            {
-                self.retry_after_ns
-            } else {
-                0
-            };
-            self.failed_attempt(now, req, floor, q);
+            let answer = self.layers[layer as usize]
+                .strategy
+                .server_answer(outcome == Outcome::Rejected, self.retry_after_ns);
+            self.failed_attempt(now, req, answer, q);
         }
         true
     }
@@ -391,23 +387,30 @@ impl Storm {
     }
 
     /// The current attempt of `req` failed at `now`: ask the policy, the deadline and
-    /// the guards whether and when to retry (not before `floor_ns`, a Retry-After).
-    fn failed_attempt(&mut self, now: Time, req: u32, floor_ns: u64, q: &mut EventQueue<Event>) {
+    /// the guards whether and when to retry, the policy taking the server's `answer`
+    /// (a Retry-After) with the failure.
+    fn failed_attempt(
+        &mut self,
+        now: Time,
+        req: u32,
+        answer: ServerAnswer,
+        q: &mut EventQueue<Event>,
+    ) {
         let r = *self.reqs.get(req);
         let now_ns = ns(now);
         let token_ok = self
             .guards(r.layer, r.client)
             .is_none_or(|g| g.on_outcome(now_ns, false));
-        let refusal = match self.layers[r.layer as usize].strategy.policy {
+        let refusal = match self.layers[r.layer as usize].strategy.retry_policy() {
             None => Err(Refusal::Policy),
             Some(policy) => {
                 let mut state = r.state;
-                let d = state.on_failure(&policy, ns(now - r.start), &mut self.clients);
+                let d =
+                    state.on_failure_with(&policy, ns(now - r.start), answer, &mut self.clients);
                 self.reqs.get(req).state = state;
                 match d {
                     RetryDecision::GiveUp(_) => Err(Refusal::Policy),
                     RetryDecision::Retry { delay_ns } => {
-                        let delay_ns = delay_ns.max(floor_ns);
                         if !r.deadline.allows_attempt(now_ns, delay_ns, self.nominal_ns) {
                             Err(Refusal::Deadline)
                         } else {
@@ -500,7 +503,7 @@ impl Model for Storm {
                     self.counts.timeouts += 1;
                     self.series.attempt_ended(now, false);
                 }
-                self.failed_attempt(now, req, 0, q);
+                self.failed_attempt(now, req, ServerAnswer::None, q);
             }
             Event::Done { job, outcome } => {
                 let j = self.server.done(now, job, outcome, q);

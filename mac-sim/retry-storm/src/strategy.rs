@@ -15,7 +15,8 @@
 //! ```
 
 use backoff_core::{
-    BreakerConfig, CircuitBreaker, Policy, Ratio, RatioBudget, RetryBreaker, TokenBudget,
+    BreakerConfig, CircuitBreaker, Policy, Ratio, RatioBudget, RetryBreaker, ServerAnswer,
+    TokenBudget,
 };
 
 use crate::error::{StormError, StrategyProblem};
@@ -77,7 +78,9 @@ pub struct Strategy {
     /// One set of budgets and breakers shared by every client, instead of one per
     /// client.
     pub shared: bool,
-    /// Wait at least the Retry-After delay of a rejection before retrying.
+    /// Wait at least the Retry-After delay of a rejection before retrying
+    /// (`backoff-core`'s rule for [`ServerAnswer::RetryAfter`]: `max(own delay,
+    /// Retry-After)`; see [`Strategy::retry_policy`]).
     pub retry_after: bool,
 }
 
@@ -118,6 +121,33 @@ impl Strategy {
     pub fn named(mut self, name: &str) -> Self {
         self.name = name.into();
         self
+    }
+
+    /// The policy the clients ask: [`Strategy::policy`], honouring the server's answers
+    /// ([`Policy::with_server_answers`]) when the strategy honours Retry-After.
+    pub fn retry_policy(&self) -> Option<Policy> {
+        self.policy.map(|p| p.with_server_answers(self.retry_after))
+    }
+
+    /// What a failed attempt tells the client's policy: a rejection carries the
+    /// server's Retry-After of `retry_after_ns` (RFC 9110 section 10.2.3); a timeout
+    /// or an error says nothing.
+    ///
+    /// ```
+    /// use backoff_core::ServerAnswer;
+    /// use retry_storm::strategy::Strategy;
+    /// let s = Strategy::parse("exp+retry-after").unwrap();
+    /// assert_eq!(s.server_answer(true, 5), ServerAnswer::RetryAfter { delay_ns: 5 });
+    /// assert_eq!(s.server_answer(false, 5), ServerAnswer::None);
+    /// ```
+    pub const fn server_answer(&self, rejected: bool, retry_after_ns: u64) -> ServerAnswer {
+        if rejected {
+            ServerAnswer::RetryAfter {
+                delay_ns: retry_after_ns,
+            }
+        } else {
+            ServerAnswer::None
+        }
     }
 
     /// Whether every part can be built.
@@ -348,6 +378,22 @@ mod tests {
         ] {
             assert!(Strategy::parse(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn retry_after_is_backoff_cores_floor() {
+        let s = Strategy::parse("exp+base=10ms+cap=1s+retry-after").unwrap();
+        let p = s.retry_policy().unwrap();
+        assert!(p.honours_server_answers());
+        let plain = Strategy::parse("exp+base=10ms+cap=1s").unwrap();
+        assert!(!plain.retry_policy().unwrap().honours_server_answers());
+        let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(1);
+        let mut st = backoff_core::RetryState::new();
+        // Own delay 10 ms, Retry-After 50 ms: 50 ms; then a timeout: the own 20 ms.
+        let d = st.on_failure_with(&p, 0, s.server_answer(true, 50_000_000), &mut rng);
+        assert_eq!(d.delay_nanos(), Some(50_000_000));
+        let d = st.on_failure_with(&p, 0, s.server_answer(false, 50_000_000), &mut rng);
+        assert_eq!(d.delay_nanos(), Some(20_000_000));
     }
 
     #[test]
