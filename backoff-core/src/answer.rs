@@ -119,8 +119,9 @@ impl ServerAnswer {
 /// An optional `-` then one or more ASCII digits, within `i32`: a value `>= 0` is a
 /// [`ServerAnswer::Pushback`]; anything else (negative, empty, other bytes, spaces, a
 /// `+`, out of `i32` range) is [`ServerAnswer::DoNotRetry`]. Leading zeros are
-/// accepted, as grpc-go (`strconv.Atoi`) and grpc-java (`Integer.valueOf`) accept
-/// them, although A6 says a server sends none. Never panics, allocates nothing.
+/// accepted, as grpc-go's `strconv.Atoi` accepts them, although A6 says a server sends
+/// none; unlike `strconv.Atoi`, a `+` sign and values beyond `i32` are refused, A6's
+/// value being a signed 32-bit integer. Never panics, allocates nothing.
 ///
 /// ```
 /// use backoff_core::{ServerAnswer, parse_grpc_pushback};
