@@ -1,7 +1,7 @@
 //! What the server said with a failure, typed: gRPC retry pushback, HTTP
 //! `Retry-After`, or "do not retry". Hand it to
-//! [`RetryState::on_failure_with`](crate::RetryState::on_failure_with); a [`Policy`]
-//! that honours server answers ([`Policy::with_server_answers`]) follows it, one that
+//! [`RetryState::on_failure_with`](crate::RetryState::on_failure_with); a [`Policy`](crate::Policy)
+//! that honours server answers ([`Policy::with_server_answers`](crate::Policy::with_server_answers)) follows it, one that
 //! does not ignores it.
 //!
 //! | answer | source | what the policy does |
@@ -29,9 +29,6 @@
 //! ```
 
 use core::fmt;
-
-#[cfg(doc)]
-use crate::Policy;
 
 const NANOS_PER_MILLI: u64 = 1_000_000;
 const NANOS_PER_SEC: u64 = 1_000_000_000;
