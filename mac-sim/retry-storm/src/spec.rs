@@ -71,6 +71,43 @@ struct Parts<'a> {
     request_deadline: Option<u64>,
 }
 
+/// Every part of the syntax as a user writes it, with a placeholder for its value
+/// (`DUR`, `N`, `PCT`, `RATIO`, `MAX/RATIO`): the list `mac-sim storm --help` shows (a
+/// test checks that it shows each) and an unknown part's message names.
+pub const PARTS: &[&str] = &[
+    "none",
+    "immediate",
+    "fixed=DUR",
+    "exp",
+    "exp-full",
+    "exp-equal",
+    "exp-decorrelated",
+    "exp-proportional",
+    "exp-additive",
+    "exp-normal",
+    "base=DUR",
+    "cap=DUR",
+    "mult=RATIO",
+    "spread=RATIO",
+    "jitter-max=DUR",
+    "retries=N",
+    "budget=PCT",
+    "budget-floor=N",
+    "budget-bank=N",
+    "tokens=MAX/RATIO",
+    "retry-breaker=PCT",
+    "retry-breaker-calls=N",
+    "retry-breaker-window=DUR",
+    "breaker=PCT",
+    "breaker-calls=N",
+    "breaker-window=DUR",
+    "breaker-open=DUR",
+    "breaker-probes=N",
+    "shared",
+    "retry-after",
+    "deadline[=DUR]",
+];
+
 const SCHEDULES: [&str; 9] = [
     "none",
     "immediate",
@@ -357,6 +394,36 @@ fn tokens(v: &str) -> Result<(u32, u32), StrategyProblem> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn every_listed_part_parses() {
+        // Each part with a value for its placeholder, after the parts it needs.
+        for part in PARTS {
+            let written = part
+                .replace("[=DUR]", "=2s")
+                .replace("MAX/RATIO", "10/1")
+                .replace("DUR", "1s")
+                .replace("RATIO", "3/2")
+                .replace("PCT", "10")
+                .replace("=N", "=3");
+            let before = match *part {
+                p if p.starts_with("budget-") => "exp+budget=10+",
+                p if p.starts_with("retry-breaker-") => "exp+retry-breaker=50+",
+                p if p.starts_with("breaker-") => "exp+breaker=50+",
+                p if p.starts_with("spread") => "exp-normal+",
+                p if p.starts_with("jitter-max") => "exp-additive+",
+                p if SCHEDULES.contains(&p) || p.starts_with("fixed") => "",
+                _ => "exp+",
+            };
+            let spec = format!("{before}{written}");
+            assert!(
+                Strategy::parse(&spec).is_ok(),
+                "{spec}: {:?}",
+                Strategy::parse(&spec)
+            );
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -426,3 +426,17 @@ fn sweep_a_storm_parameter() {
         assert_args_fail(args, needle);
     }
 }
+
+#[test]
+fn help_lists_every_strategy_part() {
+    let o = mac_sim(&["storm", "--help"]);
+    assert!(o.status.success());
+    // clap wraps the text: compare with the lines joined.
+    let help = stdout(&o).split_whitespace().collect::<Vec<_>>().join(" ");
+    for part in retry_storm::spec::PARTS {
+        assert!(
+            help.contains(&format!(" {part},")) || help.contains(&format!(" {part};")),
+            "storm --help does not list the strategy part {part}"
+        );
+    }
+}
