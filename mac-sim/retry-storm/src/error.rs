@@ -389,11 +389,7 @@ impl fmt::Display for StrategyProblem {
             Percentage(v) => write!(f, "percentage '{v}' must be a number from 0 to 100"),
             Tokens(v) => write!(f, "tokens '{v}' must be MAX/RATIO, e.g. 10/0.1"),
             EmptyPart => write!(f, "empty part"),
-            UnknownPart(p) => write!(
-                f,
-                "unknown part '{p}' (the parts: {})",
-                crate::spec::PARTS.join(", ")
-            ),
+            UnknownPart(p) => write!(f, "unknown part '{p}'"),
             BaseAboveCap => write!(f, "the base must not exceed the cap"),
             NoneWithRetries => write!(f, "'none' cannot have retries"),
             Rejected(what, e) => write!(f, "{what}: {e}"),

@@ -73,7 +73,7 @@ struct Parts<'a> {
 
 /// Every part of the syntax as a user writes it, with a placeholder for its value
 /// (`DUR`, `N`, `PCT`, `RATIO`, `MAX/RATIO`): the list `mac-sim storm --help` shows (a
-/// test checks that it shows each) and an unknown part's message names.
+/// test checks that it shows each, and another that each parses).
 pub const PARTS: &[&str] = &[
     "none",
     "immediate",
