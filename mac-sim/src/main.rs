@@ -59,6 +59,7 @@ enum Cmd {
     Bench(bench::BenchArgs),
     /// Retry storms: many clients, one server, an outage; every client decision from
     /// backoff-core (--list shows the scenarios).
+    #[command(after_long_help = retry_storm::file::keys::reference())]
     Storm(storm::StormArgs),
     /// Sweep stations, offered load, frame size and backoff algorithm with replications
     /// on all cores; write results.csv, results.json and charts with 95% intervals.

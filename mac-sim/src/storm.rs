@@ -31,6 +31,10 @@ pub struct StormArgs {
     /// List the scenarios and what each is expected to show.
     #[arg(long)]
     list: bool,
+    /// Print every key of a scenario file: its values, default and meaning (also at
+    /// the end of --help).
+    #[arg(long, conflicts_with = "list")]
+    keys: bool,
     /// Seed; the same seed gives the same output.
     #[arg(short = 's', long, default_value_t = 1)]
     seed: u64,
@@ -92,6 +96,9 @@ pub struct StormArgs {
 pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
     if a.list {
         return emit(&out::list());
+    }
+    if a.keys {
+        return emit(&retry_storm::file::keys::reference());
     }
     let Some(name) = a.scenario.as_deref() else {
         return Err(Failure::usage(

@@ -440,3 +440,34 @@ fn help_lists_every_strategy_part() {
         );
     }
 }
+
+/// `storm --help` ends with the reference of every scenario file key, and `storm
+/// --keys` prints that reference alone: both come from the schema's one list.
+#[test]
+fn storm_help_and_keys_print_the_reference_of_the_scenario_keys() {
+    let reference = retry_storm::file::keys::reference();
+    let o = mac_sim(&["storm", "--keys"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), reference);
+    let o = mac_sim(&["storm", "--help"]);
+    assert!(o.status.success());
+    let help = stdout(&o);
+    assert!(
+        help.trim_end().ends_with(reference.trim_end()),
+        "storm --help does not end with the keys' reference:\n{help}"
+    );
+    for t in retry_storm::file::keys::TABLES {
+        for k in t.keys {
+            assert!(
+                reference.contains(&format!(
+                    "\n  {:<20}{}",
+                    k.key,
+                    k.value.split_whitespace().next().unwrap_or_default()
+                )),
+                "{} {} is not in the reference",
+                t.header,
+                k.key
+            );
+        }
+    }
+}

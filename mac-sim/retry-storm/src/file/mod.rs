@@ -33,6 +33,7 @@
 //! ```
 
 use sim_kit::locate;
+pub mod keys;
 mod schema;
 
 use crate::config::{

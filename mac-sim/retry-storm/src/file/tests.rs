@@ -272,6 +272,39 @@ fn keys_serde_expects(tables: &[Table], header: &str) -> BTreeSet<String> {
         .collect()
 }
 
+/// The sub-tables of the table with `header`: keys of their parent in serde's list.
+fn tables_of(header: &str) -> &'static [&'static str] {
+    match header {
+        "" => &["load", "server", "trigger", "recovery", "strategy", "chain"],
+        "[server]" => &["slowdown", "rate_limit"],
+        _ => &[],
+    }
+}
+
+/// The reference (`mac-sim storm --keys`, the README) documents every key the schema
+/// accepts, in every table, and nothing else.
+#[test]
+fn the_reference_documents_every_key_of_the_schema() {
+    let documented: BTreeSet<&str> = super::keys::TABLES.iter().map(|t| t.header).collect();
+    let walked: BTreeSet<&str> = OPEN.iter().chain(CLOSED).map(|t| t.0).collect();
+    assert_eq!(
+        documented, walked,
+        "the reference's tables and the schema's differ"
+    );
+    for t in super::keys::TABLES {
+        let mut expected = keys_serde_expects(&with(&[]), t.header);
+        for table in tables_of(t.header) {
+            assert!(expected.remove(*table), "{}: no table {table}", t.header);
+        }
+        let listed: BTreeSet<String> = t.keys.iter().map(|k| k.key.to_string()).collect();
+        assert_eq!(
+            listed, expected,
+            "{}: the reference and the schema differ",
+            t.header
+        );
+    }
+}
+
 #[test]
 fn the_walk_covers_every_key_of_the_schema() {
     let mut walked: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
@@ -280,13 +313,6 @@ fn the_walk_covers_every_key_of_the_schema() {
         set.extend(keys.iter().map(|(k, _, _)| k.to_string()));
     }
     // Tables are keys of their parent in serde's list; each is walked on its own.
-    let tables_of = |header: &str| -> &[&str] {
-        match header {
-            "" => &["load", "server", "trigger", "recovery", "strategy", "chain"],
-            "[server]" => &["slowdown", "rate_limit"],
-            _ => &[],
-        }
-    };
     for (header, keys) in &walked {
         let mut expected = keys_serde_expects(&with(&[]), header);
         for table in tables_of(header) {

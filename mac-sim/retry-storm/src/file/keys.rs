@@ -1,0 +1,434 @@
+//! The reference of every key of a scenario file: its table, the values it takes (with
+//! the unit), its default and its meaning. `mac-sim storm --keys` prints it,
+//! `mac-sim storm --help` ends with it and mac-sim/README.md quotes it, so the three
+//! cannot drift apart; a test compares it with the keys the schema accepts, so a key
+//! added to the schema without a line here fails.
+//!
+//! ```
+//! let text = retry_storm::file::keys::reference();
+//! assert!(text.contains("[server.slowdown]"));
+//! assert!(text.lines().any(|l| l.trim_start().starts_with("horizon ")));
+//! ```
+
+/// One key of a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyDoc {
+    /// The key as written in the file.
+    pub key: &'static str,
+    /// The values it takes, with the unit.
+    pub value: &'static str,
+    /// Its default, or `required` (with the kinds that require it in parentheses).
+    pub default: &'static str,
+    /// What it means.
+    pub meaning: &'static str,
+}
+
+/// One table of the file and its keys (its sub-tables are tables of their own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableDoc {
+    /// The header as written (`[server]`, `[[trigger]]`), empty for the top level.
+    pub header: &'static str,
+    /// What the table is.
+    pub about: &'static str,
+    /// Its keys, in the order the reference lists them.
+    pub keys: &'static [KeyDoc],
+}
+
+const fn k(
+    key: &'static str,
+    value: &'static str,
+    default: &'static str,
+    meaning: &'static str,
+) -> KeyDoc {
+    KeyDoc {
+        key,
+        value,
+        default,
+        meaning,
+    }
+}
+
+/// Every table and key of a scenario file.
+pub const TABLES: &[TableDoc] = &[
+    TableDoc {
+        header: "",
+        about: "the scenario",
+        keys: &[
+            k(
+                "name",
+                "text",
+                "the file's stem",
+                "the scenario's name in reports and in the files of --out",
+            ),
+            k(
+                "title",
+                "text",
+                "none",
+                "one line under the report's heading",
+            ),
+            k(
+                "expectation",
+                "text",
+                "none",
+                "what the scenario should show, printed with the title",
+            ),
+            k(
+                "horizon",
+                "duration",
+                "required",
+                "simulated time; every trigger ends within it (--horizon overrides)",
+            ),
+            k(
+                "bin",
+                "duration",
+                "1s",
+                "width of a time-series bin (--bin overrides)",
+            ),
+            k(
+                "warmup",
+                "instant",
+                "5s",
+                "left out of the pre-trigger baseline; must end before the first trigger",
+            ),
+            k(
+                "seed",
+                "integer",
+                "1",
+                "seed of every random choice (--seed overrides)",
+            ),
+            k(
+                "users",
+                "integer, 1 or more",
+                "1000",
+                "users; a request picks one uniformly (the shard trigger fails some)",
+            ),
+            k(
+                "timeouts",
+                "list of durations",
+                "[\"1s\"]",
+                "the clients' per-attempt timeout, one drawn uniformly per request",
+            ),
+        ],
+    },
+    TableDoc {
+        header: "[load]",
+        about: "the offered load",
+        keys: &[
+            k(
+                "kind",
+                "\"open\", \"closed\" or \"capped\"",
+                "required",
+                "open: Poisson arrivals at rate; closed: clients that think, then call; \
+                 capped: open arrivals, at most clients active",
+            ),
+            k(
+                "clients",
+                "integer, 1 to 1000000",
+                "required",
+                "open: client processes sharing the arrivals (each with its own budget and \
+                 breakers); closed: clients; capped: most clients active at once",
+            ),
+            k(
+                "rate",
+                "requests per second",
+                "required (open, capped)",
+                "new logical requests per second",
+            ),
+            k(
+                "think",
+                "duration",
+                "required (closed)",
+                "mean of a closed-loop client's exponential think time",
+            ),
+        ],
+    },
+    TableDoc {
+        header: "[server]",
+        about: "the server at the bottom of the call chain",
+        keys: &[
+            k(
+                "workers",
+                "integer, 1 or more",
+                "unlimited",
+                "requests served at once; left out, every request at once (a pure latency \
+                 model)",
+            ),
+            k(
+                "service",
+                "\"fixed\" or \"exponential\"",
+                "required",
+                "distribution of a request's service time",
+            ),
+            k("mean", "duration", "required", "mean service time"),
+            k(
+                "error_time",
+                "duration",
+                "1ms",
+                "how long an error answer (a failing trigger) or a rejection takes; it \
+                 holds no worker",
+            ),
+            k(
+                "queue_limit",
+                "integer",
+                "unbounded",
+                "load shedding: an attempt that would wait behind this many queued ones is \
+                 rejected at once (needs workers)",
+            ),
+            k(
+                "retry_after",
+                "duration",
+                "none",
+                "the Retry-After a rejection carries, honoured by strategies with retry-after",
+            ),
+        ],
+    },
+    TableDoc {
+        header: "[server.slowdown]",
+        about: "latency that grows with the load",
+        keys: &[
+            k(
+                "limit",
+                "integer",
+                "required",
+                "concurrent requests up to which the service time is unchanged",
+            ),
+            k(
+                "factor",
+                "number above 1",
+                "required",
+                "above limit, a request takes service x factor^((concurrency - limit) / step)",
+            ),
+            k(
+                "step",
+                "number above 0",
+                "required",
+                "extra concurrent requests per factor",
+            ),
+            k(
+                "max",
+                "duration",
+                "required",
+                "the longest a request can take",
+            ),
+        ],
+    },
+    TableDoc {
+        header: "[server.rate_limit]",
+        about: "a token bucket in front of the server",
+        keys: &[
+            k(
+                "per_s",
+                "attempts per second",
+                "required",
+                "tokens added per second; an attempt without a token is rejected at once",
+            ),
+            k(
+                "burst",
+                "integer, 1 or more",
+                "required",
+                "the bucket's size",
+            ),
+        ],
+    },
+    TableDoc {
+        header: "[[trigger]]",
+        about: "what goes wrong, and when (any number; windows may overlap; the report's \"during\" spans from the first start to the last end)",
+        keys: &[
+            k(
+                "kind",
+                "\"outage\", \"pause\", \"partial\", \"shard\", \"capacity-loss\" or \
+                 \"load-spike\"",
+                "required",
+                "outage: every request fails at once; pause: the server stops, work in \
+                 progress resumes; partial: requests fail with a probability; shard: one \
+                 shard's users fail; capacity-loss: workers are lost; load-spike: the \
+                 offered load is multiplied",
+            ),
+            k("start", "instant", "required", "the window's start"),
+            k(
+                "end",
+                "instant",
+                "required",
+                "the window's end (exclusive), after start and within the horizon",
+            ),
+            k(
+                "fraction",
+                "0 to 1",
+                "required (partial, capacity-loss)",
+                "partial: the probability that a request fails; capacity-loss: the share \
+                 of the workers lost",
+            ),
+            k(
+                "shards",
+                "integer, 1 or more",
+                "required (shard)",
+                "users are spread over this many shards (user mod shards)",
+            ),
+            k(
+                "failing",
+                "integer below shards",
+                "required (shard)",
+                "the failing shard",
+            ),
+            k(
+                "factor",
+                "number above 0, at most 1000",
+                "required (load-spike)",
+                "the offered load's factor (below 1: a drop)",
+            ),
+        ],
+    },
+    TableDoc {
+        header: "[recovery]",
+        about: "the rule for \"time to recover\"",
+        keys: &[
+            k(
+                "success_fraction",
+                "0 to 1",
+                "0.95",
+                "a healthy bin's success ratio is at least this share of the pre-trigger one",
+            ),
+            k(
+                "concurrency_factor",
+                "number, 1 or more",
+                "2.0",
+                "a healthy bin's mean concurrency is at most this times the pre-trigger mean",
+            ),
+            k(
+                "concurrency_slack",
+                "number, 0 or more",
+                "5.0",
+                "... plus this many requests",
+            ),
+            k(
+                "sustain",
+                "duration",
+                "5s",
+                "recovered once healthy bins last this long",
+            ),
+        ],
+    },
+    TableDoc {
+        header: "[[strategy]]",
+        about: "the clients' retry strategy; one run per strategy (at least one)",
+        keys: &[
+            k("name", "text", "the spec", "its name in reports"),
+            k(
+                "spec",
+                "strategy",
+                "required",
+                "parts joined by +, as --strategy (see mac-sim storm --help)",
+            ),
+            k(
+                "timeouts",
+                "list of durations",
+                "the file's timeouts",
+                "this strategy's per-attempt timeouts",
+            ),
+        ],
+    },
+    TableDoc {
+        header: "[[chain]]",
+        about: "a service between the clients and the server, the clients' side first",
+        keys: &[
+            k("name", "text", "required", "its name in reports"),
+            k(
+                "spec",
+                "strategy",
+                "required",
+                "its retries towards the next service, as --strategy",
+            ),
+            k(
+                "timeout",
+                "duration",
+                "required",
+                "its per-attempt timeout towards the next service",
+            ),
+        ],
+    },
+];
+
+/// The reference as text: a heading per table, a line per key (key, values, default),
+/// the meaning wrapped under it.
+pub fn reference() -> String {
+    let mut out = String::new();
+    let intro = "Scenario file keys (TOML; unknown keys are refused). A duration or an \
+                 instant carries its unit: \"1s\", \"100ms\", \"50us\", \"10ns\" (an instant \
+                 may be \"0s\").";
+    for line in wrap(intro, 90) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    for t in TABLES {
+        let header = if t.header.is_empty() {
+            "top level"
+        } else {
+            t.header
+        };
+        out.push('\n');
+        for (i, line) in wrap(&format!("{header}: {}", t.about), 90)
+            .iter()
+            .enumerate()
+        {
+            let indent = if i == 0 { "" } else { "  " };
+            out.push_str(&format!("{indent}{line}\n"));
+        }
+        for key in t.keys {
+            let default = if key.default.starts_with("required") {
+                key.default.to_string()
+            } else {
+                format!("default {}", key.default)
+            };
+            let first = wrap(&format!("{}; {default}", key.value), 70);
+            for (i, line) in first.iter().chain(&wrap(key.meaning, 70)).enumerate() {
+                let name = if i == 0 { key.key } else { "" };
+                out.push_str(&format!("  {name:<20}{line}\n"));
+            }
+        }
+    }
+    out
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrapping_keeps_every_word_and_the_width() {
+        let text = "a bb ccc dddd eeeee ffffff ggggggg";
+        let lines = wrap(text, 10);
+        assert_eq!(lines.join(" "), text);
+        assert!(lines.iter().all(|l| l.len() <= 10), "{lines:?}");
+        assert_eq!(wrap("", 10), Vec::<String>::new());
+    }
+
+    #[test]
+    fn every_key_is_listed_once_per_table() {
+        for t in TABLES {
+            let mut seen = std::collections::BTreeSet::new();
+            for key in t.keys {
+                assert!(seen.insert(key.key), "{} {} twice", t.header, key.key);
+                assert!(!key.meaning.is_empty() && !key.value.is_empty());
+            }
+        }
+    }
+}
