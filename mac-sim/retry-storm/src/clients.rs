@@ -35,6 +35,9 @@ pub struct Request {
     pub parent: u32,
     /// ... and that attempt's serial number.
     pub parent_attempt: u64,
+    /// The retry quota's tokens its last retry took (0 before a retry, and without a
+    /// quota), given back if it succeeds.
+    pub quota_taken: u32,
 }
 
 /// The requests in flight, in reusable slots.

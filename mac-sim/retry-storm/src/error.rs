@@ -367,6 +367,8 @@ pub enum StrategyProblem {
     BaseAboveCap,
     /// `none` with retries.
     NoneWithRetries,
+    /// More than one of `budget`, `tokens` and `quota`: they are alternatives.
+    TwoBudgets,
     /// `backoff-core` refused a budget or breaker: which part, and its error.
     Rejected(&'static str, backoff_core::ConfigError),
 }
@@ -392,6 +394,10 @@ impl fmt::Display for StrategyProblem {
             UnknownPart(p) => write!(f, "unknown part '{p}'"),
             BaseAboveCap => write!(f, "the base must not exceed the cap"),
             NoneWithRetries => write!(f, "'none' cannot have retries"),
+            TwoBudgets => write!(
+                f,
+                "budget, tokens and quota are alternatives: give one of them"
+            ),
             Rejected(what, e) => write!(f, "{what}: {e}"),
         }
     }

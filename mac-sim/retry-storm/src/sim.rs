@@ -1,7 +1,7 @@
 //! The storm model on the engine: events, the client's decision after a failed
 //! attempt, and [`run`].
 
-use backoff_core::{Deadline, RetryDecision, RetryState, ServerAnswer};
+use backoff_core::{Deadline, QuotaFailure, RetryDecision, RetryState, ServerAnswer};
 use rand_core::{Rng, SeedableRng};
 use rand_xorshift::XorShiftRng;
 use serde::Serialize;
@@ -241,6 +241,7 @@ impl Storm {
             layer: 0,
             parent: u32::MAX,
             parent_attempt: u64::MAX,
+            quota_taken: 0,
         });
         self.send(now, req, q);
     }
@@ -294,6 +295,7 @@ impl Storm {
             layer,
             parent,
             parent_attempt: attempt,
+            quota_taken: 0,
         });
         self.send(now, child, q);
     }
@@ -313,13 +315,14 @@ impl Storm {
             return false;
         }
         r.outstanding = false;
-        let (client, layer) = (r.client, r.layer);
+        let (client, layer, taken) = (r.client, r.layer, r.quota_taken);
         if layer == 0 {
             self.series.attempt_ended(now, outcome == Outcome::Success);
         }
         if outcome == Outcome::Success {
             if let Some(g) = self.guards(layer, client) {
                 g.on_outcome(ns(now), true);
+                g.on_request_success(taken);
             }
             self.finish(now, req, true, q);
         } else {
@@ -329,7 +332,7 @@ impl Storm {
             let answer = self.layers[layer as usize]
                 .strategy
                 .server_answer(outcome == Outcome::Rejected, self.retry_after_ns);
-            self.failed_attempt(now, req, answer, q);
+            self.failed_attempt(now, req, answer, QuotaFailure::Retryable, q);
         }
         true
     }
@@ -388,12 +391,14 @@ impl Storm {
 
     /// The current attempt of `req` failed at `now`: ask the policy, the deadline and
     /// the guards whether and when to retry, the policy taking the server's `answer`
-    /// (a Retry-After) with the failure.
+    /// (a Retry-After) with the failure, a retry quota its kind (`failure`: a timeout
+    /// costs more).
     fn failed_attempt(
         &mut self,
         now: Time,
         req: u32,
         answer: ServerAnswer,
+        failure: QuotaFailure,
         q: &mut EventQueue<Event>,
     ) {
         let r = *self.reqs.get(req);
@@ -415,8 +420,10 @@ impl Storm {
                             Err(Refusal::Deadline)
                         } else {
                             match self.guards(r.layer, r.client) {
-                                Some(g) => g.permit_retry(now_ns, token_ok).map(|()| delay_ns),
-                                None => Ok(delay_ns),
+                                Some(g) => g
+                                    .permit_retry(now_ns, token_ok, failure)
+                                    .map(|taken| (delay_ns, taken)),
+                                None => Ok((delay_ns, 0)),
                             }
                         }
                     }
@@ -424,7 +431,10 @@ impl Storm {
             }
         };
         match refusal {
-            Ok(delay_ns) => q.schedule(now.saturating_add(ps(delay_ns)), Event::Send(req)),
+            Ok((delay_ns, taken)) => {
+                self.reqs.get(req).quota_taken = taken;
+                q.schedule(now.saturating_add(ps(delay_ns)), Event::Send(req));
+            }
             // A service's refusal is its caller's failed attempt, counted there.
             Err(_) if r.layer > 0 => self.finish(now, req, false, q),
             Err(why) => {
@@ -503,7 +513,7 @@ impl Model for Storm {
                     self.counts.timeouts += 1;
                     self.series.attempt_ended(now, false);
                 }
-                self.failed_attempt(now, req, ServerAnswer::None, q);
+                self.failed_attempt(now, req, ServerAnswer::None, QuotaFailure::Timeout, q);
             }
             Event::Done { job, outcome } => {
                 let j = self.server.done(now, job, outcome, q);

@@ -16,6 +16,7 @@
 //! | `budget=PCT` | retry budget: retries ≤ PCT % of requests + `budget-floor` per second, `budget-bank` banked |
 //! | `budget-floor=N`, `budget-bank=N` | the budget's retries per second always allowed (1) and most banked (10) |
 //! | `tokens=MAX/RATIO` | gRPC retry throttling: `maxTokens`, `tokenRatio` |
+//! | `quota[=N]` | the AWS SDKs' standard retry quota: a bucket of N tokens (500); a retry takes 5, or 10 after a timeout; a success gives back its retry's tokens, or 1 without a retry |
 //! | `retry-breaker=PCT` | no retries while more than PCT % of calls failed in the window |
 //! | `retry-breaker-calls=N`, `retry-breaker-window=DUR` | calls before it judges (10), its window (10s) |
 //! | `breaker=PCT` | circuit breaker opening at PCT % failures |
@@ -57,6 +58,7 @@ struct Parts<'a> {
     budget_floor: Option<u32>,
     budget_bank: Option<u32>,
     tokens: Option<(u32, u32)>,
+    quota: Option<u32>,
     retry_breaker: Option<Ratio>,
     retry_breaker_calls: Option<u32>,
     retry_breaker_window: Option<u64>,
@@ -95,6 +97,7 @@ pub const PARTS: &[&str] = &[
     "budget-floor=N",
     "budget-bank=N",
     "tokens=MAX/RATIO",
+    "quota[=N]",
     "retry-breaker=PCT",
     "retry-breaker-calls=N",
     "retry-breaker-window=DUR",
@@ -152,6 +155,12 @@ impl<'a> Parts<'a> {
             "budget-floor" => self.budget_floor = Some(count(need()?, 0)?),
             "budget-bank" => self.budget_bank = Some(count(need()?, 1)?),
             "tokens" => self.tokens = Some(tokens(need()?)?),
+            "quota" => {
+                self.quota = Some(match value {
+                    Some(v) => count(v, 1)?,
+                    None => backoff_core::RetryQuota::AWS_STANDARD.capacity(),
+                })
+            }
             "retry-breaker" => self.retry_breaker = Some(percent(need()?)?),
             "retry-breaker-calls" => self.retry_breaker_calls = Some(count(need()?, 1)?),
             "retry-breaker-window" => self.retry_breaker_window = Some(duration_ns(need()?)?),
@@ -274,17 +283,19 @@ impl<'a> Parts<'a> {
                 Some(Policy::new(sch).with_jitter(jitter).with_stop(stop))
             }
         };
-        s.budget = match (self.budget, self.tokens) {
-            (Some(ratio), _) => Some(BudgetSpec::Ratio {
+        s.budget = match (self.budget, self.tokens, self.quota) {
+            (Some(ratio), None, None) => Some(BudgetSpec::Ratio {
                 ratio,
                 min_per_sec: self.budget_floor.unwrap_or(1),
                 max_tokens: self.budget_bank.unwrap_or(10),
             }),
-            (None, Some((max_tokens, ratio_milli))) => Some(BudgetSpec::Token {
+            (None, Some((max_tokens, ratio_milli)), None) => Some(BudgetSpec::Token {
                 max_tokens,
                 ratio_milli,
             }),
-            (None, None) => None,
+            (None, None, Some(capacity)) => Some(BudgetSpec::Quota { capacity }),
+            (None, None, None) => None,
+            _ => return Err(StrategyProblem::TwoBudgets),
         };
         s.retry_breaker = self.retry_breaker.map(|threshold| RetryBreakerSpec {
             threshold,
@@ -401,6 +412,7 @@ mod tests {
         for part in PARTS {
             let written = part
                 .replace("[=DUR]", "=2s")
+                .replace("[=N]", "=3")
                 .replace("MAX/RATIO", "10/1")
                 .replace("DUR", "1s")
                 .replace("RATIO", "3/2")

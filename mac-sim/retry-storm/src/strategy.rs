@@ -15,8 +15,8 @@
 //! ```
 
 use backoff_core::{
-    BreakerConfig, CircuitBreaker, Policy, Ratio, RatioBudget, RetryBreaker, ServerAnswer,
-    TokenBudget,
+    BreakerConfig, CircuitBreaker, Policy, QuotaFailure, Ratio, RatioBudget, RetryBreaker,
+    RetryQuota, ServerAnswer, TokenBudget,
 };
 
 use crate::error::{StormError, StrategyProblem};
@@ -42,6 +42,12 @@ pub enum BudgetSpec {
         max_tokens: u32,
         /// `tokenRatio` in thousandths.
         ratio_milli: u32,
+    },
+    /// [`RetryQuota`]: the AWS SDKs' standard retry quota with this many tokens (the
+    /// SDKs' 500), their costs (5 per retry, 10 after a timeout) and refunds.
+    Quota {
+        /// Tokens in the full bucket.
+        capacity: u32,
     },
 }
 
@@ -178,6 +184,7 @@ pub enum Refusal {
 pub struct Guards {
     ratio: Option<RatioBudget>,
     token: Option<TokenBudget>,
+    quota: Option<RetryQuota>,
     retry_breaker: Option<RetryBreaker<WINDOW_BUCKETS>>,
     breaker: Option<CircuitBreaker<WINDOW_BUCKETS>>,
 }
@@ -193,7 +200,7 @@ impl Guards {
             spec: s.name.clone(),
             problem: StrategyProblem::Rejected(what, e),
         };
-        let (mut ratio, mut token) = (None, None);
+        let (mut ratio, mut token, mut quota) = (None, None, None);
         match s.budget {
             Some(BudgetSpec::Ratio {
                 ratio: r,
@@ -213,6 +220,18 @@ impl Guards {
                         .map_err(|e| bad("tokens", e))?,
                 )
             }
+            Some(BudgetSpec::Quota { capacity }) => {
+                let aws = RetryQuota::AWS_STANDARD;
+                quota = Some(
+                    RetryQuota::new(
+                        capacity,
+                        aws.cost(QuotaFailure::Retryable),
+                        aws.cost(QuotaFailure::Timeout),
+                        1,
+                    )
+                    .map_err(|e| bad("quota", e))?,
+                )
+            }
             None => {}
         }
         let retry_breaker = match s.retry_breaker {
@@ -229,6 +248,7 @@ impl Guards {
         Ok(Self {
             ratio,
             token,
+            quota,
             retry_breaker,
             breaker,
         })
@@ -238,6 +258,7 @@ impl Guards {
     pub fn is_empty(&self) -> bool {
         self.ratio.is_none()
             && self.token.is_none()
+            && self.quota.is_none()
             && self.retry_breaker.is_none()
             && self.breaker.is_none()
     }
@@ -276,14 +297,21 @@ impl Guards {
         }
     }
 
-    /// May the retry go out at `now_ns`? Charged to the ratio budget if so (checked
-    /// last, so a refusal elsewhere costs no budget).
+    /// May the retry after a failure of kind `failure` go out at `now_ns`? Charged to
+    /// the ratio budget or the retry quota if so (checked last, so a refusal elsewhere
+    /// costs nothing). Returns the quota's tokens it took (0 without a quota), to be
+    /// given back by [`Guards::on_request_success`] if the request then succeeds.
     ///
     /// # Errors
     ///
-    /// The [`Refusal`] that stops the retry: the deadline, the budget or the retry breaker.
+    /// The [`Refusal`] that stops the retry: the budget (or quota) or the retry breaker.
     #[inline]
-    pub fn permit_retry(&mut self, now_ns: u64, token_ok: bool) -> Result<(), Refusal> {
+    pub fn permit_retry(
+        &mut self,
+        now_ns: u64,
+        token_ok: bool,
+        failure: QuotaFailure,
+    ) -> Result<u32, Refusal> {
         if let Some(b) = &self.retry_breaker {
             if !b.allows_retry(now_ns) {
                 return Err(Refusal::RetryBreaker);
@@ -297,7 +325,20 @@ impl Guards {
                 return Err(Refusal::Budget);
             }
         }
-        Ok(())
+        match &mut self.quota {
+            Some(q) => q.try_acquire(failure).ok_or(Refusal::Budget),
+            None => Ok(0),
+        }
+    }
+
+    /// A logical request succeeded; its last retry took `acquired` tokens of the retry
+    /// quota (0 if it had none): they go back, or the quota's increment without a
+    /// retry ([`RetryQuota::on_success`]). Nothing without a quota.
+    #[inline]
+    pub fn on_request_success(&mut self, acquired: u32) {
+        if let Some(q) = &mut self.quota {
+            q.on_success(acquired);
+        }
     }
 }
 
@@ -402,12 +443,56 @@ mod tests {
         let mut g = Guards::new(&s).unwrap();
         // 1 retry/s minimum starts the balance at one token.
         g.on_request(0);
-        assert_eq!(g.permit_retry(0, true), Ok(()));
-        assert_eq!(g.permit_retry(0, true), Err(Refusal::Budget));
+        let other = QuotaFailure::Retryable;
+        assert_eq!(g.permit_retry(0, true, other), Ok(0));
+        assert_eq!(g.permit_retry(0, true, other), Err(Refusal::Budget));
         for _ in 0..10 {
             g.on_outcome(0, false);
         }
-        assert_eq!(g.permit_retry(0, true), Err(Refusal::RetryBreaker));
+        assert_eq!(g.permit_retry(0, true, other), Err(Refusal::RetryBreaker));
         assert!(g.acquire(0)); // no circuit breaker
+    }
+
+    /// `quota`: the AWS SDKs' standard retry quota from backoff-core, 500 tokens: 50
+    /// retries after timeouts empty it (10 each), then another error finds 0 < 5;
+    /// a success gives back what its retry took, and one without a retry adds 1.
+    #[test]
+    fn quota_is_the_aws_standard_retry_quota() {
+        let s = Strategy::parse("exp+quota").unwrap();
+        assert_eq!(s.budget, Some(BudgetSpec::Quota { capacity: 500 }));
+        let mut g = Guards::new(&s).unwrap();
+        for _ in 0..50 {
+            assert_eq!(g.permit_retry(0, true, QuotaFailure::Timeout), Ok(10));
+        }
+        assert_eq!(
+            g.permit_retry(0, true, QuotaFailure::Retryable),
+            Err(Refusal::Budget)
+        );
+        g.on_request_success(10);
+        assert_eq!(g.permit_retry(0, true, QuotaFailure::Retryable), Ok(5));
+        assert_eq!(g.permit_retry(0, true, QuotaFailure::Retryable), Ok(5));
+        assert_eq!(
+            g.permit_retry(0, true, QuotaFailure::Retryable),
+            Err(Refusal::Budget)
+        );
+        for _ in 0..5 {
+            g.on_request_success(0);
+        }
+        assert_eq!(g.permit_retry(0, true, QuotaFailure::Retryable), Ok(5));
+        let small = Strategy::parse("exp+quota=12").unwrap();
+        let mut g = Guards::new(&small).unwrap();
+        assert_eq!(g.permit_retry(0, true, QuotaFailure::Timeout), Ok(10));
+        assert_eq!(
+            g.permit_retry(0, true, QuotaFailure::Retryable),
+            Err(Refusal::Budget)
+        );
+        for two in [
+            "exp+quota+budget=10",
+            "exp+quota+tokens=10/0.1",
+            "exp+budget=10+tokens=10/0.1",
+        ] {
+            assert!(Strategy::parse(two).is_err(), "{two}");
+        }
+        assert!(Strategy::parse("exp+quota=0").is_err());
     }
 }

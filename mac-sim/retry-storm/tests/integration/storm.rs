@@ -705,3 +705,48 @@ fn deadline_propagation_down_a_chain() {
         );
     }
 }
+
+/// The AWS SDKs' standard retry quota (`quota`: 500 tokens, 5 per retry after an
+/// error) through the 30 s outage of `budget-scope` (200 requests/s from 100 client
+/// processes, every attempt fails). One quota shared by all clients allows 100
+/// retries in all, so the outage's amplification stays near 1; one per client allows
+/// 100 retries per client, spent within about 17 s at 6 retries per second each, so it
+/// lies between that and plain retries (about 4x: 3 retries per failed request).
+#[test]
+fn the_aws_retry_quota_empties_during_an_outage_and_holds_the_load() {
+    for seed in SEEDS {
+        let mut base = presets::scenario(
+            "budget-scope",
+            &presets::Options {
+                seed: Some(seed),
+                ..Default::default()
+            },
+        )
+        .unwrap()
+        .runs[0]
+            .clone();
+        let mut amp = |spec: &str| {
+            base.strategy = retry_storm::strategy::Strategy::parse(spec).unwrap();
+            retry_storm::run(&base)
+                .unwrap()
+                .summary
+                .during
+                .mean_amplification
+        };
+        let (plain, per_client, shared) = (
+            amp("exp-full+retries=3"),
+            amp("exp-full+retries=3+quota"),
+            amp("exp-full+retries=3+quota+shared"),
+        );
+        // Plain: 4 attempts per request, less the retries still pending at the end.
+        assert!(plain > 3.5, "seed {seed}: {plain}");
+        // Shared: 100 retries over 6000 requests, 1.02x; allow 1.1.
+        assert!(shared < 1.1, "seed {seed}: {shared}");
+        // Per client: 100 clients x 100 retries over 6000 requests, about 2.7x; the
+        // check needs only that it lies clearly between.
+        assert!(
+            shared + 0.5 < per_client && per_client + 0.5 < plain,
+            "seed {seed}: {shared} < {per_client} < {plain}"
+        );
+    }
+}
