@@ -324,7 +324,8 @@ class StormResult:
     * ``summary``: a DataFrame, as ``--csv``: one row per strategy (with ``seeds``,
       means and 95 % intervals; with ``sweep``, one row per strategy and value);
     * ``series``: a DataFrame, as ``--series``: the time series of every strategy
-      (with ``seeds``, their means over the seeds); ``None`` with ``sweep``.
+      (with ``seeds``, every seed's, the seed in its column; the means over the
+      seeds are in ``result``); ``None`` with ``sweep``.
     """
 
     __slots__ = ("result", "summary", "series")

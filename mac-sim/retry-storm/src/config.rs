@@ -200,6 +200,33 @@ impl Default for RecoveryRule {
     }
 }
 
+/// Which of the warm-up and the recovery's sustain window were left at their
+/// defaults, so that they are scaled to fit the run ([`StormConfig::fitted`]) rather
+/// than refused. A value the user wrote is never changed: one that does not fit is an
+/// error naming it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Defaulted {
+    /// The warm-up is the default (5 s).
+    pub warmup: bool,
+    /// The sustain window is the default (5 s).
+    pub sustain: bool,
+}
+
+/// A default scaled to fit a run, for the record (the report says so in a line).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Fitted {
+    /// The scenario file's key: `warmup` or `recovery.sustain`.
+    pub key: &'static str,
+    /// The default.
+    pub default: Time,
+    /// What it became.
+    pub fitted: Time,
+    /// The time it had to fit in: before the first trigger starts (the warm-up; the
+    /// horizon without a trigger), or from the first bin after the triggers to the
+    /// horizon (the sustain window).
+    pub room: Time,
+}
+
 /// One storm run: a load, a server, a trigger and one client strategy.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StormConfig {
@@ -229,6 +256,9 @@ pub struct StormConfig {
     pub warmup_ps: Time,
     /// The recovery rule.
     pub recovery: RecoveryRule,
+    /// Which of the warm-up and the sustain window are defaults, scaled to fit.
+    #[serde(skip)]
+    pub defaulted: Defaulted,
     /// Seed of every random choice.
     pub seed: u64,
 }
@@ -257,9 +287,10 @@ impl StormConfig {
     /// # Errors
     ///
     /// The first [`StormError::Param`] found (rates, clients, server, timeouts, horizon
-    /// and bins, trigger, recovery rule), [`StormError::Warmup`] for a warm-up that
-    /// leaves no baseline before the first trigger (or lasts past the horizon), or the
-    /// strategy's [`StormError::Strategy`].
+    /// and bins, trigger, recovery rule), [`StormError::Warmup`] for a warm-up the
+    /// user wrote that leaves no baseline before the first trigger (or lasts past the
+    /// horizon), [`StormError::Sustain`] for a sustain window the user wrote that does
+    /// not fit after the triggers, or the strategy's [`StormError::Strategy`].
     pub fn validate(&self) -> Result<(), StormError> {
         match self.load {
             Load::Open {
@@ -417,21 +448,92 @@ impl StormConfig {
         self.strategy.validate()
     }
 
-    /// The warm-up must leave a baseline: it ends before the first trigger starts,
-    /// and, without a trigger, within the horizon.
+    /// The warm-up must leave a baseline: a whole bin after it ends before the first
+    /// trigger starts, and, without a trigger, it ends within the horizon. The sustain
+    /// window must fit in the bins after the triggers. A default that does not fit is
+    /// no error: [`StormConfig::fitted`] scales it.
     fn check_warmup(&self) -> Result<(), StormError> {
-        let covered = match self.trigger_window() {
-            Some((start, _)) => (self.warmup_ps >= start).then_some((start, true)),
-            None => (self.warmup_ps > self.horizon_ps).then_some((self.horizon_ps, false)),
-        };
-        match covered {
-            Some((limit, trigger)) => Err(StormError::Warmup {
+        if !self.defaulted.warmup && !self.warmup_fits(self.warmup_ps) {
+            let (limit, trigger) = match self.trigger_window() {
+                Some((start, _)) => (start, true),
+                None => (self.horizon_ps, false),
+            };
+            return Err(StormError::Warmup {
                 warmup: self.warmup_ps,
                 limit,
                 trigger,
-            }),
-            None => Ok(()),
+            });
         }
+        if !self.defaulted.sustain
+            && self.trigger_window().is_some()
+            && self.recovery.sustain_ps > self.room_after()
+        {
+            return Err(StormError::Sustain {
+                sustain: self.recovery.sustain_ps,
+                room: self.room_after(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether a warm-up of `w` leaves a baseline: a whole bin between it and the
+    /// first trigger's start (without a trigger: it ends within the horizon).
+    fn warmup_fits(&self, w: Time) -> bool {
+        match self.trigger_window() {
+            Some((start, _)) => {
+                let first = w.div_ceil(self.bin_ps);
+                (first + 1).saturating_mul(self.bin_ps.as_ps()) <= start.as_ps()
+            }
+            None => w <= self.horizon_ps,
+        }
+    }
+
+    /// The time the recovery verdict can look at: from the first bin that starts at
+    /// or after the triggers' end to the end of the last bin (zero without trigger).
+    fn room_after(&self) -> Time {
+        let Some((_, end)) = self.trigger_window() else {
+            return Time::ZERO;
+        };
+        let bins = self.horizon_ps.div_ceil(self.bin_ps);
+        let first = end.div_ceil(self.bin_ps);
+        Time::from_ps(bins.saturating_sub(first) * self.bin_ps.as_ps())
+    }
+
+    /// This run with its defaulted warm-up and sustain window scaled to fit, and
+    /// which were. A default that fits is kept. A warm-up that does not becomes
+    /// half the time before the first trigger (half the horizon without one),
+    /// rounded down to whole bins; a sustain window that does not becomes half the
+    /// bins left after the triggers, rounded down, at least one bin.
+    pub fn fitted(&self) -> (StormConfig, Vec<Fitted>) {
+        let mut c = self.clone();
+        let mut notes = Vec::new();
+        let bin = self.bin_ps.as_ps();
+        if self.defaulted.warmup && !self.warmup_fits(self.warmup_ps) {
+            let room = self
+                .trigger_window()
+                .map_or(self.horizon_ps, |(start, _)| start);
+            c.warmup_ps = Time::from_ps(room.as_ps() / 2 / bin * bin);
+            notes.push(Fitted {
+                key: "warmup",
+                default: self.warmup_ps,
+                fitted: c.warmup_ps,
+                room,
+            });
+        }
+        let room = self.room_after();
+        if self.defaulted.sustain
+            && self.trigger_window().is_some()
+            && self.recovery.sustain_ps > room
+        {
+            c.recovery.sustain_ps = Time::from_ps((room.as_ps() / 2 / bin).max(1) * bin);
+            notes.push(Fitted {
+                key: "recovery.sustain",
+                default: self.recovery.sustain_ps,
+                fitted: c.recovery.sustain_ps,
+                room,
+            });
+        }
+        (c, notes)
     }
 }
 

@@ -34,6 +34,14 @@ pub enum StormError {
         /// Whether `limit` is the first trigger's start (else the horizon).
         trigger: bool,
     },
+    /// A recovery sustain window longer than the bins after the last trigger: the
+    /// verdict could only be "metastable".
+    Sustain {
+        /// The sustain window.
+        sustain: Time,
+        /// The time from the first bin after the triggers to the horizon.
+        room: Time,
+    },
     /// A parameter out of its range: which, and the value given (empty where the
     /// parameter has no single value, e.g. a pair that contradicts itself).
     Param {
@@ -150,15 +158,21 @@ impl fmt::Display for StormError {
                 trigger: true,
             } => write!(
                 f,
-                "warm-up {} s leaves no baseline before the first trigger at {} s: set warmup (default 5s) below the first trigger's start, or start the trigger later",
+                "warm-up {} s leaves no baseline before the first trigger at {} s: set warmup at least a bin below the first trigger's start, leave it out (the default is then fitted), or start the trigger later",
                 warmup.as_secs_f64(),
                 limit.as_secs_f64()
             ),
             StormError::Warmup { warmup, limit, .. } => write!(
                 f,
-                "warm-up {} s is longer than the horizon {} s: set warmup (default 5s) shorter, or the horizon longer (-d/--horizon)",
+                "warm-up {} s is longer than the horizon {} s: set warmup shorter, leave it out (the default is then fitted), or the horizon longer (-d/--horizon)",
                 warmup.as_secs_f64(),
                 limit.as_secs_f64()
+            ),
+            StormError::Sustain { sustain, room } => write!(
+                f,
+                "recovery sustain {} s is longer than the {} s from the first bin after the last trigger to the horizon, so no run could recover: set sustain to at most that, leave it out (the default is then fitted), or the horizon longer (-d/--horizon)",
+                sustain.as_secs_f64(),
+                room.as_secs_f64()
             ),
             StormError::Param { param, value: v } => {
                 use Param::*;

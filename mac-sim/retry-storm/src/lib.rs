@@ -69,19 +69,32 @@
 //! attempts / new logical requests, **client success ratio** = logical requests that
 //! succeeded / logical requests that ended, time-weighted mean server concurrency
 //! (queued + in service) and queue, and p50/p99 latency of the successful logical
-//! requests.
+//! requests. What the server sees: attempts that reach it (the last service's with a
+//! call chain, each caller's kept too), its throughput (work finished) and its
+//! rejections per second; and the time-weighted **backlog of retrying requests**, the
+//! clients' logical requests in flight that have had a retry scheduled (sleeping
+//! before it, or on it). The summary's **load** is the attempts reaching the server
+//! per second over the same before the triggers.
 //!
 //! ## Time to recover
 //!
 //! Let `T` be the end of the trigger. The **baseline** is taken over the bins that lie
 //! wholly after the warm-up and before the trigger starts: `S₀` the success ratio
-//! (ratio of the sums) and `C₀` the mean concurrency. A bin is **healthy** when some
-//! logical request ended in it, its success ratio is at least `0.95 · S₀`, and its
-//! mean concurrency is at most `2 · C₀ + 5` (the factor, slack, 95 % and the window
-//! below are [`config::RecoveryRule`]). The **time to recover** is `t − T`, where `t`
-//! is the start of the first bin at or after `T` that begins a run of healthy bins
-//! lasting at least `W = 5 s` (the sustain window), all within the horizon. If there is
+//! (ratio of the sums), `C₀` the mean concurrency and `B₀` the mean backlog of
+//! retrying requests. A bin is **healthy** when the server is back and no backlog is
+//! left: its success ratio is at least `0.95 · S₀` or nothing ended in it (an idle
+//! bin has nothing to fail), its mean concurrency is at most `2 · C₀ + 5`, and its
+//! mean backlog is at most `2 · B₀ + 5` (the factor, slack, 95 % and the window below
+//! are [`config::RecoveryRule`]). The **time to recover** is `t − T`, where `t` is the
+//! start of the first bin at or after `T` that begins a run of healthy bins lasting at
+//! least `W = 5 s` (the sustain window), all within the horizon: a whole number of
+//! bins, printed at their resolution ([`recovery::recovery_decimals`]). If there is
 //! no such run, the verdict is **`did not recover within horizon (metastable)`**.
+//!
+//! The warm-up (default 5 s) must leave a whole bin before the first trigger, and the
+//! sustain window (default 5 s) must fit in the bins after the triggers. A value a
+//! scenario writes that does not fit is an error naming it; a default that does not
+//! fit is scaled to fit ([`StormConfig::fitted`]) and the report says so.
 //!
 //! Without a trigger (or without a healthy baseline) the verdict is "not applicable".
 //!

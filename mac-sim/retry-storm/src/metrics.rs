@@ -13,9 +13,18 @@ struct Acc {
     failures: u64,
     attempts_ok: u64,
     attempts_failed: u64,
+    /// Attempts that reached the server (the last layer's, with a call chain).
+    arrived: u64,
+    /// Work the server finished (served).
+    served: u64,
+    /// Attempts the server rejected at once (shedding, rate limiting).
+    rejected: u64,
+    /// Attempts each caller of a call chain sent (empty without one).
+    layer_attempts: Vec<u64>,
     conc_area: u128,
     conc_max: u32,
     queue_area: u128,
+    backlog_area: u128,
     latency_us: Vec<u32>,
 }
 
@@ -28,6 +37,7 @@ pub struct Series {
     last_t: Time,
     conc: u32,
     queued: u32,
+    backlog: u32,
 }
 
 /// One bin of the time series. Rates are per second of the bin; ratios are `null` in
@@ -42,6 +52,17 @@ pub struct BinRow {
     pub attempts_per_s: f64,
     /// Retries per second.
     pub retries_per_s: f64,
+    /// Attempts that reached the server per second: the clients' attempts, or with a
+    /// call chain the last service's.
+    pub server_attempts_per_s: f64,
+    /// With a call chain: the attempts each caller sent down per second, the clients
+    /// first (the last one's are `server_attempts_per_s`); empty without a chain.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub layer_attempts_per_s: Vec<f64>,
+    /// The server's throughput: work it finished per second.
+    pub served_per_s: f64,
+    /// Attempts the server rejected at once per second (load shedding, rate limiting).
+    pub rejected_per_s: f64,
     /// Load amplification: attempts / new logical requests in the bin.
     pub amplification: f64,
     /// Logical requests that succeeded / all that ended in the bin.
@@ -57,6 +78,10 @@ pub struct BinRow {
     pub concurrency_max: u32,
     /// Mean queue length (waiting for a worker), time-weighted.
     pub queue: f64,
+    /// Mean backlog of retrying requests, time-weighted: the clients' logical
+    /// requests in flight that have had a retry scheduled (sleeping before it, or on
+    /// it).
+    pub retrying: f64,
     /// Median latency of the logical requests that succeeded in the bin, ms.
     pub latency_p50_ms: f64,
     /// 99th percentile of the same, ms.
@@ -82,16 +107,22 @@ fn quantile(v: &mut [u32], q: f64) -> f64 {
 }
 
 impl Series {
-    /// Empty bins covering `[0, horizon_ps)`.
-    pub fn new(bin_ps: Time, horizon_ps: Time) -> Self {
+    /// Empty bins covering `[0, horizon_ps)`, counting the attempts of `callers`
+    /// callers of a call chain (0 without a chain).
+    pub fn new(bin_ps: Time, horizon_ps: Time, callers: usize) -> Self {
         let n = horizon_ps.div_ceil(bin_ps) as usize;
+        let acc = Acc {
+            layer_attempts: vec![0; callers],
+            ..Acc::default()
+        };
         Self {
             bin_ps,
             horizon_ps,
-            bins: vec![Acc::default(); n],
+            bins: vec![acc; n],
             last_t: Time::ZERO,
             conc: 0,
             queued: 0,
+            backlog: 0,
         }
     }
 
@@ -117,6 +148,32 @@ impl Series {
         if let Some(b) = self.bin(t) {
             b.attempts += 1;
             b.retries += u64::from(retry);
+        }
+    }
+
+    /// An attempt reached the server at `t`.
+    #[inline]
+    pub fn arrived(&mut self, t: Time) {
+        if let Some(b) = self.bin(t) {
+            b.arrived += 1;
+        }
+    }
+
+    /// The caller `layer` of a call chain sent an attempt at `t`.
+    #[inline]
+    pub fn layer_attempt(&mut self, t: Time, layer: usize) {
+        if let Some(n) = self.bin(t).and_then(|b| b.layer_attempts.get_mut(layer)) {
+            *n += 1;
+        }
+    }
+
+    /// The server answered an attempt at `t`: served it (`served`), or rejected it at
+    /// once (`rejected`), or neither (an error, a cancellation).
+    #[inline]
+    pub fn answered(&mut self, t: Time, served: bool, rejected: bool) {
+        if let Some(b) = self.bin(t) {
+            b.served += u64::from(served);
+            b.rejected += u64::from(rejected);
         }
     }
 
@@ -146,15 +203,17 @@ impl Series {
         }
     }
 
-    /// The server holds `conc` requests (`queued` of them waiting) from `t` on.
+    /// The server holds `conc` requests (`queued` of them waiting) and `backlog`
+    /// logical requests are retrying, from `t` on.
     #[inline]
-    pub fn level(&mut self, t: Time, conc: u32, queued: u32) {
-        if conc == self.conc && queued == self.queued {
+    pub fn level(&mut self, t: Time, conc: u32, queued: u32, backlog: u32) {
+        if conc == self.conc && queued == self.queued && backlog == self.backlog {
             return;
         }
         self.advance(t);
         self.conc = conc;
         self.queued = queued;
+        self.backlog = backlog;
         if let Some(b) = self.bin(t) {
             b.conc_max = b.conc_max.max(conc);
         }
@@ -169,6 +228,7 @@ impl Series {
             if let Some(b) = self.bins.get_mut(i) {
                 b.conc_area += u128::from(self.conc) * dt;
                 b.queue_area += u128::from(self.queued) * dt;
+                b.backlog_area += u128::from(self.backlog) * dt;
                 b.conc_max = b.conc_max.max(self.conc);
             }
             self.last_t = end;
@@ -192,6 +252,14 @@ impl Series {
                     offered_per_s: b.offered as f64 / secs,
                     attempts_per_s: b.attempts as f64 / secs,
                     retries_per_s: b.retries as f64 / secs,
+                    server_attempts_per_s: b.arrived as f64 / secs,
+                    layer_attempts_per_s: b
+                        .layer_attempts
+                        .iter()
+                        .map(|&n| n as f64 / secs)
+                        .collect(),
+                    served_per_s: b.served as f64 / secs,
+                    rejected_per_s: b.rejected as f64 / secs,
                     amplification: ratio(b.attempts, b.offered),
                     success_ratio: ratio(b.successes, done),
                     completed: done,
@@ -199,6 +267,7 @@ impl Series {
                     concurrency: b.conc_area as f64 / width.as_ps_f64(),
                     concurrency_max: b.conc_max,
                     queue: b.queue_area as f64 / width.as_ps_f64(),
+                    retrying: b.backlog_area as f64 / width.as_ps_f64(),
                     latency_p50_ms: quantile(&mut b.latency_us, 0.5) / 1000.0,
                     latency_p99_ms: quantile(&mut b.latency_us, 0.99) / 1000.0,
                 }
@@ -214,9 +283,12 @@ mod tests {
     #[test]
     fn time_weighted_concurrency_splits_across_bins() {
         let ps = Time::from_ps;
-        let mut s = Series::new(ps(100), ps(300));
-        s.level(ps(50), 4, 1); // 4 from 50 to 250
-        s.level(ps(250), 0, 0);
+        let mut s = Series::new(ps(100), ps(300), 0);
+        s.level(ps(50), 4, 1, 2); // 4 from 50 to 250
+        s.level(ps(250), 0, 0, 0);
+        s.arrived(ps(10));
+        s.answered(ps(110), true, false);
+        s.answered(ps(120), false, true);
         s.offered(ps(10));
         s.attempt(ps(10), false);
         s.attempt(ps(20), true);
@@ -227,6 +299,10 @@ mod tests {
         assert_eq!(rows[1].concurrency, 4.0);
         assert_eq!(rows[2].concurrency, 2.0);
         assert_eq!(rows[1].queue, 1.0);
+        assert_eq!((rows[0].retrying, rows[1].retrying), (1.0, 2.0));
+        assert_eq!(rows[0].server_attempts_per_s, 1e10);
+        assert_eq!((rows[1].served_per_s, rows[1].rejected_per_s), (1e10, 1e10));
+        assert!(rows[0].layer_attempts_per_s.is_empty());
         assert_eq!(rows[0].amplification, 2.0);
         assert!(rows[1].amplification.is_nan());
         assert_eq!(rows[2].success_ratio, 1.0);

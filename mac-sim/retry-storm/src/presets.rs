@@ -3,7 +3,7 @@
 //! Each is a scenario file of the crate's `scenarios/` folder ([`crate::file`]),
 //! built into the binary, so that nothing is read at run time.
 
-use crate::config::{Load, StormConfig};
+use crate::config::StormConfig;
 use crate::error::{Param, StormError};
 use crate::strategy::Strategy;
 use sim_kit::time::Time;
@@ -115,41 +115,7 @@ fn apply(mut c: StormConfig, o: &Options) -> Result<StormConfig, StormError> {
         c.bin_ps = b;
     }
     if let Some(n) = o.clients {
-        if n == 0 || n > crate::config::MAX_CLIENTS {
-            return Err(StormError::param(Param::Clients, n));
-        }
-        let f = match &mut c.load {
-            Load::Closed { clients, .. } => {
-                let f = f64::from(n) / f64::from(*clients);
-                *clients = n;
-                f
-            }
-            Load::Open {
-                rate_per_s,
-                clients,
-            } => {
-                let f = f64::from(n) / f64::from(*clients);
-                *rate_per_s *= f;
-                *clients = n;
-                f
-            }
-            Load::Capped {
-                rate_per_s,
-                max_active,
-            } => {
-                let f = f64::from(n) / f64::from(*max_active);
-                *rate_per_s *= f;
-                *max_active = n;
-                f
-            }
-        };
-        let scale = |x: u32| ((f64::from(x) * f).round() as u32).max(1);
-        c.server.workers = c.server.workers.map(scale);
-        if let Some(sl) = &mut c.server.slowdown {
-            sl.limit = scale(sl.limit);
-            sl.k *= f;
-        }
-        c.users = scale(c.users).max(5);
+        c = crate::sweep::with_clients(c, n)?;
     }
     c.validate().map(|()| c)
 }

@@ -1,9 +1,19 @@
-//! The summary of a run: amplification during and after the trigger, burstiness, and
-//! the time to recover (defined in the docs of [`super`]).
+//! The summary of a run: amplification during and after the trigger, the load that
+//! reaches the server (and each service of a call chain), burstiness, and the time to
+//! recover (defined in the docs of [`super`]).
+//!
+//! A bin after the trigger is **healthy** when the server is back within the rule and
+//! no backlog of retrying requests is left: its success ratio is at least the
+//! threshold, or nothing ended in it (an idle bin has nothing to fail); its mean
+//! concurrency is at most `conc_factor · C₀ + conc_slack`; and its mean backlog of
+//! retrying requests is at most `conc_factor · B₀ + conc_slack`, `B₀` the pre-trigger
+//! backlog. The recovery time is counted from the end of the trigger to the start of
+//! the first bin of a sustained healthy run, so it is a whole number of bins (the
+//! reports print it at the bins' resolution, [`recovery_decimals`]).
 
 use serde::Serialize;
 
-use crate::config::RecoveryRule;
+use crate::config::{Fitted, RecoveryRule};
 use crate::metrics::BinRow;
 use sim_kit::time::{PS_PER_SEC, Time};
 
@@ -34,6 +44,18 @@ impl Recovery {
         }
     }
 
+    /// The verdict in words, the time to recover with `decimals` decimals (the
+    /// run's resolution, [`decimals`]).
+    pub fn verdict_to(&self, decimals: usize) -> String {
+        match self {
+            Recovery::Recovered { after_s } => format!(
+                "recovered {} s after the trigger ended",
+                seconds_text(*after_s, decimals)
+            ),
+            other => other.verdict(),
+        }
+    }
+
     /// Seconds to recover, if it did.
     pub fn seconds(&self) -> Option<f64> {
         match *self {
@@ -43,8 +65,28 @@ impl Recovery {
     }
 }
 
+/// The decimals a time needs in seconds: 0 for whole seconds, 1 for tenths, and so
+/// on, at most 6 (microseconds).
+pub fn decimals(t: Time) -> usize {
+    let ps = t.as_ps();
+    (0..6)
+        .find(|&d| ps % (PS_PER_SEC / 10u64.pow(d as u32)) == 0)
+        .unwrap_or(6)
+}
+
+/// The decimals of a time to recover: it is the start of a bin of `bin_ps` minus
+/// the end of the triggers (`end_ps`), so it has the decimals of either and no more.
+pub fn recovery_decimals(bin_ps: Time, end_ps: Time) -> usize {
+    decimals(bin_ps).max(decimals(end_ps))
+}
+
+/// `secs` with `decimals` decimals: `20` for bins of 1 s, `20.5` for bins of 500 ms.
+pub fn seconds_text(secs: f64, decimals: usize) -> String {
+    format!("{secs:.decimals$}")
+}
+
 /// Aggregates over a window of bins.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Window {
     /// Attempts / new logical requests over the window (ratio of the sums).
     pub mean_amplification: f64,
@@ -56,6 +98,18 @@ pub struct Window {
     pub concurrency: f64,
     /// Attempts per second, mean over the bins.
     pub attempts_per_s: f64,
+    /// Attempts that reached the server per second, mean over the bins.
+    pub server_attempts_per_s: f64,
+    /// With a call chain: the attempts each caller sent down per second, mean over
+    /// the bins, the clients first (empty without a chain).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub layer_attempts_per_s: Vec<f64>,
+    /// The server's throughput (work finished) per second, mean over the bins.
+    pub served_per_s: f64,
+    /// Attempts the server rejected at once per second, mean over the bins.
+    pub rejected_per_s: f64,
+    /// Mean backlog of retrying requests.
+    pub retrying: f64,
     /// Coefficient of variation of attempts per bin (synchronised waves make it
     /// large). For the trigger window it is taken over the window's second half, once
     /// the burst of first failures has passed.
@@ -71,20 +125,27 @@ pub struct Summary {
     pub during: Window,
     /// From the end of the trigger to the horizon.
     pub after: Window,
-    /// Normalised server load: attempts per second during the triggers over the
-    /// attempts per second before them (1 = the pre-trigger load). Unlike the
+    /// Normalised server load: attempts reaching the server per second during the
+    /// triggers over the same before them (1 = the pre-trigger load). Unlike the
     /// amplification it does not explode when closed-loop clients stop starting
-    /// requests.
+    /// requests; with a call chain it is the last service's attempts, which every
+    /// layer's retries multiply.
     pub load_during: f64,
     /// The same from the end of the triggers to the horizon.
     pub load_after: f64,
-    /// The highest bin's attempts per second, during or after the triggers, over the
-    /// pre-trigger mean.
+    /// The highest bin's attempts reaching the server per second, during or after
+    /// the triggers, over the pre-trigger mean.
     pub load_peak: f64,
     /// The recovery threshold on the success ratio.
     pub success_threshold: f64,
     /// The recovery threshold on the mean concurrency.
     pub concurrency_threshold: f64,
+    /// The recovery threshold on the mean backlog of retrying requests.
+    pub retrying_threshold: f64,
+    /// The defaults scaled to fit the run (the warm-up, the sustain window), each
+    /// with what it was and what it became; empty when none was.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fitted: Vec<Fitted>,
     /// The recovery verdict.
     pub recovery: Recovery,
     /// The same in words.
@@ -99,9 +160,15 @@ fn window(rows: &[BinRow]) -> Window {
             success_ratio: f64::NAN,
             concurrency: f64::NAN,
             attempts_per_s: f64::NAN,
+            server_attempts_per_s: f64::NAN,
+            layer_attempts_per_s: Vec::new(),
+            served_per_s: f64::NAN,
+            rejected_per_s: f64::NAN,
+            retrying: f64::NAN,
             attempts_cv: f64::NAN,
         };
     }
+    let layers = rows[0].layer_attempts_per_s.len();
     let n = rows.len() as f64;
     let offered: f64 = rows.iter().map(|r| r.offered_per_s).sum();
     let attempts: f64 = rows.iter().map(|r| r.attempts_per_s).sum();
@@ -131,6 +198,13 @@ fn window(rows: &[BinRow]) -> Window {
         success_ratio: if done > 0.0 { ok / done } else { f64::NAN },
         concurrency: rows.iter().map(|r| r.concurrency).sum::<f64>() / n,
         attempts_per_s: mean_att,
+        server_attempts_per_s: rows.iter().map(|r| r.server_attempts_per_s).sum::<f64>() / n,
+        layer_attempts_per_s: (0..layers)
+            .map(|k| rows.iter().map(|r| r.layer_attempts_per_s[k]).sum::<f64>() / n)
+            .collect(),
+        served_per_s: rows.iter().map(|r| r.served_per_s).sum::<f64>() / n,
+        rejected_per_s: rows.iter().map(|r| r.rejected_per_s).sum::<f64>() / n,
+        retrying: rows.iter().map(|r| r.retrying).sum::<f64>() / n,
         attempts_cv: if mean_att > 0.0 {
             var.sqrt() / mean_att
         } else {
@@ -141,12 +215,14 @@ fn window(rows: &[BinRow]) -> Window {
 
 /// Summarise `rows` (bins of `bin_ps`) for a run whose triggers cover `span` (from
 /// the first start to the last end; [`StormConfig::trigger_window`](crate::StormConfig::trigger_window)).
+/// `fitted` lists the defaults scaled to fit the run, for the record.
 pub fn summarise(
     rows: &[BinRow],
     bin_ps: Time,
     warmup_ps: Time,
     span: Option<(Time, Time)>,
     rule: &RecoveryRule,
+    fitted: Vec<Fitted>,
 ) -> Summary {
     let start_of = |i: usize| i as u64 * bin_ps;
     let Some((start_ps, end_ps)) = span else {
@@ -160,6 +236,8 @@ pub fn summarise(
             load_peak: f64::NAN,
             success_threshold: f64::NAN,
             concurrency_threshold: f64::NAN,
+            retrying_threshold: f64::NAN,
+            fitted,
             recovery: Recovery::NotApplicable,
             verdict: Recovery::NotApplicable.verdict(),
         };
@@ -182,6 +260,7 @@ pub fn summarise(
     let b = window(&before);
     let success_threshold = rule.success_fraction * b.success_ratio;
     let concurrency_threshold = rule.conc_factor * b.concurrency + rule.conc_slack;
+    let retrying_threshold = rule.conc_factor * b.retrying + rule.conc_slack;
     let recovery = if !(success_threshold.is_finite() && concurrency_threshold.is_finite()) {
         Recovery::NotApplicable
     } else {
@@ -189,9 +268,11 @@ pub fn summarise(
         let mut run = 0usize;
         let mut found = None;
         for (k, r) in after_rows.iter().enumerate() {
-            let healthy = r.completed > 0
-                && r.success_ratio >= success_threshold
-                && r.concurrency <= concurrency_threshold;
+            // An idle bin (nothing ended) has nothing to fail; a server still
+            // holding or owed a backlog of retries is not healthy.
+            let healthy = (r.completed == 0 || r.success_ratio >= success_threshold)
+                && r.concurrency <= concurrency_threshold
+                && r.retrying <= retrying_threshold;
             run = if healthy { run + 1 } else { 0 };
             if run == need {
                 found = Some(first_after + k + 1 - need);
@@ -208,28 +289,25 @@ pub fn summarise(
     let mut during_w = window(&during);
     during_w.attempts_cv = window(&during[during.len() / 2..]).attempts_cv;
     let after_w = window(after_rows);
-    let per_base = |x: f64| {
-        if b.attempts_per_s > 0.0 {
-            x / b.attempts_per_s
-        } else {
-            f64::NAN
-        }
-    };
+    let base = b.server_attempts_per_s;
+    let per_base = |x: f64| if base > 0.0 { x / base } else { f64::NAN };
     let peak = during
         .iter()
         .chain(after_rows)
-        .map(|r| r.attempts_per_s)
+        .map(|r| r.server_attempts_per_s)
         .fold(f64::NAN, f64::max);
     Summary {
+        load_during: per_base(during_w.server_attempts_per_s),
+        load_after: per_base(after_w.server_attempts_per_s),
+        load_peak: per_base(peak),
         before: b,
         during: during_w,
-        load_during: per_base(during_w.attempts_per_s),
-        load_after: per_base(after_w.attempts_per_s),
-        load_peak: per_base(peak),
         after: after_w,
         success_threshold,
         concurrency_threshold,
-        verdict: recovery.verdict(),
+        retrying_threshold,
+        fitted,
+        verdict: recovery.verdict_to(recovery_decimals(bin_ps, end_ps)),
         recovery,
     }
 }
@@ -244,6 +322,10 @@ mod tests {
             offered_per_s: 10.0,
             attempts_per_s: 10.0,
             retries_per_s: 0.0,
+            server_attempts_per_s: 10.0,
+            layer_attempts_per_s: Vec::new(),
+            served_per_s: 10.0,
+            rejected_per_s: 0.0,
             amplification: 1.0,
             success_ratio: ok,
             completed: 10,
@@ -251,6 +333,7 @@ mod tests {
             concurrency: conc,
             concurrency_max: conc as u32,
             queue: 0.0,
+            retrying: 0.0,
             latency_p50_ms: 1.0,
             latency_p99_ms: 1.0,
         }
@@ -282,33 +365,126 @@ mod tests {
         let mut after = vec![(0.5, 40.0); 3];
         after.extend([(0.96, 13.0), (1.0, 5.0), (0.9, 5.0)]);
         after.extend(vec![(1.0, 4.0); 5]);
-        let s = summarise(&rows(&after), S, Time::ZERO, trigger(), &rule);
+        let s = summarise(&rows(&after), S, Time::ZERO, trigger(), &rule, Vec::new());
         assert_eq!(s.success_threshold, 0.95);
         assert_eq!(s.concurrency_threshold, 13.0);
         assert_eq!(s.recovery, Recovery::Recovered { after_s: 6.0 });
         // Four healthy bins at the end are not enough: metastable.
         after.truncate(10);
-        let s = summarise(&rows(&after), S, Time::ZERO, trigger(), &rule);
+        let s = summarise(&rows(&after), S, Time::ZERO, trigger(), &rule, Vec::new());
         assert_eq!(s.recovery, Recovery::Metastable);
         assert_eq!(s.verdict, "did not recover within horizon (metastable)");
         // Concurrency above 2 · 4 + 5 is not healthy, even at full success.
-        let s = summarise(&rows(&[(1.0, 13.5); 8]), S, Time::ZERO, trigger(), &rule);
+        let s = summarise(
+            &rows(&[(1.0, 13.5); 8]),
+            S,
+            Time::ZERO,
+            trigger(),
+            &rule,
+            Vec::new(),
+        );
         assert_eq!(s.recovery, Recovery::Metastable);
-        // A bin where nothing ended is not healthy.
-        let mut empty = vec![(1.0, 4.0); 8];
-        let mut r = rows(&empty);
-        r[21].completed = 0;
-        let s = summarise(&r, S, Time::ZERO, trigger(), &rule);
-        assert_eq!(s.recovery, Recovery::Recovered { after_s: 2.0 });
+        let mut empty = Vec::new();
         empty.clear();
-        let s = summarise(&rows(&empty), S, Time::ZERO, None, &rule);
+        let s = summarise(&rows(&empty), S, Time::ZERO, None, &rule, Vec::new());
         assert_eq!(s.recovery, Recovery::NotApplicable);
+    }
+
+    #[test]
+    fn an_idle_server_is_healthy() {
+        // Nothing ends after the trigger (no success ratio), the server is empty and
+        // nobody is retrying: healthy from the first bin.
+        let mut r = rows(&[(f64::NAN, 0.0); 8]);
+        for b in &mut r[20..] {
+            b.completed = 0;
+        }
+        let s = summarise(
+            &r,
+            S,
+            Time::ZERO,
+            trigger(),
+            &RecoveryRule::default(),
+            Vec::new(),
+        );
+        assert_eq!(s.recovery, Recovery::Recovered { after_s: 0.0 });
+        assert_eq!(s.verdict, "recovered 0 s after the trigger ended");
+    }
+
+    #[test]
+    fn a_backlog_of_retrying_requests_is_not_healthy() {
+        // Full success and a calm server, but 40 requests still retrying (the
+        // threshold is 2 · 0 + 5) until 24 s: recovered at 4 s, not 0 s.
+        let mut r = rows(&[(1.0, 4.0); 10]);
+        for b in &mut r[20..24] {
+            b.retrying = 40.0;
+        }
+        let s = summarise(
+            &r,
+            S,
+            Time::ZERO,
+            trigger(),
+            &RecoveryRule::default(),
+            Vec::new(),
+        );
+        assert_eq!(s.retrying_threshold, 5.0);
+        assert_eq!(s.recovery, Recovery::Recovered { after_s: 4.0 });
+        // The backlog never clears: metastable.
+        for b in &mut r[20..] {
+            b.retrying = 40.0;
+        }
+        let s = summarise(
+            &r,
+            S,
+            Time::ZERO,
+            trigger(),
+            &RecoveryRule::default(),
+            Vec::new(),
+        );
+        assert_eq!(s.recovery, Recovery::Metastable);
+    }
+
+    #[test]
+    fn recovery_time_at_the_bins_resolution() {
+        assert_eq!(decimals(S), 0);
+        assert_eq!(decimals(Time::from_ms(500)), 1);
+        assert_eq!(decimals(Time::from_ms(250)), 2);
+        assert_eq!(recovery_decimals(S, Time::from_ms(20_500)), 1);
+        let r = Recovery::Recovered { after_s: 20.0 };
+        assert_eq!(r.verdict_to(0), "recovered 20 s after the trigger ended");
+        assert_eq!(r.verdict_to(1), "recovered 20.0 s after the trigger ended");
+    }
+
+    #[test]
+    fn load_counts_what_reaches_the_server() {
+        // The clients' attempts stay at 10/s, the server sees 30/s after the trigger.
+        let mut r = rows(&[(1.0, 4.0); 5]);
+        for b in &mut r[20..] {
+            b.server_attempts_per_s = 30.0;
+        }
+        let s = summarise(
+            &r,
+            S,
+            Time::ZERO,
+            trigger(),
+            &RecoveryRule::default(),
+            Vec::new(),
+        );
+        assert_eq!(s.after.attempts_per_s, 10.0);
+        assert_eq!(s.load_after, 3.0);
+        assert_eq!(s.load_peak, 3.0);
     }
 
     #[test]
     fn windows_use_ratios_of_sums() {
         let r = rows(&[(1.0, 4.0); 5]);
-        let s = summarise(&r, S, 2 * S, trigger(), &RecoveryRule::default());
+        let s = summarise(
+            &r,
+            S,
+            2 * S,
+            trigger(),
+            &RecoveryRule::default(),
+            Vec::new(),
+        );
         assert_eq!(s.before.mean_amplification, 1.0);
         assert_eq!(s.before.success_ratio, 1.0);
         assert_eq!(s.during.success_ratio, 0.0);

@@ -9,7 +9,7 @@ use crate::StormResult;
 
 use crate::error::{Param, StormError};
 use crate::metrics::BinRow;
-use crate::scenario::Scenario;
+use crate::scenario::{Scenario, ScenarioResult};
 use sim_kit::stats::ci::{Estimate, mean_ci95};
 
 /// One strategy over all seeds.
@@ -52,21 +52,45 @@ pub struct StrategyOverSeeds {
     pub events: u64,
 }
 
-/// One bin over all seeds (undefined values left out).
+/// One bin over all seeds (undefined values left out): every column of
+/// [`BinRow`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BinEstimate {
     /// Start of the bin, seconds.
     pub t_s: f64,
+    /// New logical requests per second.
+    pub offered_per_s: Estimate,
     /// Attempts per second.
     pub attempts_per_s: Estimate,
+    /// Retries per second.
+    pub retries_per_s: Estimate,
+    /// Attempts that reached the server per second.
+    pub server_attempts_per_s: Estimate,
+    /// With a call chain: each caller's attempts per second, the clients first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub layer_attempts_per_s: Vec<Estimate>,
+    /// The server's throughput, work finished per second.
+    pub served_per_s: Estimate,
+    /// Attempts rejected at once per second.
+    pub rejected_per_s: Estimate,
     /// Load amplification.
     pub amplification: Estimate,
     /// Client success ratio.
     pub success_ratio: Estimate,
+    /// Logical requests that ended in the bin.
+    pub completed: Estimate,
     /// Attempt success ratio.
     pub attempt_success_ratio: Estimate,
     /// Mean server concurrency.
     pub concurrency: Estimate,
+    /// Most requests in the server at once.
+    pub concurrency_max: Estimate,
+    /// Mean queue length.
+    pub queue: Estimate,
+    /// Mean backlog of retrying requests.
+    pub retrying: Estimate,
+    /// p50 latency of successes, ms.
+    pub latency_p50_ms: Estimate,
     /// p99 latency of successes, ms.
     pub latency_p99_ms: Estimate,
 }
@@ -82,6 +106,9 @@ pub struct Replicated {
     pub expectation: String,
     /// One entry per strategy, in the scenario's order.
     pub strategies: Vec<StrategyOverSeeds>,
+    /// Every seed's full result, in the order of the seeds: each as the same
+    /// scenario run with that one seed gives it.
+    pub per_seed: Vec<ScenarioResult>,
 }
 
 fn est(values: impl Iterator<Item = f64>) -> Estimate {
@@ -94,13 +121,27 @@ fn over_bins(runs: &[StormResult]) -> Vec<BinEstimate> {
     (0..n)
         .map(|i| {
             let col = |f: fn(&BinRow) -> f64| est(runs.iter().map(|r| f(&r.series[i])));
+            let layers = runs[0].series[i].layer_attempts_per_s.len();
             BinEstimate {
                 t_s: runs[0].series[i].t_s,
+                offered_per_s: col(|b| b.offered_per_s),
                 attempts_per_s: col(|b| b.attempts_per_s),
+                retries_per_s: col(|b| b.retries_per_s),
+                server_attempts_per_s: col(|b| b.server_attempts_per_s),
+                layer_attempts_per_s: (0..layers)
+                    .map(|k| est(runs.iter().map(|r| r.series[i].layer_attempts_per_s[k])))
+                    .collect(),
+                served_per_s: col(|b| b.served_per_s),
+                rejected_per_s: col(|b| b.rejected_per_s),
                 amplification: col(|b| b.amplification),
                 success_ratio: col(|b| b.success_ratio),
+                completed: col(|b| b.completed as f64),
                 attempt_success_ratio: col(|b| b.attempt_success_ratio),
                 concurrency: col(|b| b.concurrency),
+                concurrency_max: col(|b| f64::from(b.concurrency_max)),
+                queue: col(|b| b.queue),
+                retrying: col(|b| b.retrying),
+                latency_p50_ms: col(|b| b.latency_p50_ms),
                 latency_p99_ms: col(|b| b.latency_p99_ms),
             }
         })
@@ -137,13 +178,19 @@ impl Replicated {
     /// assert_eq!(r.strategies.len(), 3);
     /// assert_eq!(r.strategies[0].seeds, [1, 2]);
     /// assert_eq!(r.strategies[0].during_success.n, 2);
+    /// assert_eq!(r.per_seed.len(), 2);
+    /// assert_eq!(r.per_seed[1].runs[0], grid[0][1]);
     /// ```
     pub fn from_grid(sc: &Scenario, grid: &[Vec<StormResult>]) -> Self {
+        let seeds = grid.first().map_or(0, Vec::len);
         Self {
             name: sc.name.to_string(),
             title: sc.title.to_string(),
             expectation: sc.expectation.to_string(),
             strategies: grid.iter().map(|runs| over_seeds(runs)).collect(),
+            per_seed: (0..seeds)
+                .map(|k| sc.result(grid.iter().map(|runs| runs[k].clone()).collect()))
+                .collect(),
         }
     }
 }

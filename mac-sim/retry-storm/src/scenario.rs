@@ -22,7 +22,7 @@ pub struct Scenario {
 }
 
 /// The results of every run of a scenario.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct ScenarioResult {
     /// The scenario's name.
     pub name: String,

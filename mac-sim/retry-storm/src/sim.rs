@@ -171,6 +171,10 @@ struct Storm {
     reqs: Requests,
     server: Server,
     series: Series,
+    /// The clients' logical requests in flight that have had a retry scheduled, and
+    /// which requests (by id) they are.
+    backlog: u32,
+    retrying: Vec<bool>,
     counts: Counts,
     next_attempt: u64,
     arrivals: XorShiftRng,
@@ -369,6 +373,7 @@ impl Storm {
             let l = &mut self.layers[r.layer as usize];
             l.attempts += 1;
             l.attempts_during += u64::from(during);
+            self.series.layer_attempt(now, r.layer as usize);
         }
         q.schedule(now + timeout, Event::Timeout { req, attempt: id });
         if (r.layer as usize) + 1 < self.layers.len() {
@@ -386,6 +391,7 @@ impl Storm {
             user: r.user,
             deadline,
         };
+        self.series.arrived(now);
         self.server.arrive(now, job, q);
     }
 
@@ -433,6 +439,9 @@ impl Storm {
         match refusal {
             Ok((delay_ns, taken)) => {
                 self.reqs.get(req).quota_taken = taken;
+                if r.layer == 0 {
+                    self.mark_retrying(req);
+                }
                 q.schedule(now.saturating_add(ps(delay_ns)), Event::Send(req));
             }
             // A service's refusal is its caller's failed attempt, counted there.
@@ -446,6 +455,19 @@ impl Storm {
                 }
                 self.finish(now, req, false, q);
             }
+        }
+    }
+
+    /// The client's request `req` has a retry scheduled: it is in the backlog of
+    /// retrying requests until it ends.
+    fn mark_retrying(&mut self, req: u32) {
+        let i = req as usize;
+        if i >= self.retrying.len() {
+            self.retrying.resize(i + 1, false);
+        }
+        if !self.retrying[i] {
+            self.retrying[i] = true;
+            self.backlog += 1;
         }
     }
 
@@ -466,6 +488,10 @@ impl Storm {
         }
         if success {
             self.counts.succeeded += 1;
+        }
+        if self.retrying.get(req as usize).copied().unwrap_or(false) {
+            self.retrying[req as usize] = false;
+            self.backlog -= 1;
         }
         self.series.completed(now, success, now - r.start);
         self.reqs.remove(req);
@@ -517,14 +543,23 @@ impl Model for Storm {
             }
             Event::Done { job, outcome } => {
                 let j = self.server.done(now, job, outcome, q);
+                self.series.answered(
+                    now,
+                    outcome == Outcome::Success,
+                    outcome == Outcome::Rejected,
+                );
                 if !self.answer(now, j.req, j.attempt, outcome, q) && outcome == Outcome::Success {
                     self.counts.wasted += 1;
                 }
             }
             Event::Resume => self.server.resume(now, q),
         }
-        self.series
-            .level(now, self.server.concurrency(), self.server.queued() as u32);
+        self.series.level(
+            now,
+            self.server.concurrency(),
+            self.server.queued() as u32,
+            self.backlog,
+        );
         true
     }
 }
@@ -543,6 +578,8 @@ impl Model for Storm {
 /// The [`StormError`] of [`StormConfig::validate`]; nothing is run then.
 pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
     cfg.validate()?;
+    let (fitted, notes) = cfg.fitted();
+    let cfg = &fitted;
     let seed = cfg.seed;
     let rng = |stream| XorShiftRng::seed_from_u64(split_seed(seed, stream));
     let triggers = Triggers::new(&cfg.triggers);
@@ -564,7 +601,17 @@ pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
         peak,
         reqs: Requests::default(),
         server,
-        series: Series::new(cfg.bin_ps, cfg.horizon_ps),
+        series: Series::new(
+            cfg.bin_ps,
+            cfg.horizon_ps,
+            if cfg.chain.is_empty() {
+                0
+            } else {
+                cfg.chain.len() + 1
+            },
+        ),
+        backlog: 0,
+        retrying: Vec::new(),
         counts: Counts::default(),
         next_attempt: 0,
         arrivals: rng(2),
@@ -607,6 +654,7 @@ pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
         cfg.warmup_ps,
         cfg.trigger_window(),
         &cfg.recovery,
+        notes,
     );
     Ok(StormResult {
         strategy: cfg.strategy.name.clone(),

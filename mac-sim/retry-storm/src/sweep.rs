@@ -9,7 +9,7 @@
 //! |---|---|
 //! | `utilisation` | the open-loop rate, as a fraction of the server's capacity (workers / mean service time) |
 //! | `rate` | the open-loop (or capped) rate, requests per second |
-//! | `clients` | the closed-loop population (or the cap on active clients) |
+//! | `clients` | the clients, as `--clients` ([`with_clients`]): the closed-loop population, the open loop's client processes or the cap on active clients, with the offered load and the server's capacity scaled by the same factor |
 //! | `retries` | every strategy's retries (each must retry) |
 //! | `timeout` | the clients' per-attempt timeout, seconds |
 //!
@@ -46,7 +46,7 @@ pub enum SweepParam {
     Utilisation,
     /// Open-loop (or capped) rate, per second.
     Rate,
-    /// Closed-loop clients (or the cap on active clients).
+    /// The clients, with the load and the server scaled ([`with_clients`]).
     Clients,
     /// Every strategy's retries.
     Retries,
@@ -134,14 +134,7 @@ pub fn apply(cfg: &StormConfig, param: SweepParam, v: f64) -> Result<StormConfig
                 Load::Closed { .. } => return Err(bad()),
             }
         }
-        SweepParam::Clients => {
-            let n = whole(v)?;
-            match &mut c.load {
-                Load::Closed { clients, .. } => *clients = n,
-                Load::Capped { max_active, .. } => *max_active = n,
-                Load::Open { .. } => return Err(bad()),
-            }
-        }
+        SweepParam::Clients => c = with_clients(c, whole(v)?)?,
         SweepParam::Retries => {
             let n = whole(v)?;
             let p = c.strategy.policy.as_mut().ok_or_else(bad)?;
@@ -155,6 +148,55 @@ pub fn apply(cfg: &StormConfig, param: SweepParam, v: f64) -> Result<StormConfig
         }
     }
     c.validate().map(|()| c)
+}
+
+/// `c` with `n` clients, as `--clients N` and `--sweep clients=N` both mean: the
+/// closed-loop population, the open loop's client processes or the cap on active
+/// clients becomes `n`, and the offered load (an open or capped rate) and the
+/// server's capacity (workers, the slowdown's limit and step) and the users scale by
+/// the same factor, so that the load per worker is the scenario's.
+///
+/// # Errors
+///
+/// [`StormError::Param`] ([`Param::Clients`]) for 0 or more than
+/// [`MAX_CLIENTS`](crate::config::MAX_CLIENTS) clients.
+pub fn with_clients(mut c: StormConfig, n: u32) -> Result<StormConfig, StormError> {
+    if n == 0 || n > crate::config::MAX_CLIENTS {
+        return Err(StormError::param(Param::Clients, n));
+    }
+    let f = match &mut c.load {
+        Load::Closed { clients, .. } => {
+            let f = f64::from(n) / f64::from(*clients);
+            *clients = n;
+            f
+        }
+        Load::Open {
+            rate_per_s,
+            clients,
+        } => {
+            let f = f64::from(n) / f64::from(*clients);
+            *rate_per_s *= f;
+            *clients = n;
+            f
+        }
+        Load::Capped {
+            rate_per_s,
+            max_active,
+        } => {
+            let f = f64::from(n) / f64::from(*max_active);
+            *rate_per_s *= f;
+            *max_active = n;
+            f
+        }
+    };
+    let scale = |x: u32| ((f64::from(x) * f).round() as u32).max(1);
+    c.server.workers = c.server.workers.map(scale);
+    if let Some(sl) = &mut c.server.slowdown {
+        sl.limit = scale(sl.limit);
+        sl.k *= f;
+    }
+    c.users = scale(c.users).max(5);
+    Ok(c)
 }
 
 /// Requests per second the server's workers can serve, if it has workers.

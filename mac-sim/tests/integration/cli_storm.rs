@@ -128,7 +128,12 @@ fn seeds_report_means_with_intervals_and_write_files() {
         "2",
         "--series",
     ]));
-    assert_eq!(series.lines().count(), 1 + 3 * 90);
+    // Every seed's lines, with the single-seed columns: 2 seeds x 3 strategies x 90 bins.
+    assert_eq!(
+        series.lines().next(),
+        Some(retry_storm::report::SERIES_HEADER)
+    );
+    assert_eq!(series.lines().count(), 1 + 2 * 3 * 90);
 }
 
 #[test]
@@ -319,6 +324,11 @@ fn storm_files_name_their_own_keys_and_refuse_a_covering_warm_up() {
             ":33: burst: rate limit burst 0 must be at least 1",
         ),
         (
+            "sustain = \"5s\"",
+            "sustain = \"95s\"",
+            ":47: sustain: recovery sustain 95 s is longer than the 90 s from the first bin after the last trigger to the horizon",
+        ),
+        (
             "warmup = \"5s\"",
             "warmup = \"20s\"",
             ":13: warmup: warm-up 20 s leaves no baseline before the first trigger at 20 s: set warmup",
@@ -339,7 +349,7 @@ fn storm_files_name_their_own_keys_and_refuse_a_covering_warm_up() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_args_fail(
         &["storm", "--scenario", &quiet, "-d", "3s"],
-        "warm-up 5 s is longer than the horizon 3 s: set warmup (default 5s) shorter, or the horizon longer (-d/--horizon)",
+        "warm-up 5 s is longer than the horizon 3 s: set warmup shorter, leave it out (the default is then fitted), or the horizon longer (-d/--horizon)",
     );
 }
 
@@ -424,6 +434,39 @@ fn sweep_a_storm_parameter() {
         ),
     ] {
         assert_args_fail(args, needle);
+    }
+}
+
+/// `--clients 7` and `--sweep clients=7` mean the same: the same runs, so the same
+/// summaries over the seeds, for a closed loop and an open one.
+#[test]
+fn clients_flag_and_clients_sweep_give_the_same_runs() {
+    for (scenario, horizon) in [("pause", "40s"), ("partial", "80s")] {
+        let json = |args: &[&str]| -> serde_json::Value {
+            let mut all = vec![
+                "storm",
+                "--scenario",
+                scenario,
+                "-d",
+                horizon,
+                "--seeds",
+                "2",
+            ];
+            all.extend_from_slice(args);
+            all.push("--json");
+            let o = mac_sim(&all);
+            assert!(o.status.success(), "{}", stderr(&o));
+            serde_json::from_str(&stdout(&o)).unwrap()
+        };
+        let flag = json(&["--clients", "7"]);
+        let swept = json(&["--sweep", "clients=7"]);
+        assert_eq!(
+            flag["strategies"], swept["points"][0]["strategies"],
+            "{scenario}"
+        );
+        // Every seed's full result sits beside the summary.
+        assert_eq!(flag["per_seed"].as_array().unwrap().len(), 2);
+        assert_eq!(flag["per_seed"][1]["runs"][0]["config"]["seed"], 2);
     }
 }
 

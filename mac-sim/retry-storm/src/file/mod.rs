@@ -200,6 +200,10 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
         bin_ps: f.bin.map_or(Time::from_secs(1), |b| b.0),
         warmup_ps: f.warmup.map_or(Time::from_secs(5), |w| w.0),
         recovery,
+        defaulted: crate::config::Defaulted {
+            warmup: f.warmup.is_none(),
+            sustain: f.recovery.as_ref().is_none_or(|r| r.sustain.is_none()),
+        },
         seed: f.seed.unwrap_or(1),
     };
     base.validate().map_err(|e| {
@@ -211,6 +215,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
             } if l.rate.is_some() => ("load", "rate"),
             StormError::Param { param, .. } => key_of(*param),
             StormError::Warmup { .. } => ("", "warmup"),
+            StormError::Sustain { .. } => ("recovery", "sustain"),
             _ => ("", ""),
         };
         // The first trigger that alone gives the same error, for a trigger's key.

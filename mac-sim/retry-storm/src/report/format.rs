@@ -4,6 +4,35 @@
 use sim_kit::stats::ci::Estimate;
 use sim_kit::time::Time;
 
+use crate::config::{Fitted, StormConfig};
+use crate::recovery::recovery_decimals;
+
+/// The decimals of a run's time to recover: its bins' resolution (and the
+/// triggers' end's).
+pub(super) fn recover_decimals(c: &StormConfig) -> usize {
+    c.trigger_window()
+        .map_or(0, |(_, end)| recovery_decimals(c.bin_ps, end))
+}
+
+/// One line per default scaled to fit the run (none when none was).
+pub(super) fn fitted_lines(fitted: &[Fitted]) -> String {
+    let mut s = String::new();
+    for x in fitted {
+        let room = match x.key {
+            "warmup" => "before the first trigger (or in the horizon)",
+            _ => "after the last trigger",
+        };
+        s.push_str(&format!(
+            "note: {} not set; its default {} does not fit in the {} {room}, so {} is used\n",
+            x.key,
+            secs(x.default),
+            secs(x.room),
+            secs(x.fitted)
+        ));
+    }
+    s
+}
+
 /// A number with `prec` decimals; `-` when undefined.
 pub(super) fn f(x: f64, prec: usize) -> String {
     if x.is_finite() {

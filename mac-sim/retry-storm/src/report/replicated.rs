@@ -3,7 +3,8 @@
 
 use std::fmt::Write as _;
 
-use super::format::{csv_estimate, csv_num, heading, pm};
+use super::format::{csv_estimate, fitted_lines, heading, pm, recover_decimals, secs};
+use super::scenario_result::{SERIES_HEADER, series_rows};
 use crate::replicate::Replicated;
 
 /// The text summary of a scenario over several seeds: means ± 95 % half-widths.
@@ -18,6 +19,11 @@ pub fn replicated_report(r: &Replicated) -> String {
             first.seeds.last().copied().unwrap_or(0)
         );
     }
+    let first = r.per_seed.first().and_then(|x| x.runs.first());
+    if let Some(run) = first {
+        s.push_str(&fitted_lines(&run.summary.fitted));
+    }
+    let prec = first.map_or(1, |run| recover_decimals(&run.config) + 1);
     let _ = writeln!(s);
     let _ = writeln!(
         s,
@@ -48,7 +54,7 @@ pub fn replicated_report(r: &Replicated) -> String {
             pm(&st.load_after, 2),
             pm(&st.after_success, 3),
             format!("{}/{}", st.recovered, st.seeds.len()),
-            pm(&st.recover_s, 1)
+            pm(&st.recover_s, prec)
         );
     }
     if r.strategies
@@ -66,7 +72,11 @@ pub fn replicated_report(r: &Replicated) -> String {
     }
     let _ = writeln!(
         s,
-        "\nrecover s: over the runs that recovered; a run that did not recover within the horizon is metastable."
+        "\nrecover s: over the runs that recovered, each a whole number of bins{}; a run that did not recover within the horizon is metastable.",
+        first.map_or(String::new(), |run| format!(
+            " of {}",
+            secs(run.config.bin_ps)
+        ))
     );
     s
 }
@@ -101,29 +111,17 @@ pub fn replicated_csv(r: &Replicated) -> String {
     s
 }
 
-/// The header of [`replicated_series_csv`].
-pub const REPLICATED_SERIES_HEADER: &str = "scenario,strategy,t_s,attempts_per_s,attempts_per_s_hw,amplification,amplification_hw,success_ratio,success_ratio_hw,attempt_success_ratio,attempt_success_ratio_hw,concurrency,concurrency_hw,latency_p99_ms,latency_p99_ms_hw";
+/// The header of [`replicated_series_csv`]: the single-seed series' columns.
+pub const REPLICATED_SERIES_HEADER: &str = SERIES_HEADER;
 
-/// The mean time series over seeds, with 95 % half-widths, header included.
+/// Every seed's time series, with the columns of the single-seed series (a line per
+/// seed, strategy and bin, the seed in its column), header included: the lines of
+/// one seed are those the same scenario run with that seed gives. The means over
+/// the seeds with their 95 % intervals are in the JSON (`series`).
 pub fn replicated_series_csv(r: &Replicated) -> String {
     let mut s = format!("{REPLICATED_SERIES_HEADER}\n");
-    let e = csv_estimate;
-    for st in &r.strategies {
-        for b in &st.series {
-            let _ = writeln!(
-                s,
-                "{},\"{}\",{},{},{},{},{},{},{}",
-                r.name,
-                st.strategy,
-                csv_num(b.t_s),
-                e(&b.attempts_per_s),
-                e(&b.amplification),
-                e(&b.success_ratio),
-                e(&b.attempt_success_ratio),
-                e(&b.concurrency),
-                e(&b.latency_p99_ms)
-            );
-        }
+    for one in &r.per_seed {
+        series_rows(&mut s, one);
     }
     s
 }

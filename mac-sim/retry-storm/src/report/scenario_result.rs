@@ -4,14 +4,16 @@
 use std::fmt::Write as _;
 
 use super::describe::describe;
-use super::format::{csv_num, f, heading};
-use crate::ScenarioResult;
+use super::format::{csv_num, f, fitted_lines, heading, recover_decimals};
+use crate::recovery::seconds_text;
+use crate::{ScenarioResult, StormResult};
 
 /// The text summary of a scenario: one line per strategy, then the verdicts.
 pub fn report(r: &ScenarioResult) -> String {
     let mut s = heading(&r.name, &r.title, &r.expectation);
     if let Some(first) = r.runs.first() {
         let _ = writeln!(s, "{}", describe(&first.config));
+        s.push_str(&fitted_lines(&first.summary.fitted));
     }
     let _ = writeln!(s);
     let _ = writeln!(
@@ -49,7 +51,9 @@ pub fn report(r: &ScenarioResult) -> String {
             f(m.after.mean_amplification, 2),
             f(m.load_after, 2),
             f(m.after.success_ratio, 3),
-            m.recovery.seconds().map_or("never".into(), |x| f(x, 1)),
+            m.recovery.seconds().map_or("never".into(), |x| {
+                seconds_text(x, recover_decimals(&run.config))
+            }),
             run.events
         );
     }
@@ -94,7 +98,40 @@ pub fn report(r: &ScenarioResult) -> String {
             );
         }
     }
+    let _ = writeln!(s, "\nServer (per second: before < during ~ after >):");
+    for run in &r.runs {
+        let _ = writeln!(s, "{:<32} {}", run.strategy, server_line(run));
+    }
     if r.runs.iter().any(|x| !x.layers.is_empty()) {
+        let _ = writeln!(
+            s,
+            "\nCall chain: the load each caller sent down (attempts per second / its pre-trigger rate) during the triggers ~ and after them >:"
+        );
+        for run in &r.runs {
+            let m = &run.summary;
+            let layers: Vec<String> = run
+                .layers
+                .iter()
+                .enumerate()
+                .map(|(k, l)| {
+                    let load = |w: &crate::recovery::Window| {
+                        let base = m.before.layer_attempts_per_s.get(k).copied();
+                        match (w.layer_attempts_per_s.get(k), base) {
+                            (Some(x), Some(b)) if b > 0.0 => f(x / b, 2),
+                            _ => "-".into(),
+                        }
+                    };
+                    format!(
+                        "{} -> {} ~{} >{}",
+                        l.caller,
+                        l.callee,
+                        load(&m.during),
+                        load(&m.after)
+                    )
+                })
+                .collect();
+            let _ = writeln!(s, "{:<32} {}", run.strategy, layers.join("; "));
+        }
         let _ = writeln!(
             s,
             "\nCall chain: attempts each caller sent while a trigger was active, per logical request issued then:"
@@ -118,33 +155,66 @@ pub fn report(r: &ScenarioResult) -> String {
     }
     let _ = writeln!(
         s,
-        "\n<: before the trigger, ~: during it, >: after it; amp = attempts / new requests (~ mean, ^ peak bin),\nload = attempts per second / the pre-trigger attempts per second (^ peak bin during or after), succ = client success ratio,\nconc = server concurrency, cv = variation of attempts per bin over the trigger's second half (waves: large)."
+        "\n<: before the trigger, ~: during it, >: after it; amp = the clients' attempts / new requests (~ mean, ^ peak bin),\nload = attempts reaching the server per second / the same before the trigger (^ peak bin during or after), succ = client success ratio,\nconc = server concurrency, cv = variation of attempts per bin over the trigger's second half (waves: large)."
     );
-    if let Some(rule) = r.runs.first().map(|x| x.config.recovery) {
+    if let Some(first) = r.runs.first() {
+        let rule = first.config.recovery;
         let _ = writeln!(
             s,
-            "Recovered: the first time after the trigger ends from which, for {} s, every bin has success >= {} % of the baseline and concurrency <= {} x baseline + {}.",
+            "Recovered: the first time after the trigger ends from which, for {} s, every bin has success >= {} % of the baseline (or nothing ended in it), and concurrency and the backlog of retrying requests each <= {} x baseline + {}; recover s in bins of {}.",
             rule.sustain_ps.as_secs_f64(),
             rule.success_fraction * 100.0,
             rule.conc_factor,
-            rule.conc_slack
+            rule.conc_slack,
+            super::format::secs(first.config.bin_ps)
         );
     }
     s
 }
 
+/// What the server saw in a run, before, during and after the triggers: attempts
+/// reaching it, its throughput, rejections, concurrency and the backlog of retrying
+/// requests, per second or mean.
+fn server_line(run: &StormResult) -> String {
+    let m = &run.summary;
+    let w = [&m.before, &m.during, &m.after];
+    let three = |g: fn(&crate::recovery::Window) -> f64, prec: usize| {
+        w.iter()
+            .map(|x| f(g(x), prec))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    format!(
+        "arrivals {}; served {}; rejected {}; concurrency {}; retrying {}",
+        three(|x| x.server_attempts_per_s, 1),
+        three(|x| x.served_per_s, 1),
+        three(|x| x.rejected_per_s, 1),
+        three(|x| x.concurrency, 1),
+        three(|x| x.retrying, 1)
+    )
+}
+
 /// The header of [`series_csv`].
-pub const SERIES_HEADER: &str = "scenario,strategy,seed,t_s,offered_per_s,attempts_per_s,retries_per_s,amplification,success_ratio,completed,attempt_success_ratio,concurrency,concurrency_max,queue,latency_p50_ms,latency_p99_ms";
+///
+/// With a call chain, the attempts each caller sent per bin are in the JSON
+/// (`layer_attempts_per_s`); `server_attempts_per_s` is the last one's.
+pub const SERIES_HEADER: &str = "scenario,strategy,seed,t_s,offered_per_s,attempts_per_s,retries_per_s,server_attempts_per_s,served_per_s,rejected_per_s,amplification,success_ratio,completed,attempt_success_ratio,concurrency,concurrency_max,queue,retrying,latency_p50_ms,latency_p99_ms";
 
 /// Every run's time series as CSV (header included), one line per bin and strategy.
 pub fn series_csv(r: &ScenarioResult) -> String {
     let mut s = format!("{SERIES_HEADER}\n");
+    series_rows(&mut s, r);
+    s
+}
+
+/// The lines of [`series_csv`] for every run of `r`, without the header.
+pub(super) fn series_rows(s: &mut String, r: &ScenarioResult) {
     let g = csv_num;
     for run in &r.runs {
         for b in &run.series {
             let _ = writeln!(
                 s,
-                "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.name,
                 run.strategy,
                 run.config.seed,
@@ -152,6 +222,9 @@ pub fn series_csv(r: &ScenarioResult) -> String {
                 g(b.offered_per_s),
                 g(b.attempts_per_s),
                 g(b.retries_per_s),
+                g(b.server_attempts_per_s),
+                g(b.served_per_s),
+                g(b.rejected_per_s),
                 g(b.amplification),
                 g(b.success_ratio),
                 b.completed,
@@ -159,12 +232,12 @@ pub fn series_csv(r: &ScenarioResult) -> String {
                 g(b.concurrency),
                 b.concurrency_max,
                 g(b.queue),
+                g(b.retrying),
                 g(b.latency_p50_ms),
                 g(b.latency_p99_ms)
             );
         }
     }
-    s
 }
 
 /// The header of [`summary_csv`].

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::format::{csv_estimate, heading, pm};
+use super::format::{csv_estimate, heading, pm, recover_decimals};
 use crate::scenario::Scenario;
 use crate::sweep::{SweepPoint, SweepSpec};
 
@@ -49,6 +49,7 @@ pub fn sweep_report(sc: &Scenario, spec: &SweepSpec, points: &[SweepPoint]) -> S
         "recovered",
         "recover s"
     );
+    let prec = sc.runs.first().map_or(1, |c| recover_decimals(c) + 1);
     for p in points {
         for st in &p.strategies {
             let _ = writeln!(
@@ -60,7 +61,7 @@ pub fn sweep_report(sc: &Scenario, spec: &SweepSpec, points: &[SweepPoint]) -> S
                 pm(&st.load_after, 2),
                 pm(&st.during_success, 3),
                 format!("{}/{}", st.recovered, st.seeds.len()),
-                pm(&st.recover_s, 1)
+                pm(&st.recover_s, prec)
             );
         }
     }

@@ -3,4 +3,5 @@
 //! `cargo test -p retry-storm --test integration`.
 
 mod files;
+mod report;
 mod storm;

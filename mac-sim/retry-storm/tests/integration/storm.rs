@@ -405,13 +405,24 @@ fn bad_parameters_are_refused() {
     let mut c = base.clone();
     c.recovery.conc_slack = -1.0;
     cases.push((c, "recovery concurrency slack -1 "));
+    // A warm-up or sustain window the user wrote is refused when it does not fit.
     let mut c = base.clone();
     c.warmup_ps = trig.start_ps;
+    c.defaulted.warmup = false;
+    cases.push((c, "leaves no baseline before the first trigger"));
+    let mut c = base.clone();
+    c.warmup_ps = trig.start_ps - c.bin_ps / 2;
+    c.defaulted.warmup = false;
     cases.push((c, "leaves no baseline before the first trigger"));
     let mut c = base.clone();
     c.triggers.clear();
     c.warmup_ps = c.horizon_ps + Time::from_ps(1);
+    c.defaulted.warmup = false;
     cases.push((c, "longer than the horizon"));
+    let mut c = base.clone();
+    c.recovery.sustain_ps = c.horizon_ps;
+    c.defaulted.sustain = false;
+    cases.push((c, "recovery sustain 120 s is longer than the"));
     for (cfg, needle) in cases {
         let e = run(&cfg).unwrap_err().to_string();
         assert!(

@@ -1,0 +1,171 @@
+//! What the storm report says: defaults that fit a short scenario, the recovery
+//! verdict of an idle server and of one still owed a backlog of retries, `--clients`
+//! against `--sweep clients`, the load that reaches the server through a chain, and
+//! the multi-seed result with every seed's.
+
+use retry_storm::file::parse;
+use retry_storm::recovery::Recovery;
+use retry_storm::replicate::Replicated;
+use retry_storm::scenario::replication;
+use retry_storm::{presets, report, run, sweep};
+
+/// A short scenario: an outage from 3 s to 6 s in 10 s, no warm-up or sustain given.
+const SHORT: &str = r#"
+horizon = "10s"
+[load]
+kind = "open"
+rate = 50.0
+clients = 10
+[server]
+workers = 20
+service = "exponential"
+mean = "50ms"
+[[trigger]]
+kind = "outage"
+start = "3s"
+end = "6s"
+[[strategy]]
+spec = "exp-full+retries=3"
+"#;
+
+#[test]
+fn defaults_that_do_not_fit_are_scaled_and_said_written_ones_are_refused() {
+    let sc = parse(SHORT, "short.toml").unwrap();
+    let r = run(&sc.runs[0]).unwrap();
+    // Warm-up: half of the 3 s before the trigger, on whole bins: 1 s. Sustain: half
+    // of the 4 bins after the trigger: 2 s.
+    assert_eq!(r.config.warmup_ps.as_secs_f64(), 1.0);
+    assert_eq!(r.config.recovery.sustain_ps.as_secs_f64(), 2.0);
+    let keys: Vec<&str> = r.summary.fitted.iter().map(|f| f.key).collect();
+    assert_eq!(keys, ["warmup", "recovery.sustain"]);
+    assert!(r.summary.before.success_ratio.is_finite());
+    let text = report::report(&sc.result(vec![r]));
+    assert!(
+        text.contains(
+            "note: warmup not set; its default 5 s does not fit in the 3 s before the first trigger (or in the horizon), so 1 s is used\n"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("note: recovery.sustain not set; its default 5 s does not fit in the 4 s after the last trigger, so 2 s is used\n"));
+    // The same values written: refused, naming the key and its line.
+    let e = parse(
+        &SHORT.replace("horizon = \"10s\"", "horizon = \"10s\"\nwarmup = \"5s\""),
+        "short.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("short.toml:3: warmup: warm-up 5 s leaves no baseline"),
+        "{e}"
+    );
+    let e = parse(
+        &format!("{SHORT}[recovery]\nsustain = \"5s\"\n"),
+        "short.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("short.toml:18: sustain: recovery sustain 5 s is longer than the 4 s"),
+        "{e}"
+    );
+    // A preset's own values fit: nothing scaled, nothing said.
+    let p = presets::scenario("pause", &presets::Options::default()).unwrap();
+    let r = run(&p.runs[0]).unwrap();
+    assert!(r.summary.fitted.is_empty());
+    assert!(!report::report(&p.result(vec![r])).contains("note:"));
+}
+
+#[test]
+fn an_idle_server_recovers_and_a_backlog_of_retries_is_not_recovered() {
+    // One request every few seconds: most bins after the outage see nothing end.
+    let idle = SHORT
+        .replace("horizon = \"10s\"", "horizon = \"60s\"")
+        .replace("rate = 50.0", "rate = 0.2")
+        .replace("start = \"3s\"", "start = \"20s\"")
+        .replace("end = \"6s\"", "end = \"30s\"")
+        .replace("exp-full+retries=3", "none");
+    let sc = parse(&idle, "idle.toml").unwrap();
+    let r = run(&sc.runs[0]).unwrap();
+    assert!(r.series[30..].iter().any(|b| b.completed == 0));
+    assert!(
+        matches!(r.summary.recovery, Recovery::Recovered { .. }),
+        "{}",
+        r.summary.verdict
+    );
+    // Clients that sleep 20 s before each retry come back after the outage: the
+    // server is calm at once, but the backlog of retrying requests is not.
+    let slow = idle
+        .replace("rate = 0.2", "rate = 50.0")
+        .replace("\"none\"", "\"fixed=20s+retries=3\"");
+    let sc = parse(&slow, "slow.toml").unwrap();
+    let r = run(&sc.runs[0]).unwrap();
+    let after = &r.series[30..];
+    assert!(after[0].concurrency < r.summary.concurrency_threshold);
+    assert!(after[0].retrying > r.summary.retrying_threshold);
+    match r.summary.recovery {
+        Recovery::Recovered { after_s } => assert!(after_s >= 10.0, "{after_s}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn clients_flag_and_clients_sweep_give_the_same_runs() {
+    for name in ["pause", "partial", "budget-scope"] {
+        let flag = presets::scenario(
+            name,
+            &presets::Options {
+                clients: Some(7),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let base = presets::scenario(name, &presets::Options::default()).unwrap();
+        let spec = sweep::SweepSpec::parse("clients=7").unwrap();
+        let swept = sweep::plan(&base, &spec).unwrap();
+        assert_eq!(flag.runs, swept, "{name}");
+    }
+}
+
+#[test]
+fn a_chain_reports_the_load_that_reaches_the_server() {
+    let sc = presets::scenario("layers", &presets::Options::default()).unwrap();
+    let r = run(&sc.runs[0]).unwrap();
+    let s = &r.summary;
+    let layers = s.during.layer_attempts_per_s.len();
+    assert_eq!(layers, 3);
+    // The server sees the last layer's attempts, more than the clients send.
+    let last = s.during.layer_attempts_per_s[layers - 1];
+    assert_eq!(s.during.server_attempts_per_s, last);
+    assert!(last > 2.0 * s.during.attempts_per_s, "{last}");
+    assert!(s.load_during > s.during.attempts_per_s / s.before.attempts_per_s);
+    assert!(!s.after.layer_attempts_per_s.is_empty());
+    assert_eq!(r.series[25].layer_attempts_per_s.len(), 3);
+    let text = report::report(&sc.result(vec![r]));
+    assert!(text.contains("clients -> api ~"), "{text}");
+}
+
+#[test]
+fn many_seeds_keep_every_seed_and_the_series_columns() {
+    let sc = presets::scenario("partial", &presets::Options::default()).unwrap();
+    let grid: Vec<Vec<_>> = sc
+        .runs
+        .iter()
+        .map(|c| (0..2).map(|k| run(&replication(c, k)).unwrap()).collect())
+        .collect();
+    let r = Replicated::from_grid(&sc, &grid);
+    // Each seed's result is what that one seed gives alone.
+    let o = presets::Options {
+        seed: Some(2),
+        ..Default::default()
+    };
+    let alone = retry_storm::run_sequential(&presets::scenario("partial", &o).unwrap()).unwrap();
+    assert_eq!(r.per_seed[1], alone);
+    let json = sim_kit::output::json::to_string(&r);
+    assert!(json.contains("\"per_seed\""));
+    // The series: the single-seed columns, and seed 2's lines are its own.
+    let many = report::replicated_series_csv(&r);
+    let one = report::series_csv(&alone);
+    assert_eq!(many.lines().next(), one.lines().next());
+    assert!(many.contains(&one[one.find('\n').unwrap() + 1..]));
+    assert_eq!(many.lines().count(), 1 + 2 * (one.lines().count() - 1));
+}
