@@ -93,6 +93,13 @@ pub fn report(r: &ScenarioResult) -> String {
                 "", c.rejected
             );
         }
+        if c.error_work > 0 {
+            let _ = writeln!(
+                s,
+                "{:<32} {} errors answered after holding a worker for their error work",
+                "", c.error_work
+            );
+        }
     }
     if r.runs.iter().any(|x| !x.layers.is_empty()) {
         let _ = writeln!(
