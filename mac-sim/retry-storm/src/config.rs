@@ -6,8 +6,11 @@
 
 use serde::Serialize;
 
+use rand_core::Rng;
+
 use crate::error::{Param, StormError};
 use crate::strategy::Strategy;
+use sim_kit::maths;
 use sim_kit::time::{PS_PER_SEC, Time};
 
 /// How logical requests are offered.
@@ -60,6 +63,15 @@ pub enum ServiceTime {
     Fixed(Time),
     /// Exponentially distributed with this mean, picoseconds.
     Exponential(Time),
+    /// Lognormal with this mean: `e^(μ + σZ)` with `Z` standard normal and `μ` chosen
+    /// so that the mean is `mean` (`μ = ln mean − σ²/2`); its median is
+    /// `mean · e^(−σ²/2)` and its p99 `mean · e^(2.326σ − σ²/2)`.
+    LogNormal {
+        /// The mean, picoseconds.
+        mean: Time,
+        /// The standard deviation σ of the underlying normal (0 < σ ≤ 3).
+        sigma: f64,
+    },
 }
 
 impl ServiceTime {
@@ -67,6 +79,64 @@ impl ServiceTime {
     pub fn mean_ps(&self) -> Time {
         match *self {
             ServiceTime::Fixed(t) | ServiceTime::Exponential(t) => t,
+            ServiceTime::LogNormal { mean, .. } => mean,
+        }
+    }
+
+    /// One service time drawn from the distribution (at least 1 ps); identical on
+    /// every machine for the same `rng` (only `sim_kit::maths`, `sqrt` and `+ − × ÷`).
+    /// A fixed time draws nothing.
+    ///
+    /// ```
+    /// use rand_core::SeedableRng;
+    /// use retry_storm::config::ServiceTime;
+    /// use sim_kit::time::Time;
+    /// let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(1);
+    /// let s = ServiceTime::LogNormal { mean: Time::from_ms(50), sigma: 0.5 };
+    /// let n = 20_000;
+    /// let total: f64 = (0..n).map(|_| s.sample(&mut rng).as_ps_f64()).sum();
+    /// let mean_ms = total / f64::from(n) / 1e9;
+    /// assert!((mean_ms - 50.0).abs() < 1.0, "{mean_ms}");
+    /// ```
+    #[inline]
+    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Time {
+        let ps = match *self {
+            ServiceTime::Fixed(t) => return t,
+            ServiceTime::Exponential(mean) => maths::exponential(rng, mean.as_ps_f64()),
+            ServiceTime::LogNormal { mean, sigma } => {
+                let mu = maths::ln(mean.as_ps_f64()) - sigma * sigma / 2.0;
+                maths::exp(mu + sigma * maths::standard_normal(rng))
+            }
+        };
+        Time::from_ps_f64(ps.round()).max(Time::from_ps(1))
+    }
+}
+
+/// The server work an error answer costs: it queues for a worker like any request,
+/// holds it this long, then answers the error.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub enum ErrorWork {
+    /// This long on a worker, picoseconds.
+    Time(Time),
+    /// This fraction (0 < f ≤ 1) of a service time drawn from the service
+    /// distribution (slowed down like a request's, under a slowdown).
+    Fraction(f64),
+}
+
+impl ErrorWork {
+    /// Check the work: a positive time, or a fraction above 0 and at most 1.
+    ///
+    /// # Errors
+    ///
+    /// [`StormError::Param`] with [`Param::ErrorWorkTime`] or
+    /// [`Param::ErrorWorkFraction`].
+    pub fn check(&self) -> Result<(), StormError> {
+        match *self {
+            ErrorWork::Time(t) if t.is_zero() => Err(StormError::param(Param::ErrorWorkTime, t)),
+            ErrorWork::Fraction(f) if !(f > 0.0 && f <= 1.0) => {
+                Err(StormError::param(Param::ErrorWorkFraction, f))
+            }
+            _ => Ok(()),
         }
     }
 }
@@ -99,8 +169,19 @@ pub struct ServerConfig {
     pub service: ServiceTime,
     /// Optional load-dependent latency.
     pub slowdown: Option<Slowdown>,
-    /// How long an error response (a failing trigger) takes, picoseconds.
+    /// How long an error response (a failing trigger) takes, picoseconds: without
+    /// error work, the time from its arrival to its answer, with no worker taken.
     pub error_ps: Time,
+    /// The server work an error answer costs, for the triggers that do not set
+    /// their own; `None` (the default): none, the error is answered after
+    /// `error_ps` without a worker.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_work: Option<ErrorWork>,
+    /// The network round trip between the last caller and the server, picoseconds:
+    /// half of it on the way to the server, half on the way back (the caller's
+    /// timeout runs over both); zero by default.
+    #[serde(skip_serializing_if = "no_time")]
+    pub rtt_ps: Time,
     /// Load shedding: attempts that would wait behind this many queued ones are
     /// rejected at once (needs workers); `None`: the queue is unbounded.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -157,6 +238,10 @@ pub struct Trigger {
     pub end_ps: Time,
     /// What happens.
     pub kind: TriggerKind,
+    /// The server work this trigger's error answers cost (outage, partial, shard);
+    /// `None`: the server's `error_work`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_work: Option<ErrorWork>,
 }
 
 /// A service between the clients and the server in a call chain: it passes each
@@ -263,7 +348,7 @@ pub struct StormConfig {
     pub seed: u64,
 }
 
-pub use crate::limits::{MAX_CHAIN, MAX_CLIENTS, MAX_REQUESTS};
+pub use crate::limits::{MAX_CHAIN, MAX_CLIENTS, MAX_REQUESTS, MAX_SIGMA};
 
 fn positive_rate(r: f64) -> Result<(), StormError> {
     if r.is_finite() && r > 0.0 && r <= 1e8 {
@@ -333,6 +418,12 @@ impl StormConfig {
         if s.service.mean_ps().is_zero() {
             return Err(StormError::param(Param::ServiceTime, s.service.mean_ps()));
         }
+        if let ServiceTime::LogNormal { sigma, .. } = s.service {
+            if !(sigma > 0.0 && sigma <= MAX_SIGMA) {
+                return Err(StormError::param(Param::ServiceSigma, sigma));
+            }
+        }
+        s.error_work.as_ref().map_or(Ok(()), ErrorWork::check)?;
         if let Some(sl) = s.slowdown {
             if !(sl.factor.is_finite() && sl.factor > 1.0 && sl.factor <= 1e6) {
                 return Err(StormError::param(Param::SlowdownFactor, sl.factor));
@@ -377,6 +468,7 @@ impl StormConfig {
             if t.start_ps >= t.end_ps {
                 return Err(StormError::param(Param::TriggerWindow, ""));
             }
+            t.error_work.as_ref().map_or(Ok(()), ErrorWork::check)?;
             if t.end_ps > self.horizon_ps {
                 return Err(StormError::param(Param::TriggerEnd, t.end_ps));
             }

@@ -138,6 +138,14 @@ pub enum Param {
     ContentionTimes,
     /// The contention experiment's backoff base against its cap.
     ContentionBase,
+    /// The σ of a lognormal service time.
+    ServiceSigma,
+    /// The server time of an error answer.
+    ErrorWorkTime,
+    /// The fraction of a service time an error answer costs.
+    ErrorWorkFraction,
+    /// Both forms of error work given in one table.
+    ErrorWorkBoth,
 }
 
 impl fmt::Display for StormError {
@@ -270,6 +278,20 @@ impl fmt::Display for StormError {
                         "contention: the call time and the backoff base must be positive"
                     ),
                     ContentionBase => write!(f, "the backoff base must not exceed the cap"),
+                    ServiceSigma => write!(
+                        f,
+                        "lognormal sigma {v} must be above 0 and at most {}",
+                        crate::limits::MAX_SIGMA
+                    ),
+                    ErrorWorkTime => write!(f, "the error work must be a positive time"),
+                    ErrorWorkFraction => write!(
+                        f,
+                        "error work fraction {v} must be above 0 and at most 1 (of a service time)"
+                    ),
+                    ErrorWorkBoth => write!(
+                        f,
+                        "error_work and error_work_fraction exclude each other: give one"
+                    ),
                 }
             }
         }

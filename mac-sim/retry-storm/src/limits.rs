@@ -12,3 +12,6 @@ pub const MAX_REQUESTS: f64 = 5e7;
 
 /// Services a call chain may have at most (each adds a layer of requests in flight).
 pub const MAX_CHAIN: usize = 8;
+
+/// The largest σ of a lognormal service time (its p99 is then ~ 12 × the mean).
+pub const MAX_SIGMA: f64 = 3.0;

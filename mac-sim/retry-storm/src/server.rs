@@ -6,12 +6,19 @@
 //! those whose client gave up long ago. With it, a queued request whose deadline has
 //! passed is dropped when a worker would take it, and work in progress stops at the
 //! deadline.
+//!
+//! An error answer (a failing trigger) is given after the server's `error_ps` without
+//! a worker, unless the trigger or the server sets error work
+//! ([`ErrorWork`]): then it queues for a worker like any request, holds it for that
+//! work, and answers the error. With a round trip (`rtt_ps`), an attempt reaches the
+//! server half of it after it is sent ([`Server::send`]), and its answer reaches the
+//! caller the other half after the server gives it ([`Server::back`]).
 
 use std::collections::VecDeque;
 
 use rand_xorshift::XorShiftRng;
 
-use crate::config::{ServerConfig, ServiceTime, Slowdown};
+use crate::config::{ErrorWork, ServerConfig, Slowdown};
 use crate::shedding::Bucket;
 use crate::triggers::{Fate, Triggers};
 use sim_kit::engine::EventQueue;
@@ -50,6 +57,8 @@ pub trait ServerEvent {
     fn done(job: u32, outcome: Outcome) -> Self;
     /// The event that resumes a paused server.
     fn resume() -> Self;
+    /// The event for `job` reaching the server (after half the round trip).
+    fn reach(job: u32) -> Self;
 }
 
 /// Counters of the server's work.
@@ -59,6 +68,9 @@ pub struct ServerCounts {
     pub arrived: u64,
     /// Answered with an error by a trigger.
     pub errors: u64,
+    /// Of those, answered after their error work on a worker (errors stopped at the
+    /// deadline or dropped unstarted are counted there instead).
+    pub error_work: u64,
     /// Served to the end.
     pub served: u64,
     /// Stopped at the deadline while in service.
@@ -76,6 +88,8 @@ pub struct Server {
     triggers: Triggers,
     bucket: Option<Bucket>,
     jobs: Vec<Job>,
+    /// Per job: the error work it does instead of its service (`None`: served).
+    errs: Vec<Option<ErrorWork>>,
     free: Vec<u32>,
     queue: VecDeque<u32>,
     busy: u32,
@@ -94,6 +108,7 @@ impl Server {
             ln_factor,
             triggers,
             jobs: Vec::new(),
+            errs: Vec::new(),
             free: Vec::new(),
             queue: VecDeque::new(),
             busy: 0,
@@ -133,20 +148,69 @@ impl Server {
         }
     }
 
+    /// An attempt is sent to the server at `now`: it arrives at once, or half the
+    /// round trip later.
+    pub fn send<E: ServerEvent>(&mut self, now: Time, job: Job, q: &mut EventQueue<E>) {
+        let out = self.outbound();
+        if out.is_zero() {
+            self.arrive(now, job, q);
+        } else {
+            let id = self.store(job);
+            q.schedule(now + out, E::reach(id));
+        }
+    }
+
+    /// How long an attempt takes to reach the server: half the round trip (zero
+    /// without one).
+    #[inline]
+    pub fn outbound(&self) -> Time {
+        self.cfg.rtt_ps / 2
+    }
+
+    /// How long an answer takes to reach its caller: the other half of the round
+    /// trip (zero without one).
+    #[inline]
+    pub fn back(&self) -> Time {
+        self.cfg.rtt_ps - self.cfg.rtt_ps / 2
+    }
+
     /// An attempt arrives at `now`.
     pub fn arrive<E: ServerEvent>(&mut self, now: Time, job: Job, q: &mut EventQueue<E>) {
-        self.counts.arrived += 1;
-        let id = match self.free.pop() {
+        let id = self.store(job);
+        self.admit(now, id, q);
+    }
+
+    /// The attempt sent as job `id` reaches the server at `now`.
+    pub fn reach<E: ServerEvent>(&mut self, now: Time, id: u32, q: &mut EventQueue<E>) {
+        self.admit(now, id, q);
+    }
+
+    /// Keep `job` under a free id.
+    fn store(&mut self, job: Job) -> u32 {
+        match self.free.pop() {
             Some(id) => {
                 self.jobs[id as usize] = job;
                 id
             }
             None => {
                 self.jobs.push(job);
+                self.errs.push(None);
                 (self.jobs.len() - 1) as u32
             }
+        }
+    }
+
+    /// Job `id` is at the server at `now`: answered with an error, rejected, started
+    /// or queued.
+    fn admit<E: ServerEvent>(&mut self, now: Time, id: u32, q: &mut EventQueue<E>) {
+        self.counts.arrived += 1;
+        let user = self.jobs[id as usize].user;
+        let (fail, err) = match self.triggers.fate(now, user, &mut self.rng) {
+            Fate::Serve => (false, None),
+            Fate::Fail(own) => (true, own.or(self.cfg.error_work)),
         };
-        if self.triggers.fate(now, job.user, &mut self.rng) == Fate::Fail {
+        self.errs[id as usize] = err;
+        if fail && err.is_none() {
             self.counts.errors += 1;
             q.schedule(now + self.cfg.error_ps, E::done(id, Outcome::Error));
             return;
@@ -160,6 +224,7 @@ impl Server {
             q.schedule(now + self.cfg.error_ps, E::done(id, Outcome::Rejected));
             return;
         }
+        self.counts.errors += u64::from(fail);
         self.conc += 1;
         match self.cfg.workers {
             None => self.start(now, id, q),
@@ -180,13 +245,7 @@ impl Server {
     }
 
     fn service_ps(&mut self) -> Time {
-        let base = match self.cfg.service {
-            ServiceTime::Fixed(t) => t,
-            ServiceTime::Exponential(mean) => {
-                Time::from_ps_f64(maths::exponential(&mut self.rng, mean.as_ps_f64()).round())
-                    .max(Time::from_ps(1))
-            }
-        };
+        let base = self.cfg.service.sample(&mut self.rng);
         match self.cfg.slowdown {
             Some(s) if self.conc > s.limit => slowed(base, s, self.ln_factor, self.conc),
             _ => base,
@@ -195,13 +254,20 @@ impl Server {
 
     fn start<E: ServerEvent>(&mut self, now: Time, id: u32, q: &mut EventQueue<E>) {
         self.busy += 1;
-        let work = self.service_ps();
+        let (work, outcome) = match self.errs[id as usize] {
+            None => (self.service_ps(), Outcome::Success),
+            Some(ErrorWork::Time(t)) => (t, Outcome::Error),
+            Some(ErrorWork::Fraction(f)) => {
+                let t = Time::from_ps_f64((self.service_ps().as_ps_f64() * f).round());
+                (t.max(Time::from_ps(1)), Outcome::Error)
+            }
+        };
         let end = self.triggers.frozen_end(now, work);
         let deadline = self.jobs[id as usize].deadline;
         if deadline < end {
             q.schedule(deadline.max(now), E::done(id, Outcome::Cancelled));
         } else {
-            q.schedule(end, E::done(id, Outcome::Success));
+            q.schedule(end, E::done(id, outcome));
         }
     }
 
@@ -216,7 +282,9 @@ impl Server {
         let job = self.jobs[id as usize];
         self.free.push(id);
         match outcome {
-            Outcome::Error | Outcome::Rejected => return job,
+            Outcome::Error if self.errs[id as usize].is_none() => return job,
+            Outcome::Rejected => return job,
+            Outcome::Error => self.counts.error_work += 1,
             Outcome::Success => self.counts.served += 1,
             Outcome::Cancelled => self.counts.cancelled += 1,
         }
@@ -255,7 +323,7 @@ impl Server {
 /// `base · factor^((conc − limit)/k)`, at most `max_ps`.
 fn slowed(base: Time, s: Slowdown, ln_factor: f64, conc: u32) -> Time {
     let x = f64::from(conc - s.limit) / s.k * ln_factor;
-    let t = base.as_ps_f64() * exp(x);
+    let t = base.as_ps_f64() * maths::exp(x);
     if t >= s.max_ps.as_ps_f64() {
         s.max_ps
     } else {
@@ -263,42 +331,9 @@ fn slowed(base: Time, s: Slowdown, ln_factor: f64, conc: u32) -> Time {
     }
 }
 
-/// `e^x` from `+ − × ÷` only (identical on every IEEE 754 machine, unlike `f64::exp`),
-/// to within a few ulp; `+∞` above 709.
-fn exp(x: f64) -> f64 {
-    if x > 709.0 {
-        return f64::INFINITY;
-    }
-    if x < -700.0 {
-        return 0.0;
-    }
-    // Cody-Waite: ln 2 split so that k · LN2_HI is exact (fdlibm's constants).
-    const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
-    const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
-    let k = (x / std::f64::consts::LN_2).round();
-    let r = (x - k * LN2_HI) - k * LN2_LO; // |r| <= 0.35
-    let (mut term, mut sum) = (1.0, 1.0);
-    for i in 1..=22 {
-        term *= r / f64::from(i);
-        sum += term;
-    }
-    let two_k = maths::powu(2.0, k.abs() as u64);
-    if k >= 0.0 { sum * two_k } else { sum / two_k }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn exp_matches_std() {
-        let mut x = -50.0;
-        while x < 50.0 {
-            let (a, b) = (exp(x), x.exp());
-            assert!((a - b).abs() <= 8.0 * f64::EPSILON * b, "{x}: {a} vs {b}");
-            x += 0.37;
-        }
-    }
 
     #[test]
     fn slowdown_doubles_every_k() {

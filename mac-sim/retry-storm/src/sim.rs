@@ -44,6 +44,17 @@ pub enum Event {
     },
     /// A paused server resumes.
     Resume,
+    /// An attempt reaches the server, half a round trip after it was sent.
+    Reach(u32),
+    /// A server's answer reaches its caller, half a round trip after it was given.
+    Answer {
+        /// The request.
+        req: u32,
+        /// The attempt's serial number.
+        attempt: u64,
+        /// How the server ended it.
+        outcome: Outcome,
+    },
 }
 
 impl ServerEvent for Event {
@@ -52,6 +63,9 @@ impl ServerEvent for Event {
     }
     fn resume() -> Self {
         Event::Resume
+    }
+    fn reach(job: u32) -> Self {
+        Event::Reach(job)
     }
 }
 
@@ -82,6 +96,9 @@ pub struct Counts {
     pub timeouts: u64,
     /// Attempts answered with an error.
     pub errors: u64,
+    /// Error answers the server gave after holding a worker for their error work.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub error_work: u64,
     /// Server work finished (answers to attempts, whether awaited or not).
     pub served: u64,
     /// Server work finished after its client had stopped waiting: work done for
@@ -391,8 +408,8 @@ impl Storm {
             user: r.user,
             deadline,
         };
-        self.series.arrived(now);
-        self.server.arrive(now, job, q);
+        self.series.arrived(now + self.server.outbound());
+        self.server.send(now, job, q);
     }
 
     /// The current attempt of `req` failed at `now`: ask the policy, the deadline and
@@ -548,11 +565,34 @@ impl Model for Storm {
                     outcome == Outcome::Success,
                     outcome == Outcome::Rejected,
                 );
-                if !self.answer(now, j.req, j.attempt, outcome, q) && outcome == Outcome::Success {
+                let back = self.server.back();
+                if !back.is_zero() {
+                    let (req, attempt) = (j.req, j.attempt);
+                    q.schedule(
+                        now + back,
+                        Event::Answer {
+                            req,
+                            attempt,
+                            outcome,
+                        },
+                    );
+                } else if !self.answer(now, j.req, j.attempt, outcome, q)
+                    && outcome == Outcome::Success
+                {
+                    self.counts.wasted += 1;
+                }
+            }
+            Event::Answer {
+                req,
+                attempt,
+                outcome,
+            } => {
+                if !self.answer(now, req, attempt, outcome, q) && outcome == Outcome::Success {
                     self.counts.wasted += 1;
                 }
             }
             Event::Resume => self.server.resume(now, q),
+            Event::Reach(job) => self.server.reach(now, job, q),
         }
         self.series.level(
             now,
@@ -595,7 +635,7 @@ pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
         horizon: cfg.horizon_ps,
         timeouts: cfg.timeouts_ps.clone(),
         users: cfg.users,
-        nominal_ns: ns(cfg.server.service.mean_ps()),
+        nominal_ns: ns(cfg.server.service.mean_ps() + cfg.server.rtt_ps),
         pop,
         triggers,
         peak,
@@ -641,6 +681,7 @@ pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
     m.counts.served = sc.served;
     m.counts.rejected = sc.rejected;
     m.counts.expired = sc.expired;
+    m.counts.error_work = sc.error_work;
     m.counts.in_flight = if m.chained {
         m.reqs.in_flight_at(0)
     } else {

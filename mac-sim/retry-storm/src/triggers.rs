@@ -4,16 +4,17 @@
 
 use rand_core::Rng;
 
-use crate::config::{Trigger, TriggerKind};
+use crate::config::{ErrorWork, Trigger, TriggerKind};
 use sim_kit::time::Time;
 
 /// What the server does with a request that arrives now.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Fate {
     /// Serve it normally.
     Serve,
-    /// Answer with an error at once.
-    Fail,
+    /// Answer with an error: with the failing trigger's own error work, if it has
+    /// any (else the server's default applies).
+    Fail(Option<ErrorWork>),
 }
 
 /// The triggers of a run, with the questions the server and the clients ask them.
@@ -72,7 +73,7 @@ impl Triggers {
                 _ => false,
             };
             if fails {
-                return Fate::Fail;
+                return Fate::Fail(t.error_work);
             }
         }
         Fate::Serve
@@ -141,7 +142,7 @@ impl Triggers {
     /// use retry_storm::triggers::Triggers;
     /// use sim_kit::time::Time;
     /// let ms = Time::from_ms;
-    /// let pause = |a, b| Trigger { start_ps: ms(a), end_ps: ms(b), kind: TriggerKind::Pause };
+    /// let pause = |a, b| Trigger { start_ps: ms(a), end_ps: ms(b), kind: TriggerKind::Pause, error_work: None };
     /// let t = Triggers::new(&[pause(100, 200)]);
     /// assert_eq!(t.frozen_end(ms(50), ms(30)), ms(80)); // before the pause
     /// assert_eq!(t.frozen_end(ms(50), ms(80)), ms(230)); // straddles it: +100

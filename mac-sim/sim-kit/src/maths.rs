@@ -62,6 +62,51 @@ pub fn powu(base: f64, mut exp: u64) -> f64 {
     acc
 }
 
+/// `e^x` from `+ − × ÷` only (identical on every IEEE 754 machine, unlike `f64::exp`),
+/// to within a few ulp; `+∞` above 709, 0 below −700.
+///
+/// ```
+/// let x = sim_kit::maths::exp(1.0);
+/// assert!((x - std::f64::consts::E).abs() < 1e-15);
+/// ```
+pub fn exp(x: f64) -> f64 {
+    if x > 709.0 {
+        return f64::INFINITY;
+    }
+    if x < -700.0 {
+        return 0.0;
+    }
+    // Cody-Waite: ln 2 split so that k · LN2_HI is exact (fdlibm's constants).
+    const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
+    const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
+    let k = (x / LN_2).round();
+    let r = (x - k * LN2_HI) - k * LN2_LO; // |r| <= 0.35
+    let (mut term, mut sum) = (1.0, 1.0);
+    for i in 1..=22 {
+        term *= r / f64::from(i);
+        sum += term;
+    }
+    let two_k = powu(2.0, k.abs() as u64);
+    if k >= 0.0 { sum * two_k } else { sum / two_k }
+}
+
+/// A standard normal variate (mean 0, standard deviation 1) by Marsaglia's polar
+/// method: only [`ln`], `sqrt` (which IEEE 754 rounds exactly) and `+ − × ÷`, so the
+/// same draws give the same value on every machine. Uses two or more draws of `rng`.
+#[inline]
+pub fn standard_normal<R: Rng + ?Sized>(rng: &mut R) -> f64 {
+    let scale = 1.0 / (1u64 << 52) as f64;
+    loop {
+        // 53 bits each, uniform in [−1, 1).
+        let u = (rng.next_u64() >> 11) as f64 * scale - 1.0;
+        let v = (rng.next_u64() >> 11) as f64 * scale - 1.0;
+        let s = u * u + v * v;
+        if s > 0.0 && s < 1.0 {
+            return u * (-2.0 * ln(s) / s).sqrt();
+        }
+    }
+}
+
 /// A uniform draw in `(0, 1]` with 53 random bits.
 #[inline]
 pub fn unit_open0<R: Rng + ?Sized>(rng: &mut R) -> f64 {
@@ -128,6 +173,40 @@ mod tests {
         assert_eq!(ln(1.0), 0.0);
         assert!(ln(0.0).is_nan() && ln(-1.0).is_nan());
         assert!((ln(5e-324) - 5e-324f64.ln()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn exp_matches_std() {
+        let mut x = -50.0;
+        while x < 50.0 {
+            let (a, b) = (exp(x), x.exp());
+            assert!((a - b).abs() <= 8.0 * f64::EPSILON * b, "{x}: {a} vs {b}");
+            x += 0.37;
+        }
+        assert_eq!(exp(0.0), 1.0);
+        assert_eq!(exp(710.0), f64::INFINITY);
+        assert_eq!(exp(-701.0), 0.0);
+    }
+
+    #[test]
+    fn standard_normal_has_mean_0_and_sd_1() {
+        use rand_core::SeedableRng;
+        let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(7);
+        let n = 200_000;
+        let (mut sum, mut sq, mut beyond) = (0.0, 0.0, 0);
+        for _ in 0..n {
+            let z = standard_normal(&mut rng);
+            sum += z;
+            sq += z * z;
+            beyond += u32::from(z > 2.326_348);
+        }
+        let mean = sum / f64::from(n);
+        let var = sq / f64::from(n) - mean * mean;
+        assert!(mean.abs() < 0.01, "mean {mean}");
+        assert!((var - 1.0).abs() < 0.02, "variance {var}");
+        // P(Z > 2.326) = 1 %.
+        let tail = f64::from(beyond) / f64::from(n);
+        assert!((tail - 0.01).abs() < 0.001, "tail {tail}");
     }
 
     #[test]

@@ -37,8 +37,8 @@ pub mod keys;
 mod schema;
 
 use crate::config::{
-    ChainLayer, Load, RecoveryRule, ServerConfig, ServiceTime, Slowdown, StormConfig, Trigger,
-    TriggerKind,
+    ChainLayer, ErrorWork, Load, RecoveryRule, ServerConfig, ServiceTime, Slowdown, StormConfig,
+    Trigger, TriggerKind,
 };
 use crate::error::{FileError, FileProblem, Param, StormError};
 use crate::scenario::Scenario;
@@ -105,11 +105,44 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
         }
     };
     let s = &f.server;
+    // Error work: a time or a fraction, not both, checked where it is written.
+    let error_work = |table: &str, i: usize, time: Option<schema::Duration>, fraction| {
+        let w = match (time, fraction) {
+            (Some(_), Some(_)) => {
+                let e = StormError::param(Param::ErrorWorkBoth, "");
+                return Err(at(
+                    table,
+                    i,
+                    "error_work_fraction",
+                    FileProblem::Invalid(Box::new(e)),
+                ));
+            }
+            (Some(t), None) => Some(ErrorWork::Time(t.0)),
+            (None, Some(f)) => Some(ErrorWork::Fraction(f)),
+            (None, None) => None,
+        };
+        let key = if time.is_some() {
+            "error_work"
+        } else {
+            "error_work_fraction"
+        };
+        match w.as_ref().map(ErrorWork::check) {
+            Some(Err(e)) => Err(at(table, i, key, FileProblem::Invalid(Box::new(e)))),
+            _ => Ok(w),
+        }
+    };
+    if s.sigma.is_some() && s.service != ServiceKind::LogNormal {
+        return Err(unused("server", "sigma"));
+    }
     let server = ServerConfig {
         workers: s.workers,
         service: match s.service {
             ServiceKind::Fixed => ServiceTime::Fixed(s.mean.0),
             ServiceKind::Exponential => ServiceTime::Exponential(s.mean.0),
+            ServiceKind::LogNormal => ServiceTime::LogNormal {
+                mean: s.mean.0,
+                sigma: s.sigma.ok_or_else(|| missing("server", "sigma"))?,
+            },
         },
         slowdown: s.slowdown.as_ref().map(|d| Slowdown {
             limit: d.limit,
@@ -118,6 +151,8 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
             max_ps: d.max.0,
         }),
         error_ps: s.error_time.map_or(Time::from_ms(1), |d| d.0),
+        error_work: error_work("server", 0, s.error_work, s.error_work_fraction)?,
+        rtt_ps: s.rtt.map_or(Time::ZERO, |d| d.0),
         queue_limit: s.queue_limit,
         rate_limit: s.rate_limit.as_ref().map(|r| RateLimit {
             per_s: r.per_s,
@@ -133,6 +168,8 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
             ("shards", t.shards.is_some()),
             ("failing", t.failing.is_some()),
             ("factor", t.factor.is_some()),
+            ("error_work", t.error_work.is_some()),
+            ("error_work_fraction", t.error_work_fraction.is_some()),
         ];
         let kind = match t.kind {
             TriggerKindName::Outage => TriggerKind::Outage,
@@ -151,11 +188,14 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
                 factor: t.factor.ok_or_else(|| need("factor"))?,
             },
         };
+        const WORK: [&str; 2] = ["error_work", "error_work_fraction"];
         let uses: &[&str] = match kind {
-            TriggerKind::Partial { .. } | TriggerKind::CapacityLoss { .. } => &["fraction"],
+            TriggerKind::Partial { .. } => &["fraction", WORK[0], WORK[1]],
+            TriggerKind::CapacityLoss { .. } => &["fraction"],
             TriggerKind::LoadSpike { .. } => &["factor"],
-            TriggerKind::Shard { .. } => &["shards", "failing"],
-            _ => &[],
+            TriggerKind::Shard { .. } => &["shards", "failing", WORK[0], WORK[1]],
+            TriggerKind::Outage => &WORK,
+            TriggerKind::Pause => &[],
         };
         if let Some((key, _)) = extra.iter().find(|(k, set)| *set && !uses.contains(k)) {
             return Err(at("trigger", i, key, FileProblem::NotForKind));
@@ -164,6 +204,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
             start_ps: t.start.0,
             end_ps: t.end.0,
             kind,
+            error_work: error_work("trigger", i, t.error_work, t.error_work_fraction)?,
         });
     }
     let d = RecoveryRule::default();
@@ -279,6 +320,7 @@ fn key_of(p: Param) -> (&'static str, &'static str) {
         Clients | Requests => ("load", "clients"),
         Workers => ("server", "workers"),
         ServiceTime => ("server", "mean"),
+        ServiceSigma => ("server", "sigma"),
         SlowdownFactor => ("server.slowdown", "factor"),
         SlowdownStep => ("server.slowdown", "step"),
         SlowdownMax => ("server.slowdown", "max"),

@@ -93,6 +93,8 @@ pub struct LoadTable {
 pub enum ServiceKind {
     Fixed,
     Exponential,
+    #[serde(rename = "lognormal")]
+    LogNormal,
 }
 
 /// `[server]`.
@@ -102,7 +104,16 @@ pub struct ServerTable {
     pub workers: Option<u32>,
     pub service: ServiceKind,
     pub mean: Duration,
+    /// The σ of the underlying normal of a lognormal service time.
+    pub sigma: Option<f64>,
     pub error_time: Option<Duration>,
+    /// The server time an error answer holds a worker, for every trigger that does
+    /// not set its own (default: none, the error takes `error_time` and no worker).
+    pub error_work: Option<Duration>,
+    /// Or the fraction of a drawn service time it holds a worker.
+    pub error_work_fraction: Option<f64>,
+    /// The network round trip to the server, half each way (default 0s).
+    pub rtt: Option<Instant>,
     pub slowdown: Option<SlowdownTable>,
     pub queue_limit: Option<u32>,
     pub rate_limit: Option<RateLimitTable>,
@@ -150,6 +161,11 @@ pub struct TriggerTable {
     pub shards: Option<u32>,
     pub failing: Option<u32>,
     pub factor: Option<f64>,
+    /// The server time this trigger's error answers hold a worker (default: the
+    /// server's `error_work`, or none).
+    pub error_work: Option<Duration>,
+    /// Or the fraction of a drawn service time they hold a worker.
+    pub error_work_fraction: Option<f64>,
 }
 
 /// `[recovery]`.

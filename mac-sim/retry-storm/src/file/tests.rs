@@ -45,6 +45,8 @@ const OPEN: &[Table] = &[
             ("service", "\"exponential\"", "\"normal\""),
             ("mean", "\"50ms\"", "\"50\""),
             ("error_time", "\"1ms\"", "\"0s\""),
+            ("error_work_fraction", "0.4", "1.5"),
+            ("rtt", "\"10ms\"", "\"10\""),
             ("queue_limit", "20", "-1"),
             ("retry_after", "\"1s\"", "1"),
         ],
@@ -69,6 +71,7 @@ const OPEN: &[Table] = &[
             ("start", "\"20s\"", "\"later\""),
             ("end", "\"30s\"", "\"10s\""),
             ("fraction", "0.5", "1.5"),
+            ("error_work_fraction", "0.25", "0.0"),
         ],
     ),
     (
@@ -79,6 +82,7 @@ const OPEN: &[Table] = &[
             ("end", "\"40s\"", "\"99s\""),
             ("shards", "4", "0"),
             ("failing", "1", "4"),
+            ("error_work", "\"5ms\"", "\"5\""),
         ],
     ),
     (
@@ -156,6 +160,18 @@ const CLOSED: &[Table] = &[(
     ],
 )];
 
+/// The keys only a lognormal service time has, and error work as a time.
+const LOGNORMAL: &[Table] = &[(
+    "[server]",
+    &[
+        ("workers", "8", "-8"),
+        ("service", "\"lognormal\"", "\"log-normal\""),
+        ("mean", "\"20ms\"", "\"0s\""),
+        ("sigma", "0.5", "0.0"),
+        ("error_work", "\"10ms\"", "\"0s\""),
+    ],
+)];
+
 /// The file of `tables` (with `swap`'s tables in place of those with the same
 /// header), the value of key `bad` (table, key index) replaced by its bad value;
 /// also the 1-based line of each (table, key).
@@ -192,7 +208,7 @@ fn with(swap: &[Table]) -> Vec<Table> {
 
 #[test]
 fn the_full_files_are_good() {
-    for tables in [with(&[]), with(CLOSED)] {
+    for tables in [with(&[]), with(CLOSED), with(LOGNORMAL)] {
         let (t, _) = text(&tables, None);
         let sc = parse(&t, "full.toml").unwrap_or_else(|e| panic!("{e}\n{t}"));
         assert_eq!(sc.runs.len(), 2);
@@ -203,7 +219,7 @@ fn the_full_files_are_good() {
 
 #[test]
 fn every_key_with_a_bad_value_is_named_with_its_line() {
-    for tables in [with(&[]), with(CLOSED)] {
+    for tables in [with(&[]), with(CLOSED), with(LOGNORMAL)] {
         for (t, (header, keys)) in tables.iter().enumerate() {
             for (k, (key, _, bad)) in keys.iter().enumerate() {
                 let (text, lines) = text(&tables, Some((t, k)));
@@ -308,7 +324,7 @@ fn the_reference_documents_every_key_of_the_schema() {
 #[test]
 fn the_walk_covers_every_key_of_the_schema() {
     let mut walked: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
-    for (header, keys) in OPEN.iter().chain(CLOSED) {
+    for (header, keys) in OPEN.iter().chain(CLOSED).chain(LOGNORMAL) {
         let set = walked.entry(header).or_default();
         set.extend(keys.iter().map(|(k, _, _)| k.to_string()));
     }
@@ -331,4 +347,78 @@ fn the_walk_covers_every_key_of_the_schema() {
         }
         assert_eq!(&expected, keys, "{header}: the walk and the schema differ");
     }
+}
+
+/// The keys of error work and of a lognormal service time that do not fit their
+/// table, each named with its line.
+#[test]
+fn error_work_and_sigma_out_of_place_are_named() {
+    let (good, lines) = text(&with(&[]), None);
+    let problem = |text: &str| {
+        let e = parse(text, "full.toml").expect_err(text);
+        assert_eq!(e.to_string().lines().count(), 1, "{e}");
+        (e.line, e.key.clone(), e.problem)
+    };
+    // Both forms of error work in one table: the second is named.
+    let both = good.replacen(
+        "error_work_fraction = 0.4\n",
+        "error_work_fraction = 0.4\nerror_work = \"2ms\"\n",
+        1,
+    );
+    let (line, key, p) = problem(&both);
+    assert_eq!(
+        (line, key.as_str()),
+        (Some(lines[2][4]), "error_work_fraction")
+    );
+    assert!(p.to_string().contains("exclude each other"), "{p}");
+    // sigma with an exponential service time; a lognormal one without it.
+    let sigma = good.replacen("mean = \"50ms\"\n", "mean = \"50ms\"\nsigma = 0.5\n", 1);
+    let (_, key, p) = problem(&sigma);
+    assert_eq!((key.as_str(), p), ("sigma", FileProblem::NotForKind));
+    let lognormal = good.replacen("\"exponential\"", "\"lognormal\"", 1);
+    let (line, key, p) = problem(&lognormal);
+    assert_eq!(
+        (line, key.as_str(), p),
+        (Some(lines[2][0] - 1), "sigma", FileProblem::Missing)
+    );
+    // Error work on a trigger that answers no error (the load spike).
+    let spike = good.replacen(
+        "factor = 2.0\n\n",
+        "factor = 2.0\nerror_work = \"1ms\"\n\n",
+        1,
+    );
+    let (line, key, p) = problem(&spike);
+    assert_eq!(
+        (line, key.as_str(), p),
+        (Some(lines[7][3] + 1), "error_work", FileProblem::NotForKind)
+    );
+}
+
+/// The keys read into the configuration as written.
+#[test]
+fn the_new_server_keys_are_read() {
+    use crate::config::{ErrorWork, ServiceTime};
+    use sim_kit::time::Time;
+    let (t, _) = text(&with(&[]), None);
+    let run = &parse(&t, "full.toml").unwrap().runs[0];
+    assert_eq!(run.server.error_work, Some(ErrorWork::Fraction(0.4)));
+    assert_eq!(run.server.rtt_ps, Time::from_ms(10));
+    assert_eq!(run.triggers[0].error_work, Some(ErrorWork::Fraction(0.25)));
+    assert_eq!(
+        run.triggers[1].error_work,
+        Some(ErrorWork::Time(Time::from_ms(5)))
+    );
+    assert_eq!(run.triggers[2].error_work, None);
+    let (t, _) = text(&with(LOGNORMAL), None);
+    let run = &parse(&t, "full.toml").unwrap().runs[0];
+    let mean = Time::from_ms(20);
+    assert_eq!(
+        run.server.service,
+        ServiceTime::LogNormal { mean, sigma: 0.5 }
+    );
+    assert_eq!(
+        run.server.error_work,
+        Some(ErrorWork::Time(Time::from_ms(10)))
+    );
+    assert_eq!(run.server.rtt_ps, Time::ZERO);
 }

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::format::{secs, style_num};
-use crate::config::{Load, ServiceTime, StormConfig, TriggerKind};
+use crate::config::{ErrorWork, Load, ServiceTime, StormConfig, TriggerKind};
 use crate::{contention, presets};
 
 /// The scenarios with their one-line descriptions and expected outcomes.
@@ -57,6 +57,15 @@ pub fn describe(c: &StormConfig) -> String {
     let service = match c.server.service {
         ServiceTime::Fixed(t) => secs(t),
         ServiceTime::Exponential(t) => format!("exp. mean {}", secs(t)),
+        ServiceTime::LogNormal { mean, sigma } => {
+            format!("lognormal mean {} sigma {}", secs(mean), style_num(sigma))
+        }
+    };
+    let work = |w: ErrorWork| match w {
+        ErrorWork::Time(t) => format!("errors hold a worker {}", secs(t)),
+        ErrorWork::Fraction(f) => {
+            format!("errors hold a worker {} of a service time", style_num(f))
+        }
     };
     let mut server = match c.server.workers {
         Some(w) => format!("{w} workers x {service}"),
@@ -72,6 +81,12 @@ pub fn describe(c: &StormConfig) -> String {
             sl.limit,
             secs(sl.max_ps)
         );
+    }
+    if let Some(w) = c.server.error_work {
+        let _ = write!(server, ", {}", work(w));
+    }
+    if !c.server.rtt_ps.is_zero() {
+        let _ = write!(server, ", round trip {}", secs(c.server.rtt_ps));
     }
     let timeouts: Vec<String> = c.timeouts_ps.iter().map(|&t| secs(t)).collect();
     let triggers: Vec<String> = c
@@ -94,7 +109,13 @@ pub fn describe(c: &StormConfig) -> String {
                     format!("load x {}", style_num(factor))
                 }
             };
-            format!("{what} from {} to {}", secs(t.start_ps), secs(t.end_ps))
+            let own = t.error_work.map(|w| format!(" ({})", work(w)));
+            format!(
+                "{what} from {} to {}{}",
+                secs(t.start_ps),
+                secs(t.end_ps),
+                own.unwrap_or_default()
+            )
         })
         .collect();
     let trigger = if triggers.is_empty() {

@@ -97,6 +97,13 @@ pub fn report(r: &ScenarioResult) -> String {
                 "", c.rejected
             );
         }
+        if c.error_work > 0 {
+            let _ = writeln!(
+                s,
+                "{:<32} {} errors answered after holding a worker for their error work",
+                "", c.error_work
+            );
+        }
     }
     let _ = writeln!(s, "\nServer (per second: before < during ~ after >):");
     for run in &r.runs {

@@ -321,7 +321,7 @@ fn capped_clients_timeout_lists_and_request_deadlines() {
 /// Every parameter out of range is refused with a one-line error, never a panic.
 #[test]
 fn bad_parameters_are_refused() {
-    use retry_storm::config::{Load, Slowdown, Trigger, TriggerKind};
+    use retry_storm::config::{ErrorWork, Load, ServiceTime, Slowdown, Trigger, TriggerKind};
     use retry_storm::contention::{ContentionConfig, run_contention};
     use retry_storm::run;
     let base = presets::scenario("budget", &presets::Options::default())
@@ -423,6 +423,19 @@ fn bad_parameters_are_refused() {
     c.recovery.sustain_ps = c.horizon_ps;
     c.defaulted.sustain = false;
     cases.push((c, "recovery sustain 120 s is longer than the"));
+    let mut c = base.clone();
+    let mean = c.server.service.mean_ps();
+    c.server.service = ServiceTime::LogNormal { mean, sigma: 3.5 };
+    cases.push((c, "lognormal sigma 3.5 must be above 0 and at most 3"));
+    let mut c = base.clone();
+    c.server.service = ServiceTime::LogNormal { mean, sigma: 0.0 };
+    cases.push((c, "lognormal sigma 0 must be above 0"));
+    let mut c = base.clone();
+    c.server.error_work = Some(ErrorWork::Fraction(1.5));
+    cases.push((c, "error work fraction 1.5 must be above 0 and at most 1"));
+    let mut c = base.clone();
+    c.triggers[0].error_work = Some(ErrorWork::Time(Time::ZERO));
+    cases.push((c, "the error work must be a positive time"));
     for (cfg, needle) in cases {
         let e = run(&cfg).unwrap_err().to_string();
         assert!(
@@ -446,6 +459,7 @@ fn with_spike(mut c: retry_storm::StormConfig, from_s: u64, to_s: u64) -> StormR
         start_ps: Time::from_secs(from_s),
         end_ps: Time::from_secs(to_s),
         kind: TriggerKind::LoadSpike { factor: 3.0 },
+        error_work: None,
     }];
     retry_storm::run(&c).unwrap()
 }
@@ -482,6 +496,7 @@ fn capacity_loss_and_load_spike_act_in_their_window() {
             start_ps: Time::from_secs(20),
             end_ps: Time::from_secs(40),
             kind: TriggerKind::CapacityLoss { fraction: 0.96 },
+            error_work: None,
         }];
         let r = retry_storm::run(&c).unwrap();
         let m = &r.summary;
@@ -760,4 +775,64 @@ fn the_aws_retry_quota_empties_during_an_outage_and_holds_the_load() {
             "seed {seed}: {shared} < {per_client} < {plain}"
         );
     }
+}
+
+/// A round trip delays every answer by the whole of it, and the client's timeout
+/// covers it: 100 ms of fixed service behind a 300 ms round trip succeeds with a 1 s
+/// timeout (latency 400 ms) and never with a 350 ms one, though the server does all
+/// the work. Error work puts the outage's errors on the workers (concurrency above 0
+/// during it), where free errors leave none.
+#[test]
+fn round_trip_and_error_work_reach_the_server() {
+    use retry_storm::config::{ErrorWork, ServiceTime};
+    let o = presets::Options {
+        strategies: Some(vec![
+            retry_storm::strategy::Strategy::parse("none").unwrap(),
+        ]),
+        ..Default::default()
+    };
+    let mut c = presets::scenario("outage-open", &o).unwrap().runs[0].clone();
+    c.server.service = ServiceTime::Fixed(Time::from_ms(100));
+    c.server.rtt_ps = Time::from_ms(300);
+    c.triggers.clear();
+    c.horizon_ps = Time::from_secs(20);
+    let r = retry_storm::run(&c).unwrap();
+    assert!(r.counts.balanced());
+    assert_eq!(r.counts.timeouts, 0);
+    let p50 = r.series[10].latency_p50_ms;
+    assert!((p50 - 400.0).abs() < 1.0, "latency {p50} ms");
+    c.timeouts_ps = vec![Time::from_ms(350)];
+    let r = retry_storm::run(&c).unwrap();
+    assert_eq!(r.counts.succeeded, 0);
+    // Every answer comes too late (but those still on their way back at the horizon:
+    // 100 requests/s for 150 ms).
+    let c_ = r.counts;
+    assert!(c_.served > 1000 && c_.served - c_.wasted <= 30, "{c_:?}");
+
+    let mut c = presets::scenario("outage-open", &o).unwrap().runs[0].clone();
+    let during = |r: &StormResult| -> f64 {
+        let bins = trigger_bins(r);
+        bins.iter().map(|b| b.concurrency).sum::<f64>() / bins.len() as f64
+    };
+    let free = retry_storm::run(&c).unwrap();
+    assert!(during(&free) < 0.1, "{}", during(&free));
+    assert_eq!(free.counts.error_work, 0);
+    // 100 errors/s holding a worker 50 ms: 5 busy on average (Little).
+    c.server.error_work = Some(ErrorWork::Time(Time::from_ms(50)));
+    let costly = retry_storm::run(&c).unwrap();
+    let conc = during(&costly);
+    assert!(
+        (conc - 5.0).abs() < 1.0,
+        "concurrency {conc} during the outage"
+    );
+    assert_eq!(costly.counts.error_work, costly.counts.errors);
+    assert!(costly.counts.balanced());
+    // A trigger's own error work comes before the server's.
+    c.triggers[0].error_work = Some(ErrorWork::Fraction(0.2)); // 10 ms on average
+    let own = retry_storm::run(&c).unwrap();
+    let conc = during(&own);
+    assert!(
+        (conc - 1.0).abs() < 0.3,
+        "concurrency {conc} during the outage"
+    );
 }
