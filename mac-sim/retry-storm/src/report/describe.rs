@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::format::{secs, style_num};
-use crate::config::{Load, ServiceTime, StormConfig, TriggerKind};
+use crate::config::{Latency, Load, ServiceTime, StormConfig, TriggerKind};
 use crate::{contention, presets};
 
 /// The scenarios with their one-line descriptions and expected outcomes.
@@ -72,6 +72,9 @@ pub fn describe(c: &StormConfig) -> String {
             sl.limit,
             secs(sl.max_ps)
         );
+        if c.server.latency == Latency::ReEvaluated {
+            server.push_str(", re-evaluated while it runs");
+        }
     }
     let timeouts: Vec<String> = c.timeouts_ps.iter().map(|&t| secs(t)).collect();
     let triggers: Vec<String> = c
@@ -93,6 +96,7 @@ pub fn describe(c: &StormConfig) -> String {
                 TriggerKind::LoadSpike { factor } => {
                     format!("load x {}", style_num(factor))
                 }
+                TriggerKind::Overloaded => "overloaded, do not retry".to_string(),
             };
             format!("{what} from {} to {}", secs(t.start_ps), secs(t.end_ps))
         })

@@ -93,6 +93,13 @@ pub fn report(r: &ScenarioResult) -> String {
                 "", c.rejected
             );
         }
+        if c.overloaded > 0 || c.refused > 0 {
+            let _ = writeln!(
+                s,
+                "{:<32} {} attempts answered \"overloaded, do not retry\"; {} requests failed: the server said do not retry",
+                "", c.overloaded, c.refused
+            );
+        }
     }
     if r.runs.iter().any(|x| !x.layers.is_empty()) {
         let _ = writeln!(
