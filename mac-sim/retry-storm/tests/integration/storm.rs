@@ -744,10 +744,17 @@ fn overloaded_do_not_retry_stops_the_avalanche() {
         let ignored = by(&r, "ignored by the clients");
         // Seed 1: 1.00 and 3.00 attempts per request at the database.
         assert!(bottom(honoured) < 1.1, "seed {seed}: {}", bottom(honoured));
-        assert!((bottom(ignored) - 3.0).abs() < 0.2, "seed {seed}: {}", bottom(ignored));
+        assert!(
+            (bottom(ignored) - 3.0).abs() < 0.2,
+            "seed {seed}: {}",
+            bottom(ignored)
+        );
         // Every request of the window is refused once, and counted so.
         let c = &honoured.counts;
-        assert!(c.refused > 500 && c.refused == c.overloaded, "seed {seed}: {c:?}");
+        assert!(
+            c.refused > 500 && c.refused == c.overloaded,
+            "seed {seed}: {c:?}"
+        );
         assert_eq!((c.gave_up, ignored.counts.refused), (0, 0), "seed {seed}");
         assert!(c.balanced() && ignored.counts.balanced());
         // The same chain with plain errors: 26.9 per request at seed 1.
