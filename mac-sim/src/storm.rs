@@ -55,8 +55,8 @@ pub struct StormArgs {
     /// spread=RATIO, jitter-max=DUR, retries=N, budget=PCT, budget-floor=N,
     /// budget-bank=N, tokens=MAX/RATIO, quota[=N], retry-breaker=PCT, retry-breaker-calls=N,
     /// retry-breaker-window=DUR, breaker=PCT, breaker-calls=N, breaker-window=DUR,
-    /// breaker-open=DUR, breaker-probes=N, shared, retry-after, deadline[=DUR]; e.g.
-    /// exp-full+retries=3+budget=10.
+    /// breaker-open=DUR, breaker-probes=N, shared, retry-after, honour-overload,
+    /// deadline[=DUR]; e.g. exp-full+retries=3+budget=10.
     #[arg(long, value_name = "SPEC")]
     strategy: Vec<String>,
     /// Per-attempt client timeouts, one drawn per request (e.g. 100ms,200ms,300ms).

@@ -20,6 +20,9 @@ pub struct Layer {
     pub timeout: Time,
     /// Its guards (layers ≥ 1; the clients' are the population's).
     pub guards: Option<Guards>,
+    /// Whether it answers "overloaded, do not retry" for every call it fails (layers
+    /// ≥ 1, [`ChainLayer::overloaded`](crate::config::ChainLayer::overloaded)).
+    pub overloaded: bool,
     /// Attempts it sent.
     pub attempts: u64,
     /// Attempts it sent while a trigger was active.
@@ -39,6 +42,7 @@ pub fn layers(cfg: &StormConfig) -> Result<Vec<Layer>, StormError> {
         strategy: cfg.strategy.clone(),
         timeout: Time::ZERO,
         guards: None,
+        overloaded: false,
         attempts: 0,
         attempts_during: 0,
         wasted: 0,
@@ -49,6 +53,7 @@ pub fn layers(cfg: &StormConfig) -> Result<Vec<Layer>, StormError> {
             strategy: l.strategy.clone(),
             timeout: l.timeout_ps,
             guards: (!g.is_empty()).then_some(g),
+            overloaded: l.overloaded,
             attempts: 0,
             attempts_during: 0,
             wasted: 0,

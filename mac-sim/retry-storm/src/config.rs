@@ -159,6 +159,45 @@ fn no_time(t: &Time) -> bool {
     t.is_zero()
 }
 
+/// When a request's latency under a [`Slowdown`] is decided.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum Latency {
+    /// From the concurrency when the request starts: it keeps that latency to its end,
+    /// whatever happens to the concurrency meanwhile.
+    #[default]
+    AtStart,
+    /// Re-evaluated whenever the concurrency changes (processor sharing): every
+    /// request in service does its work at the rate `1 / slowdown(concurrency now)`,
+    /// the slowdown being `factor^((concurrency − limit) / k)` above the limit, at most
+    /// `max / service mean`.
+    ReEvaluated,
+}
+
+impl Latency {
+    fn is_at_start(&self) -> bool {
+        *self == Latency::AtStart
+    }
+}
+
+/// What a rejection by load shedding or the rate limiter tells the client.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum RejectAnswer {
+    /// A plain error: nothing the client's policy can use.
+    Error,
+    /// HTTP `Retry-After` of [`ServerConfig::retry_after_ps`] (RFC 9110 section
+    /// 10.2.3; zero without one).
+    #[default]
+    RetryAfter,
+    /// "Overloaded, do not retry" (`backoff_core::ServerAnswer::DoNotRetry`).
+    DoNotRetry,
+}
+
+impl RejectAnswer {
+    fn is_retry_after(&self) -> bool {
+        *self == RejectAnswer::RetryAfter
+    }
+}
+
 /// The server.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ServerConfig {
@@ -192,6 +231,12 @@ pub struct ServerConfig {
     /// The Retry-After delay a rejection carries, picoseconds.
     #[serde(skip_serializing_if = "no_time")]
     pub retry_after_ps: Time,
+    /// What a rejection tells the client.
+    #[serde(skip_serializing_if = "RejectAnswer::is_retry_after")]
+    pub reject_answer: RejectAnswer,
+    /// When the [`Slowdown`] decides a request's latency.
+    #[serde(skip_serializing_if = "Latency::is_at_start")]
+    pub latency: Latency,
 }
 
 /// What goes wrong, and when.
@@ -227,6 +272,9 @@ pub enum TriggerKind {
         /// The load's factor (above 1 a spike, below 1 a drop).
         factor: f64,
     },
+    /// Every request is answered "overloaded, do not retry" at once (as fast as an
+    /// error). Where its window overlaps another failing trigger's, it answers first.
+    Overloaded,
 }
 
 /// A trigger in the window `[start_ps, end_ps)`.
@@ -259,6 +307,15 @@ pub struct ChainLayer {
     pub spec: String,
     /// Its per-attempt timeout towards the next service, picoseconds.
     pub timeout_ps: Time,
+    /// Answer the caller "overloaded, do not retry" (instead of a plain error) for
+    /// every call it fails: "do not retry" from below, or its own retries given up or
+    /// refused.
+    #[serde(skip_serializing_if = "is_false")]
+    pub overloaded: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// How "time to recover" is judged (see the module docs of [`super`]).
@@ -435,6 +492,15 @@ impl StormConfig {
                 return Err(StormError::param(Param::SlowdownMax, sl.max_ps));
             }
         }
+        if s.latency == Latency::ReEvaluated && s.slowdown.is_none() {
+            return Err(StormError::param(Param::Latency, ""));
+        }
+        if !s.retry_after_ps.is_zero() && s.reject_answer != RejectAnswer::RetryAfter {
+            return Err(StormError::param(
+                Param::RetryAfter,
+                format!("{} s", s.retry_after_ps.as_secs_f64()),
+            ));
+        }
         if s.queue_limit.is_some() && s.workers.is_none() {
             return Err(StormError::param(Param::QueueLimit, ""));
         }
@@ -502,7 +568,7 @@ impl StormConfig {
                         return Err(StormError::param(Param::SpikeFactor, factor));
                     }
                 }
-                TriggerKind::Outage | TriggerKind::Pause => {}
+                TriggerKind::Outage | TriggerKind::Pause | TriggerKind::Overloaded => {}
             }
         }
         self.check_warmup()?;

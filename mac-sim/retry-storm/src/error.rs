@@ -112,6 +112,10 @@ pub enum Param {
     Chain,
     /// A queue limit on a server without workers.
     QueueLimit,
+    /// Re-evaluated latency without a slowdown.
+    Latency,
+    /// A Retry-After on rejections that answer something else.
+    RetryAfter,
     /// A rate limit's rate, per second.
     RateLimitRate,
     /// A rate limit's burst.
@@ -234,6 +238,14 @@ impl fmt::Display for StormError {
                     QueueLimit => write!(
                         f,
                         "a queue limit needs a server with workers (set workers, or remove queue_limit)"
+                    ),
+                    Latency => write!(
+                        f,
+                        "re-evaluated latency needs a slowdown ([server.slowdown]): without one the latency never changes"
+                    ),
+                    RetryAfter => write!(
+                        f,
+                        "a Retry-After of {v} needs rejections that carry it (reject_answer = \"retry-after\", the default)"
                     ),
                     RateLimitRate => write!(
                         f,

@@ -3,7 +3,7 @@
 //! ([`crate::contention`]).
 
 /// The retry-storm presets.
-pub const PRESETS: [&str; 11] = [
+pub const PRESETS: [&str; 14] = [
     "pause",
     "outage-open",
     "waves",
@@ -15,6 +15,9 @@ pub const PRESETS: [&str; 11] = [
     "budget-scope",
     "metastable",
     "shedding",
+    "reevaluated",
+    "at-start",
+    "overload",
 ];
 
 /// The optimistic-concurrency contention experiment.

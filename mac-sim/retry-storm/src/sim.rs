@@ -1,14 +1,14 @@
 //! The storm model on the engine: events, the client's decision after a failed
 //! attempt, and [`run`].
 
-use backoff_core::{Deadline, QuotaFailure, RetryDecision, RetryState, ServerAnswer};
+use backoff_core::{Deadline, QuotaFailure, RetryDecision, RetryState, ServerAnswer, StopReason};
 use rand_core::{Rng, SeedableRng};
 use rand_xorshift::XorShiftRng;
 use serde::Serialize;
 
 use crate::chain::{Layer, LayerLoad};
 use crate::clients::{Next, Population, Request, Requests};
-use crate::config::{Load, StormConfig};
+use crate::config::{Load, RejectAnswer, StormConfig};
 use crate::error::StormError;
 use crate::metrics::{BinRow, Series};
 use crate::recovery::{Summary, summarise};
@@ -55,6 +55,20 @@ pub enum Event {
         /// How the server ended it.
         outcome: Outcome,
     },
+    /// Under re-evaluated latency: the earliest request in service may be done
+    /// (stale unless the server's generation is still this one).
+    Progress {
+        /// The server's generation when it was scheduled.
+        generation: u64,
+    },
+    /// Under re-evaluated latency: an attempt's propagated deadline (stale if the
+    /// attempt is done by then).
+    Cancel {
+        /// The job.
+        job: u32,
+        /// The attempt in service as that job.
+        attempt: u64,
+    },
 }
 
 impl ServerEvent for Event {
@@ -66,6 +80,12 @@ impl ServerEvent for Event {
     }
     fn reach(job: u32) -> Self {
         Event::Reach(job)
+    }
+    fn progress(generation: u64) -> Self {
+        Event::Progress { generation }
+    }
+    fn cancel(job: u32, attempt: u64) -> Self {
+        Event::Cancel { job, attempt }
     }
 }
 
@@ -109,6 +129,14 @@ pub struct Counts {
     /// Attempts rejected at once by load shedding or the rate limiter.
     #[serde(skip_serializing_if = "is_zero")]
     pub rejected: u64,
+    /// Attempts answered "overloaded, do not retry" (by an overloaded trigger, a
+    /// rejection that says so, or the first service of a call chain).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub overloaded: u64,
+    /// Failed: the server said not to retry, and the strategy honours it
+    /// (`honour-overload`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub refused: u64,
     /// Queued server jobs dropped, deadline passed, with no work done.
     pub expired: u64,
 }
@@ -126,6 +154,7 @@ impl Counts {
             + self.retry_breaker
             + self.breaker_open
             + self.turned_away
+            + self.refused
     }
 
     /// The fraction of the server's finished work whose answer nobody waited for.
@@ -173,8 +202,8 @@ struct Storm {
     window: Option<(Time, Time)>,
     /// Logical requests issued inside that window (counted with a chain).
     offered_during: u64,
-    /// The Retry-After of the server's rejections, nanoseconds.
-    retry_after_ns: u64,
+    /// What the server's rejections say.
+    rejection: ServerAnswer,
     horizon: Time,
     timeouts: Vec<Time>,
     users: u32,
@@ -347,12 +376,16 @@ impl Storm {
             }
             self.finish(now, req, true, q);
         } else {
+            let said = match outcome {
+                Outcome::Rejected => self.rejection,
+                Outcome::Overloaded => ServerAnswer::DoNotRetry,
+                _ => ServerAnswer::None,
+            };
             if layer == 0 {
                 self.counts.errors += u64::from(outcome == Outcome::Error);
+                self.counts.overloaded += u64::from(said == ServerAnswer::DoNotRetry);
             }
-            let answer = self.layers[layer as usize]
-                .strategy
-                .server_answer(outcome == Outcome::Rejected, self.retry_after_ns);
+            let answer = self.layers[layer as usize].strategy.server_answer(said);
             self.failed_attempt(now, req, answer, QuotaFailure::Retryable, q);
         }
         true
@@ -414,8 +447,8 @@ impl Storm {
 
     /// The current attempt of `req` failed at `now`: ask the policy, the deadline and
     /// the guards whether and when to retry, the policy taking the server's `answer`
-    /// (a Retry-After) with the failure, a retry quota its kind (`failure`: a timeout
-    /// costs more).
+    /// (a Retry-After, "do not retry") with the failure, a retry quota its kind
+    /// (`failure`: a timeout costs more).
     fn failed_attempt(
         &mut self,
         now: Time,
@@ -437,6 +470,7 @@ impl Storm {
                     state.on_failure_with(&policy, ns(now - r.start), answer, &mut self.clients);
                 self.reqs.get(req).state = state;
                 match d {
+                    RetryDecision::GiveUp(StopReason::ServerRefused) => Err(Refusal::Server),
                     RetryDecision::GiveUp(_) => Err(Refusal::Policy),
                     RetryDecision::Retry { delay_ns } => {
                         if !r.deadline.allows_attempt(now_ns, delay_ns, self.nominal_ns) {
@@ -469,6 +503,7 @@ impl Storm {
                     Refusal::Deadline => self.counts.deadline += 1,
                     Refusal::Budget => self.counts.budget += 1,
                     Refusal::RetryBreaker => self.counts.retry_breaker += 1,
+                    Refusal::Server => self.counts.refused += 1,
                 }
                 self.finish(now, req, false, q);
             }
@@ -488,6 +523,31 @@ impl Storm {
         }
     }
 
+    /// The server answered job `j` at `now` with `outcome`; the answer reaches its
+    /// caller half a round trip later (at once without one), and one nobody waits for
+    /// any more is work done for nobody.
+    fn server_answered(&mut self, now: Time, j: Job, outcome: Outcome, q: &mut EventQueue<Event>) {
+        self.series.answered(
+            now,
+            outcome == Outcome::Success,
+            matches!(outcome, Outcome::Rejected | Outcome::Overloaded),
+        );
+        let back = self.server.back();
+        if !back.is_zero() {
+            let (req, attempt) = (j.req, j.attempt);
+            q.schedule(
+                now + back,
+                Event::Answer {
+                    req,
+                    attempt,
+                    outcome,
+                },
+            );
+        } else if !self.answer(now, j.req, j.attempt, outcome, q) && outcome == Outcome::Success {
+            self.counts.wasted += 1;
+        }
+    }
+
     fn finish(&mut self, now: Time, req: u32, success: bool, q: &mut EventQueue<Event>) {
         let r = *self.reqs.get(req);
         if r.layer > 0 {
@@ -495,6 +555,8 @@ impl Storm {
             self.reqs.remove(req);
             let outcome = if success {
                 Outcome::Success
+            } else if self.layers[r.layer as usize].overloaded {
+                Outcome::Overloaded
             } else {
                 Outcome::Error
             };
@@ -560,27 +622,7 @@ impl Model for Storm {
             }
             Event::Done { job, outcome } => {
                 let j = self.server.done(now, job, outcome, q);
-                self.series.answered(
-                    now,
-                    outcome == Outcome::Success,
-                    outcome == Outcome::Rejected,
-                );
-                let back = self.server.back();
-                if !back.is_zero() {
-                    let (req, attempt) = (j.req, j.attempt);
-                    q.schedule(
-                        now + back,
-                        Event::Answer {
-                            req,
-                            attempt,
-                            outcome,
-                        },
-                    );
-                } else if !self.answer(now, j.req, j.attempt, outcome, q)
-                    && outcome == Outcome::Success
-                {
-                    self.counts.wasted += 1;
-                }
+                self.server_answered(now, j, outcome, q);
             }
             Event::Answer {
                 req,
@@ -593,6 +635,18 @@ impl Model for Storm {
             }
             Event::Resume => self.server.resume(now, q),
             Event::Reach(job) => self.server.reach(now, job, q),
+            Event::Progress { generation } => {
+                let Some(j) = self.server.progress(now, generation, q) else {
+                    return false; // the concurrency changed since
+                };
+                self.server_answered(now, j, Outcome::Success, q);
+            }
+            Event::Cancel { job, attempt } => {
+                let Some(j) = self.server.cancel(now, job, attempt, q) else {
+                    return false; // done before its deadline
+                };
+                self.server_answered(now, j, Outcome::Cancelled, q);
+            }
         }
         self.series.level(
             now,
@@ -631,7 +685,13 @@ pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
         chained: !cfg.chain.is_empty(),
         window: cfg.trigger_window(),
         offered_during: 0,
-        retry_after_ns: ns(cfg.server.retry_after_ps),
+        rejection: match cfg.server.reject_answer {
+            RejectAnswer::Error => ServerAnswer::None,
+            RejectAnswer::RetryAfter => ServerAnswer::RetryAfter {
+                delay_ns: ns(cfg.server.retry_after_ps),
+            },
+            RejectAnswer::DoNotRetry => ServerAnswer::DoNotRetry,
+        },
         horizon: cfg.horizon_ps,
         timeouts: cfg.timeouts_ps.clone(),
         users: cfg.users,

@@ -23,6 +23,7 @@
 //! | `breaker-calls=N`, `breaker-window=DUR`, `breaker-open=DUR`, `breaker-probes=N` | its calls before judging (20), window (10s), time open (5s), half-open probes (5) |
 //! | `shared` | one budget and one set of breakers for all clients (default: one per client) |
 //! | `retry-after` | honour a rejection's Retry-After: wait at least that long before retrying |
+//! | `honour-overload` | give up when the answer is "overloaded, do not retry" |
 //! | `deadline` | propagate each attempt's deadline to the server |
 //! | `deadline=DUR` | also give each logical request this total deadline |
 //!
@@ -69,6 +70,7 @@ struct Parts<'a> {
     breaker_probes: Option<u32>,
     shared: bool,
     retry_after: bool,
+    honour_overload: bool,
     propagate: bool,
     request_deadline: Option<u64>,
 }
@@ -108,6 +110,7 @@ pub const PARTS: &[&str] = &[
     "breaker-probes=N",
     "shared",
     "retry-after",
+    "honour-overload",
     "deadline[=DUR]",
 ];
 
@@ -176,6 +179,10 @@ impl<'a> Parts<'a> {
             "retry-after" => {
                 flag()?;
                 self.retry_after = true;
+            }
+            "honour-overload" => {
+                flag()?;
+                self.honour_overload = true;
             }
             "deadline" => {
                 self.propagate = true;
@@ -311,6 +318,7 @@ impl<'a> Parts<'a> {
         });
         s.shared = self.shared;
         s.retry_after = self.retry_after;
+        s.honour_overload = self.honour_overload;
         s.propagate = self.propagate;
         s.request_deadline_ns = self.request_deadline;
         Ok(s)

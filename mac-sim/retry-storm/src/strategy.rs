@@ -88,6 +88,9 @@ pub struct Strategy {
     /// (`backoff-core`'s rule for [`ServerAnswer::RetryAfter`]: `max(own delay,
     /// Retry-After)`; see [`Strategy::retry_policy`]).
     pub retry_after: bool,
+    /// Give up when the server answers "overloaded, do not retry" (`backoff-core`'s
+    /// rule for [`ServerAnswer::DoNotRetry`]: `StopReason::ServerRefused`).
+    pub honour_overload: bool,
 }
 
 impl Default for Strategy {
@@ -120,6 +123,7 @@ impl Strategy {
             request_deadline_ns: None,
             shared: false,
             retry_after: false,
+            honour_overload: false,
         }
     }
 
@@ -130,29 +134,34 @@ impl Strategy {
     }
 
     /// The policy the clients ask: [`Strategy::policy`], honouring the server's answers
-    /// ([`Policy::with_server_answers`]) when the strategy honours Retry-After.
+    /// ([`Policy::with_server_answers`]) when the strategy honours Retry-After or
+    /// "overloaded, do not retry" ([`Strategy::server_answer`] passes on only the
+    /// answers it honours).
     pub fn retry_policy(&self) -> Option<Policy> {
-        self.policy.map(|p| p.with_server_answers(self.retry_after))
+        self.policy
+            .map(|p| p.with_server_answers(self.retry_after || self.honour_overload))
     }
 
-    /// What a failed attempt tells the client's policy: a rejection carries the
-    /// server's Retry-After of `retry_after_ns` (RFC 9110 section 10.2.3); a timeout
-    /// or an error says nothing.
+    /// What the server `said` with a failed attempt, as this strategy's policy hears
+    /// it: a Retry-After (RFC 9110 section 10.2.3) if the strategy honours Retry-After,
+    /// "do not retry" if it honours overload; anything else is nothing.
     ///
     /// ```
     /// use backoff_core::ServerAnswer;
     /// use retry_storm::strategy::Strategy;
+    /// let after = ServerAnswer::RetryAfter { delay_ns: 5 };
     /// let s = Strategy::parse("exp+retry-after").unwrap();
-    /// assert_eq!(s.server_answer(true, 5), ServerAnswer::RetryAfter { delay_ns: 5 });
-    /// assert_eq!(s.server_answer(false, 5), ServerAnswer::None);
+    /// assert_eq!(s.server_answer(after), after);
+    /// assert_eq!(s.server_answer(ServerAnswer::DoNotRetry), ServerAnswer::None);
+    /// let o = Strategy::parse("exp+honour-overload").unwrap();
+    /// assert_eq!(o.server_answer(after), ServerAnswer::None);
+    /// assert_eq!(o.server_answer(ServerAnswer::DoNotRetry), ServerAnswer::DoNotRetry);
     /// ```
-    pub const fn server_answer(&self, rejected: bool, retry_after_ns: u64) -> ServerAnswer {
-        if rejected {
-            ServerAnswer::RetryAfter {
-                delay_ns: retry_after_ns,
-            }
-        } else {
-            ServerAnswer::None
+    pub const fn server_answer(&self, said: ServerAnswer) -> ServerAnswer {
+        match said {
+            ServerAnswer::RetryAfter { .. } if self.retry_after => said,
+            ServerAnswer::DoNotRetry if self.honour_overload => said,
+            _ => ServerAnswer::None,
         }
     }
 
@@ -177,6 +186,9 @@ pub enum Refusal {
     Budget,
     /// The retry circuit breaker is open.
     RetryBreaker,
+    /// The server said not to retry ("overloaded, do not retry"), and the strategy
+    /// honours it.
+    Server,
 }
 
 /// One client's budgets and breakers, built from a [`Strategy`].
@@ -431,10 +443,36 @@ mod tests {
         let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(1);
         let mut st = backoff_core::RetryState::new();
         // Own delay 10 ms, Retry-After 50 ms: 50 ms; then a timeout: the own 20 ms.
-        let d = st.on_failure_with(&p, 0, s.server_answer(true, 50_000_000), &mut rng);
+        let after = ServerAnswer::RetryAfter {
+            delay_ns: 50_000_000,
+        };
+        let d = st.on_failure_with(&p, 0, s.server_answer(after), &mut rng);
         assert_eq!(d.delay_nanos(), Some(50_000_000));
-        let d = st.on_failure_with(&p, 0, s.server_answer(false, 50_000_000), &mut rng);
+        let d = st.on_failure_with(&p, 0, s.server_answer(ServerAnswer::None), &mut rng);
         assert_eq!(d.delay_nanos(), Some(20_000_000));
+        // "Do not retry" is not honoured without honour-overload: the own 40 ms.
+        let d = st.on_failure_with(&p, 0, s.server_answer(ServerAnswer::DoNotRetry), &mut rng);
+        assert_eq!(d.delay_nanos(), Some(40_000_000));
+    }
+
+    #[test]
+    fn honour_overload_gives_up_on_do_not_retry_only() {
+        let s = Strategy::parse("exp+base=10ms+cap=1s+honour-overload").unwrap();
+        let p = s.retry_policy().unwrap();
+        assert!(p.honours_server_answers());
+        let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(1);
+        let mut st = backoff_core::RetryState::new();
+        // A Retry-After is not honoured: the own 10 ms.
+        let after = ServerAnswer::RetryAfter {
+            delay_ns: 50_000_000,
+        };
+        let d = st.on_failure_with(&p, 0, s.server_answer(after), &mut rng);
+        assert_eq!(d.delay_nanos(), Some(10_000_000));
+        let d = st.on_failure_with(&p, 0, s.server_answer(ServerAnswer::DoNotRetry), &mut rng);
+        assert_eq!(
+            d,
+            backoff_core::RetryDecision::GiveUp(StopReason::ServerRefused)
+        );
     }
 
     #[test]

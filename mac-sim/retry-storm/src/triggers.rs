@@ -28,6 +28,8 @@ pub struct Triggers {
     losses: Vec<(Time, Time, f64)>,
     /// Load spikes: window and factor.
     spikes: Vec<(Time, Time, f64)>,
+    /// Windows in which every request is answered "overloaded, do not retry".
+    overloads: Vec<(Time, Time)>,
 }
 
 impl Triggers {
@@ -38,6 +40,7 @@ impl Triggers {
             pauses: Vec::new(),
             losses: Vec::new(),
             spikes: Vec::new(),
+            overloads: Vec::new(),
         };
         for &tr in triggers {
             let w = (tr.start_ps, tr.end_ps);
@@ -45,6 +48,7 @@ impl Triggers {
                 TriggerKind::Pause => t.pauses.push(w),
                 TriggerKind::CapacityLoss { fraction } => t.losses.push((w.0, w.1, fraction)),
                 TriggerKind::LoadSpike { factor } => t.spikes.push((w.0, w.1, factor)),
+                TriggerKind::Overloaded => t.overloads.push(w),
                 TriggerKind::Outage | TriggerKind::Partial { .. } | TriggerKind::Shard { .. } => {
                     t.failing.push(tr)
                 }
@@ -77,6 +81,13 @@ impl Triggers {
             }
         }
         Fate::Serve
+    }
+
+    /// Whether a request arriving at `now` is answered "overloaded, do not retry"
+    /// (before any other failing trigger is asked).
+    #[inline]
+    pub fn overloaded(&self, now: Time) -> bool {
+        self.overloads.iter().any(|&(s, e)| (s..e).contains(&now))
     }
 
     /// When something ends that lets a waiting server start work again: the ends of
@@ -167,5 +178,35 @@ impl Triggers {
             }
         }
         t.saturating_add(left)
+    }
+
+    /// The time from `a` to `b` during which the server was not paused (the inverse of
+    /// [`Triggers::frozen_end`]: work begun at `a` is done at `b` if it took this long).
+    ///
+    /// ```
+    /// use retry_storm::config::{Trigger, TriggerKind};
+    /// use retry_storm::triggers::Triggers;
+    /// use sim_kit::time::Time;
+    /// let ms = Time::from_ms;
+    /// let pause = |a, b| Trigger { start_ps: ms(a), end_ps: ms(b), kind: TriggerKind::Pause };
+    /// let t = Triggers::new(&[pause(100, 200), pause(150, 300)]);
+    /// assert_eq!(t.active_between(ms(50), ms(80)), ms(30));
+    /// assert_eq!(t.active_between(ms(50), ms(350)), ms(100)); // 200 ms paused
+    /// assert_eq!(t.active_between(ms(120), ms(250)), Time::ZERO);
+    /// assert_eq!(t.frozen_end(ms(50), t.active_between(ms(50), ms(350))), ms(350));
+    /// ```
+    #[inline]
+    pub fn active_between(&self, a: Time, b: Time) -> Time {
+        let mut active = b.saturating_sub(a);
+        // Pauses are sorted by start: `seen` is where the paused time taken away ends.
+        let mut seen = a;
+        for &(ps, pe) in &self.pauses {
+            let (s, e) = (ps.max(seen), pe.min(b));
+            if e > s {
+                active -= e - s;
+                seen = e;
+            }
+        }
+        active
     }
 }

@@ -353,6 +353,47 @@ fn storm_files_name_their_own_keys_and_refuse_a_covering_warm_up() {
     );
 }
 
+/// The keys of re-evaluated latency and of what a rejection says are named with their
+/// own line, with status 2, before any run.
+#[test]
+fn storm_files_name_the_latency_and_reject_answer_keys() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let text = std::fs::read_to_string(format!("{dir}/retry-storm/scenarios/pause.toml")).unwrap();
+    let from = "error_time = \"1ms\"  # how long an error answer takes\n";
+    let tmp = tempfile::tempdir().unwrap();
+    for (to, key, needle) in [
+        (
+            "latency = \"re-evaluated\"\n",
+            "latency",
+            "re-evaluated latency needs a slowdown ([server.slowdown])",
+        ),
+        (
+            "reject_answer = \"error\"\nretry_after = \"2s\"\n",
+            "retry_after",
+            "a Retry-After of 2 s needs rejections that carry it",
+        ),
+        (
+            "reject_answer = \"later\"\n",
+            "reject_answer",
+            "unknown variant `later`",
+        ),
+        ("latency = 1\n", "latency", "invalid type"),
+    ] {
+        let changed = text.replacen(from, &format!("{from}{to}"), 1);
+        let line = 1 + changed
+            .lines()
+            .position(|l| l.starts_with(key))
+            .unwrap_or_else(|| panic!("{key}"));
+        let bad = tmp.path().join("bad.toml");
+        std::fs::write(&bad, changed).unwrap();
+        let bad = bad.to_string_lossy().into_owned();
+        assert_args_fail(
+            &["storm", "--scenario", &bad],
+            &format!("{bad}:{line}: {key}: {needle}"),
+        );
+    }
+}
+
 /// Contention takes --clients and --seeds, and has the immediate-retry baseline.
 #[test]
 fn contention_seeds_clients_and_baseline() {

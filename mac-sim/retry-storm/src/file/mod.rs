@@ -37,14 +37,14 @@ pub mod keys;
 mod schema;
 
 use crate::config::{
-    ChainLayer, ErrorWork, Load, RecoveryRule, ServerConfig, ServiceTime, Slowdown, StormConfig,
-    Trigger, TriggerKind,
+    ChainLayer, ErrorWork, Latency, Load, RecoveryRule, RejectAnswer, ServerConfig, ServiceTime,
+    Slowdown, StormConfig, Trigger, TriggerKind,
 };
 use crate::error::{FileError, FileProblem, Param, StormError};
 use crate::scenario::Scenario;
 use crate::shedding::RateLimit;
 use crate::strategy::Strategy;
-use schema::{LoadKind, ServiceKind, TriggerKindName};
+use schema::{LatencyName, LoadKind, RejectAnswerName, ServiceKind, TriggerKindName};
 use sim_kit::time::Time;
 
 /// Read the scenario in `text`; `origin` names the file in errors and, without a
@@ -159,6 +159,15 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
             burst: r.burst,
         }),
         retry_after_ps: s.retry_after.map_or(Time::ZERO, |d| d.0),
+        reject_answer: match s.reject_answer {
+            None | Some(RejectAnswerName::RetryAfter) => RejectAnswer::RetryAfter,
+            Some(RejectAnswerName::Error) => RejectAnswer::Error,
+            Some(RejectAnswerName::DoNotRetry) => RejectAnswer::DoNotRetry,
+        },
+        latency: match s.latency {
+            None | Some(LatencyName::AtStart) => Latency::AtStart,
+            Some(LatencyName::ReEvaluated) => Latency::ReEvaluated,
+        },
     };
     let mut triggers = Vec::with_capacity(f.trigger.len());
     for (i, t) in f.trigger.iter().enumerate() {
@@ -187,6 +196,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
             TriggerKindName::LoadSpike => TriggerKind::LoadSpike {
                 factor: t.factor.ok_or_else(|| need("factor"))?,
             },
+            TriggerKindName::Overloaded => TriggerKind::Overloaded,
         };
         const WORK: [&str; 2] = ["error_work", "error_work_fraction"];
         let uses: &[&str] = match kind {
@@ -195,7 +205,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
             TriggerKind::LoadSpike { .. } => &["factor"],
             TriggerKind::Shard { .. } => &["shards", "failing", WORK[0], WORK[1]],
             TriggerKind::Outage => &WORK,
-            TriggerKind::Pause => &[],
+            TriggerKind::Pause | TriggerKind::Overloaded => &[],
         };
         if let Some((key, _)) = extra.iter().find(|(k, set)| *set && !uses.contains(k)) {
             return Err(at("trigger", i, key, FileProblem::NotForKind));
@@ -227,6 +237,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
             strategy: strategy.named(&c.name),
             spec: c.spec.clone(),
             timeout_ps: c.timeout.0,
+            overloaded: c.overloaded.unwrap_or(false),
         });
     }
     let base = StormConfig {
@@ -327,6 +338,8 @@ fn key_of(p: Param) -> (&'static str, &'static str) {
         Timeout => ("", "timeouts"),
         Chain => ("chain", "name"),
         QueueLimit => ("server", "queue_limit"),
+        Latency => ("server", "latency"),
+        RetryAfter => ("server", "retry_after"),
         RateLimitRate => ("server.rate_limit", "per_s"),
         RateLimitBurst => ("server.rate_limit", "burst"),
         Users => ("", "users"),

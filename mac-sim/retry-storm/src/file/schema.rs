@@ -66,6 +66,7 @@ pub struct ChainTable {
     pub name: String,
     pub spec: String,
     pub timeout: Duration,
+    pub overloaded: Option<bool>,
 }
 
 /// `kind` of `[load]`.
@@ -118,6 +119,25 @@ pub struct ServerTable {
     pub queue_limit: Option<u32>,
     pub rate_limit: Option<RateLimitTable>,
     pub retry_after: Option<Duration>,
+    pub reject_answer: Option<RejectAnswerName>,
+    pub latency: Option<LatencyName>,
+}
+
+/// `reject_answer` of `[server]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RejectAnswerName {
+    Error,
+    RetryAfter,
+    DoNotRetry,
+}
+
+/// `latency` of `[server]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LatencyName {
+    AtStart,
+    ReEvaluated,
 }
 
 /// `[server.rate_limit]`.
@@ -148,6 +168,7 @@ pub enum TriggerKindName {
     Shard,
     CapacityLoss,
     LoadSpike,
+    Overloaded,
 }
 
 /// `[[trigger]]`.

@@ -49,6 +49,8 @@ const OPEN: &[Table] = &[
             ("rtt", "\"10ms\"", "\"10\""),
             ("queue_limit", "20", "-1"),
             ("retry_after", "\"1s\"", "1"),
+            ("reject_answer", "\"retry-after\"", "\"maybe\""),
+            ("latency", "\"re-evaluated\"", "\"sometimes\""),
         ],
     ),
     (
@@ -104,6 +106,14 @@ const OPEN: &[Table] = &[
         ],
     ),
     (
+        "[[trigger]]",
+        &[
+            ("kind", "\"overloaded\"", "\"overload\""),
+            ("start", "\"51s\"", "\"51\""),
+            ("end", "\"55s\"", "\"50s\""),
+        ],
+    ),
+    (
         "[recovery]",
         &[
             ("success_fraction", "0.9", "2.0"),
@@ -138,6 +148,7 @@ const OPEN: &[Table] = &[
             ("name", "\"api\"", "1"),
             ("spec", "\"exp-full+retries=2\"", "\"exp-fuller\""),
             ("timeout", "\"2s\"", "\"0s\""),
+            ("overloaded", "true", "\"yes\""),
         ],
     ),
     (
@@ -212,7 +223,7 @@ fn the_full_files_are_good() {
         let (t, _) = text(&tables, None);
         let sc = parse(&t, "full.toml").unwrap_or_else(|e| panic!("{e}\n{t}"));
         assert_eq!(sc.runs.len(), 2);
-        assert_eq!(sc.runs[0].triggers.len(), 4);
+        assert_eq!(sc.runs[0].triggers.len(), 5);
         assert_eq!(sc.runs[0].chain.len(), 2);
     }
 }
@@ -421,4 +432,58 @@ fn the_new_server_keys_are_read() {
         Some(ErrorWork::Time(Time::from_ms(10)))
     );
     assert_eq!(run.server.rtt_ps, Time::ZERO);
+}
+
+/// The keys that need another: re-evaluated latency needs a slowdown, a Retry-After
+/// needs rejections that carry it; each error names its own key and line.
+#[test]
+fn keys_that_need_another_name_their_line() {
+    let (good, lines) = text(&with(&[]), None);
+    // [server] is OPEN's table 2; its keys: retry_after 5, reject_answer 6, latency 7.
+    let slow = good.find("[server.slowdown]").unwrap();
+    let end = slow + good[slow..].find("\n\n").unwrap();
+    let unslowed = format!("{}{}", &good[..slow], &good[end..]);
+    let e = parse(&unslowed, "full.toml").expect_err("no slowdown");
+    assert_eq!(
+        (e.line, e.key.as_str()),
+        (Some(lines[2][7]), "latency"),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .contains("re-evaluated latency needs a slowdown"),
+        "{e}"
+    );
+    for answer in ["error", "do-not-retry"] {
+        let other = good.replacen(
+            "reject_answer = \"retry-after\"",
+            &format!("reject_answer = \"{answer}\""),
+            1,
+        );
+        let e = parse(&other, "full.toml").expect_err("a Retry-After not carried");
+        assert_eq!(
+            (e.line, e.key.as_str()),
+            (Some(lines[2][5]), "retry_after"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("a Retry-After of 1 s needs"), "{e}");
+        let without = other.replacen("retry_after = \"1s\"\n", "", 1);
+        let sc = parse(&without, "full.toml").unwrap_or_else(|e| panic!("{e}"));
+        let want = if answer == "error" {
+            crate::config::RejectAnswer::Error
+        } else {
+            crate::config::RejectAnswer::DoNotRetry
+        };
+        assert_eq!(sc.runs[0].server.reject_answer, want);
+    }
+    let sc = parse(&good, "full.toml").unwrap();
+    assert_eq!(
+        sc.runs[0].server.latency,
+        crate::config::Latency::ReEvaluated
+    );
+    assert!(sc.runs[0].chain[0].overloaded && !sc.runs[0].chain[1].overloaded);
+    assert_eq!(
+        sc.runs[0].triggers[4].kind,
+        crate::config::TriggerKind::Overloaded
+    );
 }

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::format::{secs, style_num};
-use crate::config::{ErrorWork, Load, ServiceTime, StormConfig, TriggerKind};
+use crate::config::{ErrorWork, Latency, Load, ServiceTime, StormConfig, TriggerKind};
 use crate::{contention, presets};
 
 /// The scenarios with their one-line descriptions and expected outcomes.
@@ -81,6 +81,9 @@ pub fn describe(c: &StormConfig) -> String {
             sl.limit,
             secs(sl.max_ps)
         );
+        if c.server.latency == Latency::ReEvaluated {
+            server.push_str(", re-evaluated while it runs");
+        }
     }
     if let Some(w) = c.server.error_work {
         let _ = write!(server, ", {}", work(w));
@@ -108,6 +111,7 @@ pub fn describe(c: &StormConfig) -> String {
                 TriggerKind::LoadSpike { factor } => {
                     format!("load x {}", style_num(factor))
                 }
+                TriggerKind::Overloaded => "overloaded, do not retry".to_string(),
             };
             let own = t.error_work.map(|w| format!(" ({})", work(w)));
             format!(

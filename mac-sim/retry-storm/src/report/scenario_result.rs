@@ -104,6 +104,13 @@ pub fn report(r: &ScenarioResult) -> String {
                 "", c.error_work
             );
         }
+        if c.overloaded > 0 || c.refused > 0 {
+            let _ = writeln!(
+                s,
+                "{:<32} {} attempts answered \"overloaded, do not retry\"; {} requests failed: the server said do not retry",
+                "", c.overloaded, c.refused
+            );
+        }
     }
     let _ = writeln!(s, "\nServer (per second: before < during ~ after >):");
     for run in &r.runs {

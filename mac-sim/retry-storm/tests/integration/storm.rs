@@ -777,6 +777,32 @@ fn the_aws_retry_quota_empties_during_an_outage_and_holds_the_load() {
     }
 }
 
+/// Re-evaluated latency (processor sharing): a request started in the crowd of the
+/// stop speeds up as the crowd thins, so exponential backoff recovers sooner than when
+/// each request keeps the latency it started with; retries every 100 ms recover in
+/// neither.
+#[test]
+fn reevaluated_latency_recovers_sooner_than_latency_fixed_at_start() {
+    for seed in SEEDS {
+        let shared = scenario("reevaluated", seed);
+        let fixed = scenario("at-start", seed);
+        for r in [&shared, &fixed] {
+            let run = by(r, "fixed 100 ms");
+            assert_eq!(run.summary.recovery, Recovery::Metastable, "seed {seed}");
+            assert!(r.runs.iter().all(|x| x.counts.balanced()));
+        }
+        // Seed 1: 82 s after the stop re-evaluated, 167 s fixed at the start; the
+        // test asks for recovery within 120 s and a lead of at least 30 s.
+        let soon = by(&shared, "exponential x e").summary.recovery.seconds();
+        let late = by(&fixed, "exponential x e").summary.recovery.seconds();
+        assert!(soon.is_some_and(|s| s <= 120.0), "seed {seed}: {soon:?}");
+        assert!(
+            late.is_some_and(|l| l >= soon.unwrap_or(f64::INFINITY) + 30.0),
+            "seed {seed}: {soon:?} re-evaluated, {late:?} at the start"
+        );
+    }
+}
+
 /// A round trip delays every answer by the whole of it, and the client's timeout
 /// covers it: 100 ms of fixed service behind a 300 ms round trip succeeds with a 1 s
 /// timeout (latency 400 ms) and never with a 350 ms one, though the server does all
@@ -835,4 +861,35 @@ fn round_trip_and_error_work_reach_the_server() {
         (conc - 1.0).abs() < 0.3,
         "concurrency {conc} during the outage"
     );
+}
+
+/// "Overloaded, do not retry", honoured at every layer of the chain, sends one attempt
+/// per request to the bottom where plain errors send 27 (three layers of three
+/// attempts); clients that ignore it retry only at their own layer.
+#[test]
+fn overloaded_do_not_retry_stops_the_avalanche() {
+    for seed in SEEDS {
+        let r = scenario("overload", seed);
+        let bottom = |run: &StormResult| run.layers.last().unwrap().per_request_during;
+        let honoured = by(&r, "honoured at every layer");
+        let ignored = by(&r, "ignored by the clients");
+        // Seed 1: 1.00 and 3.00 attempts per request at the database.
+        assert!(bottom(honoured) < 1.1, "seed {seed}: {}", bottom(honoured));
+        assert!(
+            (bottom(ignored) - 3.0).abs() < 0.2,
+            "seed {seed}: {}",
+            bottom(ignored)
+        );
+        // Every request of the window is refused once, and counted so.
+        let c = &honoured.counts;
+        assert!(
+            c.refused > 500 && c.refused == c.overloaded,
+            "seed {seed}: {c:?}"
+        );
+        assert_eq!((c.gave_up, ignored.counts.refused), (0, 0), "seed {seed}");
+        assert!(c.balanced() && ignored.counts.balanced());
+        // The same chain with plain errors: 26.9 per request at seed 1.
+        let plain = scenario("layers", seed);
+        assert!(bottom(&plain.runs[0]) > 20.0, "seed {seed}");
+    }
 }
