@@ -3,7 +3,7 @@
 //! ([`crate::contention`]).
 
 /// The retry-storm presets.
-pub const PRESETS: [&str; 11] = [
+pub const PRESETS: [&str; 12] = [
     "pause",
     "outage-open",
     "waves",
@@ -15,6 +15,7 @@ pub const PRESETS: [&str; 11] = [
     "budget-scope",
     "metastable",
     "shedding",
+    "outage-cpu",
 ];
 
 /// The optimistic-concurrency contention experiment.

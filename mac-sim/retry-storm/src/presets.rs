@@ -32,7 +32,7 @@ pub struct Options {
 }
 
 /// The shipped scenario files, built into the binary: (name, text).
-pub const FILES: [(&str, &str); 11] = [
+pub const FILES: [(&str, &str); 12] = [
     ("pause", include_str!("../scenarios/pause.toml")),
     ("outage-open", include_str!("../scenarios/outage-open.toml")),
     ("waves", include_str!("../scenarios/waves.toml")),
@@ -47,6 +47,7 @@ pub const FILES: [(&str, &str); 11] = [
     ),
     ("metastable", include_str!("../scenarios/metastable.toml")),
     ("shedding", include_str!("../scenarios/shedding.toml")),
+    ("outage-cpu", include_str!("../scenarios/outage-cpu.toml")),
 ];
 
 /// The text of the preset `name`'s scenario file.
