@@ -3,7 +3,7 @@
 //! ([`crate::contention`]).
 
 /// The retry-storm presets.
-pub const PRESETS: [&str; 14] = [
+pub const PRESETS: [&str; 15] = [
     "pause",
     "outage-open",
     "waves",
@@ -18,6 +18,7 @@ pub const PRESETS: [&str; 14] = [
     "reevaluated",
     "at-start",
     "overload",
+    "outage-cpu",
 ];
 
 /// The optimistic-concurrency contention experiment.

@@ -32,7 +32,7 @@ pub struct Options {
 }
 
 /// The shipped scenario files, built into the binary: (name, text).
-pub const FILES: [(&str, &str); 14] = [
+pub const FILES: [(&str, &str); 15] = [
     ("pause", include_str!("../scenarios/pause.toml")),
     ("outage-open", include_str!("../scenarios/outage-open.toml")),
     ("waves", include_str!("../scenarios/waves.toml")),
@@ -50,6 +50,7 @@ pub const FILES: [(&str, &str); 14] = [
     ("reevaluated", include_str!("../scenarios/reevaluated.toml")),
     ("at-start", include_str!("../scenarios/at-start.toml")),
     ("overload", include_str!("../scenarios/overload.toml")),
+    ("outage-cpu", include_str!("../scenarios/outage-cpu.toml")),
 ];
 
 /// The text of the preset `name`'s scenario file.

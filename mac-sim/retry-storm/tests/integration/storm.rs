@@ -803,6 +803,78 @@ fn reevaluated_latency_recovers_sooner_than_latency_fixed_at_start() {
     }
 }
 
+/// The mean recovery time, seconds, of strategy `name` over `runs` (each run of the
+/// scenario with one seed); `None` if any run did not recover.
+fn mean_recovery(runs: &[ScenarioResult], name: &str) -> Option<f64> {
+    let s: Option<Vec<f64>> = runs
+        .iter()
+        .map(|r| by(r, name).summary.recovery.seconds())
+        .collect();
+    s.map(|v| v.iter().sum::<f64>() / v.len() as f64)
+}
+
+/// The articles' open-loop outage with errors that cost the server half a service
+/// time (`outage-cpu`, seeds 1 to 5, at its 2.16x headroom and at 4x): plain
+/// retries lengthen the recovery at 2.16x, full jitter shortens it, and more at 2.16x
+/// than at 4x; the errors keep the workers busy during the outage.
+#[test]
+fn outage_with_costly_errors_jitter_helps_more_with_less_headroom() {
+    use retry_storm::config::Load;
+    let runs = |rate: Option<f64>, error_work: bool| -> Vec<ScenarioResult> {
+        (1..=5)
+            .map(|seed| {
+                let o = presets::Options {
+                    seed: Some(seed),
+                    ..Default::default()
+                };
+                let mut sc = presets::scenario("outage-cpu", &o).unwrap();
+                for c in &mut sc.runs {
+                    if let (Some(r), Load::Open { rate_per_s, .. }) = (rate, &mut c.load) {
+                        *rate_per_s = r;
+                    }
+                    if !error_work {
+                        c.server.error_work = None;
+                    }
+                }
+                run_sequential(&sc).unwrap()
+            })
+            .collect()
+    };
+    let (none, plain, jitter) = (
+        "no retries",
+        "3 retries, exp 100 ms",
+        "3 retries, exp 100 ms, full jitter",
+    );
+    let tight = runs(None, true); // 2.16x headroom
+    let roomy = runs(Some(100.0), true); // 4x
+    let rec = |r: &[ScenarioResult], n| {
+        mean_recovery(r, n).unwrap_or_else(|| panic!("{n}: a seed did not recover"))
+    };
+    // Seeds 1..=5 at 2.16x: none 0.1 s, plain 0.7 s, jitter 0.3 s; at 4x 0.1, 0.2, 0.1.
+    let (n2, p2, j2) = (rec(&tight, none), rec(&tight, plain), rec(&tight, jitter));
+    let (p4, j4) = (rec(&roomy, plain), rec(&roomy, jitter));
+    assert!(p2 >= n2 + 0.3, "plain retries {p2} s against none {n2} s");
+    assert!(j2 <= p2 - 0.2, "jitter {j2} s against plain {p2} s");
+    assert!(
+        p2 - j2 >= (p4 - j4) + 0.15,
+        "jitter gains {} s at 2.16x, {} s at 4x",
+        p2 - j2,
+        p4 - j4
+    );
+    // The errors held workers: the server answered them after their work.
+    assert!(tight.iter().all(|r| by(r, plain).counts.error_work > 0));
+    // Free errors keep no worker busy during the outage; costly ones do (Little: about
+    // 185 x 3.7 errors/s of 10 ms on average, some 7 of the 8 workers).
+    let free = runs(None, false);
+    let busy = |r: &ScenarioResult| {
+        let bins = trigger_bins(by(r, plain));
+        bins.iter().map(|b| b.concurrency).sum::<f64>() / bins.len() as f64
+    };
+    assert!(free.iter().all(|r| by(r, plain).counts.error_work == 0));
+    assert!(free.iter().all(|r| busy(r) < 0.5));
+    assert!(tight.iter().all(|r| busy(r) > 4.0));
+}
+
 /// A round trip delays every answer by the whole of it, and the client's timeout
 /// covers it: 100 ms of fixed service behind a 300 ms round trip succeeds with a 1 s
 /// timeout (latency 400 ms) and never with a 350 ms one, though the server does all
