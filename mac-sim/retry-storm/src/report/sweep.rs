@@ -67,7 +67,7 @@ pub fn sweep_report(sc: &Scenario, spec: &SweepSpec, points: &[SweepPoint]) -> S
     }
     let _ = writeln!(
         s,
-        "\nload = attempts per second / the pre-trigger attempts per second (~ during the triggers, > after them); succ~ = client success during them."
+        "\nload = attempts reaching the server per second / the same before the triggers (~ during them, > after them); succ~ = client success during them."
     );
     s
 }
