@@ -377,7 +377,7 @@ fn storm_files_name_the_latency_and_reject_answer_keys() {
             "reject_answer",
             "unknown variant `later`",
         ),
-        ("latency = 1\n", "latency", "invalid type"),
+        ("latency = 1\n", "latency", "wanted string"),
     ] {
         let changed = text.replacen(from, &format!("{from}{to}"), 1);
         let line = 1 + changed
