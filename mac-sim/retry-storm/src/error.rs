@@ -5,7 +5,7 @@ use std::fmt;
 
 use sim_kit::time::Time;
 
-use crate::limits::{MAX_CLIENTS, MAX_REQUESTS};
+use crate::limits::{MAX_CLIENTS, MAX_REQUESTS, MAX_WAITING};
 
 /// A storm parameter the simulator cannot accept. `Display` is one line.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,6 +64,8 @@ pub enum Param {
     ThinkTime,
     /// Clients (or the cap on active clients).
     Clients,
+    /// The longest line of arrivals waiting for a free capped client.
+    WaitLimit,
     /// The logical requests one run would issue.
     Requests,
     /// The server's workers.
@@ -130,6 +132,8 @@ pub enum Param {
     ContentionTimes,
     /// The contention experiment's backoff base against its cap.
     ContentionBase,
+    /// The contention experiment's kinds (none, or one twice).
+    ContentionKinds,
 }
 
 impl fmt::Display for StormError {
@@ -169,6 +173,10 @@ impl fmt::Display for StormError {
                     ),
                     ThinkTime => write!(f, "the mean think time must be positive"),
                     Clients => write!(f, "{v} clients: between 1 and {MAX_CLIENTS} are supported"),
+                    WaitLimit => write!(
+                        f,
+                        "wait limit {v}: between 1 and {MAX_WAITING} waiting arrivals are supported"
+                    ),
                     Requests => write!(
                         f,
                         "about {v} requests in one run: at most {MAX_REQUESTS:.0} are supported (fewer clients or a shorter horizon)"
@@ -256,6 +264,11 @@ impl fmt::Display for StormError {
                         "contention: the call time and the backoff base must be positive"
                     ),
                     ContentionBase => write!(f, "the backoff base must not exceed the cap"),
+                    ContentionKinds => write!(
+                        f,
+                        "contention: kinds [{v}]: name each of {} at most once, and at least one",
+                        crate::contention::KINDS.join(", ")
+                    ),
                 }
             }
         }
@@ -299,6 +312,13 @@ pub enum FileProblem {
     NotForKind,
     /// A value the model cannot accept.
     Invalid(Box<StormError>),
+    /// The file describes another experiment than the one asked for.
+    OtherExperiment {
+        /// What the file describes (`contention experiment`).
+        is: &'static str,
+        /// What was asked for (`storm scenario`).
+        wanted: &'static str,
+    },
 }
 
 impl fmt::Display for FileError {
@@ -323,6 +343,9 @@ impl fmt::Display for FileProblem {
             FileProblem::Missing => write!(f, "missing: this kind needs it"),
             FileProblem::NotForKind => write!(f, "not used by this kind: remove it"),
             FileProblem::Invalid(e) => write!(f, "{e}"),
+            FileProblem::OtherExperiment { is, wanted } => {
+                write!(f, "this file is a {is}, not a {wanted}")
+            }
         }
     }
 }

@@ -12,3 +12,7 @@ pub const MAX_REQUESTS: f64 = 5e7;
 
 /// Services a call chain may have at most (each adds a layer of requests in flight).
 pub const MAX_CHAIN: usize = 8;
+
+/// Arrivals a capped load may keep waiting for a free client at most (each holds its
+/// arrival time).
+pub const MAX_WAITING: u32 = 10_000_000;

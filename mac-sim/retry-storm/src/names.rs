@@ -3,7 +3,7 @@
 //! ([`crate::contention`]).
 
 /// The retry-storm presets.
-pub const PRESETS: [&str; 11] = [
+pub const PRESETS: [&str; 13] = [
     "pause",
     "outage-open",
     "waves",
@@ -15,6 +15,8 @@ pub const PRESETS: [&str; 11] = [
     "budget-scope",
     "metastable",
     "shedding",
+    "backlog",
+    "backlog-cap",
 ];
 
 /// The optimistic-concurrency contention experiment.
