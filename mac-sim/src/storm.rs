@@ -3,6 +3,7 @@
 //! runs, the charts and the files of `--out`).
 
 use clap::Args;
+use retry_storm::file::Experiment;
 use retry_storm::report as out;
 use retry_storm::{contention, presets, strategy::Strategy};
 use retry_storm_host::chart::trigger_window;
@@ -25,7 +26,8 @@ use sim_host::runner::progress;
 #[derive(Args, Debug)]
 pub struct StormArgs {
     /// The scenario: a preset's name (see --list), `contention`, or the path of a
-    /// scenario file (TOML; see the presets in mac-sim/retry-storm/scenarios/).
+    /// scenario file (TOML, a storm scenario or a contention experiment; see the
+    /// presets in mac-sim/retry-storm/scenarios/).
     #[arg(long, value_name = "NAME|PATH")]
     scenario: Option<String>,
     /// List the scenarios and what each is expected to show.
@@ -105,9 +107,6 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
             "storm needs --scenario NAME (see mac-sim storm --list)",
         ));
     };
-    if name == contention::NAME {
-        return contention_cmd(a);
-    }
     let mut opts = presets::Options {
         seed: Some(a.seed),
         clients: a.clients,
@@ -135,7 +134,10 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
                 .collect::<Result<_, _>>()?,
         );
     }
-    let sc = scenario_file::load(name, &opts)?;
+    let sc = match scenario_file::load_experiment(name, &opts)? {
+        Experiment::Storm(sc) => sc,
+        Experiment::Contention(c) => return contention_cmd(a, &c.config),
+    };
     if let Some(spec) = &a.sweep {
         return sweep_cmd(a, &sc, spec);
     }
@@ -156,9 +158,10 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
     )
 }
 
-/// `--scenario contention`: the jitter kinds and the immediate-retry baseline, at the
-/// default client counts or `--clients`, over one seed or `--seeds`.
-fn contention_cmd(a: &StormArgs) -> Result<(), Failure> {
+/// `--scenario contention` or a contention file: its kinds (by default the jitter
+/// kinds and the immediate-retry baseline) at its client counts or `--clients`, over
+/// one seed or `--seeds`; `cfg` has `--seed` and `--clients` applied.
+fn contention_cmd(a: &StormArgs, cfg: &contention::ContentionConfig) -> Result<(), Failure> {
     if a.horizon.is_some()
         || !a.strategy.is_empty()
         || !a.timeouts.is_empty()
@@ -169,16 +172,9 @@ fn contention_cmd(a: &StormArgs) -> Result<(), Failure> {
             "contention takes only --seed, --seeds, --clients, --json, --csv and --out",
         ));
     }
-    let mut cfg = contention::ContentionConfig {
-        seed: a.seed,
-        ..Default::default()
-    };
-    if let Some(n) = a.clients {
-        cfg.clients = vec![n];
-    }
     if a.seeds != 1 {
         check_out(a, &files::contention_seeds_files())?;
-        let rows = run_contention_seeds_with(&cfg, a.seeds, interrupt::flag())?;
+        let rows = run_contention_seeds_with(cfg, a.seeds, interrupt::flag())?;
         publish(a, |d| files::write_contention_seeds(d, &rows))?;
         return print_as(
             a,
@@ -189,7 +185,7 @@ fn contention_cmd(a: &StormArgs) -> Result<(), Failure> {
         );
     }
     check_out(a, &files::contention_files())?;
-    let rows = contention::run_contention_with(&cfg, interrupt::flag())?;
+    let rows = contention::run_contention_with(cfg, interrupt::flag())?;
     publish(a, |d| files::write_contention(d, &rows))?;
     print_as(
         a,

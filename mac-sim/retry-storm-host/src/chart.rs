@@ -271,12 +271,15 @@ pub fn contention_chart(rows: &[ContentionRow]) -> Panels {
         let mut c = LineChart::new(title, Axis::linear("clients"), Axis::log(unit))
             .legend_at(LegendAt::Outside);
         for (i, name) in KINDS.iter().enumerate() {
-            let pts = rows
+            let pts: Vec<_> = rows
                 .iter()
                 .filter(|r| r.jitter == *name)
                 .map(|r| (f64::from(r.clients), get(r)))
                 .collect();
-            c = c.series(Series::new(name, pts).colour(i));
+            // A file may compare only some kinds; each keeps its colour.
+            if !pts.is_empty() {
+                c = c.series(Series::new(name, pts).colour(i));
+            }
         }
         c
     };

@@ -1,10 +1,13 @@
 //! The client side: logical requests in flight and the client population that issues
-//! them (open loop, closed loop, or open loop with a cap on active clients).
+//! them (open loop, closed loop, or open loop with a cap on active clients, whose
+//! arrivals are turned away or wait in line while every client is active).
+
+use std::collections::VecDeque;
 
 use backoff_core::{Deadline, RetryState};
 use rand_core::Rng;
 
-use crate::config::Load;
+use crate::config::{Load, WhenBusy};
 use crate::strategy::{Guards, Strategy};
 use sim_kit::maths;
 use sim_kit::time::{PS_PER_SEC, Time};
@@ -103,14 +106,21 @@ pub struct Population {
     idle: Vec<u32>,
     /// Mean gap between open-loop arrivals, picoseconds.
     gap_mean_ps: f64,
+    /// Under a cap whose arrivals wait: the arrival times of those waiting, oldest
+    /// first, and the most that may wait (0: arrivals are turned away).
+    waiting: VecDeque<Time>,
+    wait_limit: usize,
+    /// The arrival a client has taken from the line, until it starts it (by client).
+    taken: Vec<Option<Time>>,
 }
 
 /// What the population does when a logical request ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Next {
-    /// Nothing (open loop).
+    /// Nothing (open loop, or a capped client with nobody waiting).
     Nothing,
-    /// The client issues its next request at this time (closed loop).
+    /// The client issues its next request at this time (closed loop), or, under a
+    /// cap, starts the waiting arrival it has taken ([`Population::taken`]).
     WakeAt(Time),
 }
 
@@ -146,11 +156,21 @@ impl Population {
             Load::Capped { .. } => (0..n).rev().collect(),
             _ => Vec::new(),
         };
+        let (wait_limit, taken) = match load {
+            Load::Capped {
+                when_busy: WhenBusy::Wait { limit },
+                ..
+            } => (limit as usize, vec![None; n as usize]),
+            _ => (0, Vec::new()),
+        };
         Ok(Self {
             load,
             guards: vec![g; kept as usize],
             idle,
             gap_mean_ps,
+            waiting: VecDeque::new(),
+            wait_limit,
+            taken,
         })
     }
 
@@ -199,8 +219,34 @@ impl Population {
         }
     }
 
+    /// An arrival at `now` that found every capped client active joins the waiting
+    /// line; `false` when it cannot (arrivals are turned away, or the line is full).
+    #[inline]
+    pub fn wait(&mut self, now: Time) -> bool {
+        if self.waiting.len() < self.wait_limit {
+            self.waiting.push_back(now);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Arrivals waiting for a free client.
+    #[inline]
+    pub fn waiting(&self) -> usize {
+        self.waiting.len()
+    }
+
+    /// The arrival time of the waiting request `client` took when its last one
+    /// ended, if it took one; it is then no longer taken.
+    #[inline]
+    pub fn taken(&mut self, client: u32) -> Option<Time> {
+        self.taken.get_mut(client as usize).and_then(Option::take)
+    }
+
     /// A logical request of `client` ended at `now`, with the load at `factor` times
-    /// its rate.
+    /// its rate. A capped client with arrivals waiting takes the oldest
+    /// ([`Population::taken`]) and starts it at once.
     #[inline]
     pub fn on_end<R: Rng + ?Sized>(
         &mut self,
@@ -211,10 +257,16 @@ impl Population {
     ) -> Next {
         match self.load {
             Load::Open { .. } => Next::Nothing,
-            Load::Capped { .. } => {
-                self.idle.push(client);
-                Next::Nothing
-            }
+            Load::Capped { .. } => match self.waiting.pop_front() {
+                Some(arrived) => {
+                    self.taken[client as usize] = Some(arrived);
+                    Next::WakeAt(now)
+                }
+                None => {
+                    self.idle.push(client);
+                    Next::Nothing
+                }
+            },
             Load::Closed { .. } => Next::WakeAt(now.saturating_add(self.think(rng, factor))),
         }
     }

@@ -35,14 +35,43 @@ pub enum Load {
         think_ps: Time,
     },
     /// Open-loop arrivals with at most `max_active` clients active at once (waiting
-    /// for a reply or sleeping between retries); an arrival finding them all active is
-    /// turned away at the client and counted as a failed logical request.
+    /// for a reply or sleeping between retries); what happens to an arrival finding
+    /// them all active is `when_busy`'s.
     Capped {
         /// Logical requests per second.
         rate_per_s: f64,
         /// Active clients at most.
         max_active: u32,
+        /// An arrival that finds every client active is turned away (the default) or
+        /// waits for a free one.
+        #[serde(skip_serializing_if = "WhenBusy::is_turn_away")]
+        when_busy: WhenBusy,
     },
+}
+
+/// What a capped load does with an arrival that finds every client active.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum WhenBusy {
+    /// It is turned away at the client and counted as a failed logical request.
+    #[default]
+    TurnAway,
+    /// It waits in a first-in first-out line for a free client; its latency (and
+    /// its total deadline) counts from its arrival. An arrival that finds `limit`
+    /// already waiting is turned away.
+    Wait {
+        /// Arrivals waiting at most.
+        limit: u32,
+    },
+}
+
+impl WhenBusy {
+    /// The waiting line's length when none is given: 10 000 arrivals.
+    pub const DEFAULT_LIMIT: u32 = 10_000;
+
+    /// Whether arrivals are turned away (today's default, left out of the JSON).
+    pub fn is_turn_away(&self) -> bool {
+        *self == WhenBusy::TurnAway
+    }
 }
 
 impl Load {
@@ -405,7 +434,7 @@ pub struct StormConfig {
     pub seed: u64,
 }
 
-pub use crate::limits::{MAX_CHAIN, MAX_CLIENTS, MAX_REQUESTS, MAX_SIGMA};
+pub use crate::limits::{MAX_CHAIN, MAX_CLIENTS, MAX_REQUESTS, MAX_SIGMA, MAX_WAITING};
 
 fn positive_rate(r: f64) -> Result<(), StormError> {
     if r.is_finite() && r > 0.0 && r <= 1e8 {
@@ -451,9 +480,15 @@ impl StormConfig {
             Load::Capped {
                 rate_per_s,
                 max_active,
+                when_busy,
             } => {
                 positive_rate(rate_per_s)?;
                 check_clients(max_active)?;
+                if let WhenBusy::Wait { limit } = when_busy {
+                    if limit == 0 || limit > MAX_WAITING {
+                        return Err(StormError::param(Param::WaitLimit, limit));
+                    }
+                }
             }
         }
         let horizon_s = self.horizon_ps.as_ps_f64() / PS_PER_SEC as f64;

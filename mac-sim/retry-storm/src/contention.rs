@@ -13,6 +13,7 @@ use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
 use serde::Serialize;
 
+use crate::config::ServiceTime;
 use crate::error::{Param, StormError};
 use sim_kit::engine::{Engine, EventQueue, Model};
 use sim_kit::maths::split_seed;
@@ -26,8 +27,11 @@ pub use crate::names::CONTENTION as NAME;
 pub struct ContentionConfig {
     /// Client counts to measure.
     pub clients: Vec<u32>,
-    /// Duration of one read-modify-write call, picoseconds.
-    pub call_ps: Time,
+    /// Duration of one read-modify-write call: fixed (every round then has exactly
+    /// one winner) or drawn for each call.
+    pub call: ServiceTime,
+    /// The kinds compared, in report order (each at most once).
+    pub kinds: Vec<Kind>,
     /// Exponential backoff base, nanoseconds.
     pub base_ns: u64,
     /// Exponential backoff cap, nanoseconds.
@@ -37,14 +41,71 @@ pub struct ContentionConfig {
 }
 
 impl Default for ContentionConfig {
-    /// 10 to 100 clients, 1 ms calls, backoff from 5 ms up to 2 s (×2).
+    /// 10 to 100 clients, fixed 1 ms calls, every kind, backoff from 5 ms up to 2 s
+    /// (×2).
     fn default() -> Self {
         Self {
             clients: vec![10, 25, 50, 75, 100],
-            call_ps: Time::from_ms(1),
+            call: ServiceTime::Fixed(Time::from_ms(1)),
+            kinds: Kind::ALL.to_vec(),
             base_ns: 5_000_000,
             cap_ns: 2_000_000_000,
             seed: 1,
+        }
+    }
+}
+
+/// A kind compared: the immediate-retry baseline or exponential backoff with one
+/// jitter kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Retry at once after a conflict (the baseline).
+    Immediate,
+    /// Exponential backoff without jitter.
+    None,
+    /// Full jitter.
+    Full,
+    /// Equal jitter.
+    Equal,
+    /// Decorrelated jitter.
+    Decorrelated,
+}
+
+impl Kind {
+    /// Every kind, in report order.
+    pub const ALL: [Kind; 5] = [
+        Kind::Immediate,
+        Kind::None,
+        Kind::Full,
+        Kind::Equal,
+        Kind::Decorrelated,
+    ];
+
+    /// Its name in reports and files (one of [`KINDS`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Immediate => IMMEDIATE,
+            Kind::None => "none",
+            Kind::Full => "full",
+            Kind::Equal => "equal",
+            Kind::Decorrelated => "decorrelated",
+        }
+    }
+
+    /// The kind named `name`, if any.
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Its jitter; `None` for the immediate baseline, which does not back off.
+    pub fn jitter(self) -> Option<Jitter> {
+        match self {
+            Kind::Immediate => Option::None,
+            Kind::None => Some(Jitter::None),
+            Kind::Full => Some(Jitter::Full),
+            Kind::Equal => Some(Jitter::Equal),
+            Kind::Decorrelated => Some(Jitter::Decorrelated),
         }
     }
 }
@@ -87,7 +148,7 @@ enum Ev {
 
 struct Record {
     policy: Policy,
-    call_ps: Time,
+    call: ServiceTime,
     version: u64,
     read: Vec<u64>,
     state: Vec<RetryState>,
@@ -104,7 +165,8 @@ impl Model for Record {
             Ev::Start(c) => {
                 self.calls += 1;
                 self.read[c as usize] = self.version;
-                q.schedule(now + self.call_ps, Ev::End(c));
+                let call = call_time(&self.call, &mut self.rng);
+                q.schedule(now.saturating_add(call), Ev::End(c));
             }
             Ev::End(c) => {
                 if self.read[c as usize] == self.version {
@@ -124,6 +186,12 @@ impl Model for Record {
         }
         true
     }
+}
+
+/// The duration of one call: `call`'s fixed time, or one drawn from its
+/// distribution ([`ServiceTime::sample`]; a fixed time draws nothing from `rng`).
+fn call_time<R: rand_core::Rng + ?Sized>(call: &ServiceTime, rng: &mut R) -> Time {
+    call.sample(rng)
 }
 
 /// Simulated time run between two looks at the cancel flag.
@@ -166,7 +234,7 @@ pub fn run_one_with(
     let n = clients as usize;
     let model = Record {
         policy: Policy::new(schedule).with_jitter(jitter),
-        call_ps: cfg.call_ps,
+        call: cfg.call,
         version: 0,
         read: vec![0; n],
         state: vec![RetryState::new(); n],
@@ -203,8 +271,8 @@ pub fn run_one_with(
 ///
 /// # Errors
 ///
-/// [`StormError::Param`] for client counts outside 1..=10000, or a zero call time
-/// or backoff base.
+/// [`StormError::Param`] for client counts outside 1..=10000, a zero call time or
+/// backoff base, a base above the cap, or no kind (or one twice) to compare.
 pub fn run_contention(cfg: &ContentionConfig) -> Result<Vec<ContentionRow>, StormError> {
     run_contention_with(cfg, &AtomicBool::new(false))
 }
@@ -219,22 +287,13 @@ pub fn run_contention_with(
     cfg: &ContentionConfig,
     cancel: &AtomicBool,
 ) -> Result<Vec<ContentionRow>, StormError> {
-    if cfg.clients.is_empty() || cfg.clients.iter().any(|&c| c == 0 || c > 10_000) {
-        return Err(StormError::param(
-            Param::ContentionClients,
-            format!("{:?}", cfg.clients),
-        ));
-    }
-    if cfg.call_ps.is_zero() || cfg.base_ns == 0 {
-        return Err(StormError::param(Param::ContentionTimes, ""));
-    }
+    cfg.validate()?;
     let mut rows = Vec::new();
-    let kinds = std::iter::once((IMMEDIATE, None)).chain(JITTERS.map(|(n, j)| (n, Some(j))));
-    for (name, jitter) in kinds {
+    for &kind in &cfg.kinds {
         for &n in &cfg.clients {
-            let (calls, last) = run_one_with(cfg, jitter, n, cancel)?;
+            let (calls, last) = run_one_with(cfg, kind.jitter(), n, cancel)?;
             rows.push(ContentionRow {
-                jitter: name.to_string(),
+                jitter: kind.name().to_string(),
                 clients: n,
                 calls,
                 calls_per_client: calls as f64 / f64::from(n),
@@ -261,6 +320,44 @@ pub struct ContentionOverSeeds {
 }
 
 impl ContentionConfig {
+    /// Check every parameter; the experiment runs only on a valid configuration.
+    ///
+    /// # Errors
+    ///
+    /// [`StormError::Param`]: [`Param::ContentionClients`] for client counts outside
+    /// 1..=10000 (or none), [`Param::ContentionTimes`] for a zero call time or
+    /// backoff base, [`Param::ContentionBase`] for a base above the cap,
+    /// [`Param::ContentionKinds`] for no kind or one named twice.
+    pub fn validate(&self) -> Result<(), StormError> {
+        if self.clients.is_empty() || self.clients.iter().any(|&c| c == 0 || c > 10_000) {
+            return Err(StormError::param(
+                Param::ContentionClients,
+                format!("{:?}", self.clients),
+            ));
+        }
+        if self.call.mean_ps().is_zero() || self.base_ns == 0 {
+            return Err(StormError::param(Param::ContentionTimes, ""));
+        }
+        if let ServiceTime::LogNormal { sigma, .. } = self.call {
+            if !(sigma > 0.0 && sigma <= crate::limits::MAX_SIGMA) {
+                return Err(StormError::param(Param::ServiceSigma, sigma));
+            }
+        }
+        if self.base_ns > self.cap_ns {
+            return Err(StormError::param(Param::ContentionBase, self.base_ns));
+        }
+        let twice = self
+            .kinds
+            .iter()
+            .enumerate()
+            .find(|(i, k)| self.kinds[..*i].contains(k));
+        if self.kinds.is_empty() || twice.is_some() {
+            let names: Vec<&str> = self.kinds.iter().map(|k| k.name()).collect();
+            return Err(StormError::param(Param::ContentionKinds, names.join(", ")));
+        }
+        Ok(())
+    }
+
     /// Replication `replication` of the experiment: its seed advanced by
     /// `replication` (seeds `seed, seed + 1, …`).
     pub fn replication(&self, replication: u32) -> Self {

@@ -5,7 +5,7 @@ use std::fmt;
 
 use sim_kit::time::Time;
 
-use crate::limits::{MAX_CLIENTS, MAX_REQUESTS};
+use crate::limits::{MAX_CLIENTS, MAX_REQUESTS, MAX_WAITING};
 
 /// A storm parameter the simulator cannot accept. `Display` is one line.
 #[derive(Clone, Debug, PartialEq)]
@@ -72,6 +72,8 @@ pub enum Param {
     ThinkTime,
     /// Clients (or the cap on active clients).
     Clients,
+    /// The longest line of arrivals waiting for a free capped client.
+    WaitLimit,
     /// The logical requests one run would issue.
     Requests,
     /// The server's workers.
@@ -150,6 +152,8 @@ pub enum Param {
     ErrorWorkFraction,
     /// Both forms of error work given in one table.
     ErrorWorkBoth,
+    /// The contention experiment's kinds (none, or one twice).
+    ContentionKinds,
 }
 
 impl fmt::Display for StormError {
@@ -195,6 +199,10 @@ impl fmt::Display for StormError {
                     ),
                     ThinkTime => write!(f, "the mean think time must be positive"),
                     Clients => write!(f, "{v} clients: between 1 and {MAX_CLIENTS} are supported"),
+                    WaitLimit => write!(
+                        f,
+                        "wait limit {v}: between 1 and {MAX_WAITING} waiting arrivals are supported"
+                    ),
                     Requests => write!(
                         f,
                         "about {v} requests in one run: at most {MAX_REQUESTS:.0} are supported (fewer clients or a shorter horizon)"
@@ -304,6 +312,11 @@ impl fmt::Display for StormError {
                         f,
                         "error_work and error_work_fraction exclude each other: give one"
                     ),
+                    ContentionKinds => write!(
+                        f,
+                        "contention: kinds [{v}]: name each of {} at most once, and at least one",
+                        crate::contention::KINDS.join(", ")
+                    ),
                 }
             }
         }
@@ -347,6 +360,13 @@ pub enum FileProblem {
     NotForKind,
     /// A value the model cannot accept.
     Invalid(Box<StormError>),
+    /// The file describes another experiment than the one asked for.
+    OtherExperiment {
+        /// What the file describes (`contention experiment`).
+        is: &'static str,
+        /// What was asked for (`storm scenario`).
+        wanted: &'static str,
+    },
 }
 
 impl fmt::Display for FileError {
@@ -371,6 +391,9 @@ impl fmt::Display for FileProblem {
             FileProblem::Missing => write!(f, "missing: this kind needs it"),
             FileProblem::NotForKind => write!(f, "not used by this kind: remove it"),
             FileProblem::Invalid(e) => write!(f, "{e}"),
+            FileProblem::OtherExperiment { is, wanted } => {
+                write!(f, "this file is a {is}, not a {wanted}")
+            }
         }
     }
 }

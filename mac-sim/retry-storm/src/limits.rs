@@ -15,3 +15,6 @@ pub const MAX_CHAIN: usize = 8;
 
 /// The largest σ of a lognormal service time (its p99 is then ~ 12 × the mean).
 pub const MAX_SIGMA: f64 = 3.0;
+/// Arrivals a capped load may keep waiting for a free client at most (each holds its
+/// arrival time).
+pub const MAX_WAITING: u32 = 10_000_000;

@@ -3,7 +3,7 @@
 //! ([`crate::contention`]).
 
 /// The retry-storm presets.
-pub const PRESETS: [&str; 15] = [
+pub const PRESETS: [&str; 17] = [
     "pause",
     "outage-open",
     "waves",
@@ -19,6 +19,8 @@ pub const PRESETS: [&str; 15] = [
     "at-start",
     "overload",
     "outage-cpu",
+    "backlog",
+    "backlog-cap",
 ];
 
 /// The optimistic-concurrency contention experiment.

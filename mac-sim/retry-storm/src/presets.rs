@@ -5,6 +5,7 @@
 
 use crate::config::StormConfig;
 use crate::error::{Param, StormError};
+use crate::file::{ContentionScenario, Experiment};
 use crate::strategy::Strategy;
 use sim_kit::time::Time;
 
@@ -32,7 +33,7 @@ pub struct Options {
 }
 
 /// The shipped scenario files, built into the binary: (name, text).
-pub const FILES: [(&str, &str); 15] = [
+pub const FILES: [(&str, &str); 17] = [
     ("pause", include_str!("../scenarios/pause.toml")),
     ("outage-open", include_str!("../scenarios/outage-open.toml")),
     ("waves", include_str!("../scenarios/waves.toml")),
@@ -51,7 +52,67 @@ pub const FILES: [(&str, &str); 15] = [
     ("at-start", include_str!("../scenarios/at-start.toml")),
     ("overload", include_str!("../scenarios/overload.toml")),
     ("outage-cpu", include_str!("../scenarios/outage-cpu.toml")),
+    ("backlog", include_str!("../scenarios/backlog.toml")),
+    ("backlog-cap", include_str!("../scenarios/backlog-cap.toml")),
 ];
+
+/// The contention experiment's file ([`crate::contention`]), built into the binary.
+pub const CONTENTION_FILE: &str = include_str!("../scenarios/contention.toml");
+
+/// The preset `name`, a storm scenario or the contention experiment, with `opts`
+/// applied ([`contention_with_options`] for the experiment).
+///
+/// # Errors
+///
+/// As [`scenario`]; for the contention experiment, those of
+/// [`contention_with_options`].
+pub fn experiment(name: &str, opts: &Options) -> Result<Experiment, StormError> {
+    if name == crate::contention::NAME {
+        let c = crate::file::parse_contention(CONTENTION_FILE, name)?;
+        return contention_with_options(c, opts).map(Experiment::Contention);
+    }
+    scenario(name, opts).map(Experiment::Storm)
+}
+
+/// The scenario file `file` of either kind, whose text is `text`, with `opts`
+/// applied: [`from_file_text`] for a storm scenario, [`contention_with_options`] for
+/// a contention experiment.
+///
+/// # Errors
+///
+/// [`StormError::File`] for a file that cannot be used; the errors of applying
+/// `opts`.
+pub fn experiment_from_file_text(
+    text: &str,
+    file: &str,
+    opts: &Options,
+) -> Result<Experiment, StormError> {
+    match crate::file::parse_experiment(text, file)? {
+        Experiment::Storm(sc) => with_options(sc, opts).map(Experiment::Storm),
+        Experiment::Contention(c) => contention_with_options(c, opts).map(Experiment::Contention),
+    }
+}
+
+/// Apply to a contention experiment the options it takes: the seed, and the clients
+/// (one client count in place of its list). The other options are a storm's; the
+/// command line refuses them for the experiment.
+///
+/// # Errors
+///
+/// The [`StormError::Param`] of [`ContentionConfig::validate`](crate::contention::ContentionConfig::validate)
+/// (a client count out of range).
+pub fn contention_with_options(
+    mut c: ContentionScenario,
+    opts: &Options,
+) -> Result<ContentionScenario, StormError> {
+    if let Some(seed) = opts.seed {
+        c.config.seed = seed;
+    }
+    if let Some(n) = opts.clients {
+        c.config.clients = vec![n];
+    }
+    c.config.validate().map(|()| c)
+}
 
 /// The text of the preset `name`'s scenario file.
 pub fn text(name: &str) -> Option<&'static str> {

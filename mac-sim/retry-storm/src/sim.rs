@@ -24,7 +24,8 @@ use sim_kit::time::Time;
 pub enum Event {
     /// The next open-loop logical request arrives.
     Arrival,
-    /// A closed-loop client ends its think time and issues a request.
+    /// A closed-loop client ends its think time and issues a request; or a capped
+    /// client starts the waiting arrival it took.
     Wake(u32),
     /// A request's next attempt goes out (after its backoff delay).
     Send(u32),
@@ -108,9 +109,16 @@ pub struct Counts {
     pub retry_breaker: u64,
     /// Failed: the circuit breaker refused the call.
     pub breaker_open: u64,
-    /// Turned away: every capped client was busy.
+    /// Turned away: every capped client was busy (and, where arrivals wait, the
+    /// waiting line was full).
     pub turned_away: u64,
-    /// Still in flight at the horizon.
+    /// Arrivals that waited for a free capped client (counted when they arrived).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub waited: u64,
+    /// The longest the line of arrivals waiting for a free client grew.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub max_waiting: u64,
+    /// Still in flight at the horizon (arrivals still waiting for a client included).
     pub in_flight: u64,
     /// Attempts that timed out at the client.
     pub timeouts: u64,
@@ -261,19 +269,31 @@ impl Storm {
     }
 
     fn start_request(&mut self, now: Time, client: u32, q: &mut EventQueue<Event>) {
-        use backoff_core::uniform::uniform_below;
+        self.offer(now);
+        self.begin(now, now, client, q);
+    }
+
+    /// A logical request arrives at `now` (counted as offered).
+    #[inline]
+    fn offer(&mut self, now: Time) {
         self.counts.offered += 1;
         self.series.offered(now);
         if self.chained && self.during(now) {
             self.offered_during += 1;
         }
+    }
+
+    /// `client` starts at `now` the logical request that arrived at `start` (earlier
+    /// when it waited for a free client: its latency and deadline count from then).
+    fn begin(&mut self, now: Time, start: Time, client: u32, q: &mut EventQueue<Event>) {
+        use backoff_core::uniform::uniform_below;
         let user = uniform_below(&mut self.clients, self.users);
         let timeout = match self.timeouts.len() {
             1 => self.timeouts[0],
             n => self.timeouts[uniform_below(&mut self.clients, n as u32) as usize],
         };
         let deadline = match self.layers[0].strategy.request_deadline_ns {
-            Some(d) => Deadline::after(ns(now), d),
+            Some(d) => Deadline::after(ns(start), d),
             None => Deadline::NONE,
         };
         if let Some(g) = self.pop.guards(client) {
@@ -282,7 +302,7 @@ impl Storm {
         let req = self.reqs.insert(Request {
             client,
             user,
-            start: now,
+            start,
             state: RetryState::new(),
             deadline,
             timeout,
@@ -598,6 +618,12 @@ impl Model for Storm {
                 }
                 match self.pop.take_client(&mut self.arrivals) {
                     Some(c) => self.start_request(now, c, q),
+                    None if self.pop.wait(now) => {
+                        self.offer(now);
+                        self.counts.waited += 1;
+                        let line = self.pop.waiting() as u64;
+                        self.counts.max_waiting = self.counts.max_waiting.max(line);
+                    }
                     None => {
                         self.counts.offered += 1;
                         self.counts.turned_away += 1;
@@ -606,7 +632,10 @@ impl Model for Storm {
                     }
                 }
             }
-            Event::Wake(c) => self.start_request(now, c, q),
+            Event::Wake(c) => match self.pop.taken(c) {
+                Some(arrived) => self.begin(now, arrived, c, q),
+                None => self.start_request(now, c, q),
+            },
             Event::Send(req) => self.send(now, req, q),
             Event::Timeout { req, attempt } => {
                 let r = self.reqs.get(req);
@@ -746,7 +775,8 @@ pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
         m.reqs.in_flight_at(0)
     } else {
         m.reqs.in_flight()
-    } as u64;
+    } as u64
+        + m.pop.waiting() as u64;
     let layers = crate::chain::loads(cfg, &m.layers, m.offered_during);
     let series = m.series.finish();
     let summary = summarise(

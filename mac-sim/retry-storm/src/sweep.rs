@@ -182,6 +182,7 @@ pub fn with_clients(mut c: StormConfig, n: u32) -> Result<StormConfig, StormErro
         Load::Capped {
             rate_per_s,
             max_active,
+            ..
         } => {
             let f = f64::from(n) / f64::from(*max_active);
             *rate_per_s *= f;

@@ -555,3 +555,90 @@ fn storm_help_and_keys_print_the_reference_of_the_scenario_keys() {
         }
     }
 }
+
+/// The contention experiment as a scenario file: the shipped preset read from its
+/// path gives the preset's output; a file of one's own chooses its kinds, client
+/// counts and call time, takes --clients and --seed, and a bad one fails with file,
+/// line and key (exit status 2).
+#[test]
+fn contention_files_by_path() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let path = format!("{dir}/retry-storm/scenarios/contention.toml");
+    let by_path = mac_sim(&["storm", "--scenario", &path, "--csv"]);
+    assert!(by_path.status.success(), "{}", stderr(&by_path));
+    let by_name = mac_sim(&["storm", "--scenario", "contention", "--csv"]);
+    assert_eq!(stdout(&by_path), stdout(&by_name));
+
+    let tmp = tempfile::tempdir().unwrap();
+    let mine = tmp.path().join("mine.toml");
+    let text = "experiment = \"contention\"\n\n[contention]\nclients = [20, 30]\ncall = \"exponential\"\nmean = \"1ms\"\nkinds = [\"none\", \"full\"]\nbase = \"5ms\"\ncap = \"2s\"\n";
+    std::fs::write(&mine, text).unwrap();
+    let mine_s = mine.to_string_lossy().into_owned();
+    let o = mac_sim(&["storm", "--scenario", &mine_s, "--csv"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = stdout(&o);
+    let kinds: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(kinds, ["none", "none", "full", "full"], "{csv}");
+    // Drawn call times: rounds no longer have exactly one winner each.
+    assert!(!csv.contains("none,20,210,"), "{csv}");
+    let again = mac_sim(&["storm", "--scenario", &mine_s, "--csv"]);
+    assert_eq!(stdout(&again), csv);
+    let o = mac_sim(&[
+        "storm",
+        "--scenario",
+        &mine_s,
+        "--clients",
+        "5",
+        "--seeds",
+        "2",
+        "--csv",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 1 + 2, "{}", stdout(&o));
+    assert_args_fail(
+        &["storm", "--scenario", &mine_s, "-d", "5s"],
+        "contention takes only",
+    );
+
+    for (from, to, needle) in [
+        (
+            "kinds = [\"none\", \"full\"]",
+            "kinds = [\"none\", \"fulll\"]",
+            ":7: kinds: unknown variant `fulll`",
+        ),
+        (
+            "clients = [20, 30]",
+            "clients = [20, 0]",
+            ":4: clients: contention: client counts must be between 1 and 10000",
+        ),
+        (
+            "cap = \"2s\"",
+            "cap = \"1ms\"",
+            ":8: base: the backoff base must not exceed the cap",
+        ),
+        (
+            "mean = \"1ms\"",
+            "jitter = 1",
+            ":6: jitter: unknown field `jitter`",
+        ),
+        (
+            "call = \"exponential\"",
+            "call = \"normal\"",
+            ":5: call: unknown variant `normal`",
+        ),
+        (
+            "experiment = \"contention\"",
+            "experiment = \"contend\"",
+            ":1: experiment: unknown variant `contend`",
+        ),
+    ] {
+        let bad = tmp.path().join("bad.toml");
+        std::fs::write(&bad, text.replacen(from, to, 1)).unwrap();
+        let bad = bad.to_string_lossy().into_owned();
+        assert_args_fail(&["storm", "--scenario", &bad], &format!("{bad}{needle}"));
+    }
+}

@@ -33,18 +33,21 @@
 //! ```
 
 use sim_kit::locate;
+mod contention;
 pub mod keys;
 mod schema;
 
+pub use contention::{ContentionScenario, Experiment, parse_contention, parse_experiment};
+
 use crate::config::{
     ChainLayer, ErrorWork, Latency, Load, RecoveryRule, RejectAnswer, ServerConfig, ServiceTime,
-    Slowdown, StormConfig, Trigger, TriggerKind,
+    Slowdown, StormConfig, Trigger, TriggerKind, WhenBusy,
 };
 use crate::error::{FileError, FileProblem, Param, StormError};
 use crate::scenario::Scenario;
 use crate::shedding::RateLimit;
 use crate::strategy::Strategy;
-use schema::{LatencyName, LoadKind, RejectAnswerName, ServiceKind, TriggerKindName};
+use schema::{LatencyName, LoadKind, RejectAnswerName, ServiceKind, TriggerKindName, WhenBusyName};
 use sim_kit::time::Time;
 
 /// Read the scenario in `text`; `origin` names the file in errors and, without a
@@ -62,6 +65,13 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
         key: key.to_string(),
         problem,
     };
+    if experiment_of(text, origin)? == Some(schema::ExperimentName::Contention) {
+        let problem = FileProblem::OtherExperiment {
+            is: "contention experiment",
+            wanted: "storm scenario",
+        };
+        return Err(at("", 0, "experiment", problem));
+    }
     let f: schema::File = toml::from_str(text).map_err(|e| {
         let line = e.span().map_or(1, |s| locate::line_of(text, s.start));
         let message = e.message().to_string();
@@ -76,6 +86,14 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
     let missing = |table: &str, key: &str| at(table, 0, key, FileProblem::Missing);
     let unused = |table: &str, key: &str| at(table, 0, key, FileProblem::NotForKind);
     let l = &f.load;
+    if l.kind != LoadKind::Capped {
+        if l.when_busy.is_some() {
+            return Err(unused("load", "when_busy"));
+        }
+        if l.wait_limit.is_some() {
+            return Err(unused("load", "wait_limit"));
+        }
+    }
     let load = match l.kind {
         LoadKind::Open | LoadKind::Capped => {
             if l.think.is_some() {
@@ -88,9 +106,21 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
                     clients: l.clients,
                 }
             } else {
+                let when_busy = match l.when_busy {
+                    Some(WhenBusyName::Wait) => WhenBusy::Wait {
+                        limit: l.wait_limit.unwrap_or(WhenBusy::DEFAULT_LIMIT),
+                    },
+                    Some(WhenBusyName::TurnAway) | None => {
+                        if l.wait_limit.is_some() {
+                            return Err(unused("load", "wait_limit"));
+                        }
+                        WhenBusy::TurnAway
+                    }
+                };
                 Load::Capped {
                     rate_per_s,
                     max_active: l.clients,
+                    when_busy,
                 }
             }
         }
@@ -316,6 +346,26 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
     })
 }
 
+/// The top-level `experiment` key of `text`, read before the rest: `None` when it is
+/// absent or the TOML cannot be read at all (the schema's reading then names the
+/// problem).
+///
+/// # Errors
+///
+/// A [`FileError`] on the key's line for a value that names no experiment.
+fn experiment_of(text: &str, origin: &str) -> Result<Option<schema::ExperimentName>, FileError> {
+    match toml::from_str::<schema::Head>(text) {
+        Ok(h) => Ok(h.experiment),
+        Err(e) if toml::from_str::<toml::Table>(text).is_ok() => Err(FileError {
+            file: origin.to_string(),
+            line: Some(locate::line_of_key(text, "", 0, "experiment")),
+            key: "experiment".to_string(),
+            problem: FileProblem::Toml(e.message().to_string()),
+        }),
+        Err(_) => Ok(None),
+    }
+}
+
 /// The field named in a serde message (`unknown field `rat`, expected ...`).
 fn field_named(message: &str) -> Option<String> {
     let rest = message.split_once("field `")?.1;
@@ -329,6 +379,7 @@ fn key_of(p: Param) -> (&'static str, &'static str) {
         RequestRate => ("load", "rate"),
         ThinkTime => ("load", "think"),
         Clients | Requests => ("load", "clients"),
+        WaitLimit => ("load", "wait_limit"),
         Workers => ("server", "workers"),
         ServiceTime => ("server", "mean"),
         ServiceSigma => ("server", "sigma"),

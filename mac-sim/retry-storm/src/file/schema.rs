@@ -36,10 +36,28 @@ impl<'de> Deserialize<'de> for Instant {
     }
 }
 
+/// `experiment`: what a scenario file describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExperimentName {
+    Storm,
+    Contention,
+}
+
+/// The one key read before the rest, which says which schema the file follows; every
+/// other key is left to that schema.
+#[derive(Debug, Deserialize)]
+pub struct Head {
+    pub experiment: Option<ExperimentName>,
+}
+
 /// The whole file.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct File {
+    /// Checked before the rest is read ([`Head`]); here so that it is a key.
+    #[serde(rename = "experiment")]
+    pub _experiment: Option<ExperimentName>,
     pub name: Option<String>,
     pub title: Option<String>,
     pub expectation: Option<String>,
@@ -78,6 +96,14 @@ pub enum LoadKind {
     Capped,
 }
 
+/// `when_busy` of a capped `[load]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WhenBusyName {
+    TurnAway,
+    Wait,
+}
+
 /// `[load]`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -86,6 +112,8 @@ pub struct LoadTable {
     pub clients: u32,
     pub rate: Option<f64>,
     pub think: Option<Duration>,
+    pub when_busy: Option<WhenBusyName>,
+    pub wait_limit: Option<u32>,
 }
 
 /// `service` of `[server]`.
@@ -206,4 +234,31 @@ pub struct StrategyTable {
     pub name: Option<String>,
     pub spec: String,
     pub timeouts: Option<Vec<Duration>>,
+}
+
+/// A contention experiment's file (`experiment = "contention"`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContentionFile {
+    /// Checked before the rest is read ([`Head`]); required here.
+    #[serde(rename = "experiment")]
+    pub _experiment: ExperimentName,
+    pub name: Option<String>,
+    pub title: Option<String>,
+    pub expectation: Option<String>,
+    pub seed: Option<u64>,
+    pub contention: Option<ContentionTable>,
+}
+
+/// `[contention]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContentionTable {
+    pub clients: Option<Vec<u32>>,
+    pub call: Option<ServiceKind>,
+    pub mean: Option<Duration>,
+    pub sigma: Option<f64>,
+    pub kinds: Option<Vec<crate::contention::Kind>>,
+    pub base: Option<Duration>,
+    pub cap: Option<Duration>,
 }

@@ -19,6 +19,7 @@ const OPEN: &[Table] = &[
     (
         "",
         &[
+            ("experiment", "\"storm\"", "\"storms\""),
             ("name", "\"full\"", "1"),
             ("title", "\"every key\"", "1"),
             ("expectation", "\"nothing\"", "[]"),
@@ -183,6 +184,18 @@ const LOGNORMAL: &[Table] = &[(
     ],
 )];
 
+/// The keys only a capped load has: its arrivals wait for a free client.
+const CAPPED: &[Table] = &[(
+    "[load]",
+    &[
+        ("kind", "\"capped\"", "\"cap\""),
+        ("clients", "10", "0"),
+        ("rate", "50.0", "-1.0"),
+        ("when_busy", "\"wait\"", "\"queue\""),
+        ("wait_limit", "100", "0"),
+    ],
+)];
+
 /// The file of `tables` (with `swap`'s tables in place of those with the same
 /// header), the value of key `bad` (table, key index) replaced by its bad value;
 /// also the 1-based line of each (table, key).
@@ -219,7 +232,7 @@ fn with(swap: &[Table]) -> Vec<Table> {
 
 #[test]
 fn the_full_files_are_good() {
-    for tables in [with(&[]), with(CLOSED), with(LOGNORMAL)] {
+    for tables in [with(&[]), with(CLOSED), with(LOGNORMAL), with(CAPPED)] {
         let (t, _) = text(&tables, None);
         let sc = parse(&t, "full.toml").unwrap_or_else(|e| panic!("{e}\n{t}"));
         assert_eq!(sc.runs.len(), 2);
@@ -230,7 +243,7 @@ fn the_full_files_are_good() {
 
 #[test]
 fn every_key_with_a_bad_value_is_named_with_its_line() {
-    for tables in [with(&[]), with(CLOSED), with(LOGNORMAL)] {
+    for tables in [with(&[]), with(CLOSED), with(LOGNORMAL), with(CAPPED)] {
         for (t, (header, keys)) in tables.iter().enumerate() {
             for (k, (key, _, bad)) in keys.iter().enumerate() {
                 let (text, lines) = text(&tables, Some((t, k)));
@@ -335,7 +348,7 @@ fn the_reference_documents_every_key_of_the_schema() {
 #[test]
 fn the_walk_covers_every_key_of_the_schema() {
     let mut walked: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
-    for (header, keys) in OPEN.iter().chain(CLOSED).chain(LOGNORMAL) {
+    for (header, keys) in OPEN.iter().chain(CLOSED).chain(LOGNORMAL).chain(CAPPED) {
         let set = walked.entry(header).or_default();
         set.extend(keys.iter().map(|(k, _, _)| k.to_string()));
     }
@@ -486,4 +499,59 @@ fn keys_that_need_another_name_their_line() {
         sc.runs[0].triggers[4].kind,
         crate::config::TriggerKind::Overloaded
     );
+}
+
+/// `when_busy` and `wait_limit` belong to a capped load, and `wait_limit` to arrivals
+/// that wait: elsewhere each is refused on its own line; a waiting line without a
+/// limit gets the default.
+#[test]
+fn waiting_keys_only_where_arrivals_wait() {
+    use crate::config::{Load, WhenBusy};
+    let (capped, lines) = text(&with(CAPPED), None);
+    let line = |k: usize| lines[1][k];
+    let sc = parse(&capped, "full.toml").unwrap();
+    assert!(matches!(
+        sc.runs[0].load,
+        Load::Capped {
+            max_active: 10,
+            when_busy: WhenBusy::Wait { limit: 100 },
+            ..
+        }
+    ));
+    let unlimited = capped.replacen("wait_limit = 100\n", "\n", 1);
+    let sc = parse(&unlimited, "full.toml").unwrap();
+    assert!(matches!(
+        sc.runs[0].load,
+        Load::Capped {
+            when_busy: WhenBusy::Wait {
+                limit: WhenBusy::DEFAULT_LIMIT
+            },
+            ..
+        }
+    ));
+    let cases = [
+        (
+            capped.replacen("\"wait\"", "\"turn-away\"", 1),
+            line(4),
+            "wait_limit",
+            "not used by this kind",
+        ),
+        (
+            capped.replacen("\"capped\"", "\"open\"", 1),
+            line(3),
+            "when_busy",
+            "not used by this kind",
+        ),
+        (
+            capped.replacen("wait_limit = 100", "wait_limit = 10000001", 1),
+            line(4),
+            "wait_limit",
+            "wait limit 10000001: between 1 and 10000000",
+        ),
+    ];
+    for (text, line, key, needle) in cases {
+        let e = parse(&text, "full.toml").expect_err(key);
+        assert_eq!((e.line, e.key.as_str()), (Some(line), key), "{e}");
+        assert!(e.to_string().contains(needle), "{e}");
+    }
 }

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::format::{secs, style_num};
-use crate::config::{ErrorWork, Latency, Load, ServiceTime, StormConfig, TriggerKind};
+use crate::config::{ErrorWork, Latency, Load, ServiceTime, StormConfig, TriggerKind, WhenBusy};
 use crate::{contention, presets};
 
 /// The scenarios with their one-line descriptions and expected outcomes.
@@ -49,9 +49,14 @@ pub fn describe(c: &StormConfig) -> String {
         Load::Capped {
             rate_per_s,
             max_active,
+            when_busy,
         } => format!(
-            "open loop {} requests/s, at most {max_active} active clients",
-            style_num(rate_per_s)
+            "open loop {} requests/s, at most {max_active} active clients{}",
+            style_num(rate_per_s),
+            match when_busy {
+                WhenBusy::TurnAway => String::new(),
+                WhenBusy::Wait { limit } => format!(" (at most {limit} arrivals wait)"),
+            }
         ),
     };
     let service = match c.server.service {

@@ -90,6 +90,13 @@ pub fn report(r: &ScenarioResult) -> String {
             c.cancelled,
             c.expired
         );
+        if c.waited > 0 {
+            let _ = writeln!(
+                s,
+                "{:<32} {} arrivals waited for a free client (at most {} waiting at once)",
+                "", c.waited, c.max_waiting
+            );
+        }
         if c.rejected > 0 {
             let _ = writeln!(
                 s,

@@ -295,6 +295,7 @@ fn capped_clients_timeout_lists_and_request_deadlines() {
     cfg.load = Load::Capped {
         rate_per_s: 100.0,
         max_active: 50,
+        when_busy: retry_storm::config::WhenBusy::TurnAway,
     };
     cfg.timeouts_ps = vec![Time::from_ms(100), Time::from_ms(200), Time::from_ms(300)];
     cfg.strategy = Strategy::parse("fixed=50ms+deadline=1s").unwrap();
@@ -964,4 +965,76 @@ fn overloaded_do_not_retry_stops_the_avalanche() {
         let plain = scenario("layers", seed);
         assert!(bottom(&plain.runs[0]) > 20.0, "seed {seed}");
     }
+}
+
+/// The attempts per second of bin `t_s` over the mean of the pre-trigger bins from
+/// the warm-up's end (5 s) to the trigger (20 s).
+fn burst_at(run: &StormResult, from_s: f64, to_s: f64) -> f64 {
+    let mean = |lo: f64, hi: f64| {
+        let bins: Vec<f64> = run
+            .series
+            .iter()
+            .filter(|b| b.t_s >= lo && b.t_s < hi)
+            .map(|b| b.attempts_per_s)
+            .collect();
+        bins.iter().sum::<f64>() / bins.len() as f64
+    };
+    let peak = run
+        .series
+        .iter()
+        .filter(|b| b.t_s >= from_s && b.t_s < to_s)
+        .map(|b| b.attempts_per_s)
+        .fold(0.0, f64::max);
+    peak / mean(5.0, 20.0)
+}
+
+/// Arrivals that wait for a free client (`backlog`, five seeds): the demand that
+/// built up behind the cap through the 10 s pause reaches the server at once when it
+/// resumes, a burst held only by its capacity (40 workers x 100 ms, 4x the 100
+/// requests/s; seeds 1..=5: 3.9x to 4.3x), with or without retries; turned away
+/// instead, the same arrivals fail and the burst stays near the load's noise (about
+/// 1.2x). A cap 30 % above the clients normally active (`backlog-cap`) holds the load
+/// after the pause to 13 clients / 100 ms, 1.3x (seeds 1..=5: at most 1.6x in a bin),
+/// and the line takes far longer to drain.
+#[test]
+fn waiting_arrivals_burst_after_a_pause() {
+    use retry_storm::config::{Load, WhenBusy};
+    for seed in 1..=5 {
+        let r = scenario("backlog", seed);
+        let cap = scenario("backlog-cap", seed);
+        for (run, capped) in r.runs.iter().zip(&cap.runs) {
+            let c = run.counts;
+            assert!(c.balanced(), "{c:?}");
+            assert_eq!(c.turned_away, 0, "{seed}: {c:?}");
+            // About 60 arrivals a second wait through the pause (the 40 clients
+            // give up one request a second each): several hundred at once.
+            assert!(c.waited > 400 && c.max_waiting > 400, "{seed}: {c:?}");
+            let burst = burst_at(run, 30.0, 40.0);
+            assert!((3.5..=4.6).contains(&burst), "{seed}: {burst}");
+            let held = burst_at(capped, 30.0, 40.0);
+            assert!((1.1..=1.8).contains(&held), "{seed}: {held}");
+            // The burst is the capacity's: the waiting line drains within 5 s with
+            // 40 clients, and is still draining 10 s after the pause with 13.
+            assert!(burst_at(run, 35.0, 80.0) < 1.5, "{seed}");
+            assert!(burst_at(capped, 38.0, 40.0) > 1.1, "{seed}");
+            // Turned away: no backlog, no burst.
+            let mut away = run.config.clone();
+            if let Load::Capped { when_busy, .. } = &mut away.load {
+                *when_busy = WhenBusy::TurnAway;
+            }
+            let a = retry_storm::run(&away).unwrap();
+            assert!(a.counts.turned_away > 400 && a.counts.waited == 0);
+            let flat = burst_at(&a, 30.0, 80.0);
+            assert!(flat < 1.5, "{seed}: {flat}");
+        }
+    }
+    // A line of at most 100: the arrivals beyond it are turned away.
+    let mut short = scenario("backlog", 1).runs[0].config.clone();
+    if let Load::Capped { when_busy, .. } = &mut short.load {
+        *when_busy = WhenBusy::Wait { limit: 100 };
+    }
+    let c = retry_storm::run(&short).unwrap().counts;
+    assert!(c.balanced(), "{c:?}");
+    assert_eq!(c.max_waiting, 100, "{c:?}");
+    assert!(c.turned_away > 300 && c.waited > 100, "{c:?}");
 }
