@@ -173,8 +173,9 @@ mod tests {
             "[contention]",
             &[
                 ("clients", "[10, 20]", "[0, 20]"),
-                ("call", "\"exponential\"", "\"normal\""),
+                ("call", "\"lognormal\"", "\"normal\""),
                 ("mean", "\"2ms\"", "\"2\""),
+                ("sigma", "0.5", "0.0"),
                 ("kinds", "[\"full\", \"none\"]", "[\"full\", \"full\"]"),
                 ("base", "\"5ms\"", "\"5s\""),
                 ("cap", "\"2s\"", "\"0s\""),
@@ -209,7 +210,10 @@ mod tests {
         assert_eq!(c.name, "mine");
         let want = ContentionConfig {
             clients: vec![10, 20],
-            call: ServiceTime::Exponential(Time::from_ms(2)),
+            call: ServiceTime::LogNormal {
+                mean: Time::from_ms(2),
+                sigma: 0.5,
+            },
             kinds: vec![crate::contention::Kind::Full, crate::contention::Kind::None],
             base_ns: 5_000_000,
             cap_ns: 2_000_000_000,
@@ -270,6 +274,15 @@ mod tests {
             }
             let walked: BTreeSet<&str> = keys.iter().map(|(k, _, _)| *k).collect();
             assert_eq!(expected, walked, "{header}");
+            // The reference (`storm --keys`) documents the contention table's keys.
+            if *header == "[contention]" {
+                let table = super::super::keys::TABLES
+                    .iter()
+                    .find(|t| t.header == *header)
+                    .expect("the reference has the contention table");
+                let listed: BTreeSet<&str> = table.keys.iter().map(|k| k.key).collect();
+                assert_eq!(listed, walked, "the reference's {header} differs");
+            }
         }
     }
 

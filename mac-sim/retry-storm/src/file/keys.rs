@@ -55,6 +55,13 @@ pub const TABLES: &[TableDoc] = &[
         about: "the scenario",
         keys: &[
             k(
+                "experiment",
+                "\"storm\" or \"contention\"",
+                "\"storm\"",
+                "what the file describes: a storm (these tables) or the contention experiment \
+                 (the [contention] table)",
+            ),
+            k(
                 "name",
                 "text",
                 "the file's stem",
@@ -140,6 +147,19 @@ pub const TABLES: &[TableDoc] = &[
                 "required (closed)",
                 "mean of a closed-loop client's exponential think time",
             ),
+            k(
+                "when_busy",
+                "\"turn-away\" or \"wait\"",
+                "\"turn-away\" (capped only)",
+                "what becomes of an arrival that finds every client active: it fails at once, \
+                 or it waits in a first-in first-out line (its latency counts from its arrival)",
+            ),
+            k(
+                "wait_limit",
+                "integer, 1 to 10000000",
+                "10000 (capped, \"wait\" only)",
+                "the longest the line of waiting arrivals grows; beyond it they are turned away",
+            ),
         ],
     },
     TableDoc {
@@ -155,17 +175,45 @@ pub const TABLES: &[TableDoc] = &[
             ),
             k(
                 "service",
-                "\"fixed\" or \"exponential\"",
+                "\"fixed\", \"exponential\" or \"lognormal\"",
                 "required",
                 "distribution of a request's service time",
             ),
             k("mean", "duration", "required", "mean service time"),
             k(
+                "sigma",
+                "number above 0, at most 3",
+                "required (lognormal)",
+                "the standard deviation of the lognormal's underlying normal (its mean stays \
+                 mean)",
+            ),
+            k(
                 "error_time",
                 "duration",
                 "1ms",
-                "how long an error answer (a failing trigger) or a rejection takes; it \
-                 holds no worker",
+                "how long an error answer (a failing trigger) or a rejection takes when \
+                 it holds no worker",
+            ),
+            k(
+                "error_work",
+                "duration",
+                "none",
+                "an error answer of a failing trigger queues for a worker and holds it this \
+                 long (for every trigger without its own); none: it holds no worker",
+            ),
+            k(
+                "error_work_fraction",
+                "number above 0, at most 1",
+                "none",
+                "or it holds a worker for this share of a drawn service time (not with \
+                 error_work)",
+            ),
+            k(
+                "rtt",
+                "instant",
+                "0s",
+                "the network round trip, half on the way to the server and half back, inside \
+                 the client's timeout",
             ),
             k(
                 "queue_limit",
@@ -178,7 +226,23 @@ pub const TABLES: &[TableDoc] = &[
                 "retry_after",
                 "duration",
                 "none",
-                "the Retry-After a rejection carries, honoured by strategies with retry-after",
+                "the Retry-After a rejection carries, honoured by strategies with retry-after \
+                 (needs reject_answer \"retry-after\")",
+            ),
+            k(
+                "reject_answer",
+                "\"retry-after\", \"error\" or \"do-not-retry\"",
+                "\"retry-after\"",
+                "what a rejection (queue_limit, rate_limit) tells the client: a Retry-After, a \
+                 plain error, or \"overloaded, do not retry\" (honoured by honour-overload)",
+            ),
+            k(
+                "latency",
+                "\"at-start\" or \"re-evaluated\"",
+                "\"at-start\"",
+                "when the slowdown applies: fixed from the concurrency when a request starts, \
+                 or re-evaluated whenever the concurrency changes (processor sharing; needs \
+                 [server.slowdown])",
             ),
         ],
     },
@@ -236,13 +300,14 @@ pub const TABLES: &[TableDoc] = &[
         keys: &[
             k(
                 "kind",
-                "\"outage\", \"pause\", \"partial\", \"shard\", \"capacity-loss\" or \
-                 \"load-spike\"",
+                "\"outage\", \"pause\", \"partial\", \"shard\", \"capacity-loss\", \
+                 \"load-spike\" or \"overloaded\"",
                 "required",
                 "outage: every request fails at once; pause: the server stops, work in \
                  progress resumes; partial: requests fail with a probability; shard: one \
                  shard's users fail; capacity-loss: workers are lost; load-spike: the \
-                 offered load is multiplied",
+                 offered load is multiplied; overloaded: every request is answered \
+                 \"overloaded, do not retry\" at once",
             ),
             k("start", "instant", "required", "the window's start"),
             k(
@@ -275,6 +340,18 @@ pub const TABLES: &[TableDoc] = &[
                 "number above 0, at most 1000",
                 "required (load-spike)",
                 "the offered load's factor (below 1: a drop)",
+            ),
+            k(
+                "error_work",
+                "duration",
+                "the server's (outage, partial, shard)",
+                "this trigger's error answers hold a worker this long",
+            ),
+            k(
+                "error_work_fraction",
+                "number above 0, at most 1",
+                "the server's (outage, partial, shard)",
+                "or this share of a drawn service time (not with error_work)",
             ),
         ],
     },
@@ -344,6 +421,48 @@ pub const TABLES: &[TableDoc] = &[
                 "required",
                 "its per-attempt timeout towards the next service",
             ),
+            k(
+                "overloaded",
+                "true or false",
+                "false",
+                "every call it fails (\"do not retry\" from below, its own retries given up \
+                 or refused) is answered \"overloaded, do not retry\" instead of an error",
+            ),
+        ],
+    },
+    TableDoc {
+        header: "[contention]",
+        about: "with experiment = \"contention\" (and only name, title, expectation and seed \
+                at the top level): clients under optimistic concurrency, each retrying its \
+                conflicting write",
+        keys: &[
+            k(
+                "clients",
+                "list of integers, 1 to 10000",
+                "[10, 25, 50, 75, 100]",
+                "the client counts measured",
+            ),
+            k(
+                "call",
+                "\"fixed\", \"exponential\" or \"lognormal\"",
+                "\"fixed\"",
+                "distribution of a read-modify-write call's duration",
+            ),
+            k("mean", "duration", "1ms", "mean call time"),
+            k(
+                "sigma",
+                "number above 0, at most 3",
+                "required (lognormal)",
+                "the lognormal's sigma, as in [server]",
+            ),
+            k(
+                "kinds",
+                "list of \"immediate\", \"none\", \"full\", \"equal\", \"decorrelated\"",
+                "all five",
+                "the retry rules compared: at once, or backoff with that jitter",
+            ),
+            k("base", "duration", "5ms", "the exponential backoff's base"),
+            k("cap", "duration", "2s", "the exponential backoff's cap"),
         ],
     },
 ];

@@ -792,13 +792,14 @@ fn reevaluated_latency_recovers_sooner_than_latency_fixed_at_start() {
             assert_eq!(run.summary.recovery, Recovery::Metastable, "seed {seed}");
             assert!(r.runs.iter().all(|x| x.counts.balanced()));
         }
-        // Seed 1: 82 s after the stop re-evaluated, 167 s fixed at the start; the
-        // test asks for recovery within 120 s and a lead of at least 30 s.
+        // Seeds 1-3: 190-191 s after the stop re-evaluated, 209-213 s fixed at the
+        // start (the backlog of clients still retrying must drain too, and it drains
+        // last); the test asks for recovery within 250 s and a lead of at least 10 s.
         let soon = by(&shared, "exponential x e").summary.recovery.seconds();
         let late = by(&fixed, "exponential x e").summary.recovery.seconds();
-        assert!(soon.is_some_and(|s| s <= 120.0), "seed {seed}: {soon:?}");
+        assert!(soon.is_some_and(|s| s <= 250.0), "seed {seed}: {soon:?}");
         assert!(
-            late.is_some_and(|l| l >= soon.unwrap_or(f64::INFINITY) + 30.0),
+            late.is_some_and(|l| l >= soon.unwrap_or(f64::INFINITY) + 10.0),
             "seed {seed}: {soon:?} re-evaluated, {late:?} at the start"
         );
     }
