@@ -188,7 +188,7 @@ impl Triggers {
     /// use retry_storm::triggers::Triggers;
     /// use sim_kit::time::Time;
     /// let ms = Time::from_ms;
-    /// let pause = |a, b| Trigger { start_ps: ms(a), end_ps: ms(b), kind: TriggerKind::Pause };
+    /// let pause = |a, b| Trigger { start_ps: ms(a), end_ps: ms(b), kind: TriggerKind::Pause, error_work: None };
     /// let t = Triggers::new(&[pause(100, 200), pause(150, 300)]);
     /// assert_eq!(t.active_between(ms(50), ms(80)), ms(30));
     /// assert_eq!(t.active_between(ms(50), ms(350)), ms(100)); // 200 ms paused
