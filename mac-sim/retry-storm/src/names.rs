@@ -3,7 +3,7 @@
 //! ([`crate::contention`]).
 
 /// The retry-storm presets.
-pub const PRESETS: [&str; 17] = [
+pub const PRESETS: [&str; 18] = [
     "pause",
     "outage-open",
     "waves",
@@ -16,6 +16,7 @@ pub const PRESETS: [&str; 17] = [
     "metastable",
     "shedding",
     "reevaluated",
+    "reevaluated-uncapped",
     "at-start",
     "overload",
     "outage-cpu",

@@ -33,7 +33,7 @@ pub struct Options {
 }
 
 /// The shipped scenario files, built into the binary: (name, text).
-pub const FILES: [(&str, &str); 17] = [
+pub const FILES: [(&str, &str); 18] = [
     ("pause", include_str!("../scenarios/pause.toml")),
     ("outage-open", include_str!("../scenarios/outage-open.toml")),
     ("waves", include_str!("../scenarios/waves.toml")),
@@ -49,6 +49,10 @@ pub const FILES: [(&str, &str); 17] = [
     ("metastable", include_str!("../scenarios/metastable.toml")),
     ("shedding", include_str!("../scenarios/shedding.toml")),
     ("reevaluated", include_str!("../scenarios/reevaluated.toml")),
+    (
+        "reevaluated-uncapped",
+        include_str!("../scenarios/reevaluated-uncapped.toml"),
+    ),
     ("at-start", include_str!("../scenarios/at-start.toml")),
     ("overload", include_str!("../scenarios/overload.toml")),
     ("outage-cpu", include_str!("../scenarios/outage-cpu.toml")),
