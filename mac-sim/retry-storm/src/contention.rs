@@ -111,11 +111,11 @@ impl Kind {
 }
 
 /// The baseline compared with the jitter kinds: retrying at once after a conflict.
-pub const IMMEDIATE: &str = "immediate";
+pub const IMMEDIATE: &str = KINDS[0];
 
 /// Every kind compared, in report order: the immediate-retry baseline, then
 /// [`JITTERS`].
-pub const KINDS: [&str; 5] = [IMMEDIATE, "none", "full", "equal", "decorrelated"];
+pub use crate::names::CONTENTION_KINDS as KINDS;
 
 /// The jitter kinds compared, with their names.
 pub const JITTERS: [(&str, Jitter); 4] = [

@@ -315,7 +315,7 @@ impl fmt::Display for StormError {
                     ContentionKinds => write!(
                         f,
                         "contention: kinds [{v}]: name each of {} at most once, and at least one",
-                        crate::contention::KINDS.join(", ")
+                        crate::names::CONTENTION_KINDS.join(", ")
                     ),
                 }
             }

@@ -285,40 +285,4 @@ mod tests {
             }
         }
     }
-
-    /// The shipped preset is the experiment's defaults; each kind of file read as the
-    /// other is refused on its `experiment` line; either reads through
-    /// [`parse_experiment`].
-    #[test]
-    fn the_preset_and_the_two_kinds_of_file() {
-        let preset = crate::presets::CONTENTION_FILE;
-        let c = parse_contention(preset, "contention").unwrap();
-        assert_eq!(c.config, ContentionConfig::default());
-        assert!(matches!(
-            parse_experiment(preset, "contention"),
-            Ok(Experiment::Contention(_))
-        ));
-        let e = super::super::parse(preset, "contention").unwrap_err();
-        assert_eq!(e.key, "experiment", "{e}");
-        assert!(
-            e.to_string()
-                .contains("this file is a contention experiment, not a storm scenario"),
-            "{e}"
-        );
-        let storm = crate::presets::text("pause").unwrap();
-        assert!(matches!(
-            parse_experiment(storm, "pause"),
-            Ok(Experiment::Storm(_))
-        ));
-        let marked = format!("experiment = \"storm\"\n{storm}");
-        assert!(matches!(
-            parse_experiment(&marked, "pause"),
-            Ok(Experiment::Storm(_))
-        ));
-        let e = parse_contention(&marked, "pause").unwrap_err();
-        assert_eq!((e.line, e.key.as_str()), (Some(1), "experiment"), "{e}");
-        // A misspelt experiment is the storm schema's error, on its line.
-        let e = parse_experiment("experiment = \"contend\"\n", "x.toml").unwrap_err();
-        assert_eq!((e.line, e.key.as_str()), (Some(1), "experiment"), "{e}");
-    }
 }
