@@ -83,17 +83,8 @@ pub fn parse_contention(text: &str, origin: &str) -> Result<ContentionScenario, 
         };
         return Err(at("", "experiment", problem));
     }
-    let f: ContentionFile = toml::from_str(text).map_err(|e| {
-        let line = e.span().map_or(1, |s| locate::line_of(text, s.start));
-        let message = e.message().to_string();
-        let key = super::field_named(&message).unwrap_or_else(|| locate::key_on_line(text, line));
-        FileError {
-            file: origin.to_string(),
-            line: Some(line),
-            key,
-            problem: FileProblem::Toml(message),
-        }
-    })?;
+    let f: ContentionFile =
+        toml::from_str(text).map_err(|e| super::toml_error(text, origin, &e))?;
     let d = ContentionConfig::default();
     let t = f.contention.as_ref();
     if t.is_some_and(|t| t.sigma.is_some() && t.call != Some(ServiceKind::LogNormal)) {

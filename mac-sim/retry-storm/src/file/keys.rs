@@ -10,6 +10,8 @@
 //! assert!(text.lines().any(|l| l.trim_start().starts_with("horizon ")));
 //! ```
 
+use sim_kit::output::text::wrap;
+
 /// One key of a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KeyDoc {
@@ -508,37 +510,9 @@ pub fn reference() -> String {
     out
 }
 
-/// `text` in lines of at most `width` characters, broken at spaces.
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn wrapping_keeps_every_word_and_the_width() {
-        let text = "a bb ccc dddd eeeee ffffff ggggggg";
-        let lines = wrap(text, 10);
-        assert_eq!(lines.join(" "), text);
-        assert!(lines.iter().all(|l| l.len() <= 10), "{lines:?}");
-        assert_eq!(wrap("", 10), Vec::<String>::new());
-    }
 
     #[test]
     fn every_key_is_listed_once_per_table() {

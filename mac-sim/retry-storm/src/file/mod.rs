@@ -72,17 +72,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
         };
         return Err(at("", 0, "experiment", problem));
     }
-    let f: schema::File = toml::from_str(text).map_err(|e| {
-        let line = e.span().map_or(1, |s| locate::line_of(text, s.start));
-        let message = e.message().to_string();
-        let key = field_named(&message).unwrap_or_else(|| locate::key_on_line(text, line));
-        FileError {
-            file: origin.to_string(),
-            line: Some(line),
-            key,
-            problem: FileProblem::Toml(message),
-        }
-    })?;
+    let f: schema::File = toml::from_str(text).map_err(|e| toml_error(text, origin, &e))?;
     let missing = |table: &str, key: &str| at(table, 0, key, FileProblem::Missing);
     let unused = |table: &str, key: &str| at(table, 0, key, FileProblem::NotForKind);
     let l = &f.load;
@@ -363,6 +353,20 @@ fn experiment_of(text: &str, origin: &str) -> Result<Option<schema::ExperimentNa
             problem: FileProblem::Toml(e.message().to_string()),
         }),
         Err(_) => Ok(None),
+    }
+}
+
+/// The error of TOML in `text` (from `origin`) that serde cannot read: its line, and
+/// the key it names or the key on that line.
+fn toml_error(text: &str, origin: &str, e: &toml::de::Error) -> FileError {
+    let line = e.span().map_or(1, |s| locate::line_of(text, s.start));
+    let message = e.message().to_string();
+    let key = field_named(&message).unwrap_or_else(|| locate::key_on_line(text, line));
+    FileError {
+        file: origin.to_string(),
+        line: Some(line),
+        key,
+        problem: FileProblem::Toml(message),
     }
 }
 

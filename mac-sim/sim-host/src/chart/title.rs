@@ -5,27 +5,10 @@ use plotters::prelude::{DrawingArea, DrawingBackend, RGBColor, Text};
 
 use super::figure::PlotError;
 use super::style;
+use sim_kit::output::text::wrap;
 
 /// The longest note line, in characters, that fits the default figure width.
 const NOTE_WIDTH: usize = 110;
-
-/// `line` cut at spaces into pieces of at most `width` characters (a longer word
-/// stays whole, on a piece of its own).
-fn wrap(line: &str, width: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    for word in line.split_whitespace() {
-        if !cur.is_empty() && cur.chars().count() + 1 + word.chars().count() > width {
-            out.push(std::mem::take(&mut cur));
-        }
-        if !cur.is_empty() {
-            cur.push(' ');
-        }
-        cur.push_str(word);
-    }
-    out.push(cur);
-    out
-}
 
 /// Draw `title` with the lines of `note` under it (each wrapped to the figure's
 /// width) at the top of `area` and return the
@@ -58,20 +41,4 @@ pub fn title_and_note<'t, DB: DrawingBackend>(
         ))?;
     }
     Ok((rest, None))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::wrap;
-
-    #[test]
-    fn long_note_lines_wrap_at_spaces() {
-        assert_eq!(wrap("short", 10), vec!["short"]);
-        assert_eq!(wrap("aaa bbb ccc ddd", 7), vec!["aaa bbb", "ccc ddd"]);
-        assert_eq!(
-            wrap("averyveryverylongword x", 5),
-            vec!["averyveryverylongword", "x"]
-        );
-        assert_eq!(wrap("", 5), vec![""]);
-    }
 }

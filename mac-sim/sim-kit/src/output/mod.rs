@@ -4,8 +4,10 @@
 //! * [`json`]: pretty-printed JSON of any serialisable result;
 //! * [`format`](mod@format): an output file's format chosen by its extension;
 //! * [`pcap`]: packet capture files (pcapng, and pcap with nanosecond timestamps),
-//!   streamed record by record.
+//!   streamed record by record;
+//! * [`text`]: plain text wrapped for a reader.
 
 pub mod format;
 pub mod json;
 pub mod pcap;
+pub mod text;
