@@ -37,12 +37,15 @@ forbidden_deps() {
 # The I/O-free layer (the kit, the CSMA/CD and retry-storm models) knows no host: no
 # threads, database, charts or terminal; the host layer knows no model it does not run.
 HOST_ONLY="rayon rusqlite plotters indicatif ctrlc signal-hook sim-host csma-cd-host retry-storm-host"
-forbidden_deps sim-kit csma-cd retry-storm mac-sim backoff-core $HOST_ONLY
-forbidden_deps sim-host csma-cd csma-cd-host retry-storm mac-sim backoff-core
+forbidden_deps sim-kit csma-cd retry-storm radio-sim radio-mac mac-sim backoff-core $HOST_ONLY
+forbidden_deps sim-host csma-cd csma-cd-host retry-storm radio-sim radio-mac mac-sim backoff-core
 forbidden_deps csma-cd retry-storm mac-sim $HOST_ONLY
 forbidden_deps csma-cd-host retry-storm mac-sim
 forbidden_deps retry-storm csma-cd csma-cd-host mac-sim $HOST_ONLY
 forbidden_deps retry-storm-host csma-cd csma-cd-host mac-sim
+# The radio model is I/O-free like the others and knows neither of them; of the
+# firmware it runs the radio MAC and nothing else.
+forbidden_deps radio-sim csma-cd csma-cd-host retry-storm retry-storm-host mac-sim serial-mac $HOST_ONLY
 # The Python package is a door like the command line: it calls the host crates and
 # never the binary, nor its argument parser or signal handlers (Python handles
 # signals); no other crate depends on pyo3.
@@ -50,11 +53,12 @@ forbidden_deps macsim-py mac-sim clap ctrlc signal-hook
 # The browser's engine is the I/O-free layer and nothing else (it must build for
 # wasm32-unknown-unknown): no host crate, no binary, no Python.
 forbidden_deps macsim-web mac-sim $HOST_ONLY pyo3 clap
-for crate in backoff-core sim-kit sim-host csma-cd csma-cd-host retry-storm retry-storm-host mac-sim; do
+for crate in backoff-core sim-kit sim-host csma-cd csma-cd-host retry-storm retry-storm-host radio-sim mac-sim; do
     forbidden_deps "$crate" pyo3
 done
 python3 scripts/module-cycles.py backoff-core mac-sim/sim-kit mac-sim/sim-host mac-sim/csma-cd \
-    mac-sim/csma-cd-host mac-sim/retry-storm mac-sim/retry-storm-host mac-sim mac-sim/python mac-sim/web
+    mac-sim/csma-cd-host mac-sim/retry-storm mac-sim/retry-storm-host mac-sim/radio-sim mac-sim mac-sim/python \
+    mac-sim/web
 
 step "backoff-core feature matrix"
 for features in "" std defmt embedded-hal embedded-hal-async defmt,embedded-hal defmt,embedded-hal-async \

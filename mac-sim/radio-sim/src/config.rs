@@ -1,0 +1,411 @@
+//! The parameters of a run: one [`RadioConfig`], built once (from the defaults, a
+//! scenario file, the command line or a sweep point, all through
+//! [`crate::scenario::keys`]) and read by everything else.
+//!
+//! The channel-access rule is the one place that knows radio-mac's configuration
+//! API: [`mac_config`] maps a [`RuleConfig`] (the rule's name and its parameters) to
+//! a [`MacConfig`].
+
+use core::fmt;
+
+use radio_mac::MacConfig;
+use radio_mac::frame::OVERHEAD;
+use serde::Serialize;
+use sim_kit::time::Time;
+
+/// IEEE 802.15.4's `aMaxPhyPacketSize`: the longest PHY payload, in bytes.
+pub const MAX_PHY_PACKET: usize = 127;
+/// The longest payload a frame can carry: [`MAX_PHY_PACKET`] minus radio-mac's
+/// header and frame check ([`OVERHEAD`] = 9 bytes), 118 bytes.
+pub const MAX_PAYLOAD: usize = MAX_PHY_PACKET - OVERHEAD;
+/// The shortest payload: the driver writes a 4-byte frame number into every payload,
+/// by which the receiver checks that each delivered frame arrived exactly once.
+pub const MIN_PAYLOAD: usize = 4;
+/// The most stations: radio-mac's addresses are one byte and 0xFF is broadcast;
+/// station `i` has address `i + 1`.
+pub const MAX_STATIONS: u16 = 254;
+
+/// Who hears whom (see the crate docs for the powers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Topology {
+    /// Everyone hears everyone, at the fixed power.
+    All,
+    /// Stations on a line `spacing` apart; `i` hears `i - 1` and `i + 1` only.
+    Line,
+    /// Everyone hears the sink (station 0) only: the others are hidden from each
+    /// other.
+    Star,
+    /// A random geometric graph: positions uniform in a square of side `area`, a link
+    /// when the distance is at most `radius`.
+    Random,
+    /// Positions given in a scenario file (`[[station]]`), a link when the distance
+    /// is at most `radius`.
+    Positions,
+}
+
+impl Topology {
+    /// The name used in files, on the command line and in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::All => "all",
+            Self::Line => "line",
+            Self::Star => "star",
+            Self::Random => "random",
+            Self::Positions => "positions",
+        }
+    }
+}
+
+/// How frames arrive at the senders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Traffic {
+    /// Every sender always has a frame waiting.
+    Saturated,
+    /// Poisson arrivals: aggregate offered load `load` (see [`RadioConfig::load`]).
+    Poisson,
+}
+
+impl Traffic {
+    /// The name used in files, on the command line and in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Saturated => "saturated",
+            Self::Poisson => "poisson",
+        }
+    }
+}
+
+/// Where a sender's frames go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Destination {
+    /// Station 0, the sink (which sends nothing).
+    Sink,
+    /// A station the sender hears, drawn uniformly for every frame.
+    Neighbour,
+}
+
+impl Destination {
+    /// The name used in files, on the command line and in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Sink => "sink",
+            Self::Neighbour => "neighbour",
+        }
+    }
+}
+
+/// The channel-access rule by name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rule {
+    /// IEEE 802.15.4 unslotted CSMA/CA (`min_be`, `max_be`, `max_csma_backoffs`,
+    /// `max_frame_retries`): the default.
+    #[default]
+    Ieee802154,
+    /// IEEE 802.3 truncated binary exponential backoff after a busy channel and after
+    /// a missing ACK: radio-mac's rule today.
+    Beb,
+    /// An IEEE 802.11 DCF-like rule (`cw_min`, `max_stage`, `retry_limit`).
+    Dcf,
+}
+
+impl Rule {
+    /// The name used in files, on the command line and in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Ieee802154 => "ieee802154",
+            Self::Beb => "beb",
+            Self::Dcf => "dcf",
+        }
+    }
+}
+
+/// A channel-access rule and its parameters; a parameter left out takes the rule's
+/// default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RuleConfig {
+    /// The rule.
+    pub rule: Rule,
+    /// IEEE 802.15.4 `macMinBE`.
+    pub min_be: Option<u32>,
+    /// IEEE 802.15.4 `macMaxBE`.
+    pub max_be: Option<u32>,
+    /// IEEE 802.15.4 `macMaxCSMABackoffs`.
+    pub max_csma_backoffs: Option<u32>,
+    /// IEEE 802.15.4 `macMaxFrameRetries`.
+    pub max_frame_retries: Option<u32>,
+    /// DCF `CWmin` (slots).
+    pub cw_min: Option<u32>,
+    /// DCF: the backoff stage at which the window stops doubling.
+    pub max_stage: Option<u32>,
+    /// DCF: the retry limit.
+    pub retry_limit: Option<u32>,
+}
+
+impl RuleConfig {
+    /// The parameters that are set, by key.
+    pub fn parameters(&self) -> Vec<(&'static str, u32)> {
+        [
+            ("min_be", self.min_be),
+            ("max_be", self.max_be),
+            ("max_csma_backoffs", self.max_csma_backoffs),
+            ("max_frame_retries", self.max_frame_retries),
+            ("cw_min", self.cw_min),
+            ("max_stage", self.max_stage),
+            ("retry_limit", self.retry_limit),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| v.map(|v| (k, v)))
+        .collect()
+    }
+}
+
+/// The MAC configuration of `rule`: the one mapping from rule names and parameters to
+/// radio-mac's [`MacConfig`] (every station then gets its own address).
+///
+/// radio-mac in this build has one channel-access rule, IEEE 802.3 binary exponential
+/// backoff after a busy channel and after a missing ACK (`beb`, with
+/// [`MacConfig::IEEE_802_15_4_2450`]'s parameters); it has no parameter keys here.
+///
+/// # Errors
+///
+/// [`ConfigError::RuleNotAvailable`] for `ieee802154` and `dcf` (radio-mac in this
+/// build has no such rule), [`ConfigError::RuleParameter`] for a parameter the rule
+/// does not take.
+pub fn mac_config(rule: &RuleConfig) -> Result<MacConfig, ConfigError> {
+    match rule.rule {
+        Rule::Beb => match rule.parameters().first() {
+            Some(&(key, _)) => Err(ConfigError::RuleParameter {
+                rule: rule.rule.name(),
+                key,
+            }),
+            None => Ok(MacConfig::IEEE_802_15_4_2450),
+        },
+        Rule::Ieee802154 | Rule::Dcf => Err(ConfigError::RuleNotAvailable(rule.rule.name())),
+    }
+}
+
+/// A position in metres.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Position {
+    /// East, metres.
+    pub x: f64,
+    /// North, metres.
+    pub y: f64,
+}
+
+/// Everything a run needs (see [`crate::scenario::keys::KEYS`] for every key, its
+/// unit and default).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RadioConfig {
+    /// Stations, the sink (station 0) included.
+    pub stations: u16,
+    /// Who hears whom.
+    pub topology: Topology,
+    /// Link range of `random` and `positions`, metres.
+    pub radius_m: f64,
+    /// Side of the square of `random`, metres.
+    pub area_m: f64,
+    /// Distance between neighbours of `line`, metres.
+    pub spacing_m: f64,
+    /// Positions of `positions` (from a scenario file), one per station.
+    pub positions: Vec<Position>,
+    /// Transmit power, dBm.
+    pub tx_power_dbm: f64,
+    /// Path loss at the reference distance of 1 m, dB.
+    pub reference_loss_db: f64,
+    /// Path-loss exponent.
+    pub path_loss_exponent: f64,
+    /// The received power of every link when no positions exist (`all`, `star`), dBm.
+    pub fixed_rx_dbm: f64,
+    /// How frames arrive.
+    pub traffic: Traffic,
+    /// Poisson: the aggregate offered load G, the senders' offered data air time as a
+    /// fraction of the channel time.
+    pub load: f64,
+    /// Where frames go.
+    pub to: Destination,
+    /// Payload bytes per frame.
+    pub payload: u16,
+    /// Frames each sender's host queue holds (the frame inside the MAC not counted).
+    pub queue: u32,
+    /// Probability that an arrival that would be intact is lost, per receiver.
+    pub loss: f64,
+    /// Capture threshold, dB: `None` for no capture.
+    pub capture_db: Option<f64>,
+    /// From a transmission's start to when the listeners' CCA sees it: `None` for the
+    /// MAC's turnaround time.
+    pub cca_delay: Option<Time>,
+    /// The channel-access rule.
+    pub rule: RuleConfig,
+    /// Simulated time before the measurement.
+    pub warmup: Time,
+    /// Simulated time measured, after the warm-up.
+    pub duration: Time,
+    /// Seed of every random choice.
+    pub seed: u64,
+}
+
+impl Default for RadioConfig {
+    fn default() -> Self {
+        Self {
+            stations: 10,
+            topology: Topology::All,
+            radius_m: 30.0,
+            area_m: 100.0,
+            spacing_m: 10.0,
+            positions: Vec::new(),
+            tx_power_dbm: 0.0,
+            reference_loss_db: 40.2,
+            path_loss_exponent: 3.0,
+            fixed_rx_dbm: -60.0,
+            traffic: Traffic::Saturated,
+            load: 0.4,
+            to: Destination::Sink,
+            payload: 50,
+            queue: 64,
+            loss: 0.0,
+            capture_db: None,
+            cca_delay: None,
+            rule: RuleConfig::default(),
+            warmup: Time::from_secs(1),
+            duration: Time::from_secs(10),
+            seed: 1,
+        }
+    }
+}
+
+impl RadioConfig {
+    /// Check the combination of values (each value alone is checked where it is set)
+    /// and the rule; returns the MAC configuration.
+    ///
+    /// # Errors
+    ///
+    /// A [`ConfigError`] saying which key is wrong.
+    pub fn validate(&self) -> Result<MacConfig, ConfigError> {
+        let mac = mac_config(&self.rule)?;
+        if self.stations < 2 || self.stations > MAX_STATIONS {
+            return Err(ConfigError::Value {
+                key: "stations",
+                problem: format!("{} must be 2 to {MAX_STATIONS}", self.stations),
+            });
+        }
+        let payload = usize::from(self.payload);
+        if !(MIN_PAYLOAD..=MAX_PAYLOAD).contains(&payload) {
+            return Err(ConfigError::Value {
+                key: "payload",
+                problem: format!("{payload} must be {MIN_PAYLOAD} to {MAX_PAYLOAD} bytes"),
+            });
+        }
+        if self.topology == Topology::Positions {
+            if self.positions.len() != usize::from(self.stations) {
+                return Err(ConfigError::Value {
+                    key: "stations",
+                    problem: format!(
+                        "{} stations but {} positions ([[station]] tables)",
+                        self.stations,
+                        self.positions.len()
+                    ),
+                });
+            }
+        } else if !self.positions.is_empty() {
+            return Err(ConfigError::Value {
+                key: "topology",
+                problem: format!(
+                    "positions ([[station]] tables) need topology \"positions\", not \"{}\"",
+                    self.topology.name()
+                ),
+            });
+        }
+        Ok(mac)
+    }
+
+    /// The CCA delay in nanoseconds for `mac`.
+    pub fn cca_delay_ns(&self, mac: &MacConfig) -> u64 {
+        self.cca_delay.map_or(mac.sifs_ns(), Time::as_ns)
+    }
+}
+
+/// A configuration that cannot run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// The rule exists but radio-mac in this build does not implement it.
+    RuleNotAvailable(&'static str),
+    /// A rule parameter that the chosen rule does not take.
+    RuleParameter {
+        /// The rule.
+        rule: &'static str,
+        /// The parameter's key.
+        key: &'static str,
+    },
+    /// A value or combination that cannot be used.
+    Value {
+        /// The key.
+        key: &'static str,
+        /// What is wrong.
+        problem: String,
+    },
+}
+
+impl ConfigError {
+    /// The key the error is about.
+    pub fn key(&self) -> &'static str {
+        match self {
+            Self::RuleNotAvailable(_) => "rule",
+            Self::RuleParameter { key, .. } | Self::Value { key, .. } => key,
+        }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::RuleNotAvailable(rule) => write!(
+                f,
+                "rule: {rule} is not available in this build (radio-mac has only beb)"
+            ),
+            Self::RuleParameter { rule, key } => {
+                write!(f, "{key}: not a parameter of rule {rule}")
+            }
+            Self::Value { key, problem } => write!(f, "{key}: {problem}"),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_beb_maps_to_a_mac_config_in_this_build() {
+        let beb = RuleConfig {
+            rule: Rule::Beb,
+            ..RuleConfig::default()
+        };
+        assert_eq!(mac_config(&beb), Ok(MacConfig::IEEE_802_15_4_2450));
+        let e = mac_config(&RuleConfig::default()).unwrap_err();
+        assert!(e.to_string().contains("not available in this build"), "{e}");
+        let dcf = RuleConfig {
+            rule: Rule::Dcf,
+            cw_min: Some(16),
+            ..RuleConfig::default()
+        };
+        assert_eq!(mac_config(&dcf), Err(ConfigError::RuleNotAvailable("dcf")));
+        let beb_param = RuleConfig {
+            max_be: Some(5),
+            ..beb
+        };
+        assert_eq!(mac_config(&beb_param).unwrap_err().key(), "max_be");
+    }
+
+    #[test]
+    fn the_payload_fits_802_15_4s_packet() {
+        assert_eq!(MAX_PAYLOAD, 118);
+    }
+}
