@@ -1,6 +1,7 @@
 //! `mac-sim`: the command line of the project's simulators. It parses arguments,
-//! calls the libraries and prints; all the work is in [`csma_cd`] (the CSMA/CD bus)
-//! and [`retry_storm`] (retry storms), both built on [`sim_kit`].
+//! calls the libraries and prints; all the work is in [`csma_cd`] (the CSMA/CD bus),
+//! [`retry_storm`] (retry storms) and [`radio_sim`] (the radio MAC at scale), all
+//! built on [`sim_kit`].
 //!
 //! One path for errors: every command returns `Result<(), Failure>`, and `main`
 //! prints the failure as one line and exits with its status ([`failure`]).
@@ -8,7 +9,7 @@
 //! This file holds the command line's shape (`Cli`, `Cmd`), `try_main`, `main` and
 //! the output helpers; each subcommand's options and function are in its own file:
 //! `run.rs` (also the default command), `slotted.rs`, `theory.rs`, `bench.rs`,
-//! `storm.rs`, `sweep.rs` (with `merge`).
+//! `storm.rs`, `radio.rs`, `sweep.rs` (with `merge`).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -19,6 +20,7 @@ use sim_kit::output::json;
 mod bench;
 mod failure;
 mod interrupt;
+mod radio;
 mod run;
 mod scenario_flags;
 mod slotted;
@@ -61,6 +63,11 @@ enum Cmd {
     /// backoff-core (--list shows the scenarios).
     #[command(after_long_help = retry_storm::file::keys::reference())]
     Storm(storm::StormArgs),
+    /// The firmware's CSMA/CA radio MAC at scale on a host channel model: topologies,
+    /// collisions, capture, hidden terminals, saturated or Poisson traffic (--keys
+    /// lists every key).
+    #[command(after_long_help = radio_sim::scenario::keys::reference())]
+    Radio(Box<radio::RadioArgs>),
     /// Sweep stations, offered load, frame size and backoff algorithm with replications
     /// on all cores; write results.csv, results.json and charts with 95% intervals.
     Sweep(sweep::SweepArgs),
@@ -152,7 +159,8 @@ fn try_main() -> Result<(), Failure> {
     // The commands that write or run long receive the signals before they make
     // anything; `merge` cannot look at the flag while it merges.
     match &cli.cmd {
-        None | Some(Cmd::Run(_) | Cmd::Sweep(_) | Cmd::Storm(_) | Cmd::Bench(_)) => {
+        None
+        | Some(Cmd::Run(_) | Cmd::Sweep(_) | Cmd::Storm(_) | Cmd::Radio(_) | Cmd::Bench(_)) => {
             interrupt::install(interrupt::Stop::Cooperative);
         }
         Some(Cmd::Merge(_)) => interrupt::install(interrupt::Stop::AtOnce),
@@ -165,6 +173,7 @@ fn try_main() -> Result<(), Failure> {
         Some(Cmd::Theory(a)) => theory::theory_cmd(a),
         Some(Cmd::Bench(a)) => bench::bench_cmd(a),
         Some(Cmd::Storm(a)) => storm::storm_cmd(a),
+        Some(Cmd::Radio(a)) => radio::radio_cmd(a),
         Some(Cmd::Sweep(a)) => sweep::sweep_cmd(a),
         Some(Cmd::Merge(a)) => sweep::merge_cmd(a),
     }

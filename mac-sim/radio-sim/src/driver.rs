@@ -594,7 +594,7 @@ impl<'c> Run<'c> {
             overlapped_transmissions: t.overlapped,
             throughput: t.success_air_ns as f64 / duration_ns,
             goodput_kbps: t.delivered as f64 * f64::from(self.c.payload) * 8.0 / duration_ns * 1e6,
-            delivery_ratio: ratio(t.delivered, t.offered),
+            delivery_ratio: ratio(t.delivered, t.ended + t.drops.queue),
             attempts_per_frame: ratio(t.attempts, t.ended),
             collision_probability: ratio(t.overlapped, t.data_transmissions),
             delay: Delays::of(&self.delays),

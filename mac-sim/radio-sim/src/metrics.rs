@@ -113,7 +113,8 @@ pub struct RadioResult {
     pub throughput: f64,
     /// Payload of the delivered frames, kb/s.
     pub goodput_kbps: f64,
-    /// Delivered / offered.
+    /// Delivered / frames whose fate was decided in the window (ended at the MAC or
+    /// dropped at a full queue).
     pub delivery_ratio: f64,
     /// Attempts / frames that ended.
     pub attempts_per_frame: f64,

@@ -7,6 +7,7 @@ mod common;
 
 mod chart_svg;
 mod cli;
+mod cli_radio;
 mod cli_storm;
 mod doc_excerpts;
 mod exit_status;

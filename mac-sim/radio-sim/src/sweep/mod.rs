@@ -13,6 +13,8 @@
 //! assert_eq!(p[1].values, [("stations".to_string(), "2".to_string()), ("load".to_string(), "0.2".to_string())]);
 //! ```
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use serde::Serialize;
 
 use crate::config::{ConfigError, RadioConfig};
@@ -146,24 +148,27 @@ pub struct PointResult {
 }
 
 /// Check every point before any runs (so that a point that cannot run fails the
-/// sweep at once), then run them in order.
+/// sweep at once), then run them in order; `None` if `cancel` was raised (it is
+/// looked at between points).
 ///
 /// # Errors
 ///
 /// The first point's [`ConfigError`], with the point's values.
-pub fn run(points: &[Point]) -> Result<Vec<PointResult>, ConfigError> {
+pub fn run(points: &[Point], cancel: &AtomicBool) -> Result<Option<Vec<PointResult>>, ConfigError> {
     for p in points {
         p.config.validate().map_err(|e| at_point(p, e))?;
     }
-    points
-        .iter()
-        .map(|p| {
-            Ok(PointResult {
-                values: p.values.clone(),
-                result: driver::run(&p.config).map_err(|e| at_point(p, e))?,
-            })
-        })
-        .collect()
+    let mut out = Vec::with_capacity(points.len());
+    for p in points {
+        if cancel.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        out.push(PointResult {
+            values: p.values.clone(),
+            result: driver::run(&p.config).map_err(|e| at_point(p, e))?,
+        });
+    }
+    Ok(Some(out))
 }
 
 fn at_point(p: &Point, e: ConfigError) -> ConfigError {

@@ -1,0 +1,270 @@
+//! `mac-sim radio`: argument parsing and printing only; the model, its keys, scenario
+//! files, reports and sweeps are in `radio_sim`.
+//!
+//! One configuration is built in this order: the defaults, the scenario file
+//! (`--scenario`), the flags (`--KEY VALUE`), then `--set KEY=VALUE`; every value goes
+//! through `radio_sim::scenario::keys::set`, so a flag and a file key mean the same.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::Args;
+use radio_sim::scenario::{self, keys};
+use radio_sim::{RadioConfig, report, sweep};
+use sim_host::output::atomic::{AtomicFile, OutputError, check_file};
+use sim_host::output::plan::{self, Output};
+use sim_host::output::publish::Publication;
+
+use crate::failure::Failure;
+use crate::{emit, interrupt, note};
+
+#[derive(Args, Debug)]
+pub struct RadioArgs {
+    /// Stations, the sink (station 0) included: 2 to 254.
+    #[arg(short = 'n', long, value_name = "N")]
+    stations: Option<String>,
+    /// Who hears whom: all, line, star or random (positions: from a scenario file).
+    #[arg(long, value_name = "NAME")]
+    topology: Option<String>,
+    /// Link range of random (and positions), metres.
+    #[arg(long, value_name = "METRES")]
+    radius: Option<String>,
+    /// Side of random's square, metres.
+    #[arg(long, value_name = "METRES")]
+    area: Option<String>,
+    /// Distance between neighbours of line, metres.
+    #[arg(long, value_name = "METRES")]
+    spacing: Option<String>,
+    /// saturated or poisson.
+    #[arg(long, value_name = "KIND")]
+    traffic: Option<String>,
+    /// Poisson: offered load G (aggregate data air time / channel time).
+    #[arg(long, value_name = "G")]
+    load: Option<String>,
+    /// Destination of every frame: sink or neighbour.
+    #[arg(long, value_name = "WHERE")]
+    to: Option<String>,
+    /// Payload bytes per frame, 4 to 118.
+    #[arg(long, value_name = "BYTES")]
+    payload: Option<String>,
+    /// Poisson: frames each sender's host queue holds.
+    #[arg(long, value_name = "FRAMES")]
+    queue: Option<String>,
+    /// Probability an otherwise intact arrival is lost, per receiver.
+    #[arg(long, value_name = "P")]
+    loss: Option<String>,
+    /// Capture threshold in dB (no capture without it).
+    #[arg(long, value_name = "DB")]
+    capture_db: Option<String>,
+    /// Channel-access rule: ieee802154 (default), beb or dcf.
+    #[arg(long, value_name = "NAME")]
+    rule: Option<String>,
+    /// ieee802154: macMinBE.
+    #[arg(long, value_name = "N")]
+    min_be: Option<String>,
+    /// ieee802154: macMaxBE.
+    #[arg(long, value_name = "N")]
+    max_be: Option<String>,
+    /// ieee802154: macMaxCSMABackoffs.
+    #[arg(long, value_name = "N")]
+    max_csma_backoffs: Option<String>,
+    /// ieee802154: macMaxFrameRetries.
+    #[arg(long, value_name = "N")]
+    max_frame_retries: Option<String>,
+    /// dcf: the smallest contention window, slots.
+    #[arg(long, value_name = "SLOTS")]
+    cw_min: Option<String>,
+    /// dcf: the stage at which the window stops doubling.
+    #[arg(long, value_name = "N")]
+    max_stage: Option<String>,
+    /// dcf: the retry limit.
+    #[arg(long, value_name = "N")]
+    retry_limit: Option<String>,
+    /// Simulated time measured, with unit (e.g. 10s).
+    #[arg(short = 'd', long, value_name = "TIME")]
+    duration: Option<String>,
+    /// Simulated time before the measurement, with unit (0s allowed).
+    #[arg(long, value_name = "TIME")]
+    warmup: Option<String>,
+    /// Seed; the same seed gives the same output.
+    #[arg(short = 's', long, value_name = "N")]
+    seed: Option<String>,
+    /// Set any key (see --keys), after the file and the other flags; repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE", allow_hyphen_values = true)]
+    set: Vec<String>,
+    /// A scenario file (TOML; the keys of --keys; e.g. mac-sim/scenarios/radio-*.toml).
+    #[arg(long, value_name = "FILE")]
+    scenario: Option<PathBuf>,
+    /// Sweep a key over values (KEY=V1,V2 or a range 0.1..=0.9:0.1); repeat for the
+    /// cartesian product of several.
+    #[arg(long, value_name = "KEY=VALUES")]
+    sweep: Vec<String>,
+    /// Print the whole result as JSON.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// Print CSV: one row per run (per sweep point).
+    #[arg(long)]
+    csv: bool,
+    /// Add the per-station table to the text report (JSON always has it).
+    #[arg(long, conflicts_with_all = ["csv", "json"])]
+    per_station: bool,
+    /// Write the output to FILE (whole, or not at all) instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Print every key: its values, unit, default and meaning.
+    #[arg(long)]
+    keys: bool,
+    /// Print the events processed and events per second on standard error.
+    #[arg(long)]
+    timing: bool,
+}
+
+impl RadioArgs {
+    /// The flags that set a key, with the key.
+    fn flags(&self) -> [(&'static str, &Option<String>); 23] {
+        [
+            ("stations", &self.stations),
+            ("topology", &self.topology),
+            ("radius", &self.radius),
+            ("area", &self.area),
+            ("spacing", &self.spacing),
+            ("traffic", &self.traffic),
+            ("load", &self.load),
+            ("to", &self.to),
+            ("payload", &self.payload),
+            ("queue", &self.queue),
+            ("loss", &self.loss),
+            ("capture_db", &self.capture_db),
+            ("rule", &self.rule),
+            ("min_be", &self.min_be),
+            ("max_be", &self.max_be),
+            ("max_csma_backoffs", &self.max_csma_backoffs),
+            ("max_frame_retries", &self.max_frame_retries),
+            ("cw_min", &self.cw_min),
+            ("max_stage", &self.max_stage),
+            ("retry_limit", &self.retry_limit),
+            ("duration", &self.duration),
+            ("warmup", &self.warmup),
+            ("seed", &self.seed),
+        ]
+    }
+
+    /// Any option besides --keys.
+    fn runs_something(&self) -> bool {
+        self.flags().iter().any(|(_, v)| v.is_some())
+            || !self.set.is_empty()
+            || self.scenario.is_some()
+            || !self.sweep.is_empty()
+            || self.json
+            || self.csv
+            || self.per_station
+            || self.output.is_some()
+            || self.timing
+    }
+}
+
+pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
+    if a.keys {
+        if a.runs_something() {
+            return Err(Failure::usage("--keys takes no other option"));
+        }
+        return emit(&keys::reference());
+    }
+    let config = configure(a)?;
+    if let Some(p) = &a.output {
+        plan::check(&[Output::file("--output", p)]).map_err(Failure::usage)?;
+        check_file(p).map_err(Failure::usage)?;
+    }
+    let started = Instant::now();
+    let (text, events) = if a.sweep.is_empty() {
+        let r = radio_sim::run(&config).map_err(Failure::usage)?;
+        let text = if a.json {
+            let mut j = report::json(&r);
+            j.push('\n');
+            j
+        } else if a.csv {
+            report::csv::single(&r)
+        } else {
+            report::text::report(&r, a.per_station)
+        };
+        (text, r.events)
+    } else {
+        let axes = a
+            .sweep
+            .iter()
+            .map(|s| sweep::Axis::parse(s))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| Failure::usage(format!("--sweep {e}")))?;
+        let points =
+            sweep::points(&config, &axes).map_err(|e| Failure::usage(format!("--sweep {e}")))?;
+        let results = sweep::run(&points, interrupt::flag())
+            .map_err(Failure::usage)?
+            .ok_or_else(|| {
+                Failure::interrupted("radio sweep interrupted; nothing was published")
+            })?;
+        let keys: Vec<String> = axes.iter().map(|x| x.key.clone()).collect();
+        let text = if a.json {
+            let mut j = report::sweep_json(&keys, &results);
+            j.push('\n');
+            j
+        } else if a.csv {
+            report::csv::sweep(&keys, &results)
+        } else {
+            report::text::sweep(&keys, &results)
+        };
+        (text, results.iter().map(|p| p.result.events).sum())
+    };
+    if a.timing {
+        let s = started.elapsed().as_secs_f64();
+        note(&format!(
+            "mac-sim radio: {events} events in {s:.3} s, {:.0} events/s",
+            events as f64 / s.max(1e-9)
+        ));
+    }
+    publish(a.output.as_deref(), &text)
+}
+
+/// The one configuration: defaults, the file, the flags, then --set.
+fn configure(a: &RadioArgs) -> Result<RadioConfig, Failure> {
+    let mut c = RadioConfig::default();
+    if let Some(path) = &a.scenario {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Failure::usage(format!("--scenario: cannot read '{}': {e}", path.display()))
+        })?;
+        scenario::apply(&mut c, &text, &path.display().to_string()).map_err(Failure::usage)?;
+    }
+    for (key, value) in a.flags() {
+        if let Some(v) = value {
+            keys::set(&mut c, key, v)
+                .map_err(|e| Failure::usage(format!("--{}: {e}", key.replace('_', "-"))))?;
+        }
+    }
+    for kv in &a.set {
+        let Some((k, v)) = kv.split_once('=') else {
+            return Err(Failure::usage(format!(
+                "--set '{kv}': expected KEY=VALUE (see --keys)"
+            )));
+        };
+        keys::set(&mut c, k.trim(), v).map_err(|e| Failure::usage(format!("--set {e}")))?;
+    }
+    Ok(c)
+}
+
+/// Print `text`, or write it whole to `path`; in either case through the one gate, so
+/// that a signal after the run publishes nothing and prints nothing.
+fn publish(path: Option<&Path>, text: &str) -> Result<(), Failure> {
+    let mut all = Publication::new();
+    if let Some(p) = path {
+        let mut f = AtomicFile::create(p)?;
+        f.write_all(text.as_bytes())
+            .map_err(|e| Failure::environment(OutputError::Write(p.to_path_buf(), e)))?;
+        all.file(f);
+    }
+    all.commit(interrupt::flag())?
+        .ok_or_else(|| Failure::interrupted("radio interrupted; nothing was published"))?;
+    match path {
+        Some(_) => Ok(()),
+        None => emit(text),
+    }
+}

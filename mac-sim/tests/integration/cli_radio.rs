@@ -1,0 +1,287 @@
+//! End-to-end tests of `mac-sim radio`: the report, CSV and JSON read back, sweeps,
+//! scenario files, atomic output, determinism, and every bad input (one line on
+//! stderr, exit status 2).
+
+use crate::common::{assert_args_fail, assert_usage_error, mac_sim, stderr, stdout};
+
+/// A short run on the one rule this build of radio-mac has.
+const SHORT: &[&str] = &[
+    "radio",
+    "--rule",
+    "beb",
+    "--duration",
+    "300ms",
+    "--warmup",
+    "0s",
+];
+
+fn args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v: Vec<&str> = SHORT.to_vec();
+    v.extend_from_slice(extra);
+    v
+}
+
+fn scenario(name: &str) -> String {
+    format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn the_text_report_has_the_summary_drops_and_delays() {
+    let o = mac_sim(&args(&["-n", "5", "--per-station"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = stdout(&o);
+    for needle in [
+        "radio: 5 stations, topology all",
+        "delivery ratio",
+        "throughput S",
+        "collision probability",
+        "drops",
+        "delay (us)",
+        "station",
+    ] {
+        assert!(s.contains(needle), "{needle} missing in\n{s}");
+    }
+    // The per-station table: a row per station after its header.
+    let table = s.split("mean delay us").nth(1).unwrap();
+    assert_eq!(table.trim().lines().count(), 5, "{s}");
+}
+
+#[test]
+fn csv_and_json_parse_back_and_agree() {
+    let csv = stdout(&mac_sim(&args(&["-n", "4", "--csv"])));
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 2, "{csv}");
+    let head: Vec<&str> = lines[0].split(',').collect();
+    let row: Vec<&str> = lines[1].split(',').collect();
+    assert_eq!(head, radio_sim::report::csv::COLUMNS);
+    assert_eq!(head.len(), row.len());
+    let cell = |name: &str| row[head.iter().position(|h| *h == name).unwrap()];
+
+    let json = stdout(&mac_sim(&args(&["-n", "4", "--json"])));
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(v["config"]["stations"], 4);
+    assert_eq!(v["delivered"].to_string(), cell("delivered"));
+    assert_eq!(v["offered"].to_string(), cell("offered"));
+    assert_eq!(v["per_station"].as_array().unwrap().len(), 4);
+    let s: f64 = cell("throughput").parse().unwrap();
+    assert!((v["throughput"].as_f64().unwrap() - s).abs() < 1e-12);
+    assert_eq!(v["exactly_once_violations"], 0);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bytes() {
+    let a = mac_sim(&args(&[
+        "--topology",
+        "random",
+        "-n",
+        "15",
+        "--to",
+        "neighbour",
+        "--json",
+    ]));
+    let b = mac_sim(&args(&[
+        "--topology",
+        "random",
+        "-n",
+        "15",
+        "--to",
+        "neighbour",
+        "--json",
+    ]));
+    assert!(a.status.success());
+    assert_eq!(a.stdout, b.stdout);
+    let c = mac_sim(&args(&[
+        "--topology",
+        "random",
+        "-n",
+        "15",
+        "--to",
+        "neighbour",
+        "--json",
+        "--seed",
+        "9",
+    ]));
+    assert_ne!(a.stdout, c.stdout);
+}
+
+#[test]
+fn a_sweep_runs_the_cartesian_product() {
+    let o = mac_sim(&args(&[
+        "--traffic",
+        "poisson",
+        "--sweep",
+        "stations=3,5",
+        "--sweep",
+        "load=0.1,0.2,0.3",
+        "--sweep",
+        "radius=20,40",
+        "--sweep",
+        "rule=beb",
+        "--topology",
+        "random",
+        "--csv",
+    ]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = stdout(&o);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 1 + 2 * 3 * 2, "{csv}");
+    assert!(lines[0].starts_with("stations,load,radius,rule,stations,"));
+    let mut points: Vec<(String, String, String)> = lines[1..]
+        .iter()
+        .map(|l| {
+            let c: Vec<&str> = l.split(',').collect();
+            (c[0].to_string(), c[1].to_string(), c[2].to_string())
+        })
+        .collect();
+    points.sort();
+    points.dedup();
+    assert_eq!(points.len(), 12, "every combination once");
+    // The first axis varies slowest.
+    assert!(lines[1].starts_with("3,0.1,20,beb,3,"), "{}", lines[1]);
+    assert!(lines[12].starts_with("5,0.3,40,beb,5,"), "{}", lines[12]);
+
+    let json = stdout(&mac_sim(&args(&["--sweep", "stations=2,3", "--json"])));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["points"].as_array().unwrap().len(), 2);
+    assert_eq!(v["points"][1]["result"]["config"]["stations"], 3);
+    let text = stdout(&mac_sim(&args(&["--sweep", "stations=2,3"])));
+    assert!(text.starts_with("radio sweep: 2 points"), "{text}");
+}
+
+#[test]
+fn the_shipped_scenarios_run_and_flags_override_them() {
+    for name in [
+        "radio-random-30.toml",
+        "radio-hidden-line.toml",
+        "radio-star-20.toml",
+    ] {
+        let o = mac_sim(&[
+            "radio",
+            "--scenario",
+            &scenario(name),
+            "--duration",
+            "200ms",
+            "--warmup",
+            "0s",
+            "--json",
+        ]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["config"]["duration"], 200_000_000_000u64, "{name}");
+        assert!(v["delivered"].as_u64().unwrap() > 0, "{name}");
+    }
+    let o = mac_sim(&[
+        "radio",
+        "--scenario",
+        &scenario("radio-hidden-line.toml"),
+        "--duration",
+        "100ms",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["config"]["topology"], "positions");
+    assert_eq!(v["links"], 2, "A and C are hidden from each other");
+}
+
+#[test]
+fn output_is_written_whole_to_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.csv");
+    let o = mac_sim(&args(&["--csv", "--output", path.to_str().unwrap()]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    let direct = stdout(&mac_sim(&args(&["--csv"])));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), direct);
+    // A folder in the way: refused before the run, nothing written.
+    let o = mac_sim(&args(&["--output", dir.path().to_str().unwrap()]));
+    assert_usage_error(&o, "a folder is in the way");
+    let missing = dir.path().join("no/such/dir/r.txt");
+    let o = mac_sim(&args(&["--output", missing.to_str().unwrap()]));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().count(), 1);
+}
+
+#[test]
+fn keys_lists_every_key() {
+    let o = mac_sim(&["radio", "--keys"]);
+    assert!(o.status.success());
+    let s = stdout(&o);
+    for d in radio_sim::scenario::keys::KEYS {
+        assert!(s.contains(&format!("  {} = ", d.key)), "{} missing", d.key);
+    }
+    assert_args_fail(
+        &["radio", "--keys", "--csv"],
+        "--keys takes no other option",
+    );
+}
+
+#[test]
+fn bad_inputs_are_one_line_and_status_2() {
+    // The default rule is not in this build of radio-mac.
+    assert_args_fail(
+        &["radio", "--duration", "100ms"],
+        "not available in this build",
+    );
+    assert_args_fail(&["radio", "--rule", "dcf"], "not available in this build");
+    assert_args_fail(
+        &["radio", "--rule", "beb", "--max-be", "5"],
+        "max_be: not a parameter of rule beb",
+    );
+    // Unknown keys and bad values.
+    assert_args_fail(&args(&["--set", "lode=1"]), "lode: unknown key");
+    assert_args_fail(&args(&["--set", "load"]), "expected KEY=VALUE");
+    assert_args_fail(
+        &args(&["--stations", "1"]),
+        "--stations: stations: '1' is not",
+    );
+    assert_args_fail(&args(&["--stations", "300"]), "stations");
+    assert_args_fail(&args(&["--payload", "119"]), "payload");
+    assert_args_fail(&args(&["--loss", "1.5"]), "loss");
+    assert_args_fail(&args(&["--topology", "ring"]), "topology");
+    assert_args_fail(&args(&["--duration", "10"]), "duration");
+    assert_args_fail(&args(&["--sweep", "stations"]), "KEY=V1,V2");
+    assert_args_fail(&args(&["--sweep", "colour=1,2"]), "colour: unknown key");
+    assert_args_fail(&args(&["--sweep", "stations=2,1"]), "stations: '1' is not");
+    assert_args_fail(
+        &args(&["--sweep", "rule=beb,dcf"]),
+        "not available in this build",
+    );
+    assert_args_fail(&args(&["--sweep", "load=0.1,0.1"]), "twice");
+    // Conflicting flags.
+    assert_args_fail(&args(&["--json", "--csv"]), "cannot be used with");
+    assert_args_fail(&args(&["--csv", "--per-station"]), "cannot be used with");
+    assert_args_fail(&args(&["--bogus"]), "--bogus");
+    // Missing and bad files.
+    assert_args_fail(&args(&["--scenario", "/no/such/radio.toml"]), "cannot read");
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let unknown = file("u.toml", "stations = 3\nlode = 0.2\n");
+    assert_args_fail(
+        &["radio", "--scenario", &unknown],
+        "u.toml:2: lode: unknown key",
+    );
+    let bad_value = file("v.toml", "rule = \"beb\"\n\nload = \"high\"\n");
+    assert_args_fail(
+        &["radio", "--scenario", &bad_value],
+        "v.toml:3: load: string is not",
+    );
+    let range = file("r.toml", "rule = \"beb\"\nstations = 500\n");
+    assert_args_fail(
+        &["radio", "--scenario", &range],
+        "r.toml:2: stations: '500' is not",
+    );
+    let broken = file("b.toml", "rule = \"beb\"\nstations = = 3\n");
+    assert_args_fail(&["radio", "--scenario", &broken], "b.toml:2:");
+    let positions = file(
+        "p.toml",
+        "rule = \"beb\"\ntopology = \"all\"\n[[station]]\nx = 0\ny = 0\n[[station]]\nx = 1\ny = 0\n",
+    );
+    assert_args_fail(
+        &["radio", "--scenario", &positions],
+        "need topology \"positions\"",
+    );
+}
