@@ -70,10 +70,10 @@ done
 # shellcheck source=scripts/cross-env.sh
 source "$ROOT/scripts/cross-env.sh"
 
-step "the engine builds for WebAssembly (wasm32-unknown-unknown): sim-kit, csma-cd, retry-storm, backoff-core"
+step "the engine builds for WebAssembly (wasm32-unknown-unknown): sim-kit, csma-cd, retry-storm, radio-sim, backoff-core"
 # The I/O-free crates must build for the browser; the first build compiles std from
 # source where no rustup target is installed (about 2 minutes on 2 cores).
-wasm_cargo build -q -p sim-kit -p csma-cd -p retry-storm -p backoff-core
+wasm_cargo build -q -p sim-kit -p csma-cd -p retry-storm -p radio-sim -p backoff-core
 
 step "tshark, for the test that opens the default run's capture file"
 if ! command -v tshark >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] && command -v debconf-set-selections >/dev/null 2>&1; then

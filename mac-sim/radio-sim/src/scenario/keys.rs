@@ -184,7 +184,7 @@ pub const KEYS: &[KeyDoc] = &[
     k(
         "capture_db",
         Number,
-        "dB, 0 or more",
+        "dB, 0 or more (\"off\" on the command line)",
         "none (no capture)",
         "a packet survives an overlap when it is at least this much stronger than every \
          overlapping packet",
@@ -369,6 +369,7 @@ pub fn set(c: &mut RadioConfig, key: &str, value: &str) -> Result<(), KeyError> 
         "payload" => c.payload = int(MIN_PAYLOAD as u64, MAX_PAYLOAD as u64)? as u16,
         "queue" => c.queue = int(1, u64::from(u32::MAX))? as u32,
         "loss" => c.loss = num(|x| (0.0..1.0).contains(&x))?,
+        "capture_db" if v == "off" => c.capture_db = None,
         "capture_db" => c.capture_db = Some(num(|x| x >= 0.0)?),
         "cca_delay" => c.cca_delay = Some(instant(v).ok_or_else(bad)?),
         "rule" => {
@@ -460,6 +461,15 @@ mod tests {
             assert_ne!(c, RadioConfig::default(), "{} changed nothing", d.key);
             assert!(reference().contains(&format!("  {} = ", d.key)));
         }
+    }
+
+    #[test]
+    fn capture_can_be_turned_off_again() {
+        let mut c = RadioConfig::default();
+        set(&mut c, "capture_db", "6").unwrap();
+        assert_eq!(c.capture_db, Some(6.0));
+        set(&mut c, "capture_db", "off").unwrap();
+        assert_eq!(c.capture_db, None);
     }
 
     #[test]
