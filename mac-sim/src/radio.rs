@@ -171,6 +171,11 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
         }
         return emit(&keys::reference());
     }
+    if a.per_station && !a.sweep.is_empty() {
+        return Err(Failure::usage(
+            "--per-station is for one run, not a sweep (--json gives every point's stations)",
+        ));
+    }
     let config = configure(a)?;
     if let Some(p) = &a.output {
         plan::check(&[Output::file("--output", p)]).map_err(Failure::usage)?;

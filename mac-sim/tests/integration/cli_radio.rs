@@ -251,6 +251,10 @@ fn bad_inputs_are_one_line_and_status_2() {
     assert_args_fail(&args(&["--json", "--csv"]), "cannot be used with");
     assert_args_fail(&args(&["--csv", "--per-station"]), "cannot be used with");
     assert_args_fail(&args(&["--bogus"]), "--bogus");
+    assert_args_fail(
+        &args(&["--per-station", "--sweep", "stations=2,3"]),
+        "--per-station is for one run",
+    );
     // Missing and bad files.
     assert_args_fail(&args(&["--scenario", "/no/such/radio.toml"]), "cannot read");
     let dir = tempfile::tempdir().unwrap();
