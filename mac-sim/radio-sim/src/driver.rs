@@ -16,8 +16,9 @@
 //!
 //! A station is polled at its deadline, when a packet reaches it, when its own
 //! transmission ends, at every change of its CCA state (clear to busy and busy to
-//! clear, as it sees it; a station with no frame and no deadline has nothing to do
-//! then and is skipped), and when a frame arrives while its MAC is idle. At one
+//! clear, as it sees it; idle stations too, so that a rule that times the idle
+//! channel, as IEEE 802.11's DCF does, sees every change), and when a frame arrives
+//! while its MAC is idle. At one
 //! instant it is polled until it reports no event and its deadline stays put, since
 //! one poll reports at most one event.
 //!
@@ -304,13 +305,9 @@ impl<'c> Run<'c> {
             .sum()
     }
 
-    /// Stations whose CCA changed: polled unless they have nothing to do.
+    /// Stations whose CCA changed: each is polled.
     fn poll_changed(&mut self, changed: &[usize]) {
         for &j in changed {
-            let m = &self.macs[j];
-            if m.is_idle() && m.next_deadline_ns().is_none() {
-                continue;
-            }
             self.service(j);
         }
     }
