@@ -26,7 +26,8 @@
 //! its interframe space, and returns a deadline already passed (the start of the count
 //! plus a slot) once that slot is over. Changes of the channel are polls here, so the
 //! only instant left that matters is the end of the interframe space, start + IFS:
-//! the driver polls then (`deadline - slot + IFS`).
+//! the driver polls then (`deadline - slot + IFS`), and, while a deadline stays in the
+//! past (a frame waiting behind an ACK the station owes), at least once a slot.
 
 use std::collections::VecDeque;
 
@@ -460,12 +461,14 @@ impl<'c> Run<'c> {
         let next = match self.macs[s].next_deadline_ns() {
             Some(d) if d > now => Some(d),
             Some(d) => {
-                // Carrier sense counting its interframe space (see the module docs).
+                // Carrier sense counting its interframe space (see the module docs),
+                // and in any case once a slot, as the MAC asks.
                 let slot = self.mac_config.slot().as_nanos();
                 let ifs_end = d
                     .saturating_sub(slot)
                     .saturating_add(self.mac_config.interframe_space_ns());
-                (d >= slot && ifs_end > now).then_some(ifs_end)
+                let sample = now.saturating_add(slot.max(1));
+                Some(if ifs_end > now { ifs_end.min(sample) } else { sample })
             }
             None => None,
         };
