@@ -72,6 +72,7 @@
     clippy::unimplemented
 )]
 
+pub mod access;
 pub mod config;
 pub mod counters;
 pub mod engine;
@@ -81,6 +82,7 @@ pub mod radio;
 #[cfg(feature = "sim-radio")]
 pub mod sim;
 
+pub use access::{ChannelAccess, CsmaCa, Dcf};
 pub use config::MacConfig;
 pub use counters::{AirCounters, Counters};
 pub use engine::MacCore;
