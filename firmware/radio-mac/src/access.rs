@@ -11,10 +11,11 @@
 //! * [`ChannelAccess::Beb`]: the project's earlier rule, IEEE 802.3 truncated binary
 //!   exponential backoff after a missing ACK and after a busy channel, behind an
 //!   interframe space of clear channel.
-//! * [`ChannelAccess::DcfLike`]: IEEE 802.11-2020's DCF (clause 10.3), simplified, with
-//!   its parameters in [`Dcf`]: the rule Bianchi's model describes (G. Bianchi,
-//!   "Performance analysis of the IEEE 802.11 distributed coordination function",
-//!   IEEE JSAC 18(3), 2000).
+//! * `ChannelAccess::DcfLike` (with the cargo feature `dcf`): IEEE 802.11-2020's DCF
+//!   (clause 10.3), simplified, with its parameters in [`Dcf`]: the rule Bianchi's
+//!   model describes (G. Bianchi, "Performance analysis of the IEEE 802.11
+//!   distributed coordination function", IEEE JSAC 18(3), 2000). Behind a feature so
+//!   that a board on the default rule does not carry its code.
 //!
 //! Every parameter type is validated when it is built (`new`, `const`), so a
 //! [`ChannelAccess`] is always valid and
@@ -54,7 +55,8 @@ pub enum ChannelAccess {
     /// the retry limit). Not a published MAC: a named option, kept for comparisons and
     /// for the figures measured with it.
     Beb,
-    /// IEEE 802.11-2020's DCF (clause 10.3), simplified and named so: the rule of
+    /// IEEE 802.11-2020's DCF (clause 10.3), simplified and named so (cargo feature
+    /// `dcf`): the rule of
     /// Bianchi's model (JSAC 18(3), 2000). Before every attempt (the first one too)
     /// the station draws a counter uniform in `[0, W_i - 1]`, `W_i = 2^i W` at backoff
     /// stage `i` (`W` = [`Dcf::cw_min`], `i` capped at [`Dcf::max_stage`]); the counter
@@ -67,6 +69,7 @@ pub enum ChannelAccess {
     /// `2^i W` (Bianchi's) rather than `2^i (CWmin + 1) - 1`, and an ACK timeout of
     /// SIFS + one slot to the ACK's start (IEEE 802.11's `ACKTimeout`), then the
     /// crate's full ACK timeout if the channel is busy then.
+    #[cfg(feature = "dcf")]
     DcfLike(Dcf),
 }
 
@@ -170,8 +173,8 @@ impl CsmaCa {
     }
 }
 
-/// The parameters of the simplified DCF ([`ChannelAccess::DcfLike`]), in Bianchi's
-/// terms: `W`, `m`, and a retry limit.
+/// The parameters of the simplified DCF (`ChannelAccess::DcfLike`, cargo feature
+/// `dcf`), in Bianchi's terms: `W`, `m`, and a retry limit.
 ///
 /// ```
 /// use radio_mac::Dcf;

@@ -205,11 +205,15 @@ impl MacConfig {
     /// fail.
     ///
     /// ```
-    /// use radio_mac::{ChannelAccess, Dcf, MacConfig};
+    /// use radio_mac::{ChannelAccess, CsmaCa, MacConfig};
     /// let c = MacConfig::IEEE_802_15_4_2450;
     /// assert_eq!(c.access(), ChannelAccess::DEFAULT);
-    /// let dcf = c.with_access(ChannelAccess::DcfLike(Dcf::new(32, 5, 1_000).unwrap()));
-    /// assert!(matches!(dcf.access(), ChannelAccess::DcfLike(d) if d.cw_min() == 32));
+    /// // Two frame retries instead of three: at most 3 attempts.
+    /// let csma = CsmaCa::new(3, 5, 4, 2).unwrap();
+    /// let c = c.with_access(ChannelAccess::Ieee802154Unslotted(csma));
+    /// assert!(matches!(c.access(), ChannelAccess::Ieee802154Unslotted(p) if p.max_frame_retries() == 2));
+    /// // The project's earlier rule, for comparisons:
+    /// assert_eq!(c.with_access(ChannelAccess::Beb).access(), ChannelAccess::Beb);
     /// ```
     pub const fn with_access(mut self, access: ChannelAccess) -> Self {
         self.access = access;

@@ -11,6 +11,7 @@ use rand_core::Rng;
 
 mod beb;
 mod csma;
+#[cfg(feature = "dcf")]
 mod dcf;
 
 use crate::access::ChannelAccess;
@@ -35,11 +36,12 @@ enum TxState {
     /// [`ChannelAccess::Ieee802154Unslotted`]: the CCA is due at `cca_at` (`None`: the
     /// attempt's first backoff is drawn at the next poll), with `NB` and `BE`.
     Csma { cca_at: Option<u64>, nb: u8, be: u8 },
-    /// [`ChannelAccess::DcfLike`]: the backoff counter counts down (`MacCore::dcf`).
+    /// `ChannelAccess::DcfLike`: the backoff counter counts down (`MacCore::dcf`).
+    #[cfg(feature = "dcf")]
     Contend,
     /// Our data frame is on the air.
     Sending,
-    /// Waiting for the ACK until `deadline`; under [`ChannelAccess::DcfLike`] the
+    /// Waiting for the ACK until `deadline`; under `ChannelAccess::DcfLike` the
     /// attempt fails at `early` already if the channel is clear then (no ACK began),
     /// under the other rules `early == deadline`.
     WaitAck { early: u64, deadline: u64 },
@@ -72,7 +74,8 @@ pub struct MacCore<R, const N: usize, const Q: usize, const P: usize = 8> {
     /// air time, and whether it is an ACK.
     on_air: Option<(u64, bool)>,
     ack_due: Option<AckDue>,
-    /// The DCF's medium tracking and backoff counter ([`ChannelAccess::DcfLike`]).
+    /// The DCF's medium tracking and backoff counter (`ChannelAccess::DcfLike`).
+    #[cfg(feature = "dcf")]
     dcf: dcf::Contention,
     seen: Vec<(Address, u8), P>,
     seen_next: usize,
@@ -97,6 +100,7 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
             state: TxState::Idle,
             on_air: None,
             ack_due: None,
+            #[cfg(feature = "dcf")]
             dcf: dcf::Contention::new(),
             seen: Vec::new(),
             seen_next: 0,
@@ -158,6 +162,7 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
             TxState::Sensing { since } => self.beb_deadline(since),
             TxState::Backoff { until } => Some(until),
             TxState::Csma { cca_at, .. } => Some(cca_at.unwrap_or(0)),
+            #[cfg(feature = "dcf")]
             TxState::Contend => Some(self.dcf_deadline()),
             TxState::WaitAck { early, .. } => Some(early),
         };
@@ -171,7 +176,7 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
     /// Call it whenever the radio signals (packet received, transmission done) and by
     /// [`next_deadline_ns`](Self::next_deadline_ns); calling more often is harmless.
     ///
-    /// # Timing under [`ChannelAccess::DcfLike`]
+    /// # Timing under `ChannelAccess::DcfLike` (feature `dcf`)
     ///
     /// Every poll samples the CCA ([`Radio::channel_clear`]) and keeps `idle_since`,
     /// the instant from which the medium has been idle: a busy sample clears it, the
@@ -197,7 +202,10 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
                 Ok(false) => {
                     self.on_air = None;
                     // Deaf while it sent: the medium counts as idle from the end.
-                    self.dcf.idle_since = Some(now_ns);
+                    #[cfg(feature = "dcf")]
+                    {
+                        self.dcf.idle_since = Some(now_ns);
+                    }
                     if !is_ack {
                         if let Some(event) = self.sent(now_ns) {
                             return Some(event);
@@ -207,6 +215,7 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
                 Err(_) => return self.radio_error(),
             }
         }
+        #[cfg(feature = "dcf")]
         if let ChannelAccess::DcfLike(_) = self.config.access() {
             let clear = if self.config.carrier_sense() {
                 match radio.channel_clear() {
@@ -251,6 +260,7 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
         let deadline = now_ns.saturating_add(self.config.ack_timeout_ns());
         let early = match self.config.access() {
             // IEEE 802.11's ACKTimeout: the ACK must have begun by SIFS + one slot.
+            #[cfg(feature = "dcf")]
             ChannelAccess::DcfLike(_) => now_ns
                 .saturating_add(self.config.sifs_ns())
                 .saturating_add(self.config.slot().as_nanos())
@@ -270,13 +280,9 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
                 nb: 0,
                 be: c.min_be(),
             },
+            #[cfg(feature = "dcf")]
             ChannelAccess::DcfLike(_) => TxState::Contend,
         }
-    }
-
-    /// DIFS: the interframe space.
-    fn difs(&self) -> u64 {
-        self.config.interframe_space_ns()
     }
 
     fn step_tx<RADIO: Radio>(&mut self, radio: &mut RADIO, now_ns: u64) -> Option<Event> {
@@ -290,12 +296,13 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
                 None
             }
             TxState::Csma { cca_at, nb, be } => self.csma_step(radio, now_ns, cca_at, nb, be),
+            #[cfg(feature = "dcf")]
             TxState::Contend => self.dcf_step(radio, now_ns),
             TxState::WaitAck { early, deadline } => {
                 if now_ns < early {
                     return None;
                 }
-                if now_ns < deadline && self.dcf.idle_since.is_none() {
+                if now_ns < deadline && self.ack_may_be_arriving() {
                     // DCF only (elsewhere `early == deadline`): the channel is busy at
                     // the early deadline, an ACK may be arriving: wait for all of it.
                     self.state = TxState::WaitAck {
@@ -311,6 +318,7 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
                     ChannelAccess::Ieee802154Unslotted(c) => {
                         self.csma_ack_timeout(now_ns, attempt, c)
                     }
+                    #[cfg(feature = "dcf")]
                     ChannelAccess::DcfLike(d) => self.dcf_ack_timeout(now_ns, attempt, d),
                 }
             }
@@ -328,6 +336,19 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
             .or(Some(Event::AttemptStarted {
                 attempt: self.attempts,
             }))
+    }
+
+    /// Whether the channel was busy at this poll's CCA sample (DCF), when an ACK may
+    /// be arriving.
+    fn ack_may_be_arriving(&self) -> bool {
+        #[cfg(feature = "dcf")]
+        {
+            self.dcf.idle_since.is_none()
+        }
+        #[cfg(not(feature = "dcf"))]
+        {
+            false
+        }
     }
 
     /// Whether an ACK this station owes is due or on the air: it goes first.
@@ -374,7 +395,10 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
         let attempts = self.attempts;
         self.tx = None;
         self.state = TxState::Idle;
-        self.dcf.counter = None;
+        #[cfg(feature = "dcf")]
+        {
+            self.dcf.counter = None;
+        }
         self.retries.reset();
         self.busy.reset();
         match drop {

@@ -75,6 +75,11 @@ impl Contention {
 }
 
 impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P> {
+    /// DIFS: the interframe space.
+    pub(super) fn difs(&self) -> u64 {
+        self.config.interframe_space_ns()
+    }
+
     /// When the DCF next needs a poll: at once to draw a counter, then at the
     /// transmission instant, and at least once a slot meanwhile (to see the medium
     /// turn busy on a radio that gives no CCA interrupt).
