@@ -12,13 +12,22 @@
 //! takes the turnaround and CCA time of another radio (for a LoRa link, the CAD
 //! duration of its spreading factor) and derives the slot the same way.
 //!
+//! ## The channel-access rule
+//!
+//! [`MacConfig::access`]: IEEE 802.15.4 unslotted CSMA-CA by default (the standard
+//! whose PHY timing the crate uses), the project's earlier rule
+//! [`ChannelAccess::Beb`], or (feature `dcf`) a simplified IEEE 802.11 DCF; see
+//! [`access`](crate::access).
+//!
 //! ## The other timings
 //!
 //! * **SIFS** (turnaround before an ACK) = the turnaround time: an ACK is sent
 //!   without carrier sense, as soon as the radio can.
-//! * **Interframe space** (carrier sense before data) = SIFS + 2 slots (the form of
+//! * **Interframe space** (carrier sense before data under
+//!   [`ChannelAccess::Beb`], and DIFS under the DCF) = SIFS + 2 slots (the form of
 //!   IEEE 802.11's DIFS, clause 10.3.2.3): longer than SIFS, so that a waiting data
-//!   frame never takes the channel from an ACK that is due.
+//!   frame never takes the channel from an ACK that is due. IEEE 802.15.4 CSMA-CA,
+//!   the default, has no such wait: one CCA after the random backoff.
 //! * **ACK timeout** = SIFS + the ACK's air time + one slot (IEEE 802.11's
 //!   `ACKTimeout = aSIFSTime + aSlotTime + aRxPHYStartDelay`, with the whole ACK's
 //!   air time because the MAC only sees a packet once it is complete).
@@ -144,7 +153,8 @@ impl MacConfig {
 
     /// A radio with this bit rate, PHY overhead (bytes sent before the frame:
     /// preamble, sync word, PHY header), turnaround and CCA time; the slot is
-    /// turnaround + CCA time.
+    /// turnaround + CCA time. The rest is [`Self::IEEE_802_15_4_2450`]'s: IEEE
+    /// 802.15.4 unslotted CSMA-CA in units of this slot ([`ChannelAccess::DEFAULT`]).
     ///
     /// # Errors
     ///
