@@ -8,6 +8,10 @@
 //! received, and every ten frames its counters. Logs go out over RTT (defmt):
 //! `cargo run --release` flashes the board with probe-rs and prints them.
 //!
+//! Channel access is the radio MAC's default, IEEE 802.15.4-2020 unslotted CSMA-CA
+//! (macMinBE 3, macMaxBE 5, macMaxCSMABackoffs 4, macMaxFrameRetries 3), counted in
+//! the LoRa slot of `Settings::mac_config_sf7` (3.072 ms) instead of 802.15.4's 320 µs.
+//!
 //! Wiring (module pin: Black Pill pin): SCK: PA5, MISO: PA6, MOSI: PA7, NSS: PA4,
 //! RESET: PB0, 3.3V: 3V3, GND: GND, and an 868 MHz antenna on ANT (never transmit
 //! without one). DIO0 is not needed: the driver polls the IRQ flags.

@@ -12,13 +12,22 @@
 //! takes the turnaround and CCA time of another radio (for a LoRa link, the CAD
 //! duration of its spreading factor) and derives the slot the same way.
 //!
+//! ## The channel-access rule
+//!
+//! [`MacConfig::access`]: IEEE 802.15.4 unslotted CSMA-CA by default (the standard
+//! whose PHY timing the crate uses), the project's earlier rule
+//! [`ChannelAccess::Beb`], or (feature `dcf`) a simplified IEEE 802.11 DCF; see
+//! [`access`](crate::access).
+//!
 //! ## The other timings
 //!
 //! * **SIFS** (turnaround before an ACK) = the turnaround time: an ACK is sent
 //!   without carrier sense, as soon as the radio can.
-//! * **Interframe space** (carrier sense before data) = SIFS + 2 slots (the form of
+//! * **Interframe space** (carrier sense before data under
+//!   [`ChannelAccess::Beb`], and DIFS under the DCF) = SIFS + 2 slots (the form of
 //!   IEEE 802.11's DIFS, clause 10.3.2.3): longer than SIFS, so that a waiting data
-//!   frame never takes the channel from an ACK that is due.
+//!   frame never takes the channel from an ACK that is due. IEEE 802.15.4 CSMA-CA,
+//!   the default, has no such wait: one CCA after the random backoff.
 //! * **ACK timeout** = SIFS + the ACK's air time + one slot (IEEE 802.11's
 //!   `ACKTimeout = aSIFSTime + aSlotTime + aRxPHYStartDelay`, with the whole ACK's
 //!   air time because the MAC only sees a packet once it is complete).
@@ -31,6 +40,7 @@
 use backoff_core::{BebConfig, SlotTime};
 use mac_base::Address;
 
+use crate::access::ChannelAccess;
 use crate::frame::ACK_LEN;
 
 /// Why a configuration was refused (see [`ConfigError::kind`]).
@@ -44,6 +54,16 @@ pub enum ConfigErrorKind {
     ZeroBitRate,
     /// The slot would be zero (turnaround and CCA time both zero).
     ZeroSlot,
+    /// IEEE 802.15.4 CSMA-CA: macMinBE above macMaxBE, or macMaxBE outside `3..=8`.
+    BackoffExponent,
+    /// IEEE 802.15.4 CSMA-CA: macMaxCSMABackoffs above 5.
+    CsmaBackoffs,
+    /// IEEE 802.15.4 CSMA-CA: macMaxFrameRetries above 7.
+    FrameRetries,
+    /// DCF: the window of stage 0 is zero.
+    ZeroWindow,
+    /// DCF: the maximum backoff stage is above 16.
+    MaxStage,
 }
 
 /// A configuration was refused.
@@ -54,6 +74,10 @@ pub struct ConfigError {
 }
 
 impl ConfigError {
+    pub(crate) const fn new(kind: ConfigErrorKind) -> Self {
+        Self { kind }
+    }
+
     /// What was wrong.
     pub const fn kind(&self) -> ConfigErrorKind {
         self.kind
@@ -66,6 +90,13 @@ impl core::fmt::Display for ConfigError {
             ConfigErrorKind::BroadcastAddress => "the broadcast address cannot be a station",
             ConfigErrorKind::ZeroBitRate => "the bit rate must not be zero",
             ConfigErrorKind::ZeroSlot => "turnaround and CCA time cannot both be zero",
+            ConfigErrorKind::BackoffExponent => {
+                "macMinBE must not exceed macMaxBE, and macMaxBE must be 3 to 8"
+            }
+            ConfigErrorKind::CsmaBackoffs => "macMaxCSMABackoffs must be 0 to 5",
+            ConfigErrorKind::FrameRetries => "macMaxFrameRetries must be 0 to 7",
+            ConfigErrorKind::ZeroWindow => "the DCF window of stage 0 must not be zero",
+            ConfigErrorKind::MaxStage => "the DCF maximum backoff stage must be 0 to 16",
         })
     }
 }
@@ -95,13 +126,16 @@ pub struct MacConfig {
     beb: BebConfig,
     busy: BebConfig,
     carrier_sense: bool,
+    access: ChannelAccess,
 }
 
 impl MacConfig {
     /// IEEE 802.15.4 O-QPSK at 2.4 GHz: 250 kb/s, PHY overhead 6 bytes (preamble 4,
     /// SFD 1, PHR 1), turnaround 12 symbols (192 µs), CCA 8 symbols (128 µs), slot
-    /// 320 µs; the IEEE 802.3 backoff rule (16 attempts, window capped at 2^10
-    /// slots) for both missing ACKs and a busy channel; station address 1.
+    /// 320 µs; IEEE 802.15.4 unslotted CSMA-CA with the standard's defaults
+    /// ([`ChannelAccess::DEFAULT`]); station address 1. For the
+    /// [`Beb`](ChannelAccess::Beb) rule: the IEEE 802.3 backoff rule (16 attempts,
+    /// window capped at 2^10 slots) for both missing ACKs and a busy channel.
     pub const IEEE_802_15_4_2450: Self = Self {
         address: Address(1),
         bit_rate: 250_000,
@@ -114,11 +148,13 @@ impl MacConfig {
         beb: BebConfig::IEEE_802_3,
         busy: BebConfig::IEEE_802_3,
         carrier_sense: true,
+        access: ChannelAccess::DEFAULT,
     };
 
     /// A radio with this bit rate, PHY overhead (bytes sent before the frame:
     /// preamble, sync word, PHY header), turnaround and CCA time; the slot is
-    /// turnaround + CCA time.
+    /// turnaround + CCA time. The rest is [`Self::IEEE_802_15_4_2450`]'s: IEEE
+    /// 802.15.4 unslotted CSMA-CA in units of this slot ([`ChannelAccess::DEFAULT`]).
     ///
     /// # Errors
     ///
@@ -174,14 +210,40 @@ impl MacConfig {
         Ok(self)
     }
 
-    /// The backoff rule after a missing ACK: its attempt limit is the retry limit.
+    /// The channel-access rule ([`ChannelAccess`]; IEEE 802.15.4 unslotted CSMA-CA by
+    /// default). Its parameters were validated when they were built, so this cannot
+    /// fail.
+    ///
+    /// ```
+    /// use radio_mac::{ChannelAccess, CsmaCa, MacConfig};
+    /// let c = MacConfig::IEEE_802_15_4_2450;
+    /// assert_eq!(c.access(), ChannelAccess::DEFAULT);
+    /// // Two frame retries instead of three: at most 3 attempts.
+    /// let csma = CsmaCa::new(3, 5, 4, 2).unwrap();
+    /// let c = c.with_access(ChannelAccess::Ieee802154Unslotted(csma));
+    /// assert!(matches!(c.access(), ChannelAccess::Ieee802154Unslotted(p) if p.max_frame_retries() == 2));
+    /// // The project's earlier rule, for comparisons:
+    /// assert_eq!(c.with_access(ChannelAccess::Beb).access(), ChannelAccess::Beb);
+    /// ```
+    pub const fn with_access(mut self, access: ChannelAccess) -> Self {
+        self.access = access;
+        self
+    }
+
+    /// The channel-access rule.
+    pub const fn access(&self) -> ChannelAccess {
+        self.access
+    }
+
+    /// The backoff rule after a missing ACK under [`ChannelAccess::Beb`]: its attempt
+    /// limit is the retry limit. (The other rules carry their own parameters.)
     pub const fn with_beb(mut self, beb: BebConfig) -> Self {
         self.beb = beb;
         self
     }
 
-    /// The backoff rule after a busy channel: its attempt limit is how many busy
-    /// assessments in a row drop the frame.
+    /// The backoff rule after a busy channel under [`ChannelAccess::Beb`]: its attempt
+    /// limit is how many busy assessments in a row drop the frame.
     pub const fn with_busy_rule(mut self, busy: BebConfig) -> Self {
         self.busy = busy;
         self

@@ -3,12 +3,18 @@
 //! most one transmission. It keeps receiving (and acknowledging) while its own frame
 //! waits for the channel, for its ACK or for the end of a backoff.
 
-use backoff_core::{Decision, FrameBackoff};
+use backoff_core::FrameBackoff;
 use heapless::{Deque, Vec};
 use mac_base::counters::bump;
 use mac_base::{Address, RxError};
 use rand_core::Rng;
 
+mod beb;
+mod csma;
+#[cfg(feature = "dcf")]
+mod dcf;
+
+use crate::access::ChannelAccess;
 use crate::config::MacConfig;
 use crate::counters::Counters;
 use crate::event::{AirEvent, DropReason, Event, SendError};
@@ -22,15 +28,23 @@ const MAX_PACKET: usize = 255 + OVERHEAD;
 enum TxState {
     /// No frame to send.
     Idle,
-    /// Carrier sense: the channel has been clear since `since` (set on the first
-    /// clear assessment).
+    /// [`ChannelAccess::Beb`]: carrier sense: the channel has been clear since `since`
+    /// (set on the first clear assessment).
     Sensing { since: Option<u64> },
+    /// [`ChannelAccess::Beb`]: backing off until `until`.
+    Backoff { until: u64 },
+    /// [`ChannelAccess::Ieee802154Unslotted`]: the CCA is due at `cca_at` (`None`: the
+    /// attempt's first backoff is drawn at the next poll), with `NB` and `BE`.
+    Csma { cca_at: Option<u64>, nb: u8, be: u8 },
+    /// `ChannelAccess::DcfLike`: the backoff counter counts down (`MacCore::dcf`).
+    #[cfg(feature = "dcf")]
+    Contend,
     /// Our data frame is on the air.
     Sending,
-    /// Waiting for the ACK until `deadline`.
-    WaitAck { deadline: u64 },
-    /// Backing off until `until`.
-    Backoff { until: u64 },
+    /// Waiting for the ACK until `deadline`; under `ChannelAccess::DcfLike` the
+    /// attempt fails at `early` already if the channel is clear then (no ACK began),
+    /// under the other rules `early == deadline`.
+    WaitAck { early: u64, deadline: u64 },
 }
 
 /// An ACK this station owes: to `dst`, for `seq`, due at `at`.
@@ -60,6 +74,9 @@ pub struct MacCore<R, const N: usize, const Q: usize, const P: usize = 8> {
     /// air time, and whether it is an ACK.
     on_air: Option<(u64, bool)>,
     ack_due: Option<AckDue>,
+    /// The DCF's medium tracking and backoff counter (`ChannelAccess::DcfLike`).
+    #[cfg(feature = "dcf")]
+    dcf: dcf::Contention,
     seen: Vec<(Address, u8), P>,
     seen_next: usize,
     received: Deque<Frame<N>, Q>,
@@ -83,6 +100,8 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
             state: TxState::Idle,
             on_air: None,
             ack_due: None,
+            #[cfg(feature = "dcf")]
+            dcf: dcf::Contention::new(),
             seen: Vec::new(),
             seen_next: 0,
             received: Deque::new(),
@@ -124,7 +143,7 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
         self.attempts = 0;
         self.retries.reset();
         self.busy.reset();
-        self.state = TxState::Sensing { since: None };
+        self.state = self.first_state();
         bump(&mut self.counters.tx_queued);
         Ok(())
     }
@@ -139,19 +158,13 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
     /// can wake it.
     pub fn next_deadline_ns(&self) -> Option<u64> {
         let tx = match self.state {
-            TxState::Idle => None,
-            TxState::Sensing { since: None } => Some(0),
-            TxState::Sensing { since: Some(s) } => {
-                // Carrier sense samples the channel: poll at least once a slot.
-                let step = self.config.slot().as_nanos();
-                Some(
-                    s.saturating_add(self.config.interframe_space_ns())
-                        .min(s.saturating_add(step)),
-                )
-            }
-            TxState::Sending => None,
-            TxState::WaitAck { deadline } => Some(deadline),
+            TxState::Idle | TxState::Sending => None,
+            TxState::Sensing { since } => self.beb_deadline(since),
             TxState::Backoff { until } => Some(until),
+            TxState::Csma { cca_at, .. } => Some(cca_at.unwrap_or(0)),
+            #[cfg(feature = "dcf")]
+            TxState::Contend => Some(self.dcf_deadline()),
+            TxState::WaitAck { early, .. } => Some(early),
         };
         let air = self.on_air.map(|(end, _)| end);
         let ack = self.ack_due.map(|a| a.at);
@@ -162,12 +175,37 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
     ///
     /// Call it whenever the radio signals (packet received, transmission done) and by
     /// [`next_deadline_ns`](Self::next_deadline_ns); calling more often is harmless.
+    ///
+    /// # Timing under `ChannelAccess::DcfLike` (feature `dcf`)
+    ///
+    /// Every poll samples the CCA ([`Radio::channel_clear`]) and keeps `idle_since`,
+    /// the instant from which the medium has been idle: a busy sample clears it, the
+    /// first clear sample after that sets it to `now_ns`, and the end of the station's
+    /// own transmission sets it (the radio cannot sense while it sends). The backoff
+    /// slots start at `b0 = idle_since + DIFS` (DIFS = the
+    /// [interframe space](MacConfig::interframe_space_ns)) and lie at `b0 + j * slot`;
+    /// the counter starts at `s`, the first of them at or after the instant it was
+    /// drawn, and the frame goes at `s + counter * slot` if the medium stays idle. A
+    /// busy sample at `t_b > s` takes `floor((t_b - s) / slot)` (the slots that ended
+    /// idle) off the counter, which then stays frozen until the next idle period.
+    ///
+    /// **Poll at each change of the CCA** (clear to busy and busy to clear, as this
+    /// station's radio sees it) and the timing is exact: every station that hears the
+    /// same medium computes the same `b0`, so their slots line up as in Bianchi's
+    /// slotted model. Without such an interrupt, polling by
+    /// [`next_deadline_ns`](Self::next_deadline_ns) (once a slot while the medium is
+    /// busy or the counter runs) makes the timing accurate to a slot.
     pub fn poll<RADIO: Radio>(&mut self, radio: &mut RADIO, now_ns: u64) -> Option<Event> {
         if let Some((_, is_ack)) = self.on_air {
             match radio.is_transmitting() {
                 Ok(true) => return None,
                 Ok(false) => {
                     self.on_air = None;
+                    // Deaf while it sent: the medium counts as idle from the end.
+                    #[cfg(feature = "dcf")]
+                    {
+                        self.dcf.idle_since = Some(now_ns);
+                    }
                     if !is_ack {
                         if let Some(event) = self.sent(now_ns) {
                             return Some(event);
@@ -176,6 +214,19 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
                 }
                 Err(_) => return self.radio_error(),
             }
+        }
+        #[cfg(feature = "dcf")]
+        if let ChannelAccess::DcfLike(_) = self.config.access() {
+            let clear = if self.config.carrier_sense() {
+                match radio.channel_clear() {
+                    Ok(clear) => clear,
+                    Err(_) => return self.radio_error(),
+                }
+            } else {
+                true
+            };
+            self.dcf
+                .observe(clear, now_ns, self.config.slot().as_nanos(), self.difs());
         }
         let mut buf = [0u8; MAX_PACKET];
         let window = buf
@@ -206,81 +257,103 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
         if broadcast {
             return Some(self.finish(None));
         }
-        self.state = TxState::WaitAck {
-            deadline: now_ns.saturating_add(self.config.ack_timeout_ns()),
+        let deadline = now_ns.saturating_add(self.config.ack_timeout_ns());
+        let early = match self.config.access() {
+            // IEEE 802.11's ACKTimeout: the ACK must have begun by SIFS + one slot.
+            #[cfg(feature = "dcf")]
+            ChannelAccess::DcfLike(_) => now_ns
+                .saturating_add(self.config.sifs_ns())
+                .saturating_add(self.config.slot().as_nanos())
+                .min(deadline),
+            _ => deadline,
         };
+        self.state = TxState::WaitAck { early, deadline };
         None
+    }
+
+    /// The state in which a new frame's first attempt begins under the access rule.
+    fn first_state(&self) -> TxState {
+        match self.config.access() {
+            ChannelAccess::Beb => TxState::Sensing { since: None },
+            ChannelAccess::Ieee802154Unslotted(c) => TxState::Csma {
+                cca_at: None,
+                nb: 0,
+                be: c.min_be(),
+            },
+            #[cfg(feature = "dcf")]
+            ChannelAccess::DcfLike(_) => TxState::Contend,
+        }
     }
 
     fn step_tx<RADIO: Radio>(&mut self, radio: &mut RADIO, now_ns: u64) -> Option<Event> {
         match self.state {
             TxState::Idle | TxState::Sending => None,
+            TxState::Sensing { since } => self.beb_sense(radio, now_ns, since),
             TxState::Backoff { until } => {
                 if now_ns >= until {
                     self.state = TxState::Sensing { since: None };
                 }
                 None
             }
-            TxState::WaitAck { deadline } => {
-                if now_ns < deadline {
+            TxState::Csma { cca_at, nb, be } => self.csma_step(radio, now_ns, cca_at, nb, be),
+            #[cfg(feature = "dcf")]
+            TxState::Contend => self.dcf_step(radio, now_ns),
+            TxState::WaitAck { early, deadline } => {
+                if now_ns < early {
+                    return None;
+                }
+                if now_ns < deadline && self.ack_may_be_arriving() {
+                    // DCF only (elsewhere `early == deadline`): the channel is busy at
+                    // the early deadline, an ACK may be arriving: wait for all of it.
+                    self.state = TxState::WaitAck {
+                        early: deadline,
+                        deadline,
+                    };
                     return None;
                 }
                 bump(&mut self.counters.medium.ack_timeouts);
                 let attempt = self.attempts;
-                match self.retries.on_collision(&mut self.rng) {
-                    Decision::Retry { slots } => {
-                        self.backoff(now_ns, slots);
-                        Some(Event::Medium(AirEvent::AckTimeout { attempt, slots }))
+                match self.config.access() {
+                    ChannelAccess::Beb => self.beb_ack_timeout(now_ns, attempt),
+                    ChannelAccess::Ieee802154Unslotted(c) => {
+                        self.csma_ack_timeout(now_ns, attempt, c)
                     }
-                    Decision::Discard => Some(self.finish(Some(DropReason::NoAck))),
+                    #[cfg(feature = "dcf")]
+                    ChannelAccess::DcfLike(d) => self.dcf_ack_timeout(now_ns, attempt, d),
                 }
-            }
-            TxState::Sensing { since } => {
-                if self.ack_due.is_some() || self.on_air.is_some() {
-                    // An ACK is owed or on the air: it goes first.
-                    return None;
-                }
-                if self.config.carrier_sense() {
-                    match radio.channel_clear() {
-                        Ok(true) => {}
-                        Ok(false) => {
-                            bump(&mut self.counters.medium.channel_busy);
-                            return match self.busy.on_collision(&mut self.rng) {
-                                Decision::Retry { slots } => {
-                                    self.backoff(now_ns, slots);
-                                    Some(Event::Medium(AirEvent::ChannelBusy { slots }))
-                                }
-                                Decision::Discard => {
-                                    Some(self.finish(Some(DropReason::ChannelBusy)))
-                                }
-                            };
-                        }
-                        Err(_) => return self.radio_error(),
-                    }
-                    let since = since.unwrap_or(now_ns);
-                    self.state = TxState::Sensing { since: Some(since) };
-                    if now_ns.saturating_sub(since) < self.config.interframe_space_ns() {
-                        return None;
-                    }
-                }
-                let frame = self.tx.clone()?;
-                self.attempts = self.attempts.saturating_add(1);
-                self.busy.reset();
-                bump(&mut self.counters.tx_attempts);
-                self.state = TxState::Sending;
-                self.put_on_air(radio, &frame, now_ns, false)
-                    .or(Some(Event::AttemptStarted {
-                        attempt: self.attempts,
-                    }))
             }
         }
     }
 
-    fn backoff(&mut self, now_ns: u64, slots: u32) {
-        let wait = self.config.slot().times_nanos(u64::from(slots));
-        self.state = TxState::Backoff {
-            until: now_ns.saturating_add(wait),
-        };
+    /// Put the data frame on the air: one more attempt.
+    fn transmit_data<RADIO: Radio>(&mut self, radio: &mut RADIO, now_ns: u64) -> Option<Event> {
+        let frame = self.tx.clone()?;
+        self.attempts = self.attempts.saturating_add(1);
+        self.busy.reset();
+        bump(&mut self.counters.tx_attempts);
+        self.state = TxState::Sending;
+        self.put_on_air(radio, &frame, now_ns, false)
+            .or(Some(Event::AttemptStarted {
+                attempt: self.attempts,
+            }))
+    }
+
+    /// Whether the channel was busy at this poll's CCA sample (DCF), when an ACK may
+    /// be arriving.
+    fn ack_may_be_arriving(&self) -> bool {
+        #[cfg(feature = "dcf")]
+        {
+            self.dcf.idle_since.is_none()
+        }
+        #[cfg(not(feature = "dcf"))]
+        {
+            false
+        }
+    }
+
+    /// Whether an ACK this station owes is due or on the air: it goes first.
+    fn ack_first(&self) -> bool {
+        self.ack_due.is_some() || self.on_air.is_some()
     }
 
     /// Start sending `frame`; `None` on success, the drop event on a radio error.
@@ -322,6 +395,10 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
         let attempts = self.attempts;
         self.tx = None;
         self.state = TxState::Idle;
+        #[cfg(feature = "dcf")]
+        {
+            self.dcf.counter = None;
+        }
         self.retries.reset();
         self.busy.reset();
         match drop {

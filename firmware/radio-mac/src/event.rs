@@ -10,8 +10,12 @@ use mac_base::Address;
 pub enum DropReason {
     /// No acknowledgement came back for the last allowed attempt (the retry limit).
     NoAck,
-    /// Carrier sense found the channel busy as many times in a row as the busy rule
-    /// allows.
+    /// Carrier sense gave up: under IEEE 802.15.4 CSMA-CA (the default) the
+    /// standard's channel access failure (`NB > macMaxCSMABackoffs`: the attempt's
+    /// `macMaxCSMABackoffs + 1` CCAs all found the channel busy); under
+    /// [`ChannelAccess::Beb`](crate::ChannelAccess::Beb), the channel was busy as many
+    /// times in a row as its busy rule allows. (The DCF freezes its counter instead
+    /// and never gives up on a busy channel.)
     ChannelBusy,
     /// The radio driver returned an error.
     RadioError,
@@ -25,7 +29,10 @@ pub enum DropReason {
 pub enum AirEvent {
     /// Carrier sense found the channel busy; the MAC waits `slots` slots.
     ChannelBusy {
-        /// `r`, drawn by the backoff rule from the busy count of this attempt.
+        /// The wait drawn by the access rule: under IEEE 802.15.4 CSMA-CA uniform in
+        /// `[0, 2^BE - 1]` with the grown `BE`; under
+        /// [`ChannelAccess::Beb`](crate::ChannelAccess::Beb), `r` from the busy count of
+        /// this attempt. (Not reported by the DCF, which freezes its counter.)
         slots: u32,
     },
     /// No acknowledgement for attempt `attempt`: a collision or a loss is inferred, and
@@ -33,7 +40,12 @@ pub enum AirEvent {
     AckTimeout {
         /// The attempt that was not acknowledged.
         attempt: u32,
-        /// `r`, drawn from `[0, 2^min(attempt, backoffLimit))`.
+        /// The wait before the next attempt, as the access rule drew it: under IEEE
+        /// 802.15.4 CSMA-CA the first backoff of the fresh CSMA-CA, uniform in
+        /// `[0, 2^macMinBE - 1]` unit backoff periods; under
+        /// [`ChannelAccess::Beb`](crate::ChannelAccess::Beb), `r` from
+        /// `[0, 2^min(attempt, backoffLimit))`; under the DCF, the new backoff counter
+        /// (idle slots after DIFS), from the next stage's window.
         slots: u32,
     },
     /// A retransmission of a frame already received (its ACK was lost): acknowledged

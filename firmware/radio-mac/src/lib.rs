@@ -1,23 +1,34 @@
 //! # radio-mac
 //!
 //! A CSMA/CA medium access controller for packet radios (LoRa, sub-GHz FSK,
-//! 2.4 GHz 802.15.4-like links), on the same backoff rule as the serial MAC.
+//! 2.4 GHz 802.15.4-like links).
 //!
 //! A radio cannot hear itself while it sends, so unlike the serial MAC (which
 //! detects a collision by reading back every byte) it **infers** a collision from a
 //! missing acknowledgement, and it suffers hidden terminals (two stations that
 //! cannot hear each other both reach a third).
 //!
-//! * **Carrier sense**: a data frame goes on the air only after the channel has been
-//!   clear for an interframe space (SIFS + 2 slots, see [`config`]).
+//! * **Channel access** ([`access`]): a named rule, chosen with
+//!   [`MacConfig::with_access`]. The default, and the rule the radio board runs, is
+//!   **IEEE 802.15.4 unslotted CSMA-CA** (IEEE 802.15.4-2020 clause 6.2.5.1,
+//!   [`ChannelAccess::Ieee802154Unslotted`], macMinBE 3, macMaxBE 5,
+//!   macMaxCSMABackoffs 4, macMaxFrameRetries 3): the crate is timed on that
+//!   standard's 2.4 GHz PHY (its 320 µs unit backoff period is the slot), and where
+//!   a model follows a published standard the project uses the published rule.
+//!   Named options: [`ChannelAccess::Beb`], the project's earlier rule (clear channel
+//!   for an interframe space of SIFS + 2 slots, then IEEE 802.3 truncated binary
+//!   exponential backoff from [`backoff_core`] after a busy channel and after a
+//!   missing ACK); and, with the cargo feature `dcf`, `ChannelAccess::DcfLike`, a
+//!   simplified IEEE 802.11 DCF (clause 10.3) as in Bianchi's model (JSAC 18(3),
+//!   2000), for host simulations.
 //! * **Acknowledgements**: a unicast frame is delivered when its ACK (same sequence
 //!   number) comes back within the ACK timeout, derived from the ACK's air time.
-//!   Broadcast frames are sent once, without ACK.
-//! * **Backoff**: IEEE 802.3 truncated binary exponential backoff from
-//!   [`backoff_core`], in slots of turnaround + CCA time, after a missing ACK and
-//!   (with its own count) after a busy channel. The missing-ACK rule's attempt limit
-//!   is the retry limit: the frame then ends as [`DropReason::NoAck`]. Every frame
-//!   ends as [`Event::Delivered`] or [`Event::Dropped`] with a typed reason.
+//!   Broadcast frames are sent once, without ACK. An owed ACK goes SIFS after its
+//!   frame without carrier sense, under every rule. Every frame ends as
+//!   [`Event::Delivered`] or [`Event::Dropped`] with a typed reason:
+//!   [`DropReason::NoAck`] after the rule's last attempt,
+//!   [`DropReason::ChannelBusy`] when carrier sense gives up (802.15.4's channel
+//!   access failure).
 //! * **Duplicates**: a receiver remembers the last sequence number of each of `P`
 //!   peers; a retransmission after a lost ACK is acknowledged again, not delivered
 //!   twice.
@@ -72,6 +83,7 @@
     clippy::unimplemented
 )]
 
+pub mod access;
 pub mod config;
 pub mod counters;
 pub mod engine;
@@ -81,6 +93,7 @@ pub mod radio;
 #[cfg(feature = "sim-radio")]
 pub mod sim;
 
+pub use access::{ChannelAccess, CsmaCa, Dcf};
 pub use config::MacConfig;
 pub use counters::{AirCounters, Counters};
 pub use engine::MacCore;

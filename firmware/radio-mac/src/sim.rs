@@ -143,6 +143,29 @@ impl<const S: usize> Channel<S> {
         self.stats
     }
 
+    /// Station `src` jams the channel from now until `until_ns`: every station that
+    /// hears `src` finds its CCA busy (after [`Channel::cca_delay_ns`]) and receives
+    /// nothing intact meanwhile; the jamming itself is never received. For tests of a
+    /// permanently busy channel. The jammer should not run a MAC meanwhile, and the
+    /// jamming holds one of the channel's 32 remembered transmissions: more than 31
+    /// other transmissions while it lasts end it early.
+    pub fn jam(&mut self, src: usize, until_ns: u64) {
+        if src >= S {
+            return;
+        }
+        if self.txs.is_full() {
+            self.resolve();
+            self.txs.pop_front();
+        }
+        let _ = self.txs.push_back(Tx {
+            src,
+            start: self.now,
+            end: until_ns.max(self.now),
+            resolved: true,
+            packet: Vec::new(),
+        });
+    }
+
     /// Station `station`'s radio.
     pub fn radio(&mut self, station: usize) -> SimRadio<'_, S> {
         SimRadio {

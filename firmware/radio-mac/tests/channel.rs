@@ -3,15 +3,21 @@
 //!
 //! Every run has a fixed seed, so its figures are the same on every run; the
 //! thresholds below say why they are sound for the model and not just for the seed.
+//!
+//! The tests whose reasoning rests on the project's earlier rule (16 attempts, windows
+//! up to 2^10 slots) select [`ChannelAccess::Beb`]; the hidden-terminal line runs
+//! under it and under the default, IEEE 802.15.4 unslotted CSMA-CA.
 
 mod common;
 
 use backoff_core::BebConfig;
 use common::{Flow, run};
-use radio_mac::MacConfig;
 use radio_mac::sim::Channel;
+use radio_mac::{ChannelAccess, CsmaCa, MacConfig};
 
 const AIR: MacConfig = MacConfig::IEEE_802_15_4_2450;
+/// The project's earlier rule, for the tests that depend on it.
+const BEB: MacConfig = AIR.with_access(ChannelAccess::Beb);
 /// Ten simulated seconds: far above what any run here needs (a few hundred ms).
 const MAX_NS: u64 = 10_000_000_000;
 
@@ -28,7 +34,7 @@ fn lost_acks_never_deliver_twice() {
         to: Some(1),
         frames: 400,
     }];
-    let r = run(&mut ch, AIR, &flows, 24, 5, MAX_NS);
+    let r = run(&mut ch, BEB, &flows, 24, 5, MAX_NS);
     println!("lossy link: {r:?}");
     assert!(r.completed);
     assert_eq!(r.delivered + r.dropped_no_ack + r.dropped_other, r.offered);
@@ -53,7 +59,7 @@ fn out_of_range_drops_after_the_retry_limit() {
         to: Some(1),
         frames: 6,
     }];
-    let r = run(&mut ch, AIR.with_beb(beb), &flows, 8, 9, MAX_NS);
+    let r = run(&mut ch, BEB.with_beb(beb), &flows, 8, 9, MAX_NS);
     assert!(r.completed);
     assert_eq!(r.delivered, 0);
     assert_eq!(r.dropped_no_ack, 6);
@@ -76,8 +82,14 @@ fn broadcast_is_sent_once_without_ack() {
     assert_eq!(ch.stats().transmissions, 20); // no ACK went on the air
 }
 
-/// A and C both send to B; `hear_each_other` decides whether A and C are linked.
-fn line(carrier_sense: bool, hear_each_other: bool, capture: Option<i16>) -> common::Report {
+/// A and C both send to B under `air`'s access rule; `hear_each_other` decides
+/// whether A and C are linked.
+fn line(
+    air: MacConfig,
+    carrier_sense: bool,
+    hear_each_other: bool,
+    capture: Option<i16>,
+) -> common::Report {
     let mut ch = Channel::<3>::new(AIR, 21);
     ch.link(0, 1, -70);
     ch.link(2, 1, -85);
@@ -99,7 +111,7 @@ fn line(carrier_sense: bool, hear_each_other: bool, capture: Option<i16>) -> com
     ];
     let r = run(
         &mut ch,
-        AIR.with_carrier_sense(carrier_sense),
+        air.with_carrier_sense(carrier_sense),
         &flows,
         32,
         77,
@@ -111,28 +123,37 @@ fn line(carrier_sense: bool, hear_each_other: bool, capture: Option<i16>) -> com
     r
 }
 
-#[test]
-fn hidden_terminals() {
-    let hidden_cs = line(true, false, None);
-    let hidden_aloha = line(false, false, None);
-    let open_cs = line(true, true, None);
-    let hidden_capture = line(true, false, Some(10));
-    println!("two saturated senders, 200 frames of 32 bytes each:");
-    for (name, r) in [
-        ("radio, A/C hidden, carrier sense", &hidden_cs),
-        ("radio, A/C hidden, no carrier sense", &hidden_aloha),
-        ("radio, A/C hear each other, carrier sense", &open_cs),
-        (
-            "radio, A/C hidden, carrier sense, capture 10 dB",
-            &hidden_capture,
-        ),
-    ] {
+/// The four cases of the line under one access rule, printed.
+fn line_cases(name: &str, air: MacConfig) -> [common::Report; 4] {
+    let cases = [
+        line(air, true, false, None),
+        line(air, false, false, None),
+        line(air, true, true, None),
+        line(air, true, false, Some(10)),
+    ];
+    println!("{name}: two saturated senders, 200 frames of 32 bytes each:");
+    for (case, r) in [
+        "radio, A/C hidden, carrier sense",
+        "radio, A/C hidden, no carrier sense",
+        "radio, A/C hear each other, carrier sense",
+        "radio, A/C hidden, carrier sense, capture 10 dB",
+    ]
+    .iter()
+    .zip(&cases)
+    {
         println!(
-            "  {name}: delivery ratio {:.3}, attempts per frame {:.2}",
+            "  {case}: delivery ratio {:.3}, attempts per frame {:.2}, most attempts {}",
             r.delivery_ratio(),
-            r.attempts_per_frame()
+            r.attempts_per_frame(),
+            r.max_attempts
         );
     }
+    cases
+}
+
+#[test]
+fn hidden_terminals() {
+    let [hidden_cs, hidden_aloha, open_cs, hidden_capture] = line_cases("Beb", BEB);
     // The serial bus at the same load is serial-mac's test
     // `shared_bus::two_saturated_senders_as_in_the_radio_line` (radio-mac does not
     // depend on serial-mac).
@@ -152,4 +173,30 @@ fn hidden_terminals() {
     assert!(hidden_cs.attempts_per_frame() > 1.0);
     // Capture (A is 15 dB stronger at B) rescues A's frames in overlaps: fewer attempts.
     assert!(hidden_capture.attempts_per_frame() < hidden_cs.attempts_per_frame());
+}
+
+#[test]
+fn hidden_terminals_under_the_default_rule() {
+    let [hidden_cs, hidden_aloha, open_cs, hidden_capture] =
+        line_cases("IEEE 802.15.4 unslotted CSMA-CA (the default)", AIR);
+    // Not everything is delivered here, unlike under Beb: a frame has at most
+    // 1 + macMaxFrameRetries = 4 attempts, each after a window of 2^3 unit backoff
+    // periods (BE restarts at macMinBE on every retry, 2.56 ms), shorter than the
+    // 3.4 ms in which two hidden senders' 1.7 ms frames overlap; so the hidden cases
+    // lose many frames. That is the standard rule's known weakness against hidden
+    // terminals, not a fault: the assertions are the rule's bounds and the
+    // comparisons, whose margins (printed) are several times the differences a
+    // seed could make.
+    let limit = 1 + u32::from(CsmaCa::IEEE_802_15_4.max_frame_retries());
+    for r in [&hidden_cs, &hidden_aloha, &open_cs, &hidden_capture] {
+        assert!(r.max_attempts <= limit, "{r:?}");
+        assert!(r.attempts <= r.offered * limit, "{r:?}");
+    }
+    // Carrier sense works between stations that hear each other: most frames get
+    // through, far more than between hidden ones.
+    assert!(open_cs.delivery_ratio() >= 0.9, "{open_cs:?}");
+    assert!(open_cs.delivery_ratio() > hidden_cs.delivery_ratio() + 0.2);
+    assert!(open_cs.attempts_per_frame() < hidden_cs.attempts_per_frame());
+    // Capture rescues A's frames in overlaps.
+    assert!(hidden_capture.delivery_ratio() > hidden_cs.delivery_ratio());
 }

@@ -142,6 +142,8 @@ impl Settings {
     /// table 7); and a CCA time of two symbols, the time the modem needs to report a
     /// preamble (Semtech AN1200.21 gives about 1.75 symbols for channel activity
     /// detection). Slot = 3.072 ms. Other spreading factors scale these by `2^(SF-7)`.
+    /// The channel-access rule is the radio MAC's default, IEEE 802.15.4 unslotted
+    /// CSMA-CA, its backoff periods being this slot.
     ///
     /// # Errors
     ///

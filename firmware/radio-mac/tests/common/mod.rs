@@ -31,6 +31,8 @@ pub struct Report {
     pub dropped_no_ack: u32,
     pub dropped_other: u32,
     pub attempts: u32,
+    /// The most attempts any one frame took (from its `Delivered` or `Dropped`).
+    pub max_attempts: u32,
     /// Delivered frames their receiver did not get exactly once.
     pub not_exactly_once: u32,
     /// Dropped frames received more than once.
@@ -98,12 +100,14 @@ pub fn run<const S: usize>(
             }
             let event = macs[i].poll(&mut channel.radio(i), now);
             match event {
-                Some(Event::Delivered { .. }) => {
+                Some(Event::Delivered { attempts }) => {
+                    report.max_attempts = report.max_attempts.max(attempts);
                     let k = current[i].take().unwrap();
                     fate[k].push(Some(true));
                     report.delivered += 1;
                 }
-                Some(Event::Dropped { reason, .. }) => {
+                Some(Event::Dropped { reason, attempts }) => {
+                    report.max_attempts = report.max_attempts.max(attempts);
                     let k = current[i].take().unwrap();
                     fate[k].push(Some(false));
                     if reason == DropReason::NoAck {
