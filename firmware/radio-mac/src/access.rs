@@ -186,6 +186,10 @@ impl CsmaCa {
 /// assert!(Dcf::new(32, 17, 6).is_err());
 /// // Bianchi's unlimited retries, approximately:
 /// assert!(Dcf::new(32, 5, u32::MAX).is_ok());
+/// // The standard's countdown, one step fewer per busy period than Bianchi's:
+/// use radio_mac::Countdown;
+/// assert_eq!(d.countdown(), Countdown::VirtualSlots);
+/// assert_eq!(d.with_countdown(Countdown::IdleSlots).countdown(), Countdown::IdleSlots);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -193,6 +197,28 @@ pub struct Dcf {
     cw_min: u16,
     max_stage: u8,
     retry_limit: u32,
+    countdown: Countdown,
+}
+
+/// How the DCF's backoff counter counts down ([`Dcf::with_countdown`]).
+///
+/// Both freeze the counter while the medium is busy; they differ by one step per busy
+/// period.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Countdown {
+    /// Bianchi (2000), section III: the counter steps once per *slot time* of his
+    /// model, and a slot time is either an empty slot or a busy period (a success or a
+    /// collision, with the DIFS after it). A station whose counter was frozen by
+    /// another's transmission has counted that busy period as one step. The default:
+    /// it is the rule Bianchi's fixed point describes.
+    VirtualSlots,
+    /// IEEE 802.11-2020, clause 10.3.4.3: only idle slots after a DIFS count; a busy
+    /// period takes no step. Each busy period then costs every waiting station one
+    /// more empty slot: with `W` = 32 and `m` = 5 the saturation throughput is 5-6 %
+    /// below Bianchi's formula for 5 to 50 stations (the collision probability
+    /// hardly changes).
+    IdleSlots,
 }
 
 impl Dcf {
@@ -202,6 +228,7 @@ impl Dcf {
         cw_min: 32,
         max_stage: 5,
         retry_limit: 7,
+        countdown: Countdown::VirtualSlots,
     };
 
     /// `cw_min` = `W`, the window of stage 0 (counters in `[0, W - 1]`); `max_stage` =
@@ -225,7 +252,20 @@ impl Dcf {
             cw_min,
             max_stage,
             retry_limit,
+            countdown: Countdown::VirtualSlots,
         })
+    }
+
+    /// The same with the counter counting down as `countdown` says (by default
+    /// [`Countdown::VirtualSlots`], Bianchi's rule).
+    #[must_use]
+    pub const fn with_countdown(self, countdown: Countdown) -> Self {
+        Self { countdown, ..self }
+    }
+
+    /// How the counter counts down.
+    pub const fn countdown(&self) -> Countdown {
+        self.countdown
     }
 
     /// `W`: the window of stage 0.

@@ -216,7 +216,7 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
             }
         }
         #[cfg(feature = "dcf")]
-        if let ChannelAccess::DcfLike(_) = self.config.access() {
+        if let ChannelAccess::DcfLike(dcf) = self.config.access() {
             let clear = if self.config.carrier_sense() {
                 match radio.channel_clear() {
                     Ok(clear) => clear,
@@ -225,8 +225,9 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
             } else {
                 true
             };
+            let slot = self.config.slot().as_nanos();
             self.dcf
-                .observe(clear, now_ns, self.config.slot().as_nanos(), self.difs());
+                .observe(clear, now_ns, slot, self.difs(), dcf.countdown());
         }
         let mut buf = [0u8; MAX_PACKET];
         let window = buf

@@ -93,7 +93,7 @@ pub mod radio;
 #[cfg(feature = "sim-radio")]
 pub mod sim;
 
-pub use access::{ChannelAccess, CsmaCa, Dcf};
+pub use access::{ChannelAccess, Countdown, CsmaCa, Dcf};
 pub use config::MacConfig;
 pub use counters::{AirCounters, Counters};
 pub use engine::MacCore;

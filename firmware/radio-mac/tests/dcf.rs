@@ -17,7 +17,9 @@ use std::convert::Infallible;
 use common::{Flow, STEP_NS, run};
 use radio_mac::config::ConfigErrorKind;
 use radio_mac::sim::Channel;
-use radio_mac::{Address, AirEvent, ChannelAccess, Dcf, DropReason, Event, MacConfig, MacCore};
+use radio_mac::{
+    Address, AirEvent, ChannelAccess, Countdown, Dcf, DropReason, Event, MacConfig, MacCore,
+};
 use rand_core::{SeedableRng, TryRng};
 use rand_xorshift::XorShiftRng;
 
@@ -65,7 +67,14 @@ fn counter(c: u32, k: u32) -> u32 {
 /// other. Every station is polled every 16 µs from t = 0. Returns each sender's
 /// events with their instants.
 fn two_senders(a: Vec<u32>, b: Vec<u32>) -> [Vec<(u64, Event)>; 2] {
-    let cfg = dcf(32, 5, 7);
+    two_senders_counting(a, b, Countdown::VirtualSlots)
+}
+
+/// [`two_senders`] with the counter counting down as `countdown` says.
+fn two_senders_counting(a: Vec<u32>, b: Vec<u32>, countdown: Countdown) -> [Vec<(u64, Event)>; 2] {
+    let cfg = AIR.with_access(ChannelAccess::DcfLike(
+        Dcf::new(32, 5, 7).unwrap().with_countdown(countdown),
+    ));
     let mut ch = Channel::<3>::new(AIR, 1);
     ch.link(0, 1, -60);
     ch.link(0, 2, -60);
@@ -97,13 +106,13 @@ fn two_senders(a: Vec<u32>, b: Vec<u32>) -> [Vec<(u64, Event)>; 2] {
 fn a_frozen_counter_resumes_at_the_expected_boundary() {
     // t = 0: both draw (A: 2, B: 5) with the medium idle since 0: b0 = 832 µs.
     // A sends at 832 + 2 * 320 = 1472 µs, until 2208. B's CCA turns busy at 1664
-    // (192 µs later): floor((1664 - 832) / 320) = 2 idle slots ended, B's counter
-    // 5 -> 3, frozen. C gets A's frame at 2224 (the step after it ended) and ACKs at
-    // 2224 + 192 = 2416, until 2896; B sees it busy from 2608, before its next b0
-    // (2208 + 832 = 3040), so no slot is counted. Idle from 2896: b0 = 3728, and B
-    // sends at 3728 + 3 * 320 = 4688 µs. (Had its counter not been frozen it would
-    // have sent at 832 + 5 * 320 = 2432, during the ACK; had it restarted from 5,
-    // at 5328.)
+    // (192 µs later): floor((1664 - 832) / 320) = 2 idle slots ended, and A's busy
+    // period is one more of Bianchi's slot times: B's counter 5 -> 2, frozen. C gets
+    // A's frame at 2224 (the step after it ended) and ACKs at 2224 + 192 = 2416, until
+    // 2896; B sees it busy from 2608, before its next b0 (2208 + 832 = 3040), so no
+    // slot is counted. Idle from 2896: b0 = 3728, and B sends at 3728 + 2 * 320 =
+    // 4368 µs. (Had its counter not been frozen it would have sent at 832 + 5 * 320 =
+    // 2432, during the ACK; had it restarted from 5, at 5328.)
     let seq = 0;
     let [a, b] = two_senders(vec![seq, counter(2, 5)], vec![seq, counter(5, 5)]);
     assert_eq!(
@@ -113,6 +122,22 @@ fn a_frozen_counter_resumes_at_the_expected_boundary() {
             (2912 * US, Event::Delivered { attempts: 1 }),
         ]
     );
+    assert_eq!(b[0], (4368 * US, Event::AttemptStarted { attempt: 1 }));
+    assert_eq!(b.last().unwrap().1, Event::Delivered { attempts: 1 });
+}
+
+#[test]
+fn the_standards_countdown_takes_no_step_for_a_busy_period() {
+    // The same timeline with IEEE 802.11's countdown (idle slots only): B's counter
+    // goes 5 -> 3 while A sends, and B sends one slot later, at 3728 + 3 * 320 =
+    // 4688 µs.
+    let seq = 0;
+    let [a, b] = two_senders_counting(
+        vec![seq, counter(2, 5)],
+        vec![seq, counter(5, 5)],
+        Countdown::IdleSlots,
+    );
+    assert_eq!(a[0], (1472 * US, Event::AttemptStarted { attempt: 1 }));
     assert_eq!(b[0], (4688 * US, Event::AttemptStarted { attempt: 1 }));
     assert_eq!(b.last().unwrap().1, Event::Delivered { attempts: 1 });
 }
@@ -124,10 +149,10 @@ fn colliders_time_out_early_and_rejoin_the_common_slot_grid() {
     // = 2720 the channel is clear: no ACK began, the attempt failed at once. Stage 1:
     // windows of 64; A draws 1, B draws 3 (the same script value would give 1 in a
     // window of 32: the window did double). b0 = 2208 + 832 = 3040, after the draw:
-    // A sends at 3040 + 320 = 3360 µs. B's CCA turns busy at 3552: one idle slot, 3
-    // -> 2. A's frame ends at 4096, C ACKs 4304..4784 (B busy from 4496, before its
-    // b0 4928), A has its ACK at 4800. Idle from 4784: b0 = 5616, B sends at
-    // 5616 + 2 * 320 = 6256 µs.
+    // A sends at 3040 + 320 = 3360 µs. B's CCA turns busy at 3552: one idle slot and
+    // A's busy period, 3 -> 1. A's frame ends at 4096, C ACKs 4304..4784 (B busy from
+    // 4496, before its b0 4928), A has its ACK at 4800. Idle from 4784: b0 = 5616, B
+    // sends at 5616 + 320 = 5936 µs.
     let [a, b] = two_senders(
         vec![0, counter(2, 5), counter(1, 6)],
         vec![0, counter(2, 5), counter(3, 6)],
@@ -147,7 +172,7 @@ fn colliders_time_out_early_and_rejoin_the_common_slot_grid() {
         [
             (1472 * US, Event::AttemptStarted { attempt: 1 }),
             (2720 * US, timeout(3)),
-            (6256 * US, Event::AttemptStarted { attempt: 2 }),
+            (5936 * US, Event::AttemptStarted { attempt: 2 }),
         ]
     );
     assert_eq!(b.last().unwrap().1, Event::Delivered { attempts: 2 });

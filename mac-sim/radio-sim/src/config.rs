@@ -8,8 +8,9 @@
 
 use core::fmt;
 
-use radio_mac::MacConfig;
+use radio_mac::config::ConfigErrorKind;
 use radio_mac::frame::OVERHEAD;
+use radio_mac::{ChannelAccess, CsmaCa, Dcf, MacConfig};
 use serde::Serialize;
 use sim_kit::time::Time;
 
@@ -164,28 +165,99 @@ impl RuleConfig {
 }
 
 /// The MAC configuration of `rule`: the one mapping from rule names and parameters to
-/// radio-mac's [`MacConfig`] (every station then gets its own address).
+/// radio-mac's [`MacConfig`] (every station then gets its own address), on
+/// [`MacConfig::IEEE_802_15_4_2450`]'s timing.
 ///
-/// radio-mac in this build has one channel-access rule, IEEE 802.3 binary exponential
-/// backoff after a busy channel and after a missing ACK (`beb`, with
-/// [`MacConfig::IEEE_802_15_4_2450`]'s parameters); it has no parameter keys here.
+/// * `ieee802154`: [`ChannelAccess::Ieee802154Unslotted`], IEEE 802.15.4-2020 unslotted
+///   CSMA-CA (clause 6.2.5.1), the parameters left out at the standard's defaults
+///   ([`CsmaCa::IEEE_802_15_4`]: macMinBE 3, macMaxBE 5, macMaxCSMABackoffs 4,
+///   macMaxFrameRetries 3).
+/// * `beb`: [`ChannelAccess::Beb`], IEEE 802.3 truncated binary exponential backoff after
+///   a busy channel and after a missing ACK (radio-mac's earlier rule); no parameters.
+/// * `dcf`: [`ChannelAccess::DcfLike`], the IEEE 802.11 DCF as Bianchi (2000) models it,
+///   the parameters left out at [`Dcf::BIANCHI`] (`cw_min` 32, `max_stage` 5,
+///   `retry_limit` 7).
 ///
 /// # Errors
 ///
-/// [`ConfigError::RuleNotAvailable`] for `ieee802154` and `dcf` (radio-mac in this
-/// build has no such rule), [`ConfigError::RuleParameter`] for a parameter the rule
-/// does not take.
+/// [`ConfigError::RuleParameter`] for a parameter the rule does not take,
+/// [`ConfigError::Value`] for one outside the range radio-mac accepts (the standard's).
 pub fn mac_config(rule: &RuleConfig) -> Result<MacConfig, ConfigError> {
-    match rule.rule {
-        Rule::Beb => match rule.parameters().first() {
-            Some(&(key, _)) => Err(ConfigError::RuleParameter {
-                rule: rule.rule.name(),
-                key,
-            }),
-            None => Ok(MacConfig::IEEE_802_15_4_2450),
-        },
-        Rule::Ieee802154 | Rule::Dcf => Err(ConfigError::RuleNotAvailable(rule.rule.name())),
+    const CSMA_KEYS: [&str; 4] = ["min_be", "max_be", "max_csma_backoffs", "max_frame_retries"];
+    const DCF_KEYS: [&str; 3] = ["cw_min", "max_stage", "retry_limit"];
+    let takes: &[&str] = match rule.rule {
+        Rule::Ieee802154 => &CSMA_KEYS,
+        Rule::Beb => &[],
+        Rule::Dcf => &DCF_KEYS,
+    };
+    if let Some(&(key, _)) = rule.parameters().iter().find(|(k, _)| !takes.contains(k)) {
+        return Err(ConfigError::RuleParameter {
+            rule: rule.rule.name(),
+            key,
+        });
     }
+    let small = |key: &'static str, v: Option<u32>, default: u8| -> Result<u8, ConfigError> {
+        v.map_or(Ok(default), |v| {
+            u8::try_from(v).map_err(|_| ConfigError::Value {
+                key,
+                problem: format!("{v} is out of range"),
+            })
+        })
+    };
+    let refused = |key: &'static str, e: radio_mac::config::ConfigError| ConfigError::Value {
+        key,
+        problem: e.to_string(),
+    };
+    let base = MacConfig::IEEE_802_15_4_2450;
+    let access = match rule.rule {
+        Rule::Beb => ChannelAccess::Beb,
+        Rule::Ieee802154 => {
+            let d = CsmaCa::IEEE_802_15_4;
+            let min_be = small("min_be", rule.min_be, d.min_be())?;
+            let max_be = small("max_be", rule.max_be, d.max_be())?;
+            let backoffs = small(
+                "max_csma_backoffs",
+                rule.max_csma_backoffs,
+                d.max_csma_backoffs(),
+            )?;
+            let retries = small(
+                "max_frame_retries",
+                rule.max_frame_retries,
+                d.max_frame_retries(),
+            )?;
+            let csma = CsmaCa::new(min_be, max_be, backoffs, retries).map_err(|e| {
+                let key = match e.kind() {
+                    ConfigErrorKind::CsmaBackoffs => "max_csma_backoffs",
+                    ConfigErrorKind::FrameRetries => "max_frame_retries",
+                    _ if rule.max_be.is_some() => "max_be",
+                    _ => "min_be",
+                };
+                refused(key, e)
+            })?;
+            ChannelAccess::Ieee802154Unslotted(csma)
+        }
+        Rule::Dcf => {
+            let d = Dcf::BIANCHI;
+            let cw_min = match rule.cw_min {
+                None => d.cw_min(),
+                Some(v) => u16::try_from(v).map_err(|_| ConfigError::Value {
+                    key: "cw_min",
+                    problem: format!("{v} is out of range (at most 65535 slots)"),
+                })?,
+            };
+            let max_stage = small("max_stage", rule.max_stage, d.max_stage())?;
+            let retry_limit = rule.retry_limit.unwrap_or(d.retry_limit());
+            let dcf = Dcf::new(cw_min, max_stage, retry_limit).map_err(|e| {
+                let key = match e.kind() {
+                    ConfigErrorKind::ZeroWindow => "cw_min",
+                    _ => "max_stage",
+                };
+                refused(key, e)
+            })?;
+            ChannelAccess::DcfLike(dcf)
+        }
+    };
+    Ok(base.with_access(access))
 }
 
 /// A position in metres.
@@ -333,8 +405,6 @@ impl RadioConfig {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ConfigError {
-    /// The rule exists but radio-mac in this build does not implement it.
-    RuleNotAvailable(&'static str),
     /// A rule parameter that the chosen rule does not take.
     RuleParameter {
         /// The rule.
@@ -355,7 +425,6 @@ impl ConfigError {
     /// The key the error is about.
     pub fn key(&self) -> &'static str {
         match self {
-            Self::RuleNotAvailable(_) => "rule",
             Self::RuleParameter { key, .. } | Self::Value { key, .. } => key,
         }
     }
@@ -364,10 +433,6 @@ impl ConfigError {
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::RuleNotAvailable(rule) => write!(
-                f,
-                "rule: {rule} is not available in this build (radio-mac has only beb)"
-            ),
             Self::RuleParameter { rule, key } => {
                 write!(f, "{key}: not a parameter of rule {rule}")
             }
@@ -383,25 +448,62 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_beb_maps_to_a_mac_config_in_this_build() {
+    fn each_rule_maps_to_radio_macs_rule_with_the_standards_defaults() {
         let beb = RuleConfig {
             rule: Rule::Beb,
             ..RuleConfig::default()
         };
-        assert_eq!(mac_config(&beb), Ok(MacConfig::IEEE_802_15_4_2450));
-        let e = mac_config(&RuleConfig::default()).unwrap_err();
-        assert!(e.to_string().contains("not available in this build"), "{e}");
+        let access = |r: &RuleConfig| mac_config(r).map(|c| c.access());
+        assert_eq!(access(&beb), Ok(ChannelAccess::Beb));
+        assert_eq!(
+            access(&RuleConfig::default()),
+            Ok(ChannelAccess::Ieee802154Unslotted(CsmaCa::IEEE_802_15_4))
+        );
         let dcf = RuleConfig {
             rule: Rule::Dcf,
             cw_min: Some(16),
+            retry_limit: Some(u32::MAX),
             ..RuleConfig::default()
         };
-        assert_eq!(mac_config(&dcf), Err(ConfigError::RuleNotAvailable("dcf")));
+        assert_eq!(
+            access(&dcf),
+            Ok(ChannelAccess::DcfLike(Dcf::new(16, 5, u32::MAX).unwrap()))
+        );
         let beb_param = RuleConfig {
             max_be: Some(5),
             ..beb
         };
         assert_eq!(mac_config(&beb_param).unwrap_err().key(), "max_be");
+        let dcf_param = RuleConfig {
+            min_be: Some(3),
+            ..dcf
+        };
+        assert_eq!(mac_config(&dcf_param).unwrap_err().key(), "min_be");
+    }
+
+    #[test]
+    fn out_of_range_rule_parameters_name_their_key() {
+        let csma = |f: fn(&mut RuleConfig)| {
+            let mut r = RuleConfig::default();
+            f(&mut r);
+            mac_config(&r).unwrap_err().key()
+        };
+        assert_eq!(csma(|r| r.max_be = Some(9)), "max_be");
+        assert_eq!(csma(|r| r.min_be = Some(6)), "min_be");
+        assert_eq!(csma(|r| r.max_csma_backoffs = Some(6)), "max_csma_backoffs");
+        assert_eq!(csma(|r| r.max_frame_retries = Some(8)), "max_frame_retries");
+        assert_eq!(csma(|r| r.min_be = Some(300)), "min_be");
+        let dcf = |f: fn(&mut RuleConfig)| {
+            let mut r = RuleConfig {
+                rule: Rule::Dcf,
+                ..RuleConfig::default()
+            };
+            f(&mut r);
+            mac_config(&r).unwrap_err().key()
+        };
+        assert_eq!(dcf(|r| r.cw_min = Some(0)), "cw_min");
+        assert_eq!(dcf(|r| r.cw_min = Some(70_000)), "cw_min");
+        assert_eq!(dcf(|r| r.max_stage = Some(17)), "max_stage");
     }
 
     #[test]

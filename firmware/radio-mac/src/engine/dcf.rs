@@ -8,7 +8,7 @@ use backoff_core::uniform::uniform_below;
 use rand_core::Rng;
 
 use super::{MacCore, TxState};
-use crate::access::{ChannelAccess, Dcf};
+use crate::access::{ChannelAccess, Countdown, Dcf};
 use crate::event::{AirEvent, DropReason, Event};
 use crate::radio::Radio;
 
@@ -36,8 +36,16 @@ impl Contention {
     }
 
     /// A CCA sample at `now`: a busy one takes the slots that ended idle off the
-    /// counter (`floor((now - s) / slot)`) and freezes it.
-    pub(super) fn observe(&mut self, clear: bool, now: u64, slot: u64, difs: u64) {
+    /// counter (`floor((now - s) / slot)`), and under [`Countdown::VirtualSlots`] one
+    /// more for the busy period itself, and freezes it.
+    pub(super) fn observe(
+        &mut self,
+        clear: bool,
+        now: u64,
+        slot: u64,
+        difs: u64,
+        countdown: Countdown,
+    ) {
         self.polled_at = now;
         if clear {
             if self.idle_since.is_none() {
@@ -49,7 +57,8 @@ impl Contention {
             if now > s {
                 let idle_slots = (now - s).checked_div(slot).unwrap_or(0);
                 let idle_slots = u32::try_from(idle_slots).unwrap_or(u32::MAX);
-                self.counter = Some(counter.saturating_sub(idle_slots));
+                let busy_slot = u32::from(countdown == Countdown::VirtualSlots);
+                self.counter = Some(counter.saturating_sub(idle_slots).saturating_sub(busy_slot));
             }
         }
         self.idle_since = None;
