@@ -468,7 +468,11 @@ impl<'c> Run<'c> {
                     .saturating_sub(slot)
                     .saturating_add(self.mac_config.interframe_space_ns());
                 let sample = now.saturating_add(slot.max(1));
-                Some(if ifs_end > now { ifs_end.min(sample) } else { sample })
+                Some(if ifs_end > now {
+                    ifs_end.min(sample)
+                } else {
+                    sample
+                })
             }
             None => None,
         };
