@@ -187,7 +187,9 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
     /// the counter starts at `s`, the first of them at or after the instant it was
     /// drawn, and the frame goes at `s + counter * slot` if the medium stays idle. A
     /// busy sample at `t_b > s` takes `floor((t_b - s) / slot)` (the slots that ended
-    /// idle) off the counter, which then stays frozen until the next idle period.
+    /// idle) off the counter, and under [`Countdown::VirtualSlots`](crate::Countdown)
+    /// (the default, Bianchi's) one more for the busy period; the counter then stays
+    /// frozen until the next idle period.
     ///
     /// **Poll at each change of the CCA** (clear to busy and busy to clear, as this
     /// station's radio sees it) and the timing is exact: every station that hears the

@@ -32,7 +32,7 @@
 use std::collections::VecDeque;
 
 use radio_mac::frame::{Frame, Kind};
-use radio_mac::{Address, DropReason, Event, MacConfig, MacCore};
+use radio_mac::{Address, AirEvent, DropReason, Event, MacConfig, MacCore};
 use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
 use sim_kit::engine::EventQueue;
@@ -125,6 +125,7 @@ struct Totals {
     data_transmissions: u64,
     overlapped: u64,
     success_air_ns: u64,
+    busy_assessments: u64,
 }
 
 /// Run `c`.
@@ -526,6 +527,12 @@ impl<'c> Run<'c> {
         let (attempts, drop) = match ev {
             Event::Delivered { attempts } => (attempts, None),
             Event::Dropped { reason, attempts } => (attempts, Some(reason)),
+            Event::Medium(AirEvent::ChannelBusy { .. }) => {
+                if self.measuring() {
+                    self.totals.busy_assessments += 1;
+                }
+                return;
+            }
             _ => return,
         };
         let Some(frame) = self.stations[s].current.take() else {
@@ -551,7 +558,11 @@ impl<'c> Run<'c> {
                     st.row.dropped += 1;
                     match reason {
                         DropReason::NoAck => t.drops.no_ack += 1,
-                        DropReason::ChannelBusy => t.drops.channel_busy += 1,
+                        DropReason::ChannelBusy => {
+                            // The assessment that found the channel busy once too often.
+                            t.drops.channel_busy += 1;
+                            t.busy_assessments += 1;
+                        }
                         DropReason::RadioError => t.drops.radio_error += 1,
                     }
                 }
@@ -596,6 +607,7 @@ impl<'c> Run<'c> {
             drops: t.drops,
             data_transmissions: t.data_transmissions,
             overlapped_transmissions: t.overlapped,
+            busy_assessments: t.busy_assessments,
             throughput: t.success_air_ns as f64 / duration_ns,
             goodput_kbps: t.delivered as f64 * f64::from(self.c.payload) * 8.0 / duration_ns * 1e6,
             delivery_ratio: ratio(t.delivered, t.ended + t.drops.queue),

@@ -71,12 +71,14 @@
 #![warn(clippy::missing_errors_doc)]
 
 pub mod channel;
+pub mod checks;
 pub mod config;
 pub mod driver;
 pub mod metrics;
 pub mod report;
 pub mod scenario;
 pub mod sweep;
+pub mod theory;
 pub mod topology;
 
 pub use config::{ConfigError, Destination, RadioConfig, Rule, RuleConfig, Topology, Traffic};

@@ -107,6 +107,11 @@ pub struct RadioResult {
     /// Of those, the ones their destination did not get intact because of an overlap
     /// (a collision, or its own transmission: half duplex).
     pub overlapped_transmissions: u64,
+    /// Clear channel assessments that found the channel busy (each is followed by a
+    /// backoff, or ends the frame as a channel access failure). With the transmissions,
+    /// the moments a station with a frame looked at the channel: the `G` of the CSMA
+    /// literature counts both.
+    pub busy_assessments: u64,
     /// S: the fraction of the window's channel time carrying data frames that reached
     /// their destination intact (the ALOHA and CSMA literature's throughput; above 1
     /// where distant stations reuse the channel).
