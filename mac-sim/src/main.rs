@@ -21,6 +21,7 @@ mod bench;
 mod failure;
 mod interrupt;
 mod radio;
+mod radio_check;
 mod run;
 mod scenario_flags;
 mod slotted;

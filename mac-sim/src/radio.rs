@@ -118,6 +118,13 @@ pub struct RadioArgs {
     /// Print the events processed and events per second on standard error.
     #[arg(long)]
     timing: bool,
+    /// Run a check against the literature instead: bianchi, aloha, csma or hidden
+    /// (the tests' points and seeds; with --csv as CSV).
+    #[arg(long, value_name = "NAME")]
+    check: Option<String>,
+    /// With --check: write the check's chart (NAME.png, NAME.svg) to DIR.
+    #[arg(long, value_name = "DIR", requires = "check")]
+    plot: Option<PathBuf>,
 }
 
 impl RadioArgs {
@@ -165,6 +172,23 @@ impl RadioArgs {
 }
 
 pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
+    if let Some(name) = &a.check {
+        let others = a.flags().iter().any(|(_, v)| v.is_some())
+            || !a.set.is_empty()
+            || a.scenario.is_some()
+            || !a.sweep.is_empty()
+            || a.json
+            || a.per_station
+            || a.output.is_some()
+            || a.keys
+            || a.timing;
+        if others {
+            return Err(Failure::usage(
+                "--check takes only --csv and --plot (its points are fixed)",
+            ));
+        }
+        return crate::radio_check::check_cmd(name, a.csv, a.plot.as_deref());
+    }
     if a.keys {
         if a.runs_something() {
             return Err(Failure::usage("--keys takes no other option"));

@@ -50,6 +50,38 @@ pub const PAYLOAD: u16 = 50;
 /// (82 ms), long against the 2 ms frame, so that retransmissions are independent.
 pub const WIDE_BE: u32 = 8;
 
+/// The Bianchi check's window settings `(W, m)`.
+pub const BIANCHI_WINDOWS: [(u32, u32); 2] = [(16, 6), (32, 5)];
+/// The Bianchi check's numbers of saturated senders.
+pub const BIANCHI_SENDERS: [u16; 4] = [5, 10, 20, 50];
+/// Senders of the ALOHA and CSMA checks.
+pub const SENDERS: u16 = 20;
+/// Offered loads of the ALOHA check (past about 0.3 the wide windows, not the
+/// channel, limit the attempt rate).
+pub const ALOHA_LOADS: [f64; 4] = [0.05, 0.1, 0.2, 0.3];
+/// Offered loads of the CSMA check.
+pub const CSMA_LOADS: [f64; 3] = [0.1, 0.3, 0.6];
+/// Offered loads of the hidden-terminal line.
+pub const LINE_LOADS: [f64; 6] = [0.05, 0.2, 0.4, 0.7, 1.0, 1.5];
+
+/// Simulated seconds per Bianchi point: 100 000 data transmissions or more at every
+/// `n`, so that the binomial standard error of the collision probability stays
+/// below 0.6 % of it.
+pub fn bianchi_duration(n: u16) -> Time {
+    Time::from_secs(match n {
+        0..=5 => 600,
+        6..=10 => 300,
+        11..=20 => 240,
+        _ => 200,
+    })
+}
+
+/// The seed of each check: Bianchi, ALOHA, CSMA, the line.
+pub const SEEDS: [u64; 4] = [1, 2, 3, 4];
+
+/// Simulated time of each ALOHA, CSMA and line point.
+pub const LOAD_DURATION: Time = Time::from_secs(120);
+
 /// One point of the Bianchi check.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct BianchiRow {
@@ -284,13 +316,36 @@ pub fn csma_parameters(c: &RadioConfig, mac: &MacConfig) -> (f64, f64) {
     (a, ack)
 }
 
-/// Kleinrock and Tobagi's non-persistent CSMA at the check's `a` for the default
-/// configuration (no ACK in the busy period), for comparison.
+/// Kleinrock and Tobagi's non-persistent CSMA at the checks' `a` (no ACK in the busy
+/// period), for comparison.
 pub fn csma_without_ack(g: f64) -> f64 {
     let c = base(1, Topology::All, Time::from_secs(1), 1);
-    let mac = MacConfig::IEEE_802_15_4_2450;
-    nonpersistent_csma(g, csma_parameters(&c, &mac).0)
+    nonpersistent_csma(g, csma_parameters(&c, &CHECK_MAC).0)
 }
+
+/// [`csma_with_ack`] at the checks' `a` and ACK exchange.
+pub fn csma_form(g: f64) -> f64 {
+    let c = base(1, Topology::All, Time::from_secs(1), 1);
+    let (a, ack) = csma_parameters(&c, &CHECK_MAC);
+    csma_with_ack(g, a, ack)
+}
+
+/// [`aloha_with_ack`] at the checks' `v`.
+pub fn aloha_form(g: f64) -> f64 {
+    let c = base(1, Topology::Star, Time::from_secs(1), 1);
+    let frame = CHECK_MAC.air_time_ns(usize::from(PAYLOAD) + OVERHEAD) as f64;
+    let v = (CHECK_MAC.sifs_ns() + c.cca_delay_ns(&CHECK_MAC)) as f64 / frame;
+    aloha_with_ack(g, v)
+}
+
+/// [`bianchi_times`] of the checks.
+pub fn check_times() -> BianchiTimes {
+    bianchi_times(&CHECK_MAC, PAYLOAD)
+}
+
+/// The timing every check runs on (the rules change the channel access, not the
+/// timing).
+const CHECK_MAC: MacConfig = MacConfig::IEEE_802_15_4_2450;
 
 /// The hidden-terminal line: A and C to B under the default rule at `load`, hidden
 /// from each other (`hidden`) or all in range. No closed form: `theory` is NaN.

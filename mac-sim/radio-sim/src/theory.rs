@@ -99,7 +99,8 @@ pub fn bianchi(n: u32, w: u32, m: u32, times: BianchiTimes) -> BianchiPoint {
             lo = mid;
         }
     }
-    let p = 0.5 * (lo + hi);
+    // One station never collides (the bisection would only approach 0).
+    let p = if n == 1 { 0.0 } else { 0.5 * (lo + hi) };
     let tau = tau_of(p, w, m);
     let idle = powu(1.0 - tau, u64::from(n));
     let p_tr = 1.0 - idle;

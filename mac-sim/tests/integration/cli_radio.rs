@@ -4,7 +4,7 @@
 
 use crate::common::{assert_args_fail, assert_usage_error, mac_sim, stderr, stdout};
 
-/// A short run on the one rule this build of radio-mac has.
+/// A short run (on the earlier rule, whose parameters the tests do not set).
 const SHORT: &[&str] = &[
     "radio",
     "--rule",
@@ -217,12 +217,18 @@ fn keys_lists_every_key() {
 
 #[test]
 fn bad_inputs_are_one_line_and_status_2() {
-    // The default rule is not in this build of radio-mac.
+    // Rule parameters: the wrong rule's, and out of the standard's ranges.
     assert_args_fail(
-        &["radio", "--duration", "100ms"],
-        "not available in this build",
+        &["radio", "--rule", "dcf", "--min-be", "3"],
+        "min_be: not a parameter of rule dcf",
     );
-    assert_args_fail(&["radio", "--rule", "dcf"], "not available in this build");
+    assert_args_fail(&["radio", "--max-be", "9"], "max_be");
+    assert_args_fail(&["radio", "--max-csma-backoffs", "6"], "max_csma_backoffs");
+    assert_args_fail(&["radio", "--rule", "dcf", "--cw-min", "0"], "cw_min");
+    assert_args_fail(
+        &["radio", "--rule", "dcf", "--max-stage", "17"],
+        "max_stage",
+    );
     assert_args_fail(
         &["radio", "--rule", "beb", "--max-be", "5"],
         "max_be: not a parameter of rule beb",
@@ -242,10 +248,7 @@ fn bad_inputs_are_one_line_and_status_2() {
     assert_args_fail(&args(&["--sweep", "stations"]), "KEY=V1,V2");
     assert_args_fail(&args(&["--sweep", "colour=1,2"]), "colour: unknown key");
     assert_args_fail(&args(&["--sweep", "stations=2,1"]), "stations: '1' is not");
-    assert_args_fail(
-        &args(&["--sweep", "rule=beb,dcf"]),
-        "not available in this build",
-    );
+    assert_args_fail(&args(&["--sweep", "rule=beb,csma"]), "rule");
     assert_args_fail(&args(&["--sweep", "load=0.1,0.1"]), "twice");
     // Conflicting flags.
     assert_args_fail(&args(&["--json", "--csv"]), "cannot be used with");
@@ -288,4 +291,51 @@ fn bad_inputs_are_one_line_and_status_2() {
         &["radio", "--scenario", &positions],
         "need topology \"positions\"",
     );
+}
+
+#[test]
+fn every_rule_runs_and_the_default_is_the_standards() {
+    let o = mac_sim(&["radio", "-n", "6", "--duration", "300ms", "--warmup", "0s"]);
+    assert!(stdout(&o).contains("rule ieee802154"), "{}", stdout(&o));
+    for rule in ["ieee802154", "beb", "dcf"] {
+        let o = mac_sim(&[
+            "radio",
+            "-n",
+            "6",
+            "--duration",
+            "300ms",
+            "--rule",
+            rule,
+            "--csv",
+        ]);
+        assert!(o.status.success(), "{rule}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn a_check_prints_its_table_and_draws_its_chart() {
+    let dir = tempfile::tempdir().unwrap();
+    let plot = dir.path().join("charts");
+    let plot_arg = plot.to_str().unwrap();
+    let o = mac_sim(&["radio", "--check", "hidden", "--plot", plot_arg]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("A and C hidden") && text.contains("A and C in range"),
+        "{text}"
+    );
+    assert!(plot.join("radio-hidden.png").is_file() && plot.join("radio-hidden.svg").is_file());
+    // CSV: one row per point, the same numbers.
+    let o = mac_sim(&["radio", "--check", "hidden", "--csv"]);
+    let csv = stdout(&o);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 1 + 2 * 6, "{csv}");
+    assert!(lines[0].starts_with("series,load,g,throughput"));
+    // Bad uses: one line, status 2, nothing written.
+    assert_args_fail(&["radio", "--check", "bogus"], "'bogus' is not a check");
+    assert_args_fail(
+        &["radio", "--check", "aloha", "-n", "5"],
+        "--check takes only",
+    );
+    assert_args_fail(&["radio", "--plot", plot_arg], "--check");
 }

@@ -25,6 +25,8 @@ pub struct Flow {
 /// What happened.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
+    /// The sender of each delivered frame, in the order of delivery.
+    pub order: Vec<usize>,
     pub completed: bool,
     pub offered: u32,
     pub delivered: u32,
@@ -43,6 +45,21 @@ pub struct Report {
 }
 
 impl Report {
+    /// The runs of consecutive deliveries by one sender: their count and the
+    /// longest.
+    pub fn runs(&self) -> (usize, usize) {
+        let mut runs = Vec::new();
+        for (k, &s) in self.order.iter().enumerate() {
+            if k == 0 || self.order[k - 1] != s {
+                runs.push(0);
+            }
+            if let Some(r) = runs.last_mut() {
+                *r += 1;
+            }
+        }
+        (runs.len(), runs.into_iter().max().unwrap_or(0))
+    }
+
     pub fn delivery_ratio(&self) -> f64 {
         f64::from(self.delivered) / f64::from(self.offered.max(1))
     }
@@ -102,6 +119,7 @@ pub fn run<const S: usize>(
             match event {
                 Some(Event::Delivered { attempts }) => {
                     report.max_attempts = report.max_attempts.max(attempts);
+                    report.order.push(i);
                     let k = current[i].take().unwrap();
                     fate[k].push(Some(true));
                     report.delivered += 1;

@@ -203,7 +203,7 @@ pub const KEYS: &[KeyDoc] = &[
         "\"ieee802154\"",
         "channel-access rule: IEEE 802.15.4 unslotted CSMA/CA, IEEE 802.3 binary \
          exponential backoff after a busy channel and a missing ACK, or an IEEE 802.11 \
-         DCF-like rule (this build of radio-mac has beb only)",
+         DCF-like rule as Bianchi (2000) models it",
     ),
     k(
         "min_be",

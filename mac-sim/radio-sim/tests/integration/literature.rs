@@ -2,30 +2,22 @@
 //! (`radio_sim::checks`). Every run has a fixed seed; each tolerance says why it is
 //! sound for the model and not just for the seed.
 
-use radio_sim::checks::{WIDE_BE, aloha_star, bianchi, csma_all, line};
-use sim_kit::time::Time;
-
-/// Simulated seconds per Bianchi point: 100 000 data transmissions or more at every `n`,
-/// so that the binomial standard error of the collision probability stays below
-/// 0.6 % of it (checked below): the 3 % tolerance is then five standard errors of
-/// sampling plus the model's own small departures.
-fn bianchi_seconds(n: u16) -> u64 {
-    match n {
-        0..=5 => 600,
-        6..=10 => 300,
-        11..=20 => 240,
-        _ => 200,
-    }
-}
+use radio_sim::checks::{
+    ALOHA_LOADS, BIANCHI_SENDERS, BIANCHI_WINDOWS, CSMA_LOADS, LINE_LOADS, LOAD_DURATION, SEEDS,
+    SENDERS, WIDE_BE, aloha_star, bianchi, bianchi_duration, csma_all, line,
+};
 
 #[test]
 fn saturated_dcf_agrees_with_bianchis_fixed_point_within_3_percent() {
     // Bianchi (2000): n saturated stations in range, windows W 2^i up to stage m,
-    // unlimited retries. Two window settings, n = 5, 10, 20, 50.
+    // unlimited retries. Two window settings, n = 5, 10, 20, 50. Each run has 100 000
+    // data transmissions or more, so the binomial standard error of the collision
+    // probability stays below 0.6 % of it (checked): the 3 % tolerance is five
+    // standard errors of sampling plus the model's own small departures.
     println!("  W   m   n   S sim   S Bianchi  error    p sim   p Bianchi  error (se)");
-    for (w, m) in [(16, 6), (32, 5)] {
-        for n in [5, 10, 20, 50] {
-            let r = bianchi(n, w, m, Time::from_secs(bianchi_seconds(n)), 1).unwrap();
+    for (w, m) in BIANCHI_WINDOWS {
+        for n in BIANCHI_SENDERS {
+            let r = bianchi(n, w, m, bianchi_duration(n), SEEDS[0]).unwrap();
             println!(
                 "{w:3} {m:3} {n:3}   {:.4}  {:.4}    {:+.2} %   {:.4}  {:.4}     {:+.2} % ({:.2} %)",
                 r.throughput,
@@ -52,8 +44,8 @@ fn hidden_senders_around_a_sink_follow_pure_aloha() {
     // quite Poisson), and a sender's own frames never collide with each other (20
     // senders, not infinitely many); both shift S by a few per cent.
     println!("  load   G       S sim   S ALOHA+ACK  error");
-    for load in [0.05, 0.1, 0.2, 0.3] {
-        let r = aloha_star(20, load, Some(WIDE_BE), Time::from_secs(120), 2).unwrap();
+    for load in ALOHA_LOADS {
+        let r = aloha_star(SENDERS, load, Some(WIDE_BE), LOAD_DURATION, SEEDS[1]).unwrap();
         println!(
             "  {load:.2}   {:.3}   {:.4}  {:.4}       {:+.2} %",
             r.g,
@@ -66,7 +58,7 @@ fn hidden_senders_around_a_sink_follow_pure_aloha() {
     // With the standard's windows (at most 2^5 periods, 10 ms) the retransmissions of
     // two hidden senders that collided overlap again: throughput falls well below
     // ALOHA's at the same attempt rate.
-    let r = aloha_star(20, 0.2, None, Time::from_secs(60), 2).unwrap();
+    let r = aloha_star(SENDERS, 0.2, None, LOAD_DURATION, SEEDS[1]).unwrap();
     println!(
         "  default windows at load 0.2: G {:.3}, S {:.4}, ALOHA {:.4}",
         r.g, r.throughput, r.theory
@@ -82,8 +74,8 @@ fn stations_in_range_follow_nonpersistent_csma_with_the_ack_exchange() {
     // gap before an ACK (they are lost, and the ACK with them), a few per cent at
     // the highest load.
     println!("  load   G       S sim   S np-CSMA+ACK  error");
-    for load in [0.1, 0.3, 0.6] {
-        let r = csma_all(20, load, Some(WIDE_BE), Time::from_secs(60), 3).unwrap();
+    for load in CSMA_LOADS {
+        let r = csma_all(SENDERS, load, Some(WIDE_BE), LOAD_DURATION, SEEDS[2]).unwrap();
         println!(
             "  {load:.2}   {:.3}   {:.4}  {:.4}         {:+.2} %",
             r.g,
@@ -102,9 +94,9 @@ fn hidden_terminals_collapse_where_carrier_sense_helps_stations_in_range() {
     // hears each other keeps its carrier sense.
     println!("  load   hidden S  delivery   in range S  delivery");
     let mut rows = Vec::new();
-    for load in [0.05, 0.2, 0.4, 0.7, 1.0, 1.5] {
-        let hidden = line(true, load, Time::from_secs(60), 4).unwrap();
-        let open = line(false, load, Time::from_secs(60), 4).unwrap();
+    for load in LINE_LOADS {
+        let hidden = line(true, load, LOAD_DURATION, SEEDS[3]).unwrap();
+        let open = line(false, load, LOAD_DURATION, SEEDS[3]).unwrap();
         println!(
             "  {load:.2}   {:.4}    {:.3}      {:.4}      {:.3}",
             hidden.throughput, hidden.delivery_ratio, open.throughput, open.delivery_ratio
