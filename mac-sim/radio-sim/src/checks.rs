@@ -16,8 +16,8 @@
 //!   The model adds one thing to ALOHA's vulnerable period of two frame times: after
 //!   each success the sink turns around and sends its ACK, and a frame that starts in
 //!   the SIFS plus the CCA delay after a success (before the senders' carrier sense
-//!   can see the ACK) meets the sink transmitting. So `S = G e^(−2G − S v)`, `v = (SIFS
-//!   + CCA delay) / T`. ALOHA's retransmissions are independent of each other; the
+//!   can see the ACK) meets the sink transmitting. So `S = G e^(−2G − S v)` with
+//!   `v = (SIFS + CCA delay) / T`. ALOHA's retransmissions are independent of each other; the
 //!   802.15.4 default windows (at most `2^5` periods, 10 ms) are too short for that
 //!   against a 2 ms frame, so the check runs with `macMinBE = macMaxBE = 8` (82 ms),
 //!   and the default rule is reported beside it.
@@ -30,7 +30,7 @@
 //!   station that assesses the channel in the SIFS gap transmits into the ACK (its
 //!   frame is lost; this is left out of the form); (2) independent scheduling points,
 //!   again approached with `macMinBE = macMaxBE = 8`.
-//! * [`line`]: the hidden-terminal line A − B − C (both to B) against the same three
+//! * [`line()`]: the hidden-terminal line A − B − C (both to B) against the same three
 //!   stations all in range, under the default rule: no closed form, the contrast.
 
 use radio_mac::MacConfig;
@@ -258,7 +258,8 @@ pub fn aloha_with_ack(g: f64, v: f64) -> f64 {
 }
 
 /// The ALOHA check: `senders` hidden from each other around the sink at `load`;
-/// `be` as in [`poisson`] (`Some(WIDE_BE)` for the check, `None` for the default).
+/// `be` both `macMinBE` and `macMaxBE` (`Some(WIDE_BE)` for the check, `None` for the
+/// standard's defaults).
 ///
 /// # Errors
 ///
