@@ -142,23 +142,14 @@ enum Kind {
 fn loads(csv: bool, kind: Kind) -> Result<(String, LineChart), Failure> {
     // (series, load) pairs; every run is independent and seeded, so the order of
     // evaluation does not matter.
-    let runs: Vec<(usize, f64)> = match kind {
-        Kind::Aloha => ALOHA_LOADS
-            .iter()
-            .map(|&l| (0, l))
-            .chain(ALOHA_LOADS.iter().map(|&l| (1, l)))
-            .collect(),
-        Kind::Csma => CSMA_LOADS
-            .iter()
-            .map(|&l| (0, l))
-            .chain(CSMA_LOADS.iter().map(|&l| (1, l)))
-            .collect(),
-        Kind::Line => LINE_LOADS
-            .iter()
-            .map(|&l| (0, l))
-            .chain(LINE_LOADS.iter().map(|&l| (1, l)))
-            .collect(),
+    let loads: &[f64] = match kind {
+        Kind::Aloha => &ALOHA_LOADS,
+        Kind::Csma => &CSMA_LOADS,
+        Kind::Line => &LINE_LOADS,
     };
+    let runs: Vec<(usize, f64)> = (0..2)
+        .flat_map(|series| loads.iter().map(move |&l| (series, l)))
+        .collect();
     let rows: Vec<LoadRow> = runs
         .par_iter()
         .map(|&(series, load)| {

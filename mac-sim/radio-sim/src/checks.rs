@@ -273,9 +273,19 @@ pub fn aloha_star(
 ) -> Result<LoadRow, ConfigError> {
     let (c, mac, r) = poisson(senders, Topology::Star, load, be, duration, seed)?;
     let g = per_frame_time(r.data_transmissions, &c, &mac);
+    Ok(row(
+        load,
+        g,
+        aloha_with_ack(g, aloha_parameter(&c, &mac)),
+        &r,
+    ))
+}
+
+/// `v` = (SIFS + CCA delay) / T of `c`: what the sink's turnaround adds to ALOHA's
+/// vulnerable period, in frame times.
+pub fn aloha_parameter(c: &RadioConfig, mac: &MacConfig) -> f64 {
     let frame = mac.air_time_ns(usize::from(c.payload) + OVERHEAD) as f64;
-    let v = (mac.sifs_ns() + c.cca_delay_ns(&mac)) as f64 / frame;
-    Ok(row(load, g, aloha_with_ack(g, v), &r))
+    (mac.sifs_ns() + c.cca_delay_ns(mac)) as f64 / frame
 }
 
 /// Non-persistent CSMA with the ACK exchange in the busy period (see the module
@@ -334,9 +344,7 @@ pub fn csma_form(g: f64) -> f64 {
 /// [`aloha_with_ack`] at the checks' `v`.
 pub fn aloha_form(g: f64) -> f64 {
     let c = base(1, Topology::Star, Time::from_secs(1), 1);
-    let frame = CHECK_MAC.air_time_ns(usize::from(PAYLOAD) + OVERHEAD) as f64;
-    let v = (CHECK_MAC.sifs_ns() + c.cca_delay_ns(&CHECK_MAC)) as f64 / frame;
-    aloha_with_ack(g, v)
+    aloha_with_ack(g, aloha_parameter(&c, &CHECK_MAC))
 }
 
 /// [`bianchi_times`] of the checks.
