@@ -81,6 +81,10 @@ pub struct RadioArgs {
     /// dcf: the retry limit.
     #[arg(long, value_name = "N")]
     retry_limit: Option<String>,
+    /// dcf: the counter's countdown, virtual-slots (Bianchi's, default) or idle-slots
+    /// (IEEE 802.11's).
+    #[arg(long, value_name = "NAME")]
+    countdown: Option<String>,
     /// Simulated time measured, with unit (e.g. 10s).
     #[arg(short = 'd', long, value_name = "TIME")]
     duration: Option<String>,
@@ -129,7 +133,7 @@ pub struct RadioArgs {
 
 impl RadioArgs {
     /// The flags that set a key, with the key.
-    fn flags(&self) -> [(&'static str, &Option<String>); 23] {
+    fn flags(&self) -> [(&'static str, &Option<String>); 24] {
         [
             ("stations", &self.stations),
             ("topology", &self.topology),
@@ -151,6 +155,7 @@ impl RadioArgs {
             ("cw_min", &self.cw_min),
             ("max_stage", &self.max_stage),
             ("retry_limit", &self.retry_limit),
+            ("countdown", &self.countdown),
             ("duration", &self.duration),
             ("warmup", &self.warmup),
             ("seed", &self.seed),

@@ -4,9 +4,10 @@
 
 use std::path::Path;
 
+use radio_sim::Countdown;
 use radio_sim::checks::{
-    self, ALOHA_LOADS, BIANCHI_SENDERS, BIANCHI_WINDOWS, CSMA_LOADS, LINE_LOADS, LOAD_DURATION,
-    LoadRow, SEEDS, SENDERS, WIDE_BE,
+    self, ALOHA_LOADS, BIANCHI_SENDERS, BIANCHI_WINDOWS, BianchiRow, CSMA_LOADS, LINE_LOADS,
+    LOAD_DURATION, LoadRow, SEEDS, SENDERS, STANDARD_COUNTDOWN_WINDOW, WIDE_BE,
 };
 use radio_sim::theory::{self, BianchiTimes};
 use rayon::prelude::*;
@@ -62,36 +63,52 @@ pub fn check_cmd(name: &str, csv: bool, plot: Option<&Path>) -> Result<(), Failu
 }
 
 fn bianchi(csv: bool) -> Result<(String, LineChart), Failure> {
-    let points: Vec<(u32, u32, u16)> = BIANCHI_WINDOWS
+    // Bianchi's countdown at both windows, then IEEE 802.11's at one of them.
+    let (sw, sm) = STANDARD_COUNTDOWN_WINDOW;
+    let points: Vec<(u32, u32, u16, Countdown)> = BIANCHI_WINDOWS
         .iter()
-        .flat_map(|&(w, m)| BIANCHI_SENDERS.iter().map(move |&n| (w, m, n)))
+        .flat_map(|&(w, m)| {
+            BIANCHI_SENDERS
+                .iter()
+                .map(move |&n| (w, m, n, Countdown::VirtualSlots))
+        })
+        .chain(
+            BIANCHI_SENDERS
+                .iter()
+                .map(|&n| (sw, sm, n, Countdown::IdleSlots)),
+        )
         .collect();
-    let rows = points
+    let all = points
         .par_iter()
-        .map(|&(w, m, n)| checks::bianchi(n, w, m, checks::bianchi_duration(n), SEEDS[0]))
+        .map(|&(w, m, n, countdown)| {
+            let duration = checks::bianchi_duration(n);
+            checks::bianchi_counting(n, w, m, countdown, duration, SEEDS[0])
+        })
         .collect::<Result<Vec<_>, _>>()
         .map_err(Failure::usage)?;
+    let (rows, standard) = all.split_at(BIANCHI_WINDOWS.len() * BIANCHI_SENDERS.len());
     let mut text = String::new();
     if csv {
-        text.push_str("cw_min,max_stage,senders,throughput,throughput_bianchi,collision_probability,collision_probability_bianchi,transmissions\n");
-        for r in &rows {
-            text.push_str(&format!(
-                "{},{},{},{:.6},{:.6},{:.6},{:.6},{}\n",
-                r.cw_min,
-                r.max_stage,
-                r.senders,
-                r.throughput,
-                r.theory.throughput,
-                r.collision_probability,
-                r.theory.p,
-                r.transmissions
-            ));
+        text.push_str("countdown,cw_min,max_stage,senders,throughput,throughput_bianchi,collision_probability,collision_probability_bianchi,transmissions\n");
+        let named = [("virtual-slots", rows), ("idle-slots", standard)];
+        for (countdown, part) in named {
+            for r in part {
+                text.push_str(&format!(
+                    "{countdown},{},{},{},{:.6},{:.6},{:.6},{:.6},{}\n",
+                    r.cw_min,
+                    r.max_stage,
+                    r.senders,
+                    r.throughput,
+                    r.theory.throughput,
+                    r.collision_probability,
+                    r.theory.p,
+                    r.transmissions
+                ));
+            }
         }
     } else {
-        text.push_str("Saturated DCF-like rule, all in range, against Bianchi (2000)\n");
-        text.push_str("   W   m    n   S sim   S Bianchi   error   p sim   p Bianchi   error\n");
-        for r in &rows {
-            text.push_str(&format!(
+        let line = |r: &BianchiRow| {
+            format!(
                 "{:4}{:4}{:5}   {:.4}  {:.4}   {:+6.2} %   {:.4}  {:.4}   {:+6.2} %\n",
                 r.cw_min,
                 r.max_stage,
@@ -102,8 +119,13 @@ fn bianchi(csv: bool) -> Result<(String, LineChart), Failure> {
                 r.collision_probability,
                 r.theory.p,
                 100.0 * r.collision_error()
-            ));
-        }
+            )
+        };
+        text.push_str("Saturated DCF-like rule, all in range, against Bianchi (2000)\n");
+        text.push_str("   W   m    n   S sim   S Bianchi   error   p sim   p Bianchi   error\n");
+        rows.iter().for_each(|r| text.push_str(&line(r)));
+        text.push_str("The same with IEEE 802.11's countdown (no step for a busy period)\n");
+        standard.iter().for_each(|r| text.push_str(&line(r)));
     }
     let times: BianchiTimes = checks::check_times();
     let mut chart = LineChart::new(
@@ -129,6 +151,17 @@ fn bianchi(csv: bool) -> Result<(String, LineChart), Failure> {
             )
             .series(Series::new(&format!("simulated, W = {w}, m = {m}"), sim).colour(i));
     }
+    let sim: Vec<(f64, f64)> = standard
+        .iter()
+        .map(|r| (f64::from(r.senders), r.throughput))
+        .collect();
+    chart = chart.series(
+        Series::new(
+            &format!("simulated, W = {sw}, m = {sm}, IEEE 802.11's countdown"),
+            sim,
+        )
+        .colour(2),
+    );
     Ok((text, chart))
 }
 

@@ -215,7 +215,7 @@ pub enum Countdown {
     VirtualSlots,
     /// IEEE 802.11-2020, clause 10.3.4.3: only idle slots after a DIFS count; a busy
     /// period takes no step. Each busy period then costs every waiting station one
-    /// more empty slot: with `W` = 32 and `m` = 5 the saturation throughput is 5-6 %
+    /// more empty slot: with `W` = 32 and `m` = 5 the saturation throughput is 5-7 %
     /// below Bianchi's formula for 5 to 50 stations (the collision probability
     /// hardly changes).
     IdleSlots,

@@ -33,8 +33,8 @@
 //! * [`line()`]: the hidden-terminal line A − B − C (both to B) against the same three
 //!   stations all in range, under the default rule: no closed form, the contrast.
 
-use radio_mac::MacConfig;
 use radio_mac::frame::OVERHEAD;
+use radio_mac::{Countdown, MacConfig};
 use serde::Serialize;
 use sim_kit::time::Time;
 
@@ -56,6 +56,9 @@ pub const BIANCHI_WINDOWS: [(u32, u32); 2] = [(16, 6), (32, 5)];
 pub const BIANCHI_SENDERS: [u16; 4] = [5, 10, 20, 50];
 /// Senders of the ALOHA and CSMA checks.
 pub const SENDERS: u16 = 20;
+/// The window setting at which the check also runs IEEE 802.11's countdown.
+pub const STANDARD_COUNTDOWN_WINDOW: (u32, u32) = (32, 5);
+
 /// Offered loads of the ALOHA check (past about 0.3 the wide windows, not the
 /// channel, limit the attempt rate).
 pub const ALOHA_LOADS: [f64; 4] = [0.05, 0.1, 0.2, 0.3];
@@ -190,7 +193,26 @@ pub fn bianchi(
     duration: Time,
     seed: u64,
 ) -> Result<BianchiRow, ConfigError> {
+    bianchi_counting(n, w, m, Countdown::VirtualSlots, duration, seed)
+}
+
+/// [`bianchi`] with the DCF-like rule's counter counting down as `countdown` says:
+/// [`Countdown::IdleSlots`] is IEEE 802.11's own countdown, which Bianchi's model does
+/// not describe (the row shows by how much it differs).
+///
+/// # Errors
+///
+/// As [`bianchi`].
+pub fn bianchi_counting(
+    n: u16,
+    w: u32,
+    m: u32,
+    countdown: Countdown,
+    duration: Time,
+    seed: u64,
+) -> Result<BianchiRow, ConfigError> {
     let mut c = base(n, Topology::All, duration, seed);
+    c.rule.countdown = Some(countdown);
     c.traffic = Traffic::Saturated;
     c.rule.rule = Rule::Dcf;
     c.rule.cw_min = Some(w);

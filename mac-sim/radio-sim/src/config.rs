@@ -10,7 +10,7 @@ use core::fmt;
 
 use radio_mac::config::ConfigErrorKind;
 use radio_mac::frame::OVERHEAD;
-use radio_mac::{ChannelAccess, CsmaCa, Dcf, MacConfig};
+use radio_mac::{ChannelAccess, Countdown, CsmaCa, Dcf, MacConfig};
 use serde::Serialize;
 use sim_kit::time::Time;
 
@@ -144,6 +144,18 @@ pub struct RuleConfig {
     pub max_stage: Option<u32>,
     /// DCF: the retry limit.
     pub retry_limit: Option<u32>,
+    /// DCF: how the counter counts down.
+    #[serde(serialize_with = "countdown_name")]
+    pub countdown: Option<Countdown>,
+}
+
+/// The key value of a countdown (`None` when left to the rule's default).
+fn countdown_name<S: serde::Serializer>(c: &Option<Countdown>, s: S) -> Result<S::Ok, S::Error> {
+    match c {
+        Some(Countdown::VirtualSlots) => s.serialize_some("virtual-slots"),
+        Some(Countdown::IdleSlots) => s.serialize_some("idle-slots"),
+        None => s.serialize_none(),
+    }
 }
 
 impl RuleConfig {
@@ -184,13 +196,15 @@ impl RuleConfig {
 /// [`ConfigError::Value`] for one outside the range radio-mac accepts (the standard's).
 pub fn mac_config(rule: &RuleConfig) -> Result<MacConfig, ConfigError> {
     const CSMA_KEYS: [&str; 4] = ["min_be", "max_be", "max_csma_backoffs", "max_frame_retries"];
-    const DCF_KEYS: [&str; 3] = ["cw_min", "max_stage", "retry_limit"];
+    const DCF_KEYS: [&str; 4] = ["cw_min", "max_stage", "retry_limit", "countdown"];
     let takes: &[&str] = match rule.rule {
         Rule::Ieee802154 => &CSMA_KEYS,
         Rule::Beb => &[],
         Rule::Dcf => &DCF_KEYS,
     };
-    if let Some(&(key, _)) = rule.parameters().iter().find(|(k, _)| !takes.contains(k)) {
+    let countdown = rule.countdown.map(|_| ("countdown", 0));
+    let given = rule.parameters().into_iter().chain(countdown);
+    if let Some((key, _)) = given.filter(|(k, _)| !takes.contains(k)).next() {
         return Err(ConfigError::RuleParameter {
             rule: rule.rule.name(),
             key,
@@ -254,7 +268,7 @@ pub fn mac_config(rule: &RuleConfig) -> Result<MacConfig, ConfigError> {
                 };
                 refused(key, e)
             })?;
-            ChannelAccess::DcfLike(dcf)
+            ChannelAccess::DcfLike(dcf.with_countdown(rule.countdown.unwrap_or(d.countdown())))
         }
     };
     Ok(base.with_access(access))

@@ -84,3 +84,4 @@ pub mod topology;
 pub use config::{ConfigError, Destination, RadioConfig, Rule, RuleConfig, Topology, Traffic};
 pub use driver::run;
 pub use metrics::RadioResult;
+pub use radio_mac::Countdown;

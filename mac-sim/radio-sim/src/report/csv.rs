@@ -55,12 +55,19 @@ pub fn header(axes: &[String]) -> String {
 /// One row (no newline).
 pub fn row(r: &RadioResult) -> String {
     let c = &r.config;
-    let params: Vec<String> = c
+    let mut params: Vec<String> = c
         .rule
         .parameters()
         .iter()
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
+    params.extend(c.rule.countdown.map(|d| {
+        let name = match d {
+            radio_mac::Countdown::VirtualSlots => "virtual-slots",
+            radio_mac::Countdown::IdleSlots => "idle-slots",
+        };
+        format!("countdown={name}")
+    }));
     let cells: Vec<String> = vec![
         c.stations.to_string(),
         c.topology.name().to_string(),

@@ -20,6 +20,8 @@ use core::fmt;
 use sim_kit::output::text::wrap;
 use sim_kit::time::Time;
 
+use radio_mac::Countdown;
+
 use crate::config::{
     Destination, MAX_PAYLOAD, MAX_STATIONS, MIN_PAYLOAD, RadioConfig, Rule, Topology, Traffic,
 };
@@ -255,6 +257,14 @@ pub const KEYS: &[KeyDoc] = &[
         "dcf: attempts after the first before a frame is dropped",
     ),
     k(
+        "countdown",
+        Text,
+        "\"virtual-slots\" or \"idle-slots\"",
+        "\"virtual-slots\"",
+        "dcf: the counter steps per idle slot and per busy period (Bianchi's model) or \
+         per idle slot only (IEEE 802.11's countdown)",
+    ),
+    k(
         "warmup",
         Text,
         "duration (0s allowed)",
@@ -387,6 +397,13 @@ pub fn set(c: &mut RadioConfig, key: &str, value: &str) -> Result<(), KeyError> 
         "cw_min" => c.rule.cw_min = small()?,
         "max_stage" => c.rule.max_stage = small()?,
         "retry_limit" => c.rule.retry_limit = small()?,
+        "countdown" => {
+            c.rule.countdown = Some(match v {
+                "virtual-slots" => Countdown::VirtualSlots,
+                "idle-slots" => Countdown::IdleSlots,
+                _ => return Err(bad()),
+            })
+        }
         "warmup" => c.warmup = instant(v).ok_or_else(bad)?,
         "duration" => c.duration = Time::parse(v).map_err(|_| bad())?,
         "seed" => c.seed = int(0, u64::MAX)?,
@@ -451,6 +468,7 @@ mod tests {
             "traffic" => "poisson",
             "to" => "neighbour",
             "rule" => "beb",
+            "countdown" => "idle-slots",
             "cca_delay" | "warmup" | "duration" => "2ms",
             "loss" => "0.5",
             _ => "7",
@@ -483,6 +501,7 @@ mod tests {
             ("duration", "10"),
             ("topology", "ring"),
             ("rule", "aloha"),
+            ("countdown", "slots"),
             ("load", "nan"),
         ] {
             let e = set(&mut c, k, v).unwrap_err();

@@ -2,9 +2,11 @@
 //! (`radio_sim::checks`). Every run has a fixed seed; each tolerance says why it is
 //! sound for the model and not just for the seed.
 
+use radio_sim::Countdown;
 use radio_sim::checks::{
     ALOHA_LOADS, BIANCHI_SENDERS, BIANCHI_WINDOWS, CSMA_LOADS, LINE_LOADS, LOAD_DURATION, SEEDS,
-    SENDERS, WIDE_BE, aloha_star, bianchi, bianchi_duration, csma_all, line,
+    SENDERS, STANDARD_COUNTDOWN_WINDOW, WIDE_BE, aloha_star, bianchi, bianchi_counting,
+    bianchi_duration, csma_all, line,
 };
 
 #[test]
@@ -32,6 +34,28 @@ fn saturated_dcf_agrees_with_bianchis_fixed_point_within_3_percent() {
             assert!(r.throughput_error().abs() <= 0.03, "{r:?}");
             assert!(r.collision_error().abs() <= 0.03, "{r:?}");
         }
+    }
+}
+
+#[test]
+fn ieee_802_11s_countdown_runs_below_bianchis_model() {
+    // IEEE 802.11's countdown takes no step for a busy period: every waiting station
+    // waits one more empty slot per busy period than Bianchi's model says, so the
+    // throughput is lower at the same collision probability. Measured 5.0-6.7 % below
+    // at W = 32, m = 5 (a slotted model of both countdowns gives the same gap); the
+    // window [-8 %, -3 %] holds it with the sampling error above to spare, and shows
+    // the gap is real (Bianchi's own countdown stays within 1 %).
+    let (w, m) = STANDARD_COUNTDOWN_WINDOW;
+    for n in BIANCHI_SENDERS {
+        let r =
+            bianchi_counting(n, w, m, Countdown::IdleSlots, bianchi_duration(n), SEEDS[0]).unwrap();
+        println!(
+            "  IEEE 802.11 countdown, W = {w}, m = {m}, n = {n}: S {:+.2} %, p {:+.2} %",
+            100.0 * r.throughput_error(),
+            100.0 * r.collision_error()
+        );
+        assert!((-0.08..=-0.03).contains(&r.throughput_error()), "{r:?}");
+        assert!(r.collision_error().abs() <= 0.03, "{r:?}");
     }
 }
 
