@@ -204,7 +204,7 @@ pub fn mac_config(rule: &RuleConfig) -> Result<MacConfig, ConfigError> {
     };
     let countdown = rule.countdown.map(|_| ("countdown", 0));
     let given = rule.parameters().into_iter().chain(countdown);
-    if let Some((key, _)) = given.filter(|(k, _)| !takes.contains(k)).next() {
+    if let Some((key, _)) = given.into_iter().find(|(k, _)| !takes.contains(k)) {
         return Err(ConfigError::RuleParameter {
             rule: rule.rule.name(),
             key,
