@@ -90,8 +90,12 @@ fn bianchi(csv: bool) -> Result<(String, LineChart), Failure> {
     let mut text = String::new();
     if csv {
         text.push_str("countdown,cw_min,max_stage,senders,throughput,throughput_bianchi,collision_probability,collision_probability_bianchi,transmissions\n");
-        let named = [("virtual-slots", rows), ("idle-slots", standard)];
+        let named = [
+            (Countdown::VirtualSlots, rows),
+            (Countdown::IdleSlots, standard),
+        ];
         for (countdown, part) in named {
+            let countdown = radio_sim::config::countdown_name(countdown);
             for r in part {
                 text.push_str(&format!(
                     "{countdown},{},{},{},{:.6},{:.6},{:.6},{:.6},{}\n",

@@ -145,15 +145,28 @@ pub struct RuleConfig {
     /// DCF: the retry limit.
     pub retry_limit: Option<u32>,
     /// DCF: how the counter counts down.
-    #[serde(serialize_with = "countdown_name")]
+    #[serde(serialize_with = "countdown_key")]
     pub countdown: Option<Countdown>,
 }
 
-/// The key value of a countdown (`None` when left to the rule's default).
-fn countdown_name<S: serde::Serializer>(c: &Option<Countdown>, s: S) -> Result<S::Ok, S::Error> {
+/// The DCF countdowns by the name the key `countdown` gives them.
+pub const COUNTDOWNS: [(&str, Countdown); 2] = [
+    ("virtual-slots", Countdown::VirtualSlots),
+    ("idle-slots", Countdown::IdleSlots),
+];
+
+/// The key value of `countdown`.
+pub fn countdown_name(countdown: Countdown) -> &'static str {
+    match countdown {
+        Countdown::VirtualSlots => COUNTDOWNS[0].0,
+        Countdown::IdleSlots => COUNTDOWNS[1].0,
+    }
+}
+
+/// Serialise a countdown by its key value (`None` when left to the rule's default).
+fn countdown_key<S: serde::Serializer>(c: &Option<Countdown>, s: S) -> Result<S::Ok, S::Error> {
     match c {
-        Some(Countdown::VirtualSlots) => s.serialize_some("virtual-slots"),
-        Some(Countdown::IdleSlots) => s.serialize_some("idle-slots"),
+        Some(c) => s.serialize_some(countdown_name(*c)),
         None => s.serialize_none(),
     }
 }

@@ -61,13 +61,11 @@ pub fn row(r: &RadioResult) -> String {
         .iter()
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
-    params.extend(c.rule.countdown.map(|d| {
-        let name = match d {
-            radio_mac::Countdown::VirtualSlots => "virtual-slots",
-            radio_mac::Countdown::IdleSlots => "idle-slots",
-        };
-        format!("countdown={name}")
-    }));
+    params.extend(
+        c.rule
+            .countdown
+            .map(|d| format!("countdown={}", crate::config::countdown_name(d))),
+    );
     let cells: Vec<String> = vec![
         c.stations.to_string(),
         c.topology.name().to_string(),

@@ -20,10 +20,9 @@ use core::fmt;
 use sim_kit::output::text::wrap;
 use sim_kit::time::Time;
 
-use radio_mac::Countdown;
-
 use crate::config::{
-    Destination, MAX_PAYLOAD, MAX_STATIONS, MIN_PAYLOAD, RadioConfig, Rule, Topology, Traffic,
+    COUNTDOWNS, Destination, MAX_PAYLOAD, MAX_STATIONS, MIN_PAYLOAD, RadioConfig, Rule, Topology,
+    Traffic,
 };
 
 /// The type a key's value has in a scenario file.
@@ -398,11 +397,8 @@ pub fn set(c: &mut RadioConfig, key: &str, value: &str) -> Result<(), KeyError> 
         "max_stage" => c.rule.max_stage = small()?,
         "retry_limit" => c.rule.retry_limit = small()?,
         "countdown" => {
-            c.rule.countdown = Some(match v {
-                "virtual-slots" => Countdown::VirtualSlots,
-                "idle-slots" => Countdown::IdleSlots,
-                _ => return Err(bad()),
-            })
+            let named = COUNTDOWNS.iter().find(|(name, _)| *name == v);
+            c.rule.countdown = Some(named.ok_or_else(bad)?.1);
         }
         "warmup" => c.warmup = instant(v).ok_or_else(bad)?,
         "duration" => c.duration = Time::parse(v).map_err(|_| bad())?,
