@@ -141,6 +141,12 @@ pub struct Medium {
     sig: Vec<Signal>,
     method: SenseMethod,
     fronts: LevelBitSet,
+    /// The members of the front set whose transmitter is still on, among which
+    /// [`carrier_wait`](Self::carrier_wait) finds the nearest (kept only for the
+    /// fast methods under the IEEE 802.3 gap rules, see `track_on`).
+    fronts_on: LevelBitSet,
+    /// Whether `fronts_on` is kept.
+    track_on: bool,
     tree: Option<FrontTree>,
     front_fifo: VecDeque<Front>,
     old_transmitting: u32,
@@ -188,6 +194,8 @@ impl Medium {
                 .collect(),
             method,
             fronts: LevelBitSet::new(n),
+            fronts_on: LevelBitSet::new(0),
+            track_on: false,
             tree: (method == SenseMethod::Indexed).then(|| FrontTree::new(n)),
             front_fifo: VecDeque::new(),
             old_transmitting: 0,
@@ -213,6 +221,10 @@ impl Medium {
     /// finds the farther signal it started inside.
     pub fn allow_starts_under_carrier(&mut self) {
         self.starts_under_carrier = true;
+        if self.method != SenseMethod::BruteForce && !self.track_on {
+            self.track_on = true;
+            self.fronts_on = LevelBitSet::new(self.sig.len());
+        }
     }
 
     /// Stations transmitting now.
@@ -265,6 +277,9 @@ impl Medium {
             self.fronts.remove(k);
             if let Some(t) = &mut self.tree {
                 t.clear(k);
+            }
+            if self.track_on && self.fronts_on.contains(k) {
+                self.fronts_on.remove(k);
             }
             let g = &mut self.sig[k];
             debug_assert_eq!(g.start, f.start);
@@ -378,6 +393,9 @@ impl Medium {
             *until = (*until).max(g.end + d);
             Some(true)
         };
+        if let Some(wait) = self.carrier_wait_fast(k, now, until) {
+            return wait;
+        }
         let mut on = None;
         if self.method == SenseMethod::BruteForce {
             // The transmitter the walk would find first: the nearest on the left
@@ -417,6 +435,39 @@ impl Medium {
             Some(j) => Wait::Transmitter(j),
             None => Wait::Until(until.max(now)),
         }
+    }
+
+    /// [`carrier_wait`](Self::carrier_wait) for the fast methods while no member
+    /// started under carrier (`folded`: the latest tail at `k` of the signals folded
+    /// out of the front set): the neighbour walk's answer without the walk when a
+    /// transmitter still on is present, and with the tree in `O(log N)` otherwise.
+    ///
+    /// Then a member nearer to `k` on the same side reached `k` no later than a
+    /// farther one (it started before the farther one's front reached it), so the
+    /// members that have arrived form a run on each side of `k`, as in
+    /// [`sense`](Self::sense). The walk stops at the nearest transmitter still on in
+    /// the left run (`k` included), else in the right run: the nearest on each side,
+    /// if it has arrived. Otherwise it passes every tail of both runs.
+    fn carrier_wait_fast(&self, k: usize, now: Time, folded: Time) -> Option<Wait> {
+        if self.inside_members > 0 || !self.track_on {
+            return None;
+        }
+        let p = self.sig[k].pos;
+        let arrived = |j: &usize| self.sig[*j].start + p.abs_diff(self.sig[*j].pos) < now;
+        let nearest_on = self.fronts_on.pred_incl(k).filter(arrived);
+        if let Some(j) = nearest_on.or_else(|| self.fronts_on.succ(k).filter(arrived)) {
+            return Some(Wait::Transmitter(j));
+        }
+        let t = self.tree.as_ref()?;
+        let now_s = SignedTime::from_time(now);
+        let from = t.rightmost_a_at_least(k, now_s - p).map_or(0, |i| i + 1);
+        let to = t
+            .leftmost_b_at_least(k + 1, now_s + p)
+            .unwrap_or(self.sig.len());
+        // (An empty range gives a maximum far before time zero.)
+        let left = t.max_tail_left(from, k) + p;
+        let right = t.max_tail_right(k + 1, to - 1) - p;
+        Some(Wait::Until(folded.max(left.max(right).to_time()).max(now)))
     }
 
     /// The carrier at station `k` at `now`, as its deference sees it: on or off, since
@@ -714,6 +765,9 @@ impl Medium {
             t.set(k, [s - p, e - p, s + p, e + p]);
         }
         self.fronts.insert(k);
+        if self.track_on {
+            self.fronts_on.insert(k);
+        }
         self.front_fifo.push_back(Front {
             start: now,
             station: k as u32,
@@ -780,7 +834,11 @@ impl Medium {
         self.u_all = self.u_all.max(e - g.pos);
         self.v_all = self.v_all.max(e + g.pos);
         // (After the purge above, which may just have moved this front out.)
-        if !self.sig[k].in_fifo {
+        if self.sig[k].in_fifo {
+            if self.track_on {
+                self.fronts_on.remove(k);
+            }
+        } else {
             self.u_old = self.u_old.max(e - g.pos);
             self.v_old = self.v_old.max(e + g.pos);
             self.old_transmitting -= 1;
