@@ -39,6 +39,11 @@ use sim_kit::time::{SignedTime, Time};
 
 /// No collision detected (yet).
 pub const NONE: Time = Time::MAX;
+/// From this many stations on, the medium keeps the members still transmitting
+/// (`Medium::fronts_on`) for the IEEE 802.3 gap rules. Below it the walk over the few
+/// signals near a station costs less than keeping the set (instructions,
+/// `scripts/compare-builds.sh`: +1.8 % at 32 stations with it, −1.2 % at 64).
+const TRACK_ON_FROM: usize = 64;
 /// Before every instant of a run ("never" for the last drop of the carrier), far
 /// enough from [`SignedTime::MIN`] that adding a position or a gap cannot overflow.
 const LONG_AGO: SignedTime = SignedTime::from_ps(i64::MIN / 4);
@@ -143,7 +148,8 @@ pub struct Medium {
     fronts: LevelBitSet,
     /// The members of the front set whose transmitter is still on, among which
     /// [`carrier_wait`](Self::carrier_wait) finds the nearest (kept only for the
-    /// fast methods under the IEEE 802.3 gap rules, see `track_on`).
+    /// fast methods under the IEEE 802.3 gap rules from [`TRACK_ON_FROM`] stations,
+    /// see `track_on`).
     fronts_on: LevelBitSet,
     /// Whether `fronts_on` is kept.
     track_on: bool,
@@ -221,7 +227,10 @@ impl Medium {
     /// finds the farther signal it started inside.
     pub fn allow_starts_under_carrier(&mut self) {
         self.starts_under_carrier = true;
-        if self.method != SenseMethod::BruteForce && !self.track_on {
+        if self.method != SenseMethod::BruteForce
+            && self.sig.len() >= TRACK_ON_FROM
+            && !self.track_on
+        {
             self.track_on = true;
             self.fronts_on = LevelBitSet::new(self.sig.len());
         }
