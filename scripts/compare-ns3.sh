@@ -7,6 +7,9 @@
 #   --mac-sim PATH   the mac-sim binary (also env MAC_SIM; default
 #                    target/release/mac-sim of this checkout). Time a release
 #                    build: a debug one is tens of times slower.
+# Env REPEAT=K (default 5): a run that takes under a second is repeated K times in
+# all and its shortest wall time kept, so that a short run's figure is not one
+# scheduling accident (the frame count is the same every time: seed 1).
 # Env NS3_TIMEOUT=SECONDS caps each ns-3 run (default: none). A run that hits it
 # shows "> SECONDS" as its wall time and no frame count; the slowest point,
 # 512 stations x 64 bytes x 100 s, takes minutes.
@@ -49,6 +52,10 @@ fi
 timeout_s=${NS3_TIMEOUT:-0}
 case $timeout_s in
 '' | *[!0-9]*) echo "error: NS3_TIMEOUT must be whole seconds, got '$timeout_s'" >&2; exit 2 ;;
+esac
+repeat=${REPEAT:-5}
+case $repeat in
+'' | *[!0-9]* | 0) echo "error: REPEAT must be a whole number of runs, at least 1, got '$repeat'" >&2; exit 2 ;;
 esac
 
 # The ns-3 libraries and a compiler. Debian's libns3-dev names its libraries in
@@ -136,6 +143,22 @@ run_mac_sim() {
     wall=$(elapsed "$t0" "$t1")
 }
 
+# best RUNNER N BYTES SECONDS: RUNNER once, and if it took under a second,
+# REPEAT times in all, keeping the shortest wall time.
+best() {
+    local fastest i
+    "$1" "$2" "$3" "$4"
+    fastest=$wall
+    case $wall in '>'*) return 0 ;; esac
+    if awk -v w="$wall" 'BEGIN { exit !(w < 1) }'; then
+        for ((i = 1; i < repeat; i++)); do
+            "$1" "$2" "$3" "$4"
+            fastest=$(awk -v a="$fastest" -v b="$wall" 'BEGIN { printf "%.4f", (b < a ? b : a) }')
+        done
+    fi
+    wall=$fastest
+}
+
 durations=(10 100)
 [ "$quick" -eq 1 ] && durations=(10)
 
@@ -147,7 +170,7 @@ echo "- machine: $(nproc) CPUs, $(uname -sm)"
 echo "- ns-3: $ns3_version (pkg-config ns3-core), program scripts/ns3/csma-saturated.cc built with g++ -O2"
 echo "- mac-sim: $mac_sim ($("$mac_sim" --version))"
 echo "- load average at start: $(cat /proc/loadavg)"
-echo "- saturated stations, 10 Mb/s, 2500 m (12.5 us end to end), seed 1; wall = whole process, start-up included"
+echo "- saturated stations, 10 Mb/s, 2500 m (12.5 us end to end), seed 1; wall = whole process, start-up included; runs under 1 s: the shortest of $repeat"
 [ "$timeout_s" -gt 0 ] && echo "- each ns-3 run capped at $timeout_s s (NS3_TIMEOUT)"
 echo
 echo "| stations | bytes | sim s | ns-3 frames | ns-3 wall s | ns-3 frames/wall s | mac-sim frames | mac-sim wall s | mac-sim frames/wall s | ratio |"
@@ -155,10 +178,10 @@ echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for d in "${durations[@]}"; do
     for n in 2 8 32 128 512; do
         for b in 64 1518; do
-            run_ns3 "$n" "$b" "$d"
+            best run_ns3 "$n" "$b" "$d"
             ns_frames=$frames ns_wall=$wall ns_rate="-" ratio="-"
             [ -n "$ns_frames" ] && ns_rate=$(per_wall "$ns_frames" "$ns_wall")
-            run_mac_sim "$n" "$b" "$d"
+            best run_mac_sim "$n" "$b" "$d"
             ms_rate=$(per_wall "$frames" "$wall")
             [ -n "$ns_frames" ] && ratio=$(awk -v mf="$frames" -v mw="$wall" -v nf="$ns_frames" -v nw="$ns_wall" \
                 'BEGIN { if (nf > 0 && mw > 0) printf "%.1f", (mf / mw) / (nf / nw); else printf "-" }')
