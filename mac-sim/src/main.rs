@@ -50,7 +50,11 @@ struct Cli {
     run: run::RunArgs,
 }
 
+// `defer`: a subcommand's arguments (and their help texts, and the storm and radio
+// key references) are built only when that subcommand is used, which keeps them out
+// of every other command's start-up.
 #[derive(Subcommand, Debug)]
+#[command(defer = true)]
 enum Cmd {
     /// Run the exact CSMA/CD model (the default).
     Run(run::RunArgs),
@@ -62,12 +66,10 @@ enum Cmd {
     Bench(bench::BenchArgs),
     /// Retry storms: many clients, one server, an outage; every client decision from
     /// backoff-core (--list shows the scenarios).
-    #[command(after_long_help = retry_storm::file::keys::reference())]
     Storm(storm::StormArgs),
     /// The firmware's CSMA/CA radio MAC at scale on a host channel model: topologies,
     /// collisions, capture, hidden terminals, saturated or Poisson traffic (--keys
     /// lists every key).
-    #[command(after_long_help = radio_sim::scenario::keys::reference())]
     Radio(Box<radio::RadioArgs>),
     /// Sweep stations, offered load, frame size and backoff algorithm with replications
     /// on all cores; write results.csv, results.json and charts with 95% intervals.

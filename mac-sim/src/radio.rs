@@ -20,6 +20,7 @@ use crate::failure::Failure;
 use crate::{emit, interrupt, note};
 
 #[derive(Args, Debug)]
+#[command(after_long_help = radio_sim::scenario::keys::reference())]
 pub struct RadioArgs {
     /// Stations, the sink (station 0) included: 2 to 254.
     #[arg(short = 'n', long, value_name = "N")]

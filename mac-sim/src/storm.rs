@@ -24,6 +24,7 @@ use crate::interrupt;
 use sim_host::runner::progress;
 
 #[derive(Args, Debug)]
+#[command(after_long_help = retry_storm::file::keys::reference())]
 pub struct StormArgs {
     /// The scenario: a preset's name (see --list), `contention`, or the path of a
     /// scenario file (TOML, a storm scenario or a contention experiment; see the

@@ -163,7 +163,8 @@ pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `mac-sim merge`: shard databases into one.
+// `mac-sim merge`: shard databases into one. (A plain comment: a doc comment here
+// would replace the subcommand's description from `Cmd::Merge` when it is built.)
 #[derive(Args, Debug)]
 pub struct MergeArgs {
     /// The merged database to write (must not exist).
