@@ -106,20 +106,28 @@ if ! [ -x "$ns3_bin" ] || [ "$src" -nt "$ns3_bin" ]; then
     mv "$ns3_bin.tmp" "$ns3_bin"
 fi
 
-now() { date +%s.%N; }
+# Timestamps from bash itself (EPOCHREALTIME, bash 5): forking `date` around a run
+# would add a few milliseconds to every figure, as much as a short run itself.
+now() { printf '%s' "${EPOCHREALTIME/,/.}"; }
+scratch=$(mktemp)
+trap 'rm -f "$scratch"' EXIT
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", b - a }'; }
 per_wall() { awk -v f="$1" -v w="$2" 'BEGIN { printf "%.0f", f / w }'; }
 
 # run_ns3 N BYTES SECONDS: sets frames and wall (frames empty on a timeout).
 run_ns3() {
     local t0 t1 out rc=0
-    t0=$(now)
+    # The output goes to a file, not through a command substitution (a subshell
+    # more in what is timed).
+    t0=$EPOCHREALTIME
     if [ "$timeout_s" -gt 0 ]; then
-        out=$(timeout "$timeout_s" "$ns3_bin" --stations="$1" --frame="$2" --duration="$3" --seed=1) || rc=$?
+        timeout "$timeout_s" "$ns3_bin" --stations="$1" --frame="$2" --duration="$3" --seed=1 >"$scratch" || rc=$?
     else
-        out=$("$ns3_bin" --stations="$1" --frame="$2" --duration="$3" --seed=1) || rc=$?
+        "$ns3_bin" --stations="$1" --frame="$2" --duration="$3" --seed=1 >"$scratch" || rc=$?
     fi
-    t1=$(now)
+    t1=$EPOCHREALTIME
+    t0=${t0/,/.} t1=${t1/,/.}
+    out=$(cat "$scratch")
     if [ "$rc" -eq 124 ]; then
         frames="" wall="> $timeout_s"
         return 0
@@ -134,9 +142,11 @@ run_ns3() {
 # column delivered_frames, found by its header name.
 run_mac_sim() {
     local t0 t1 out
-    t0=$(now)
-    out=$("$mac_sim" run -n "$1" -f "$2" -d "${3}s" --seed 1 --csv -q)
-    t1=$(now)
+    t0=$EPOCHREALTIME
+    "$mac_sim" run -n "$1" -f "$2" -d "${3}s" --seed 1 --csv -q >"$scratch"
+    t1=$EPOCHREALTIME
+    t0=${t0/,/.} t1=${t1/,/.}
+    out=$(cat "$scratch")
     frames=$(printf '%s\n' "$out" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "delivered_frames") c = i }
         NR == 2 && c { print $c }')
     [ -n "$frames" ] || { echo "error: no delivered_frames in mac-sim's CSV" >&2; exit 1; }

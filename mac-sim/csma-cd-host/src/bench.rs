@@ -158,7 +158,7 @@ fn drive(engine: &mut Engine<CsmaCd>, from: Time, end: Time, budget_s: f64) -> T
 /// IEEE 802.3 rule the collisions that follow come in rounds of thousands of
 /// stations; each station that then meets carrier younger than one gap reads every
 /// signal in flight or recently ended near it (`Medium::carrier`): `O(N)` each in a
-/// round, close to `O(N²)` in all (`scripts/saturated-scaling.sh`: 19 s for the first
+/// round, close to `O(N²)` in all (`scripts/saturated-scaling.sh`: 18 s for the first
 /// 200 µs at 128 000 stations). The restarting rule wakes deferring stations once per
 /// busy period.
 pub fn bench_ifg_rule(stations: u32, load: Option<f64>) -> IfgRule {
