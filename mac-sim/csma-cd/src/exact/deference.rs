@@ -104,18 +104,25 @@ impl<O: Observer> CsmaCd<O> {
     /// part (it transmits). A station that looks at exactly the end of a gap whose
     /// second part saw carrier arrive transmits, as one whose frame was waiting.
     fn follow_gap(&mut self, now: Time, k: usize, c: Carrier, q: &mut EventQueue<Event>) {
-        let (ifg, part1) = (self.t.ifg, self.t.ifg_part1);
-        match (c.on_since, c.last_drop) {
-            (None, None) => self.start_tx(now, k, q),
-            (None, Some(drop)) => self.at_gap_end(now, k, drop + ifg, q),
-            // The carrier arrived in the second part of a gap that has not ended.
-            (Some(since), Some(drop)) if since >= drop + part1 && now <= drop + ifg => {
-                self.at_gap_end(now, k, drop + ifg, q)
+        let ifg = self.t.ifg;
+        match c {
+            Carrier::Off { last_drop: None } => self.start_tx(now, k, q),
+            // A gap since the last drop, or one in whose second part the carrier
+            // arrived: it ends one gap after the drop.
+            Carrier::Off {
+                last_drop: Some(drop),
             }
-            (Some(_), _) => {
+            | Carrier::On {
+                gap_from: Some(drop),
+                ..
+            } => self.at_gap_end(now, k, drop + ifg, q),
+            Carrier::On {
+                gap_from: None,
+                wait,
+            } => {
                 self.observe_defer(now, k);
                 self.stations[k].state = State::Deferred;
-                self.listen(now, k, c.wait, q);
+                self.listen(now, k, wait, q);
             }
         }
     }

@@ -44,6 +44,9 @@ pub const NONE: Time = Time::MAX;
 /// signals near a station costs less than keeping the set (instructions,
 /// `scripts/compare-builds.sh`: +1.8 % at 32 stations with it, −1.2 % at 64).
 const TRACK_ON_FROM: usize = 64;
+/// The least length of the folded signals at which [`Medium::carrier`] drops the old
+/// ones without a scan of its own.
+const RECENT_CAP_MIN: usize = 256;
 /// Before every instant of a run ("never" for the last drop of the carrier), far
 /// enough from [`SignedTime::MIN`] that adding a position or a gap cannot overflow.
 const LONG_AGO: SignedTime = SignedTime::from_ps(i64::MIN / 4);
@@ -101,16 +104,23 @@ struct Past {
 /// What a station's deference needs to know of the carrier at its own position
 /// ([`Medium::carrier`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Carrier {
-    /// When the carrier that is on now began at the station (the earliest front of an
-    /// unbroken run of signals), or `None` if the carrier is off.
-    pub on_since: Option<Time>,
-    /// When the carrier last dropped at the station (before `on_since` if it is on),
-    /// or `None` if no drop is recent enough to matter (more than one gap plus the
-    /// end-to-end delay ago).
-    pub last_drop: Option<Time>,
-    /// While the carrier is on: what it waits for.
-    pub wait: Wait,
+pub enum Carrier {
+    /// The carrier is off. It last dropped at `last_drop`, or `None` if no drop is
+    /// recent enough to matter (more than one gap plus the end-to-end delay ago).
+    Off {
+        /// The last drop of the carrier at the station.
+        last_drop: Option<Time>,
+    },
+    /// The carrier is on.
+    On {
+        /// The drop before the run of carrier that is on now, when that run began
+        /// at least the gap's first part (`Timing::ifg_part1`) after it and the drop
+        /// is at most one gap ago: a gap that started then is in its second part and
+        /// ignores this carrier. `None` otherwise (no gap is in progress).
+        gap_from: Option<Time>,
+        /// What the carrier waits for.
+        wait: Wait,
+    },
 }
 
 /// What ends the carrier at a station, as far as is known now.
@@ -139,8 +149,15 @@ pub struct Medium {
     inside_members: u32,
     /// Transmitters whose front has covered the cable.
     old_on: Vec<u32>,
-    /// Finished signals out of the front set, for [`carrier`](Self::carrier).
+    /// Finished signals out of the front set, for [`carrier`](Self::carrier), in
+    /// order of start.
     recent: Vec<Past>,
+    /// The same for transmissions still on when their front covered the cable (they
+    /// join when they end, out of order of start).
+    recent_long: Vec<Past>,
+    /// When `recent` and `recent_long` together grow to this length, signals too old
+    /// to matter are dropped (amortised: most questions do not scan them).
+    recent_cap: usize,
     /// Scratch space of [`carrier`](Self::carrier).
     scratch: Vec<(Time, Time, u32)>,
     sig: Vec<Signal>,
@@ -185,6 +202,8 @@ impl Medium {
             inside_members: 0,
             old_on: Vec::new(),
             recent: Vec::new(),
+            recent_long: Vec::new(),
+            recent_cap: RECENT_CAP_MIN,
             scratch: Vec::new(),
             sig: positions
                 .iter()
@@ -479,29 +498,52 @@ impl Medium {
         Some(Wait::Until(folded.max(left.max(right).to_time()).max(now)))
     }
 
-    /// The carrier at station `k` at `now`, as its deference sees it: on or off, since
-    /// when, the drop before, and what the carrier waits for. Exact for every signal
-    /// whose tail passed the station less than one gap plus the end-to-end delay ago
-    /// (older drops cannot matter to a gap of that length). Scans the signals in
-    /// flight and those recently folded; call [`purge`](Self::purge) first. Only for
+    /// The carrier at station `k` at `now`, as its deference sees it: on or off, the
+    /// drop from which a gap may be running, and what the carrier waits for. Exact for
+    /// every signal whose tail passed the station less than one gap plus the
+    /// end-to-end delay ago (older drops cannot matter to a gap of that length). Call
+    /// [`purge`](Self::purge) first, and only when [`sense`](Self::sense) has found
+    /// the carrier on (the answer is then [`Carrier::On`]); only for
     /// [`allow_starts_under_carrier`](Self::allow_starts_under_carrier) cables.
+    ///
+    /// From 64 stations on, most questions are answered from the indexes and the
+    /// signals that arrived in the last part of a gap ([`carrier_fast`]); the rest
+    /// scan the signals in flight and those recently folded.
+    ///
+    /// [`carrier_fast`]: Self::carrier_fast
     pub fn carrier(&mut self, k: usize, now: Time) -> Carrier {
-        let (horizon, ifg, p) = (self.t.max_prop + self.t.ifg, self.t.ifg, self.sig[k].pos);
+        let (ifg, p) = (self.t.ifg, self.sig[k].pos);
         // The common case first: a transmitter whose front covered the cable reached
         // the station more than a gap ago, so the carrier is on, the run is older than
         // a gap and the station waits on that transmitter.
         for &j in &self.old_on {
             let g = self.sig[j as usize];
-            let front = g.start + p.abs_diff(g.pos);
-            if front + ifg <= now {
-                return Carrier {
-                    on_since: Some(front),
-                    last_drop: None,
+            if g.start + p.abs_diff(g.pos) + ifg <= now {
+                return Carrier::On {
+                    gap_from: None,
                     wait: Wait::Transmitter(j as usize),
                 };
             }
         }
-        self.recent.retain(|g| g.end + horizon >= now);
+        if self.recent.len() + self.recent_long.len() >= self.recent_cap {
+            self.forget(now);
+        }
+        let mut fresh = std::mem::take(&mut self.scratch);
+        let fast = self.carrier_fast(k, now, &mut fresh);
+        self.scratch = fresh;
+        if let Some(carrier) = fast {
+            // Every debug-build run checks the fast answer against the scan.
+            debug_assert_eq!(carrier, self.carrier_scan(k, now), "station {k} at {now:?}");
+            return carrier;
+        }
+        self.carrier_scan(k, now)
+    }
+
+    /// [`carrier`](Self::carrier) by a scan of every signal that may matter: those in
+    /// flight and those folded recently.
+    fn carrier_scan(&mut self, k: usize, now: Time) -> Carrier {
+        let (ifg, p) = (self.t.ifg, self.sig[k].pos);
+        self.forget(now);
         let mut iv = std::mem::take(&mut self.scratch);
         iv.clear();
         // Each signal whose front has reached the station: (front, tail), the tail
@@ -522,7 +564,7 @@ impl Medium {
             let g = self.sig[j as usize];
             add(g.pos, g.start, None, j as usize);
         }
-        for g in &self.recent {
+        for g in self.recent.iter().chain(&self.recent_long) {
             add(g.pos, g.start, Some(g.end), usize::MAX);
         }
         // The signals present now (the earliest front, the latest tail), and the latest
@@ -542,11 +584,7 @@ impl Medium {
         }
         let carrier = if since == Time::MAX {
             // Off: the latest tail that passed is the last drop.
-            Carrier {
-                on_since: None,
-                last_drop: passed,
-                wait: Wait::Nothing,
-            }
+            Carrier::Off { last_drop: passed }
         } else {
             // On: the run of carrier may reach back through signals that have passed
             // (a tail and a front at the same instant count as unbroken). Only a run
@@ -567,14 +605,221 @@ impl Medium {
                 .filter(|&&(_, tail, _)| tail < since)
                 .map(|&(_, tail, _)| tail)
                 .max();
-            Carrier {
-                on_since: Some(since),
-                last_drop: if young(since) { drop } else { None },
+            let gap_from = drop.filter(|&drop| {
+                young(since) && since >= drop + self.t.ifg_part1 && now <= drop + ifg
+            });
+            Carrier::On {
+                gap_from,
                 wait: on.map_or(Wait::Until(until), Wait::Transmitter),
             }
         };
         self.scratch = iv;
         carrier
+    }
+
+    /// Drop the folded signals whose tail passed every station more than one gap ago.
+    fn forget(&mut self, now: Time) {
+        let horizon = self.t.max_prop + self.t.ifg;
+        self.recent.retain(|g| g.end + horizon >= now);
+        self.recent_long.retain(|g| g.end + horizon >= now);
+        self.recent_cap = (2 * (self.recent.len() + self.recent_long.len())).max(RECENT_CAP_MIN);
+    }
+
+    /// [`carrier`](Self::carrier) from the indexes, for the fast methods while no
+    /// member started under carrier; `None` when the scan must decide. `fresh` is
+    /// scratch space.
+    ///
+    /// A gap whose second part is running at `now` began at a drop `d` with
+    /// `now − ifg ≤ d`, and the carrier stayed off at least until `d + ifg_part1 ≥
+    /// now − (ifg − ifg_part1)`. With the first part the longer, that quiet spell
+    /// holds `probe`, just before the last `ifg − ifg_part1`. So:
+    ///
+    /// * Carrier at `probe` means no gap is in progress and the station defers.
+    ///   Carrier at `probe` is a signal whose front reached the station by then and
+    ///   whose tail had not yet passed: a transmitter still on (the nearest on each
+    ///   side arrives first, see [`carrier_wait_fast`](Self::carrier_wait_fast)), a
+    ///   finished member (the tree's range maxima, or the walk), or a folded signal
+    ///   (the running maxima, when the latest tail is not one of the few folded
+    ///   signals that started so late that their front may have arrived after
+    ///   `probe`).
+    /// * Without carrier at `probe`, every signal that arrived by then has passed,
+    ///   and only those whose front arrived since (`fresh`) make the carrier that is
+    ///   on now: the members between the runs arrived by `probe` and by `now` on each
+    ///   side, and transmitters that covered the cable (every folded signal passed
+    ///   before `probe`: one whose front arrived after it has its tail after it too).
+    ///   The carrier's start and the drop before it follow from them and from the
+    ///   latest tail of the older signals.
+    fn carrier_fast(
+        &self,
+        k: usize,
+        now: Time,
+        fresh: &mut Vec<(Time, Time, u32)>,
+    ) -> Option<Carrier> {
+        let part2 = self.t.ifg.checked_sub(self.t.ifg_part1)?;
+        // (`probe` must lie strictly inside the quiet spell.)
+        let margin = part2 + Time::from_ps(1);
+        if !self.track_on || self.inside_members > 0 || self.t.ifg_part1 <= margin {
+            return None;
+        }
+        let probe = now.checked_sub(margin)?;
+        let (p, probe_s) = (self.sig[k].pos, SignedTime::from_time(probe));
+        let front = |j: usize| self.sig[j].start + p.abs_diff(self.sig[j].pos);
+        let by = |j: &usize| front(*j) <= probe;
+        let defer = || {
+            Some(Carrier::On {
+                gap_from: None,
+                wait: self.first_wait(k, now)?,
+            })
+        };
+        let members_tail = self.members_tail_by(k, probe);
+        if self.old_on.iter().any(|&j| by(&(j as usize)))
+            || self.fronts_on.pred_incl(k).is_some_and(|j| by(&j))
+            || self.fronts_on.succ(k).is_some_and(|j| by(&j))
+            || members_tail >= probe_s
+        {
+            return defer();
+        }
+        // Folded signals: the running maxima give their latest tail here. If it
+        // passed before `probe`, none covered `probe`. Otherwise its signal did,
+        // unless it started so late (less than one end-to-end delay before `probe`)
+        // that its front may have arrived after; those few are looked at one by one
+        // (`recent` is in order of start).
+        let folded = off(self.u_old, self.v_old, p);
+        if folded >= probe_s {
+            let late = |g: &&Past| g.start + self.t.max_prop > probe;
+            let mut late_tail = LONG_AGO;
+            let young = self.recent.iter().rev().take_while(late);
+            for g in young.chain(self.recent_long.iter().filter(late)) {
+                let d = p.abs_diff(g.pos);
+                if g.start + d <= probe && g.end + d >= probe {
+                    return defer();
+                }
+                late_tail = late_tail.max(SignedTime::from_time(g.end + d));
+            }
+            if folded > late_tail {
+                return defer();
+            }
+            // The latest folded tail is a late signal's: whether an older one covered
+            // `probe`, and the latest older tail, are not known here.
+            return None;
+        }
+        // No carrier at `probe`: the signals whose front arrived since.
+        fresh.clear();
+        let older_tail = members_tail.max(folded);
+        let arrived = |j: usize| front(j) < now;
+        let mut push = |j: usize| {
+            let g = self.sig[j];
+            let tail = if g.on {
+                Time::MAX
+            } else {
+                g.end + p.abs_diff(g.pos)
+            };
+            fresh.push((front(j), tail, j as u32));
+        };
+        for &j in &self.old_on {
+            push(j as usize);
+        }
+        let above = SignedTime::from_ps(1);
+        let (left, right) = match &self.tree {
+            Some(t) => (
+                t.rightmost_a_at_least(k, probe_s - p + above),
+                t.leftmost_b_at_least(k + 1, probe_s + p + above),
+            ),
+            None => (
+                std::iter::successors(self.fronts.pred_incl(k), |&j| self.fronts.pred(j))
+                    .find(|j| !by(j)),
+                std::iter::successors(self.fronts.succ(k), |&j| self.fronts.succ(j))
+                    .find(|j| !by(j)),
+            ),
+        };
+        std::iter::successors(left, |&j| self.fronts.pred(j))
+            .take_while(|&j| arrived(j))
+            .for_each(&mut push);
+        std::iter::successors(right, |&j| self.fronts.succ(j))
+            .take_while(|&j| arrived(j))
+            .for_each(&mut push);
+        // The run of carrier present now, extended back through fresh signals that
+        // have passed (a tail and a front at the same instant count as unbroken).
+        let mut since = fresh
+            .iter()
+            .filter(|&&(_, tail, _)| tail > now)
+            .map(|&(f, _, _)| f)
+            .min()?;
+        let mut extended = true;
+        while extended {
+            extended = false;
+            for &(f, tail, _) in fresh.iter() {
+                if f < since && tail >= since {
+                    since = f;
+                    extended = true;
+                }
+            }
+        }
+        let fresh_drop = fresh
+            .iter()
+            .filter(|&&(_, tail, _)| tail < since)
+            .map(|&(_, tail, _)| SignedTime::from_time(tail))
+            .max();
+        let drop = fresh_drop.unwrap_or(LONG_AGO).max(older_tail);
+        let ifg = self.t.ifg;
+        let gap_from = (drop >= SignedTime::from_time(now) - SignedTime::from_time(ifg))
+            .then(|| drop.to_time())
+            .filter(|&drop| since >= drop + self.t.ifg_part1 && now <= drop + ifg);
+        Some(Carrier::On {
+            gap_from,
+            wait: self.first_wait(k, now)?,
+        })
+    }
+
+    /// What the carrier at station `k` waits for, as the scan of
+    /// [`carrier`](Self::carrier) finds it (it is on): the first transmitter still on
+    /// in the order of the front queue (oldest start first) whose signal is present,
+    /// else the first that covered the cable, else the latest tail present. `None`
+    /// if the nearest transmitters say one is present and the queue disagrees.
+    fn first_wait(&self, k: usize, now: Time) -> Option<Wait> {
+        let p = self.sig[k].pos;
+        let arrived = |j: &usize| self.sig[*j].start + p.abs_diff(self.sig[*j].pos) < now;
+        if self.fronts_on.pred_incl(k).filter(arrived).is_some()
+            || self.fronts_on.succ(k).filter(arrived).is_some()
+        {
+            let first = self
+                .front_fifo
+                .iter()
+                .map(|f| f.station as usize)
+                .find(|&j| self.sig[j].on && arrived(&j))?;
+            return Some(Wait::Transmitter(first));
+        }
+        if let Some(&j) = self.old_on.first() {
+            return Some(Wait::Transmitter(j as usize));
+        }
+        Some(self.carrier_wait(k, now))
+    }
+
+    /// The latest tail at station `k` of the members whose front reached it by `by`
+    /// (far before time zero if none), while no member started under carrier: those
+    /// members form a run on each side of `k`, found with the tree or by a walk.
+    fn members_tail_by(&self, k: usize, by: Time) -> SignedTime {
+        let (p, by_s) = (self.sig[k].pos, SignedTime::from_time(by));
+        let after = SignedTime::from_ps(1);
+        if let Some(t) = &self.tree {
+            let from = t
+                .rightmost_a_at_least(k, by_s - p + after)
+                .map_or(0, |i| i + 1);
+            let to = t
+                .leftmost_b_at_least(k + 1, by_s + p + after)
+                .unwrap_or(self.sig.len());
+            return (t.max_tail_left(from, k) + p).max(t.max_tail_right(k + 1, to - 1) - p);
+        }
+        // Outwards on each side, up to the first front that had not arrived.
+        let tail_at = |j: usize| {
+            let (g, d) = (self.sig[j], p.abs_diff(self.sig[j].pos));
+            (g.start + d <= by).then(|| SignedTime::from_time(g.end + d))
+        };
+        let left = std::iter::successors(self.fronts.pred_incl(k), |&j| self.fronts.pred(j));
+        let right = std::iter::successors(self.fronts.succ(k), |&j| self.fronts.succ(j));
+        let left = left.map_while(tail_at).max();
+        let right = right.map_while(tail_at).max();
+        left.max(right).unwrap_or(LONG_AGO)
     }
 
     /// The signal a front belongs to.
@@ -853,7 +1098,7 @@ impl Medium {
             self.old_transmitting -= 1;
             if let Some(i) = self.old_on.iter().position(|&j| j as usize == k) {
                 self.old_on.swap_remove(i);
-                self.recent.push(Past {
+                self.recent_long.push(Past {
                     pos: g.pos,
                     start: g.start,
                     end: now,
