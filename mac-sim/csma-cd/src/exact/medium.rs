@@ -703,22 +703,16 @@ impl Medium {
             // `probe`, and the latest older tail, are not known here.
             return None;
         }
-        // No carrier at `probe`: the signals whose front arrived since.
-        fresh.clear();
-        let older_tail = members_tail.max(folded);
-        let arrived = |j: usize| front(j) < now;
-        let mut push = |j: usize| {
-            let g = self.sig[j];
-            let tail = if g.on {
-                Time::MAX
-            } else {
-                g.end + p.abs_diff(g.pos)
-            };
-            fresh.push((front(j), tail, j as u32));
-        };
-        for &j in &self.old_on {
-            push(j as usize);
-        }
+        // No carrier at `probe`: every signal that arrived by then has passed, the
+        // last at `older`, and the carrier now is made of the fresh signals, whose
+        // fronts arrived since. A gap is in progress only if that carrier is one run
+        // from the earliest fresh front (then the quiet spell before it holds
+        // `probe`; a fresh signal that passed before the run began would leave a
+        // spell shorter than the gap's first part), at least the first part after
+        // `older`, with `older` at most one gap ago. The earliest fresh front is the
+        // nearest member on each side that had not arrived at `probe`, or a
+        // transmitter that covered the cable.
+        let older = members_tail.max(folded);
         let above = SignedTime::from_ps(1);
         let (left, right) = match &self.tree {
             Some(t) => (
@@ -732,41 +726,48 @@ impl Medium {
                     .find(|j| !by(j)),
             ),
         };
+        let ifg = self.t.ifg;
+        let first = [left, right]
+            .into_iter()
+            .flatten()
+            .chain(self.old_on.iter().map(|&j| j as usize))
+            .map(front)
+            .min()
+            .filter(|&f| f < now)?;
+        if older < SignedTime::from_time(now) - SignedTime::from_time(ifg)
+            || first < older.to_time() + self.t.ifg_part1
+        {
+            return defer();
+        }
+        // One run from `first` to `now`: sweep the fresh signals in order of front.
+        fresh.clear();
+        let arrived = |j: usize| front(j) < now;
+        let mut push = |j: usize| {
+            let g = self.sig[j];
+            let tail = if g.on {
+                Time::MAX
+            } else {
+                g.end + p.abs_diff(g.pos)
+            };
+            fresh.push((front(j), tail, j as u32));
+        };
+        self.old_on.iter().for_each(|&j| push(j as usize));
         std::iter::successors(left, |&j| self.fronts.pred(j))
             .take_while(|&j| arrived(j))
             .for_each(&mut push);
         std::iter::successors(right, |&j| self.fronts.succ(j))
             .take_while(|&j| arrived(j))
             .for_each(&mut push);
-        // The run of carrier present now, extended back through fresh signals that
-        // have passed (a tail and a front at the same instant count as unbroken).
-        let mut since = fresh
-            .iter()
-            .filter(|&&(_, tail, _)| tail > now)
-            .map(|&(f, _, _)| f)
-            .min()?;
-        let mut extended = true;
-        while extended {
-            extended = false;
-            for &(f, tail, _) in fresh.iter() {
-                if f < since && tail >= since {
-                    since = f;
-                    extended = true;
-                }
+        fresh.sort_unstable();
+        let mut reach = first;
+        for &(f, tail, _) in fresh.iter() {
+            if f > reach {
+                break;
             }
+            reach = reach.max(tail);
         }
-        let fresh_drop = fresh
-            .iter()
-            .filter(|&&(_, tail, _)| tail < since)
-            .map(|&(_, tail, _)| SignedTime::from_time(tail))
-            .max();
-        let drop = fresh_drop.unwrap_or(LONG_AGO).max(older_tail);
-        let ifg = self.t.ifg;
-        let gap_from = (drop >= SignedTime::from_time(now) - SignedTime::from_time(ifg))
-            .then(|| drop.to_time())
-            .filter(|&drop| since >= drop + self.t.ifg_part1 && now <= drop + ifg);
         Some(Carrier::On {
-            gap_from,
+            gap_from: (reach > now).then(|| older.to_time()),
             wait: self.first_wait(k, now)?,
         })
     }
