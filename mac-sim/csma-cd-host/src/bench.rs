@@ -21,9 +21,9 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use csma_cd::config::{IfgRule, RunConfig, Traffic};
+use csma_cd::config::{RunConfig, Traffic};
 use csma_cd::error::ConfigError;
-use csma_cd::exact::{CsmaCd, INDEXED_SENSE_FROM};
+use csma_cd::exact::CsmaCd;
 use csma_cd::textbook::Textbook;
 use sim_kit::engine::Engine;
 use sim_kit::time::Time;
@@ -152,23 +152,6 @@ fn drive(engine: &mut Engine<CsmaCd>, from: Time, end: Time, budget_s: f64) -> T
     sim
 }
 
-/// The interframe-gap rule of a bench row: the IEEE 802.3 rule, except for saturated
-/// rows from [`INDEXED_SENSE_FROM`] stations, which use [`IfgRule::Restart`]
-/// (labelled `sat,restart`). All N saturated stations start at t = 0, and under the
-/// IEEE 802.3 rule the collisions that follow come in rounds of thousands of
-/// stations; each station that then meets carrier younger than one gap reads every
-/// signal in flight or recently ended near it (`Medium::carrier`): `O(N)` each in a
-/// round, close to `O(N²)` in all (`scripts/saturated-scaling.sh`: 18 s for the first
-/// 200 µs at 128 000 stations). The restarting rule wakes deferring stations once per
-/// busy period.
-pub fn bench_ifg_rule(stations: u32, load: Option<f64>) -> IfgRule {
-    if load.is_none() && stations >= INDEXED_SENSE_FROM {
-        IfgRule::Restart
-    } else {
-        IfgRule::Ieee8023
-    }
-}
-
 fn measure(
     stations: u32,
     load: Option<f64>,
@@ -180,7 +163,6 @@ fn measure(
         stations,
         seed,
         traffic: load.map_or(Traffic::Saturated, |load| Traffic::Poisson { load }),
-        ifg_rule: bench_ifg_rule(stations, load),
         duration: Time::from_secs(100_000),
         ..RunConfig::default()
     };
@@ -227,10 +209,10 @@ fn measure(
         mode: if warmup_ms > 0 { "steady" } else { "start" }.to_string(),
         warmup_ms: warmup_ms as f64,
         warmup_wall_s: if warmup_ms > 0 { warmup_wall_s } else { 0.0 },
-        traffic: match (load, bench_ifg_rule(stations, load)) {
-            (Some(_), _) => "poisson",
-            (None, IfgRule::Restart) => "sat,restart",
-            (None, _) => "saturated",
+        traffic: if load.is_some() {
+            "poisson"
+        } else {
+            "saturated"
         }
         .to_string(),
         load: load.unwrap_or(0.0),
@@ -311,12 +293,6 @@ pub fn report(rows: &[BenchRow]) -> String {
         s,
         "peak MiB: peak resident memory (VmHWM) of the process that ran both rows of this N (one process per N)."
     );
-    if rows.iter().any(|r| r.traffic == "sat,restart") {
-        let _ = writeln!(
-            s,
-            "sat,restart: saturated with --ifg-rule restart (from {INDEXED_SENSE_FROM} stations; under the IEEE 802.3 gap the start-up burst costs close to O(N^2), see BENCHMARKS.md)."
-        );
-    }
     let steady: Vec<&BenchRow> = rows.iter().filter(|r| r.mode == "steady").collect();
     if !steady.is_empty() {
         let _ = writeln!(s);

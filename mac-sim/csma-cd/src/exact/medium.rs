@@ -29,6 +29,17 @@
 //! Signals whose front has covered the whole cable are folded into two running maxima
 //! (`max(e − p)` and `max(e + p)` over their ends `e`), from which the moment the
 //! carrier drops at any position follows in `O(1)`: `max(U + p, V − p)`.
+//!
+//! # The carrier's recent history
+//!
+//! Under the IEEE 802.3 gap rules a station that meets carrier must know whether it
+//! arrived in the second part of a gap still running ([`Medium::carrier`]). Such a
+//! gap leaves the carrier off at one instant known in advance, just before the last
+//! `ifg − ifg_part1`. Carrier there (the nearest transmitters, the members' tails by
+//! the tree or the walk, the folded maxima) settles most questions; without it, only
+//! the signals that arrived since, found between two runs of the front set, make the
+//! carrier now. A scan of every signal recent enough to matter remains for the rest,
+//! and checks every fast answer in debug builds.
 
 use std::collections::VecDeque;
 
