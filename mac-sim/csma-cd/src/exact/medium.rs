@@ -368,9 +368,8 @@ impl Medium {
             }
             SenseMethod::Indexed if self.inside_members == 0 => {
                 let t = self.tree.as_ref()?;
-                // Left: members up to k whose front has arrived form a run ending at k.
-                let tau = now_s - p;
-                let from = t.rightmost_a_at_least(k, tau).map_or(0, |i| i + 1);
+                let (from, to) = self.arrived_runs(t, k, now_s);
+                let (tau, sigma) = (now_s - p, now_s + p);
                 if from <= k {
                     let tail = t.max_tail_left(from, k);
                     if tail > tau {
@@ -378,10 +377,6 @@ impl Medium {
                     }
                     last = last.max(tail + p);
                 }
-                let sigma = now_s + p;
-                let to = t
-                    .leftmost_b_at_least(k + 1, sigma)
-                    .unwrap_or(self.sig.len());
                 if k + 1 < to {
                     let tail = t.max_tail_right(k + 1, to - 1);
                     if tail > sigma {
@@ -498,15 +493,31 @@ impl Medium {
             return Some(Wait::Transmitter(j));
         }
         let t = self.tree.as_ref()?;
-        let now_s = SignedTime::from_time(now);
-        let from = t.rightmost_a_at_least(k, now_s - p).map_or(0, |i| i + 1);
+        let runs = self.arrived_runs(t, k, SignedTime::from_time(now));
+        let tail = self.runs_tail(t, k, runs).to_time();
+        Some(Wait::Until(folded.max(tail).max(now)))
+    }
+
+    /// The members whose front reached station `k` before `at`, while no member
+    /// started under carrier: the runs `from..=k` and `k + 1..to` next to `k` (a
+    /// nearer front arrives first), by two descents of the tree.
+    #[inline]
+    fn arrived_runs(&self, t: &FrontTree, k: usize, at: SignedTime) -> (usize, usize) {
+        let p = self.sig[k].pos;
+        let from = t.rightmost_a_at_least(k, at - p).map_or(0, |i| i + 1);
         let to = t
-            .leftmost_b_at_least(k + 1, now_s + p)
+            .leftmost_b_at_least(k + 1, at + p)
             .unwrap_or(self.sig.len());
-        // (An empty range gives a maximum far before time zero.)
-        let left = t.max_tail_left(from, k) + p;
-        let right = t.max_tail_right(k + 1, to - 1) - p;
-        Some(Wait::Until(folded.max(left.max(right).to_time()).max(now)))
+        (from, to)
+    }
+
+    /// The latest tail at station `k` of the members in the runs `(from, to)` of
+    /// [`arrived_runs`](Self::arrived_runs) (an empty range gives a maximum far
+    /// before time zero).
+    #[inline]
+    fn runs_tail(&self, t: &FrontTree, k: usize, (from, to): (usize, usize)) -> SignedTime {
+        let p = self.sig[k].pos;
+        (t.max_tail_left(from, k) + p).max(t.max_tail_right(k + 1, to - 1) - p)
     }
 
     /// The carrier at station `k` at `now`, as its deference sees it: on or off, the
@@ -682,12 +693,14 @@ impl Medium {
                 wait: self.first_wait(k, now)?,
             })
         };
-        let members_tail = self.members_tail_by(k, probe);
         if self.old_on.iter().any(|&j| by(&(j as usize)))
             || self.fronts_on.pred_incl(k).is_some_and(|j| by(&j))
             || self.fronts_on.succ(k).is_some_and(|j| by(&j))
-            || members_tail >= probe_s
         {
+            return defer();
+        }
+        let (members_tail, [left, right]) = self.members_by(k, probe);
+        if members_tail >= probe_s {
             return defer();
         }
         // Folded signals: the running maxima give their latest tail here. If it
@@ -724,19 +737,6 @@ impl Medium {
         // nearest member on each side that had not arrived at `probe`, or a
         // transmitter that covered the cable.
         let older = members_tail.max(folded);
-        let above = SignedTime::from_ps(1);
-        let (left, right) = match &self.tree {
-            Some(t) => (
-                t.rightmost_a_at_least(k, probe_s - p + above),
-                t.leftmost_b_at_least(k + 1, probe_s + p + above),
-            ),
-            None => (
-                std::iter::successors(self.fronts.pred_incl(k), |&j| self.fronts.pred(j))
-                    .find(|j| !by(j)),
-                std::iter::successors(self.fronts.succ(k), |&j| self.fronts.succ(j))
-                    .find(|j| !by(j)),
-            ),
-        };
         let ifg = self.t.ifg;
         let first = [left, right]
             .into_iter()
@@ -807,31 +807,39 @@ impl Medium {
         Some(self.carrier_wait(k, now))
     }
 
-    /// The latest tail at station `k` of the members whose front reached it by `by`
-    /// (far before time zero if none), while no member started under carrier: those
-    /// members form a run on each side of `k`, found with the tree or by a walk.
-    fn members_tail_by(&self, k: usize, by: Time) -> SignedTime {
-        let (p, by_s) = (self.sig[k].pos, SignedTime::from_time(by));
-        let after = SignedTime::from_ps(1);
+    /// Over the members whose front reached station `k` by `by` (while no member
+    /// started under carrier they form a run on each side of `k`, found with the tree
+    /// or by a walk): their latest tail at `k` (far before time zero if none), and the
+    /// nearest member on each side whose front had not.
+    fn members_by(&self, k: usize, by: Time) -> (SignedTime, [Option<usize>; 2]) {
+        let p = self.sig[k].pos;
         if let Some(t) = &self.tree {
-            let from = t
-                .rightmost_a_at_least(k, by_s - p + after)
-                .map_or(0, |i| i + 1);
-            let to = t
-                .leftmost_b_at_least(k + 1, by_s + p + after)
-                .unwrap_or(self.sig.len());
-            return (t.max_tail_left(from, k) + p).max(t.max_tail_right(k + 1, to - 1) - p);
+            let after = SignedTime::from_time(by) + SignedTime::from_ps(1);
+            let (from, to) = self.arrived_runs(t, k, after);
+            let beyond = [from.checked_sub(1), (to < self.sig.len()).then_some(to)];
+            return (self.runs_tail(t, k, (from, to)), beyond);
         }
-        // Outwards on each side, up to the first front that had not arrived.
-        let tail_at = |j: usize| {
-            let (g, d) = (self.sig[j], p.abs_diff(self.sig[j].pos));
-            (g.start + d <= by).then(|| SignedTime::from_time(g.end + d))
-        };
-        let left = std::iter::successors(self.fronts.pred_incl(k), |&j| self.fronts.pred(j));
-        let right = std::iter::successors(self.fronts.succ(k), |&j| self.fronts.succ(j));
-        let left = left.map_while(tail_at).max();
-        let right = right.map_while(tail_at).max();
-        left.max(right).unwrap_or(LONG_AGO)
+        let (mut tail, mut beyond) = (LONG_AGO, [None, None]);
+        for (side, first) in [self.fronts.pred_incl(k), self.fronts.succ(k)]
+            .into_iter()
+            .enumerate()
+        {
+            let mut j = first;
+            while let Some(i) = j {
+                let (g, d) = (self.sig[i], p.abs_diff(self.sig[i].pos));
+                if g.start + d > by {
+                    beyond[side] = Some(i);
+                    break;
+                }
+                tail = tail.max(SignedTime::from_time(g.end + d));
+                j = if side == 0 {
+                    self.fronts.pred(i)
+                } else {
+                    self.fronts.succ(i)
+                };
+            }
+        }
+        (tail, beyond)
     }
 
     /// The signal a front belongs to.
