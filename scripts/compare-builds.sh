@@ -14,15 +14,6 @@ set -euo pipefail
 usage() { echo "usage: $0 OLD_BINARY NEW_BINARY | $0 --rules BINARY" >&2; exit 2; }
 [ $# -eq 2 ] || usage
 command -v valgrind >/dev/null 2>&1 || { echo "error: valgrind not found (Debian package valgrind)" >&2; exit 1; }
-rules=0
-if [ "$1" = --rules ]; then
-    rules=1
-    old=$2
-    new=$2
-else
-    old=$1
-    new=$2
-fi
 workloads=(
     "run -n 2 -d 60s"
     "run -n 32 -d 60s"
@@ -35,18 +26,21 @@ instructions() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null \
         | sed -n 's/.*refs: *\([0-9,]*\).*/\1/p' | tr -d ,
 }
-if [ "$rules" -eq 1 ]; then
+if [ "$1" = --rules ]; then
+    bin=$2
     printf '%-42s %15s %15s %8s\n' workload restart 802.3 802.3/restart
     for w in "${workloads[@]}"; do
         case $w in run\ *) ;; *) continue ;; esac
         # shellcheck disable=SC2086
-        a=$(instructions "$new" $w --ifg-rule restart)
+        a=$(instructions "$bin" $w --ifg-rule restart)
         # shellcheck disable=SC2086
-        b=$(instructions "$new" $w)
+        b=$(instructions "$bin" $w)
         printf '%-42s %15s %15s %8s\n' "$w" "$a" "$b" "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", b / a }')"
     done
     exit 0
 fi
+old=$1
+new=$2
 printf '%-42s %15s %15s %8s\n' workload old new new/old
 for w in "${workloads[@]}"; do
     # shellcheck disable=SC2086

@@ -108,7 +108,8 @@ fi
 
 # Timestamps from bash itself (EPOCHREALTIME, bash 5): forking `date` around a run
 # would add a few milliseconds to every figure, as much as a short run itself.
-now() { printf '%s' "${EPOCHREALTIME/,/.}"; }
+# stamp VAR: VAR = now, in seconds (printf -v assigns without a subshell).
+stamp() { printf -v "$1" '%s' "${EPOCHREALTIME/,/.}"; }
 scratch=$(mktemp)
 trap 'rm -f "$scratch"' EXIT
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", b - a }'; }
@@ -119,14 +120,13 @@ run_ns3() {
     local t0 t1 out rc=0
     # The output goes to a file, not through a command substitution (a subshell
     # more in what is timed).
-    t0=$EPOCHREALTIME
+    stamp t0
     if [ "$timeout_s" -gt 0 ]; then
         timeout "$timeout_s" "$ns3_bin" --stations="$1" --frame="$2" --duration="$3" --seed=1 >"$scratch" || rc=$?
     else
         "$ns3_bin" --stations="$1" --frame="$2" --duration="$3" --seed=1 >"$scratch" || rc=$?
     fi
-    t1=$EPOCHREALTIME
-    t0=${t0/,/.} t1=${t1/,/.}
+    stamp t1
     out=$(cat "$scratch")
     if [ "$rc" -eq 124 ]; then
         frames="" wall="> $timeout_s"
@@ -142,10 +142,9 @@ run_ns3() {
 # column delivered_frames, found by its header name.
 run_mac_sim() {
     local t0 t1 out
-    t0=$EPOCHREALTIME
+    stamp t0
     "$mac_sim" run -n "$1" -f "$2" -d "${3}s" --seed 1 --csv -q >"$scratch"
-    t1=$EPOCHREALTIME
-    t0=${t0/,/.} t1=${t1/,/.}
+    stamp t1
     out=$(cat "$scratch")
     frames=$(printf '%s\n' "$out" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "delivered_frames") c = i }
         NR == 2 && c { print $c }')
@@ -172,7 +171,8 @@ best() {
 durations=(10 100)
 [ "$quick" -eq 1 ] && durations=(10)
 
-start=$(now)
+start='' finish=''
+stamp start
 echo "# mac-sim and ns-3 CSMA: frames simulated per wall second"
 echo
 echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
@@ -201,5 +201,6 @@ for d in "${durations[@]}"; do
 done
 echo
 echo "- load average at end: $(cat /proc/loadavg)"
-echo "- whole comparison: $(elapsed "$start" "$(now)") s wall"
+stamp finish
+echo "- whole comparison: $(elapsed "$start" "$finish") s wall"
 echo "- ratio: mac-sim's frames per wall second over ns-3's"
