@@ -529,10 +529,8 @@ impl Medium {
     /// [`allow_starts_under_carrier`](Self::allow_starts_under_carrier) cables.
     ///
     /// From 64 stations on, most questions are answered from the indexes and the
-    /// signals that arrived in the last part of a gap ([`carrier_fast`]); the rest
+    /// signals that arrived in the last part of a gap (see the module docs); the rest
     /// scan the signals in flight and those recently folded.
-    ///
-    /// [`carrier_fast`]: Self::carrier_fast
     pub fn carrier(&mut self, k: usize, now: Time) -> Carrier {
         let (ifg, p) = (self.t.ifg, self.sig[k].pos);
         // The common case first: a transmitter whose front covered the cable reached
