@@ -122,7 +122,7 @@ impl<O: Observer> CsmaCd<O> {
             } => {
                 self.observe_defer(now, k);
                 self.stations[k].state = State::Deferred;
-                self.listen(now, k, wait, q);
+                self.listen(k, wait, q);
             }
         }
     }
@@ -145,7 +145,7 @@ impl<O: Observer> CsmaCd<O> {
     /// gap cannot end sooner, and the carrier history then tells all); a station
     /// waiting for the carrier to drop after its own transmission is woken at that
     /// instant, because its gap is timed from the drop whatever follows.
-    fn listen(&mut self, now: Time, k: usize, wait: Wait, q: &mut EventQueue<Event>) {
+    fn listen(&mut self, k: usize, wait: Wait, q: &mut EventQueue<Event>) {
         let st = &mut self.stations[k];
         if st.listening {
             return;
@@ -154,9 +154,6 @@ impl<O: Observer> CsmaCd<O> {
         match wait {
             Wait::Transmitter(j) => self.waiters[j].push(k as u32),
             Wait::Until(at) => self.look_again(k, at, q),
-            // (Not reached: a station listens only while the carrier is on. Looking
-            // again at once is the safe answer.)
-            Wait::Nothing => q.schedule(now, Event::Wake(k as u32)),
         }
     }
 
@@ -170,7 +167,7 @@ impl<O: Observer> CsmaCd<O> {
         self.medium.purge(now);
         let Some(last) = self.medium.sense(k, now) else {
             let wait = self.medium.carrier_wait(k, now);
-            self.listen(now, k, wait, q);
+            self.listen(k, wait, q);
             return true;
         };
         let ifg = self.t.ifg;
@@ -196,7 +193,7 @@ impl<O: Observer> CsmaCd<O> {
         }
         self.stations[k].watch_own = true;
         let wait = self.medium.carrier_wait(k, now);
-        self.listen(now, k, wait, q);
+        self.listen(k, wait, q);
     }
 
     /// The carrier at listening station `k` may drop at `at`: wake it then if it

@@ -134,11 +134,9 @@ pub enum Carrier {
     },
 }
 
-/// What ends the carrier at a station, as far as is known now.
+/// What ends the carrier at a station that is on, as far as is known now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Wait {
-    /// The carrier is off.
-    Nothing,
     /// A station still transmitting, whose signal is present: the carrier stays at
     /// least until that transmission's tail passes.
     Transmitter(usize),
