@@ -358,6 +358,10 @@ impl Medium {
         if last > now_s {
             return None;
         }
+        if self.front_fifo.is_empty() {
+            // No front in flight (common after a long frame): only the folded signals.
+            return Some(last);
+        }
         match self.method {
             SenseMethod::BruteForce => {
                 let all = self.front_fifo.iter().map(|f| self.view(f));
@@ -914,18 +918,18 @@ impl Medium {
         }
     }
 
-    /// Whether the nearest members stand for every signal at a start by `k` at `now`
+    /// Whether the nearest members on each side of `k` (`nearest`) stand for every signal at a start by `k` at `now`
     /// (always so under the restarting gap): no member started after another's front
     /// had reached it, no transmitter's front has covered the cable, no folded signal
     /// is present at `k`, and neither nearest member's front has reached `k` yet. Then
     /// the nearest-neighbour argument of the module docs holds as without starts
     /// under carrier.
-    fn nearest_members_suffice(&self, k: usize, now: Time) -> bool {
+    fn nearest_members_suffice(&self, k: usize, now: Time, nearest: [Option<usize>; 2]) -> bool {
         let p = self.sig[k].pos;
         self.inside_members == 0
             && self.old_transmitting == 0
             && off(self.u_old, self.v_old, p) <= SignedTime::from_time(now)
-            && [self.fronts.pred(k), self.fronts.succ(k)]
+            && nearest
                 .into_iter()
                 .flatten()
                 .all(|j| self.sig[j].start + p.abs_diff(self.sig[j].pos) >= now)
@@ -965,8 +969,10 @@ impl Medium {
         // must walk past this signal, see `pass`), and whether a signal is present
         // here: a start under carrier, which collides at once.
         let (mut inside, mut present) = (false, false);
+        // The nearest member on each side.
+        let nearest = [self.fronts.pred(k), self.fronts.succ(k)];
         if self.method == SenseMethod::BruteForce
-            || (self.starts_under_carrier && !self.nearest_members_suffice(k, now))
+            || (self.starts_under_carrier && !self.nearest_members_suffice(k, now, nearest))
         {
             // Every signal in flight. Under the IEEE 802.3 gap rules a station may
             // start under carrier, or just after a signal has passed it, and the
@@ -1002,8 +1008,7 @@ impl Medium {
             // The nearest member on each side: its front reaches `k` before any
             // farther member's, and reaches every transmitter beyond it before `k`'s
             // front does (below the nearest-neighbour range).
-            let (left, right) = (self.fronts.pred(k), self.fronts.succ(k));
-            for nb in [left, right].into_iter().flatten() {
+            for nb in nearest.into_iter().flatten() {
                 let arrival = self.sig[nb].start + p.abs_diff(self.sig[nb].pos);
                 debug_assert!(arrival >= now);
                 det = det.min(arrival);
