@@ -36,9 +36,10 @@ const REUSE_CAPACITY: usize = 1 << 12;
 /// It is a *radix heap*: every event's key `(time, sequence)` is at least the key of
 /// the last event taken out (simulated time never runs backwards), so events can be
 /// kept in buckets by the highest bit in which their key differs from that last key.
-/// Taking the earliest event empties the lowest non-empty bucket into lower ones;
-/// each event moves down a few times at most, and every move is a sequential append,
-/// which keeps a queue of a million events cache-friendly. The order is exactly
+/// Taking the earliest event empties the lowest non-empty bucket into lower ones (a
+/// lone event there simply leaves); each event moves down a few times at most, and
+/// every move is a sequential append, which keeps a queue of a million events
+/// cache-friendly. The order is exactly
 /// `(time, sequence)`, as a binary heap would give.
 pub struct EventQueue<E> {
     buckets: Vec<Vec<(Time, u64, E)>>,
@@ -119,11 +120,11 @@ impl<E> EventQueue<E> {
         }
     }
 
-    /// Make bucket 0 hold the earliest event if it is due at or before `end`.
+    /// Remove and return the earliest pending event if it is due at or before `end`.
     #[inline]
-    fn settle(&mut self, end: Time) -> bool {
+    pub fn pop_due(&mut self, end: Time) -> Option<(Time, E)> {
         if self.len == 0 {
-            return false;
+            return None;
         }
         if self.mask[0] & 1 == 0 {
             let b = if self.mask[0] != 0 {
@@ -133,38 +134,25 @@ impl<E> EventQueue<E> {
             } else {
                 128 + self.mask[2].trailing_zeros() as usize
             };
-            let bucket = std::mem::take(&mut self.buckets[b]);
-            let min = bucket
-                .iter()
-                .map(|e| key(e.0, e.1))
-                .min()
-                .unwrap_or(u128::MAX);
-            if Time::from_ps((min >> 64) as u64) > end {
-                self.buckets[b] = bucket;
-                return false;
+            if let [(t, seq, _)] = self.buckets[b][..] {
+                // A lone event is the earliest. With its key as `last`, every other
+                // event stays in the right bucket (their keys differ from it where
+                // they differed from the old `last`), so it leaves at once: the
+                // common case of a short queue, without the pass of `spread`.
+                if t > end {
+                    return None;
+                }
+                let (_, _, e) = self.buckets[b].pop()?;
+                self.mask[b / 64] &= !(1 << (b % 64));
+                self.last = key(t, seq);
+                self.len -= 1;
+                return Some((t, e));
             }
-            self.mask[b / 64] &= !(1 << (b % 64));
-            self.last = min;
-            let mut bucket = bucket;
-            for e in bucket.drain(..) {
-                self.put(e);
-            }
-            // Keep a small allocation for later use of this bucket; give a large one
-            // back, so that a burst does not leave every bucket holding room for it.
-            if self.buckets[b].is_empty() && bucket.capacity() <= REUSE_CAPACITY {
-                self.buckets[b] = bucket;
+            if !self.spread(b, end) {
+                return None;
             }
         }
-        match self.buckets[0].last() {
-            Some(e) => e.0 <= end,
-            None => false,
-        }
-    }
-
-    /// Remove and return the earliest pending event if it is due at or before `end`.
-    #[inline]
-    pub fn pop_due(&mut self, end: Time) -> Option<(Time, E)> {
-        if !self.settle(end) {
+        if self.buckets[0].last()?.0 > end {
             return None;
         }
         let (t, _, e) = self.buckets[0].pop()?;
@@ -173,6 +161,34 @@ impl<E> EventQueue<E> {
         }
         self.len -= 1;
         Some((t, e))
+    }
+
+    /// Empty bucket `b`, the lowest non-empty one, into lower ones around its
+    /// earliest event, which lands in bucket 0; `false` (and nothing moved) if that
+    /// event is due after `end`.
+    fn spread(&mut self, b: usize, end: Time) -> bool {
+        let bucket = std::mem::take(&mut self.buckets[b]);
+        let min = bucket
+            .iter()
+            .map(|e| key(e.0, e.1))
+            .min()
+            .unwrap_or(u128::MAX);
+        if Time::from_ps((min >> 64) as u64) > end {
+            self.buckets[b] = bucket;
+            return false;
+        }
+        self.mask[b / 64] &= !(1 << (b % 64));
+        self.last = min;
+        let mut bucket = bucket;
+        for e in bucket.drain(..) {
+            self.put(e);
+        }
+        // Keep a small allocation for later use of this bucket; give a large one
+        // back, so that a burst does not leave every bucket holding room for it.
+        if self.buckets[b].is_empty() && bucket.capacity() <= REUSE_CAPACITY {
+            self.buckets[b] = bucket;
+        }
+        true
     }
 
     /// Remove and return the earliest pending event.
@@ -338,6 +354,28 @@ mod tests {
                 let Reverse((t, _, r)) = h.pop().unwrap();
                 assert_eq!(q.pop(), Some((Time::from_ps(t), r)));
                 now = t;
+            }
+            assert_eq!(q.len(), h.len());
+        }
+        // A short queue (one to four pending, the case of a few stations), taken out
+        // up to a horizon that often falls before the earliest event.
+        let mut q = EventQueue::new();
+        let mut h = BinaryHeap::new();
+        let mut horizon = 0;
+        for round in 0..50_000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if h.len() < 4 && (x % 2 == 0 || h.is_empty()) {
+                let t = horizon + (x >> 8) % 50;
+                q.schedule(Time::from_ps(t), round);
+                h.push(Reverse((t, seq, round)));
+                seq += 1;
+            } else {
+                horizon += (x >> 16) % 20;
+                let due = matches!(h.peek(), Some(Reverse((t, _, _))) if *t <= horizon);
+                let want = due.then(|| h.pop().map(|Reverse((t, _, r))| (Time::from_ps(t), r)));
+                assert_eq!(q.pop_due(Time::from_ps(horizon)), want.flatten());
             }
             assert_eq!(q.len(), h.len());
         }
