@@ -39,8 +39,8 @@ const REUSE_CAPACITY: usize = 1 << 12;
 /// Taking the earliest event empties the lowest non-empty bucket into lower ones (a
 /// lone event there simply leaves); each event moves down a few times at most, and
 /// every move is a sequential append, which keeps a queue of a million events
-/// cache-friendly. The order is exactly
-/// `(time, sequence)`, as a binary heap would give.
+/// cache-friendly. The order is exactly `(time, sequence)`, as a binary heap would
+/// give.
 pub struct EventQueue<E> {
     buckets: Vec<Vec<(Time, u64, E)>>,
     mask: [u64; 3],

@@ -918,12 +918,12 @@ impl Medium {
         }
     }
 
-    /// Whether the nearest members on each side of `k` (`nearest`) stand for every signal at a start by `k` at `now`
-    /// (always so under the restarting gap): no member started after another's front
-    /// had reached it, no transmitter's front has covered the cable, no folded signal
-    /// is present at `k`, and neither nearest member's front has reached `k` yet. Then
-    /// the nearest-neighbour argument of the module docs holds as without starts
-    /// under carrier.
+    /// Whether the nearest members on each side of `k` (`nearest`) stand for every
+    /// signal at a start by `k` at `now` (always so under the restarting gap): no
+    /// member started after another's front had reached it, no transmitter's front has
+    /// covered the cable, no folded signal is present at `k`, and neither nearest
+    /// member's front has reached `k` yet. Then the nearest-neighbour argument of the
+    /// module docs holds as without starts under carrier.
     fn nearest_members_suffice(&self, k: usize, now: Time, nearest: [Option<usize>; 2]) -> bool {
         let p = self.sig[k].pos;
         self.inside_members == 0
