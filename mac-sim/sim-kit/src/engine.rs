@@ -91,6 +91,12 @@ impl<E> EventQueue<E> {
         self.mask[b / 64] |= 1 << (b % 64);
     }
 
+    /// Bucket `b` is empty now.
+    #[inline]
+    fn unmark(&mut self, b: usize) {
+        self.mask[b / 64] &= !(1 << (b % 64));
+    }
+
     /// Schedule `event` at time `at`.
     ///
     /// Scheduling earlier than an event already taken out is allowed (the queue
@@ -143,7 +149,7 @@ impl<E> EventQueue<E> {
                     return None;
                 }
                 let (_, _, e) = self.buckets[b].pop()?;
-                self.mask[b / 64] &= !(1 << (b % 64));
+                self.unmark(b);
                 self.last = key(t, seq);
                 self.len -= 1;
                 return Some((t, e));
@@ -157,7 +163,7 @@ impl<E> EventQueue<E> {
         }
         let (t, _, e) = self.buckets[0].pop()?;
         if self.buckets[0].is_empty() {
-            self.mask[0] &= !1;
+            self.unmark(0);
         }
         self.len -= 1;
         Some((t, e))
@@ -177,7 +183,7 @@ impl<E> EventQueue<E> {
             self.buckets[b] = bucket;
             return false;
         }
-        self.mask[b / 64] &= !(1 << (b % 64));
+        self.unmark(b);
         self.last = min;
         let mut bucket = bucket;
         for e in bucket.drain(..) {
@@ -373,9 +379,12 @@ mod tests {
                 seq += 1;
             } else {
                 horizon += (x >> 16) % 20;
-                let due = matches!(h.peek(), Some(Reverse((t, _, _))) if *t <= horizon);
-                let want = due.then(|| h.pop().map(|Reverse((t, _, r))| (Time::from_ps(t), r)));
-                assert_eq!(q.pop_due(Time::from_ps(horizon)), want.flatten());
+                let want = match h.peek() {
+                    Some(Reverse((t, _, _))) if *t <= horizon => h.pop(),
+                    _ => None,
+                };
+                let want = want.map(|Reverse((t, _, r))| (Time::from_ps(t), r));
+                assert_eq!(q.pop_due(Time::from_ps(horizon)), want);
             }
             assert_eq!(q.len(), h.len());
         }
