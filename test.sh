@@ -8,7 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$PWD
 
-step() { printf '\n==> %s\n' "$*"; }
+# shellcheck source=scripts/steps.sh
+source "$ROOT/scripts/steps.sh"
+steps_begin
 
 command -v cargo >/dev/null 2>&1 || { echo "error: cargo not found: install Rust from https://rustup.rs" >&2; exit 1; }
 command -v python3 >/dev/null 2>&1 || { echo "error: python3 not found (Debian package python3): scripts/module-cycles.py needs it" >&2; exit 1; }
@@ -127,9 +129,11 @@ for item in fn.retry_std fn.retry_delay fn.retry_async struct.StdTimer struct.De
         || { echo "error: backoff-core's docs (docs.rs build) do not show retry::${item#*.} with its feature" >&2; exit 1; }
 done
 
-step "firmware: serial-mac host tests, Cortex-M4F builds (backoff-core no_std with defmt and embedded-hal), QEMU test, sizes"
+# The firmware: serial-mac host tests, Cortex-M4F builds (backoff-core no_std with defmt
+# and embedded-hal), QEMU tests, sizes; its steps join this run's table.
 # The firmware builds compile backoff-core for thumbv7em-none-eabihf with no std: that
 # is the no_std proof, made once with the firmware's profile so `core` is built once.
+steps_close ok
 "$ROOT/firmware/run-tests.sh"
 
 printf '\nall tests passed\n'

@@ -8,7 +8,7 @@
 # and 5 QEMU nodes in lock step), and the size report with its budgets.
 #
 # Installs what it needs when it can (Debian packages as root, defmt-print with
-# cargo into target/tools); otherwise stops and names what is missing.
+# cargo into the machine's tool cache, scripts/tool-cache.sh); otherwise stops and names what is missing.
 set -euo pipefail
 cd "$(dirname "$0")"
 FW=$PWD
@@ -27,21 +27,16 @@ BACKOFF_CORE_FLASH_BUDGET=1024
 # 2026-11-25) plus 1 KiB: the rules may not grow it by more.
 RADIO_BOARD_FLASH_BUDGET=12540
 
-step() { printf '\n==> %s\n' "$*"; }
+# shellcheck source=../scripts/steps.sh
+source "$ROOT/scripts/steps.sh"
+steps_begin
+# shellcheck source=../scripts/tool-cache.sh
+source "$ROOT/scripts/tool-cache.sh"
 
-# defmt-print: on PATH, or in target/tools, or installed there now.
+# defmt-print: on PATH at the version, or in the machine's tool cache, or built into it now.
 find_defmt_print() {
-    local local_bin="$FW/target/tools/bin/defmt-print"
-    if [ -x "$local_bin" ]; then
-        DEFMT_PRINT=$local_bin
-    elif command -v defmt-print >/dev/null 2>&1; then
-        DEFMT_PRINT=$(command -v defmt-print)
-    else
-        echo "installing defmt-print $DEFMT_PRINT_VERSION into target/tools (a few minutes, once)"
-        cargo install -q defmt-print --version "$DEFMT_PRINT_VERSION" --locked --root "$FW/target/tools" \
-            || cross_die "cargo install defmt-print failed; install it yourself: cargo install defmt-print --locked"
-        DEFMT_PRINT=$local_bin
-    fi
+    cached_tool defmt-print "$DEFMT_PRINT_VERSION" defmt-print --locked
+    DEFMT_PRINT=$REPLY
 }
 
 ram_bytes() { arm-none-eabi-size -A "$1" | awk '$1 ~ /^\.(data|bss|uninit)$/ { s += $2 } END { print s + 0 }'; }

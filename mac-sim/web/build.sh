@@ -7,13 +7,16 @@
 # wasm32-unknown-unknown); otherwise Debian's rustc builds std from source (see
 # scripts/cross-env.sh). wasm-bindgen (the command) must be the version of the
 # wasm-bindgen crate in Cargo.lock: taken from PATH if it is, else from
-# target/tools, else installed there with cargo (about 8 minutes, once).
+# the machine's tool cache, else built into it with cargo (about 8 minutes, once per
+# machine; scripts/tool-cache.sh).
 set -euo pipefail
 WEB=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$WEB/../.." && pwd)
 cd "$ROOT"
 # shellcheck source=../../scripts/cross-env.sh
 source "$ROOT/scripts/cross-env.sh"
+# shellcheck source=../../scripts/tool-cache.sh
+source "$ROOT/scripts/tool-cache.sh"
 
 version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
 [ -n "$version" ] || cross_die "no wasm-bindgen in Cargo.lock"
@@ -28,20 +31,10 @@ fi
 wasm="$dir/wasm32-unknown-unknown/release/macsim_web.wasm"
 [ -f "$wasm" ] || cross_die "the build wrote no $wasm"
 
-bindgen=""
-if command -v wasm-bindgen >/dev/null 2>&1 && wasm-bindgen --version | grep -qx "wasm-bindgen $version"; then
-    bindgen=$(command -v wasm-bindgen)
-else
-    tools="$ROOT/target/tools/wasm-bindgen-$version"
-    bindgen="$tools/bin/wasm-bindgen"
-    if [ ! -x "$bindgen" ]; then
-        echo "installing wasm-bindgen-cli $version into target/tools (about 8 minutes on 2 cores, once)"
-        # Not --locked: the CLI's lock file names crate versions a registry mirror may
-        # lack; the version of the CLI itself is pinned, which is what must match.
-        cargo install -q wasm-bindgen-cli --version "$version" --root "$tools" \
-            || cross_die "cargo install wasm-bindgen-cli --version $version failed; install it yourself"
-    fi
-fi
+# Not --locked: the CLI's lock file names crate versions a registry mirror may lack;
+# the version of the CLI itself is pinned, which is what must match.
+cached_tool wasm-bindgen-cli "$version" wasm-bindgen
+bindgen=$REPLY
 
 # Write the bindings beside the final folder, then swap, so www/pkg is never half
 # written.

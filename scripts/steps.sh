@@ -1,0 +1,58 @@
+# shellcheck shell=bash
+# The steps of a test run, each timed on the wall clock, and a table of them at the end.
+# Sourced by test.sh and firmware/run-tests.sh.
+#
+#   step "what runs now"   ends the step before (if any) and starts this one;
+#   steps_begin             at the top of a script: the outermost script owns the table and
+#                           prints it when it exits (passed or not); a script it calls
+#                           (the firmware's) adds its steps to the same table.
+#
+# The table goes to standard output and to $STEPS_TABLE when that is set.
+
+steps_begin() {
+    if [ -z "${STEPS_LOG:-}" ]; then
+        STEPS_LOG=$(mktemp "${TMPDIR:-/tmp}/test-steps.XXXXXX")
+        STEPS_OWNER=1
+        STEPS_T0=$EPOCHREALTIME
+        export STEPS_LOG STEPS_T0
+    fi
+    STEPS_CURRENT=""
+    trap 'steps_end $?' EXIT
+}
+
+# Records the running step as ended now with status $1 (ok or failed).
+steps_close() {
+    [ -n "${STEPS_CURRENT:-}" ] || return 0
+    printf '%s\t%s\t%s\n' "$STEPS_START" "$EPOCHREALTIME" "$1 $STEPS_CURRENT" >>"$STEPS_LOG"
+    STEPS_CURRENT=""
+}
+
+step() {
+    steps_close ok
+    STEPS_CURRENT=$*
+    STEPS_START=$EPOCHREALTIME
+    printf '\n==> %s\n' "$*"
+}
+
+# The exit trap: closes the last step (failed if the script failed) and, in the
+# outermost script, prints the table.
+steps_end() {
+    local status=$1
+    if [ "$status" -eq 0 ]; then steps_close ok; else steps_close failed; fi
+    [ -n "${STEPS_OWNER:-}" ] || return 0
+    local table
+    table=$(awk -F'\t' -v t0="$STEPS_T0" -v now="$EPOCHREALTIME" '
+        function clock(s) { return sprintf("%d:%02d", int(s / 60), int(s) % 60) }
+        {
+            split($3, w, " "); state = w[1]; name = substr($3, length(state) + 2)
+            if (length(name) > 72) name = substr(name, 1, 69) "..."
+            printf "| %5.1f s | %-6s | %s |\n", $2 - $1, state, name
+        }
+        END { printf "| %5.1f s | %-6s | %s |\n", now - t0, "", "in all (" clock(now - t0) ")" }
+    ' "$STEPS_LOG")
+    printf '\nwall time of each step:\n| time | result | step |\n|---:|---|---|\n%s\n' "$table"
+    if [ -n "${STEPS_TABLE:-}" ]; then
+        printf '| time | result | step |\n|---:|---|---|\n%s\n' "$table" >"$STEPS_TABLE"
+    fi
+    rm -f "$STEPS_LOG"
+}

@@ -1,0 +1,46 @@
+# shellcheck shell=bash
+# The command-line tools the tests install with `cargo install` (wasm-bindgen-cli of the
+# version in Cargo.lock, defmt-print, cargo-nextest), built once per machine into one
+# cache outside any clone, keyed by crate and version, so every clone reuses them:
+#
+#   ${BEB_TOOL_CACHE:-${XDG_CACHE_HOME:-~/.cache}/beb-tools}/CRATE-VERSION/bin/BIN
+#
+# A copy of the right version on PATH is used as it is. Sourced by test.sh, the
+# firmware's run-tests.sh and mac-sim/web/build.sh. Removing the folder is always safe:
+# the next run builds what it needs again.
+
+TOOL_CACHE=${BEB_TOOL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/beb-tools}
+
+# cached_tool CRATE VERSION BIN [CARGO-INSTALL-ARGS...]: sets REPLY to the path of the
+# command BIN of CRATE at VERSION: from PATH if that one says it is VERSION, else from the
+# cache, built into it now if missing. The build goes to a temporary folder that is
+# renamed into place when whole, so a failed or interrupted build, or two clones building
+# at once, never leave a half-installed tool. Fails (exit 1) with the command to run by
+# hand when cargo install fails.
+cached_tool() {
+    local crate=$1 version=$2 bin=$3
+    shift 3
+    if command -v "$bin" >/dev/null 2>&1 \
+        && "$bin" --version 2>/dev/null | head -n 1 | grep -qw -- "$version"; then
+        REPLY=$(command -v "$bin")
+        return 0
+    fi
+    local dir="$TOOL_CACHE/$crate-$version"
+    if [ -x "$dir/bin/$bin" ]; then
+        REPLY=$dir/bin/$bin
+        return 0
+    fi
+    mkdir -p "$TOOL_CACHE" || { printf 'error: cannot create the tool cache %s\n' "$TOOL_CACHE" >&2; exit 1; }
+    local tmp
+    tmp=$(mktemp -d "$TOOL_CACHE/.$crate-$version.XXXXXX")
+    printf 'installing %s %s into %s (once per machine; a few minutes on 2 cores)\n' "$crate" "$version" "$dir"
+    if ! cargo install -q "$crate" --version "$version" "$@" --root "$tmp"; then
+        rm -rf "$tmp"
+        printf 'error: cargo install %s --version %s failed; install it yourself (cargo install %s --version %s %s)\n' \
+            "$crate" "$version" "$crate" "$version" "$*" >&2
+        exit 1
+    fi
+    # Another clone may have finished the same tool meanwhile: keep the first.
+    mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp"
+    REPLY=$dir/bin/$bin
+}
