@@ -1,25 +1,63 @@
 #!/usr/bin/env bash
-# Runs every test of the project: formatting, lints, the feature matrix, host unit,
-# integration and doc tests, and the firmware: the no_std cross build for Cortex-M4F,
-# the MAC under QEMU, and the size budgets.
-# Installs what it needs when it can (Debian packages, as root); otherwise stops and
-# names what is missing. It never skips a part silently.
+# The project's tests, in two tiers:
+#
+#   ./test.sh           the whole suite (what CI runs, README.md's test command):
+#                       formatting, lints, the layering and module-cycle checks, the
+#                       backoff-core feature matrix and its packaging, every host test
+#                       (unit, integration, property, CLI, golden-output, doc tests and
+#                       the heavy ones), the WebAssembly builds, the Python package, the
+#                       browser page, the campaign scripts under GNU parallel and Slurm,
+#                       the docs, then the firmware (firmware/run-tests.sh): its host
+#                       tests, the Cortex-M4F builds, QEMU, the emulated bus, the sizes;
+#   ./test.sh --quick   the quick tier, for the loop of a change: formatting, lints, the
+#                       layering and module-cycle checks, the feature matrix, and the unit,
+#                       doc and fast integration tests of every crate of both workspaces.
+#
+# What is heavy is named once: heavy steps are the `heavy_step` calls below and in
+# firmware/run-tests.sh; heavy tests (long statistical checks, tests that need QEMU,
+# tshark or built firmware) are the `heavy` filter of .config/nextest.toml. The quick
+# tier runs neither and its closing table lists every step it left out; nextest says
+# how many tests it skipped.
+#
+# Both tiers end with a table of each step's wall time. Installs what it needs when it
+# can (Debian packages, as root; cargo tools into the machine's tool cache, see
+# scripts/tool-cache.sh); otherwise stops and names what is missing. It never skips a
+# part silently.
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$PWD
 
-# shellcheck source=scripts/steps.sh
-source "$ROOT/scripts/steps.sh"
-steps_begin
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+TEST_TIER=full
+case "${1:-}" in
+    "") ;;
+    --quick) TEST_TIER=quick ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "error: unknown argument '$1' (usage: ./test.sh [--quick])" >&2; exit 2 ;;
+esac
+[ $# -le 1 ] || { echo "error: too many arguments (usage: ./test.sh [--quick])" >&2; exit 2; }
+export TEST_TIER
 
 command -v cargo >/dev/null 2>&1 || { echo "error: cargo not found: install Rust from https://rustup.rs" >&2; exit 1; }
 command -v python3 >/dev/null 2>&1 || { echo "error: python3 not found (Debian package python3): scripts/module-cycles.py needs it" >&2; exit 1; }
+
+# shellcheck source=scripts/steps.sh
+source "$ROOT/scripts/steps.sh"
+steps_begin
+# shellcheck source=scripts/cross-env.sh
+source "$ROOT/scripts/cross-env.sh"
+# shellcheck source=scripts/tool-cache.sh
+source "$ROOT/scripts/tool-cache.sh"
+
+# The features every workspace-wide build uses, so that clippy, the tests and the docs
+# share one set of compiled dependencies.
+FEATURES=backoff-core/std,backoff-core/embedded-hal,backoff-core/embedded-hal-async
 
 step "formatting (cargo fmt --check)"
 cargo fmt --all --check
 
 step "lints (clippy, warnings are errors)"
-cargo clippy --workspace --all-targets --features backoff-core/std,backoff-core/embedded-hal,backoff-core/embedded-hal-async -- -D warnings
+cargo clippy --workspace --all-targets --features "$FEATURES" -- -D warnings
 
 step "layering: the kit and the models do no I/O, the kit knows no model, the storm crates no CSMA/CD code, no module cycles"
 # Which crate may depend on which (see ARCHITECTURE.md), as cargo resolves them.
@@ -58,9 +96,8 @@ forbidden_deps macsim-web mac-sim $HOST_ONLY pyo3 clap
 for crate in backoff-core sim-kit sim-host csma-cd csma-cd-host retry-storm retry-storm-host radio-sim mac-sim; do
     forbidden_deps "$crate" pyo3
 done
-python3 scripts/module-cycles.py backoff-core mac-sim/sim-kit mac-sim/sim-host mac-sim/csma-cd \
-    mac-sim/csma-cd-host mac-sim/retry-storm mac-sim/retry-storm-host mac-sim/radio-sim mac-sim mac-sim/python \
-    mac-sim/web
+# Every crate of this workspace (the firmware's are checked by firmware/run-tests.sh).
+python3 scripts/module-cycles.py --workspace Cargo.toml
 
 step "backoff-core feature matrix"
 for features in "" std defmt embedded-hal embedded-hal-async defmt,embedded-hal defmt,embedded-hal-async \
@@ -69,71 +106,80 @@ for features in "" std defmt embedded-hal embedded-hal-async defmt,embedded-hal 
     cargo check -q -p backoff-core --no-default-features ${features:+--features "$features"}
 done
 
-# shellcheck source=scripts/cross-env.sh
-source "$ROOT/scripts/cross-env.sh"
-
-step "the engine builds for WebAssembly (wasm32-unknown-unknown): sim-kit, csma-cd, retry-storm, radio-sim, backoff-core"
-# The I/O-free crates must build for the browser; the first build compiles std from
-# source where no rustup target is installed (about 2 minutes on 2 cores).
-wasm_cargo build -q -p sim-kit -p csma-cd -p retry-storm -p radio-sim -p backoff-core
-
-step "tshark, for the test that opens the default run's capture file"
-if ! command -v tshark >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] && command -v debconf-set-selections >/dev/null 2>&1; then
-    # wireshark-common asks whether non-root users may capture: answer it first so
-    # the installation never waits for a reply.
-    echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
+if heavy_step "tshark, for the tests that open capture files"; then
+    if ! command -v tshark >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] && command -v debconf-set-selections >/dev/null 2>&1; then
+        # wireshark-common asks whether non-root users may capture: answer it first so
+        # the installation never waits for a reply.
+        echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
+    fi
+    APT_NO_RECOMMENDS=1 cross_apt_install tshark
+    # The capture tests fail instead of skipping if tshark is somehow missing.
+    export MAC_SIM_REQUIRE_TSHARK=1
 fi
-APT_NO_RECOMMENDS=1 cross_apt_install tshark
-# The pcap test fails instead of skipping if tshark is somehow missing.
-export MAC_SIM_REQUIRE_TSHARK=1
 
-step "host tests (unit, integration, doc)"
-cargo test --workspace --features backoff-core/std,backoff-core/embedded-hal,backoff-core/embedded-hal-async
+if [ "$TEST_TIER" = quick ]; then
+    step "host tests: unit, doc and fast integration tests (nextest profile quick: the heavy filter of .config/nextest.toml left out)"
+else
+    step "host tests: unit, integration, property, heavy and doc tests (cargo nextest, cargo test --doc)"
+fi
+nextest_setup
+cargo nextest run --workspace --features "$FEATURES" --profile "$TEST_TIER" --no-fail-fast
+# nextest runs no doc tests: cargo does.
+cargo test -q --workspace --features "$FEATURES" --doc
 
-step "the Python package: pip install ./mac-sim/python into a virtualenv under target/, pytest against the binary"
-# About 2 to 3 minutes on 2 cores the first time (the virtualenv's packages and the
-# release build of the extension, about 100 s), 25 s once built; the tests themselves,
-# the example notebook among them, take about 5 s. python3-venv provides venv and
-# ensurepip on Debian.
-python3 -c 'import venv, ensurepip' 2>/dev/null || APT_NO_RECOMMENDS=1 cross_apt_install python3-venv
-MACSIM_CLI="$ROOT/target/debug/mac-sim" "$ROOT/mac-sim/python/test.sh"
+if heavy_step "the engine builds for WebAssembly (wasm32-unknown-unknown): sim-kit, csma-cd, retry-storm, radio-sim, backoff-core"; then
+    # The I/O-free crates must build for the browser. Built in release, as the page's
+    # engine is next: where no rustup target is installed, std is compiled from source
+    # once for both.
+    wasm_cargo build --release -q -p sim-kit -p csma-cd -p retry-storm -p radio-sim -p backoff-core
+fi
 
-step "the browser page: the engine to WebAssembly with wasm-bindgen, served on 127.0.0.1, driven in Chromium by Selenium against the binary"
-# The first time: the release wasm build (about 1 minute) and wasm-bindgen-cli of the
-# version in Cargo.lock, installed into target/tools (about 8 minutes on 2 cores);
-# then the tests take about 15 s. Screenshots: target/web-artifacts/.
-APT_NO_RECOMMENDS=1 cross_apt_install chromium chromium-driver
-MACSIM_CLI="$ROOT/target/debug/mac-sim" "$ROOT/mac-sim/web/test.sh"
+if heavy_step "the Python package: pip install ./mac-sim/python into a virtualenv under target/, pytest against the binary"; then
+    # python3-venv provides venv and ensurepip on Debian.
+    python3 -c 'import venv, ensurepip' 2>/dev/null || APT_NO_RECOMMENDS=1 cross_apt_install python3-venv
+    MACSIM_CLI="$ROOT/target/debug/mac-sim" "$ROOT/mac-sim/python/test.sh"
+fi
 
-step "backoff-core packages for crates.io (cargo publish --dry-run)"
-# Packages the crate as crates.io would receive it and builds it from the package alone
-# (a few seconds: it needs the registry index, which the builds above already used).
-# --allow-dirty lets a developer run this with uncommitted edits; CI's clone is clean.
-cargo publish --dry-run --allow-dirty -p backoff-core
+if heavy_step "the browser page: the engine to WebAssembly with wasm-bindgen, served on 127.0.0.1, driven in Chromium by Selenium against the binary"; then
+    # Screenshots: target/web-artifacts/.
+    APT_NO_RECOMMENDS=1 cross_apt_install chromium chromium-driver
+    MACSIM_CLI="$ROOT/target/debug/mac-sim" "$ROOT/mac-sim/web/test.sh"
+fi
 
-step "campaigns: a sweep killed and resumed, in 4 shards under GNU parallel and under Slurm, merged, equals the sweep in one go; the drivers find mac-sim or fail before submitting, a failed task cancels the merge"
-APT_NO_RECOMMENDS=1 cross_apt_install parallel slurmctld slurmd slurm-client munge sqlite3
-timeout 600 "$ROOT/scripts/campaign/test-campaign.sh" "$ROOT/target/debug/mac-sim" \
-    || { echo "error: the campaign test failed or took more than 600 s" >&2; exit 1; }
+if heavy_step "backoff-core packages for crates.io (cargo publish --dry-run)"; then
+    # Packages the crate as crates.io would receive it and builds it from the package
+    # alone. --allow-dirty lets a developer run this with uncommitted edits; CI's clone
+    # is clean.
+    cargo publish -q --dry-run --allow-dirty -p backoff-core
+fi
 
-step "documentation builds without warnings"
-RUSTDOCFLAGS="-D warnings" cargo doc -q --workspace --no-deps --features backoff-core/std,backoff-core/embedded-hal,backoff-core/embedded-hal-async
-# backoff-core as docs.rs builds it (all features, `--cfg docsrs`): every feature-gated
-# retry loop is in the docs and says which feature it needs. RUSTC_BOOTSTRAP lets a stable
-# rustc take `doc_cfg`, as docs.rs's nightly does.
-RUSTC_BOOTSTRAP=1 RUSTDOCFLAGS="--cfg docsrs -D warnings" \
-    cargo doc -q -p backoff-core --all-features --no-deps --target-dir "$ROOT/target/docsrs"
-for item in fn.retry_std fn.retry_delay fn.retry_async struct.StdTimer struct.DelayTimer; do
-    page="$ROOT/target/docsrs/doc/backoff_core/retry/$item.html"
-    grep -q 'Available on <strong>crate feature' "$page" \
-        || { echo "error: backoff-core's docs (docs.rs build) do not show retry::${item#*.} with its feature" >&2; exit 1; }
-done
+if heavy_step "campaigns: a sweep killed and resumed, in 4 shards under GNU parallel and under Slurm, merged, equals the sweep in one go; the drivers find mac-sim or fail before submitting, a failed task cancels the merge"; then
+    APT_NO_RECOMMENDS=1 cross_apt_install parallel slurmctld slurmd slurm-client munge sqlite3
+    timeout 600 "$ROOT/scripts/campaign/test-campaign.sh" "$ROOT/target/debug/mac-sim" \
+        || { echo "error: the campaign test failed or took more than 600 s" >&2; exit 1; }
+fi
 
-# The firmware: serial-mac host tests, Cortex-M4F builds (backoff-core no_std with defmt
-# and embedded-hal), QEMU tests, sizes; its steps join this run's table.
-# The firmware builds compile backoff-core for thumbv7em-none-eabihf with no std: that
-# is the no_std proof, made once with the firmware's profile so `core` is built once.
+if heavy_step "documentation builds without warnings (the workspace, and backoff-core as docs.rs builds it)"; then
+    RUSTDOCFLAGS="-D warnings" cargo doc -q --workspace --no-deps --features "$FEATURES"
+    # backoff-core as docs.rs builds it (all features, `--cfg docsrs`): every feature-gated
+    # retry loop is in the docs and says which feature it needs. RUSTC_BOOTSTRAP lets a
+    # stable rustc take `doc_cfg`, as docs.rs's nightly does.
+    RUSTC_BOOTSTRAP=1 RUSTDOCFLAGS="--cfg docsrs -D warnings" \
+        cargo doc -q -p backoff-core --all-features --no-deps --target-dir "$ROOT/target/docsrs"
+    for item in fn.retry_std fn.retry_delay fn.retry_async struct.StdTimer struct.DelayTimer; do
+        page="$ROOT/target/docsrs/doc/backoff_core/retry/$item.html"
+        grep -q 'Available on <strong>crate feature' "$page" \
+            || { echo "error: backoff-core's docs (docs.rs build) do not show retry::${item#*.} with its feature" >&2; exit 1; }
+    done
+fi
+
+# The firmware (its own workspace): its steps join this run's table. The Cortex-M builds
+# compile backoff-core for thumbv7em-none-eabihf with no std: the no_std proof.
 steps_close ok
 "$ROOT/firmware/run-tests.sh"
 
-printf '\nall tests passed\n'
+if [ "$TEST_TIER" = quick ]; then
+    printf '\nquick tier passed (the steps left out are listed below; ./test.sh runs everything)\n'
+else
+    printf '\nall tests passed\n'
+fi

@@ -50,7 +50,7 @@ cargo clippy -q -p radio-mac -p sx127x-radio --all-targets --features radio-mac/
 # The radio MAC as a board builds it: without the optional `dcf` rule.
 cargo clippy -q -p radio-mac -- -D warnings
 
-step "firmware: layering: mac-base depends on no MAC, the radio crates not on serial-mac"
+step "firmware: layering: mac-base depends on no MAC, the radio crates not on serial-mac; no module cycles"
 # As cargo resolves them, dev-dependencies included (see ARCHITECTURE.md).
 forbid_deps() {
     local crate=$1
@@ -69,89 +69,107 @@ forbid_deps radio-mac serial-mac
 forbid_deps sx127x-radio serial-mac
 forbid_deps radio-board serial-mac
 forbid_deps serial-mac radio-mac
+python3 "$ROOT/scripts/module-cycles.py" --workspace "$FW/Cargo.toml"
 
-step "firmware: base crate host tests (CRC, counters, errors)"
-cargo test -q -p mac-base
+# The host crates' tests: mac-base (CRC, counters, errors), serial-mac (scripted line,
+# shared bus N = 2..16, corrupted frames at 1/100 scale), the lock-step protocol and
+# line model, radio-mac (corrupted packets, lost ACKs, retry limit, hidden terminals)
+# and the SX127x binding against a register model; then their doc tests. The emulated
+# bus (bus-hub's multi_mcu) and the QEMU test need the firmware built: steps below.
+HOST_CRATES=(-p mac-base -p serial-mac -p lockstep -p bus-hub -p radio-mac -p sx127x-radio)
+step "firmware: host tests of mac-base, serial-mac, lockstep, bus-hub, radio-mac, sx127x-radio (nextest profile $TEST_TIER), and their doc tests"
+nextest_setup
+cargo nextest run --config-file "$ROOT/.config/nextest.toml" --profile "$TEST_TIER" --no-fail-fast \
+    "${HOST_CRATES[@]}" -E 'not binary_id(bus-hub::multi_mcu)'
+cargo test -q --doc "${HOST_CRATES[@]}"
 
-step "firmware: host tests (serial-mac: scripted line, shared bus N = 2..16, doc tests; lock-step protocol; line model)"
-cargo test -q -p serial-mac -p lockstep
-cargo test -q -p bus-hub --lib
-
-step "firmware: radio MAC host tests (corrupted packets, lost ACKs, retry limit, hidden terminals beside the serial bus)"
-cargo test -q -p radio-mac -p sx127x-radio -- --nocapture
-
-step "firmware: 10^7 corrupted frames through the receiver (optimised build)"
-cargo test -q --profile host-release -p serial-mac --test corruption -- --nocapture
-RUSTDOCFLAGS="-D warnings" cargo doc -q -p mac-base --no-deps --features defmt
-RUSTDOCFLAGS="-D warnings" cargo doc -q -p serial-mac --no-deps --features defmt,sim-bus
-RUSTDOCFLAGS="-D warnings" cargo doc -q -p lockstep -p bus-hub --no-deps
-RUSTDOCFLAGS="-D warnings" cargo doc -q -p radio-mac --no-deps --features defmt,sim-radio
-RUSTDOCFLAGS="-D warnings" cargo doc -q -p radio-mac --no-deps --features defmt,sim-radio,dcf
-RUSTDOCFLAGS="-D warnings" cargo doc -q -p sx127x-radio --no-deps --features defmt
-
-step "firmware: tools (QEMU, binutils, defmt-print)"
-cross_apt_install qemu-system-arm binutils-arm-none-eabi
-command -v qemu-system-arm >/dev/null 2>&1 || cross_die "qemu-system-arm not found (package qemu-system-arm)"
-command -v arm-none-eabi-size >/dev/null 2>&1 || cross_die "arm-none-eabi-size not found (package binutils-arm-none-eabi)"
-find_defmt_print
-
-step "firmware: Cortex-M4F builds"
-# The board's HAL turns on cortex-m-rt's `device` feature, which the QEMU app and
-# the size probes must not have: two invocations, same target directory and profile.
-DEFMT_LOG=info cross_cargo build -q --release -p qemu-app -p size-probe
-DEFMT_LOG=info cross_cargo build -q --release -p board-app -p radio-board
-
-step "firmware: lints for the Cortex-M crates"
-if [ "$CROSS_MODE" = rustup ]; then
-    DEFMT_LOG=info cross_cargo clippy -q --release -p qemu-app -p size-probe -- -D warnings
-    DEFMT_LOG=info cross_cargo clippy -q --release -p board-app -p radio-board -- -D warnings
-else
-    echo "not run: Debian's toolchain has no clippy (with 'rustup target add $CROSS_TARGET' they run here)"
+if heavy_step "firmware: 10^7 corrupted frames through the receiver (optimised build)"; then
+    cargo test -q --profile host-release -p serial-mac --test integration corruption:: -- --nocapture
 fi
 
-step "firmware: the MAC on a Cortex-M4 under QEMU"
-QEMU_APP_ELF="$RELEASE/qemu-app" DEFMT_PRINT="$DEFMT_PRINT" cargo test -q -p qemu-test
+if heavy_step "firmware: documentation builds without warnings"; then
+    RUSTDOCFLAGS="-D warnings" cargo doc -q -p mac-base --no-deps --features defmt
+    RUSTDOCFLAGS="-D warnings" cargo doc -q -p serial-mac --no-deps --features defmt,sim-bus
+    RUSTDOCFLAGS="-D warnings" cargo doc -q -p lockstep -p bus-hub --no-deps
+    RUSTDOCFLAGS="-D warnings" cargo doc -q -p radio-mac --no-deps --features defmt,sim-radio
+    RUSTDOCFLAGS="-D warnings" cargo doc -q -p radio-mac --no-deps --features defmt,sim-radio,dcf
+    RUSTDOCFLAGS="-D warnings" cargo doc -q -p sx127x-radio --no-deps --features defmt
+fi
 
-step "firmware: 2, 3 and 5 emulated MCUs on one modelled line, in lock step (bus-hub)"
-# One test at a time: the nodes of one run share the two cores.
-BUS_NODE_ELF="$RELEASE/bus-node" DEFMT_PRINT="$DEFMT_PRINT" \
-    cargo test -q -p bus-hub --test multi_mcu -- --nocapture --test-threads=1
+if heavy_step "firmware: tools (QEMU, binutils, defmt-print)"; then
+    cross_apt_install qemu-system-arm binutils-arm-none-eabi
+    command -v qemu-system-arm >/dev/null 2>&1 || cross_die "qemu-system-arm not found (package qemu-system-arm)"
+    command -v arm-none-eabi-size >/dev/null 2>&1 || cross_die "arm-none-eabi-size not found (package binutils-arm-none-eabi)"
+    find_defmt_print
+fi
 
-step "firmware: README.md's bus-hub command, as printed, and the lines it quotes from its output"
-# The command is read from the README, so the README cannot drift from it; only its
-# output folder and, when defmt-print came from PATH, that path are replaced.
-readme_cmd=$(awk '/^cargo run -p bus-hub -- /{on=1} on{print} on && !/\\$/{exit}' "$FW/README.md" \
-    | sed 's/[[:space:]]*#.*$//')
-[ -n "$readme_cmd" ] || cross_die "firmware/README.md has no 'cargo run -p bus-hub -- ...' command"
-bus_out=$(mktemp -d)
-readme_cmd=${readme_cmd//\/tmp\/bus/$bus_out}
-readme_cmd=${readme_cmd//target\/tools\/bin\/defmt-print/$DEFMT_PRINT}
-(cd "$FW" && eval "$readme_cmd" >/dev/null) || cross_die "firmware/README.md's bus-hub command failed: $readme_cmd"
-for quoted in "transcript.txt:t=00000016 line 7e from node0+node1+node2+node3+node4" \
-              "node0.log:INFO  t=20 tx collision frame=0 attempt=1 byte=1"; do
-    grep -qF "${quoted#*:}" "$bus_out/${quoted%%:*}" \
-        || cross_die "the bus-hub run of firmware/README.md has no line '${quoted#*:}' in ${quoted%%:*}"
-done
-rm -rf "$bus_out"
-echo "ok: the README's bus-hub command runs as printed"
+if heavy_step "firmware: Cortex-M4F builds"; then
+    # The board's HAL turns on cortex-m-rt's `device` feature, which the QEMU app and
+    # the size probes must not have: two invocations, same target directory and profile.
+    DEFMT_LOG=info cross_cargo build -q --release -p qemu-app -p size-probe
+    DEFMT_LOG=info cross_cargo build -q --release -p board-app -p radio-board
+fi
 
-step "firmware: sizes (arm-none-eabi-size)"
-arm-none-eabi-size "$RELEASE/qemu-app" "$RELEASE/bus-node" "$RELEASE/board-app" "$RELEASE/radio-board" \
-    "$RELEASE/without-backoff" "$RELEASE/with-backoff" "$RELEASE/radio-mac"
-qemu_flash=$(flash_bytes "$RELEASE/qemu-app")
-delta=$(( $(flash_bytes "$RELEASE/with-backoff") - $(flash_bytes "$RELEASE/without-backoff") ))
-node_flash=$(flash_bytes "$RELEASE/bus-node")
-printf 'qemu-app flash: %d bytes (budget %d)\n' "$qemu_flash" "$QEMU_APP_FLASH_BUDGET"
-printf 'bus-node flash: %d bytes (budget %d)\n' "$node_flash" "$QEMU_APP_FLASH_BUDGET"
-printf 'backoff-core flash cost (with-backoff - without-backoff): %d bytes (budget %d)\n' "$delta" "$BACKOFF_CORE_FLASH_BUDGET"
-radio_flash=$(( $(flash_bytes "$RELEASE/radio-mac") - $(flash_bytes "$RELEASE/without-backoff") ))
-radio_ram=$(( $(ram_bytes "$RELEASE/radio-mac") - $(ram_bytes "$RELEASE/without-backoff") ))
-printf 'radio-mac on %s (radio-mac probe - without-backoff): %d bytes of flash, %d bytes of static RAM (the MAC value; poll uses two 264-byte packet buffers on the stack)\n' "$CROSS_TARGET" "$radio_flash" "$radio_ram"
-radio_board_flash=$(flash_bytes "$RELEASE/radio-board")
-printf 'radio-board flash: %d bytes (budget %d)\n' "$radio_board_flash" "$RADIO_BOARD_FLASH_BUDGET"
-[ "$qemu_flash" -lt "$QEMU_APP_FLASH_BUDGET" ] || cross_die "qemu-app flash $qemu_flash bytes exceeds $QEMU_APP_FLASH_BUDGET"
-[ "$node_flash" -lt "$QEMU_APP_FLASH_BUDGET" ] || cross_die "bus-node flash $node_flash bytes exceeds $QEMU_APP_FLASH_BUDGET"
-[ "$delta" -lt "$BACKOFF_CORE_FLASH_BUDGET" ] || cross_die "backoff-core adds $delta bytes of flash, over $BACKOFF_CORE_FLASH_BUDGET"
-[ "$radio_board_flash" -le "$RADIO_BOARD_FLASH_BUDGET" ] || cross_die "radio-board flash $radio_board_flash bytes exceeds $RADIO_BOARD_FLASH_BUDGET"
+if heavy_step "firmware: lints for the Cortex-M crates"; then
+    if [ "$CROSS_MODE" = rustup ]; then
+        DEFMT_LOG=info cross_cargo clippy -q --release -p qemu-app -p size-probe -- -D warnings
+        DEFMT_LOG=info cross_cargo clippy -q --release -p board-app -p radio-board -- -D warnings
+    else
+        echo "not run: Debian's toolchain has no clippy (with 'rustup target add $CROSS_TARGET' they run here)"
+    fi
+fi
 
-printf '\nfirmware tests passed\n'
+if heavy_step "firmware: the MAC on a Cortex-M4 under QEMU"; then
+    QEMU_APP_ELF="$RELEASE/qemu-app" DEFMT_PRINT="$DEFMT_PRINT" cargo test -q -p qemu-test
+fi
+
+if heavy_step "firmware: 2, 3 and 5 emulated MCUs on one modelled line, in lock step (bus-hub)"; then
+    # One test at a time: the nodes of one run share the two cores.
+    BUS_NODE_ELF="$RELEASE/bus-node" DEFMT_PRINT="$DEFMT_PRINT" \
+        cargo test -q -p bus-hub --test multi_mcu -- --nocapture --test-threads=1
+fi
+
+if heavy_step "firmware: README.md's bus-hub command, as printed, and the lines it quotes from its output"; then
+    # The command is read from the README, so the README cannot drift from it; only its
+    # output folder and the path of defmt-print (the one this run found) are replaced.
+    readme_cmd=$(awk '/^cargo run -p bus-hub -- /{on=1} on{print} on && !/\\$/{exit}' "$FW/README.md" \
+        | sed 's/[[:space:]]*#.*$//')
+    [ -n "$readme_cmd" ] || cross_die "firmware/README.md has no 'cargo run -p bus-hub -- ...' command"
+    bus_out=$(mktemp -d)
+    readme_cmd=${readme_cmd//\/tmp\/bus/$bus_out}
+    readme_cmd=${readme_cmd//\~\/.cache\/beb-tools\/defmt-print-$DEFMT_PRINT_VERSION\/bin\/defmt-print/$DEFMT_PRINT}
+    (cd "$FW" && eval "$readme_cmd" >/dev/null) || cross_die "firmware/README.md's bus-hub command failed: $readme_cmd"
+    for quoted in "transcript.txt:t=00000016 line 7e from node0+node1+node2+node3+node4" \
+                  "node0.log:INFO  t=20 tx collision frame=0 attempt=1 byte=1"; do
+        grep -qF "${quoted#*:}" "$bus_out/${quoted%%:*}" \
+            || cross_die "the bus-hub run of firmware/README.md has no line '${quoted#*:}' in ${quoted%%:*}"
+    done
+    rm -rf "$bus_out"
+    echo "ok: the README's bus-hub command runs as printed"
+fi
+
+if heavy_step "firmware: sizes and their budgets (arm-none-eabi-size)"; then
+    arm-none-eabi-size "$RELEASE/qemu-app" "$RELEASE/bus-node" "$RELEASE/board-app" "$RELEASE/radio-board" \
+        "$RELEASE/without-backoff" "$RELEASE/with-backoff" "$RELEASE/radio-mac"
+    qemu_flash=$(flash_bytes "$RELEASE/qemu-app")
+    delta=$(( $(flash_bytes "$RELEASE/with-backoff") - $(flash_bytes "$RELEASE/without-backoff") ))
+    node_flash=$(flash_bytes "$RELEASE/bus-node")
+    printf 'qemu-app flash: %d bytes (budget %d)\n' "$qemu_flash" "$QEMU_APP_FLASH_BUDGET"
+    printf 'bus-node flash: %d bytes (budget %d)\n' "$node_flash" "$QEMU_APP_FLASH_BUDGET"
+    printf 'backoff-core flash cost (with-backoff - without-backoff): %d bytes (budget %d)\n' "$delta" "$BACKOFF_CORE_FLASH_BUDGET"
+    radio_flash=$(( $(flash_bytes "$RELEASE/radio-mac") - $(flash_bytes "$RELEASE/without-backoff") ))
+    radio_ram=$(( $(ram_bytes "$RELEASE/radio-mac") - $(ram_bytes "$RELEASE/without-backoff") ))
+    printf 'radio-mac on %s (radio-mac probe - without-backoff): %d bytes of flash, %d bytes of static RAM (the MAC value; poll uses two 264-byte packet buffers on the stack)\n' "$CROSS_TARGET" "$radio_flash" "$radio_ram"
+    radio_board_flash=$(flash_bytes "$RELEASE/radio-board")
+    printf 'radio-board flash: %d bytes (budget %d)\n' "$radio_board_flash" "$RADIO_BOARD_FLASH_BUDGET"
+    [ "$qemu_flash" -lt "$QEMU_APP_FLASH_BUDGET" ] || cross_die "qemu-app flash $qemu_flash bytes exceeds $QEMU_APP_FLASH_BUDGET"
+    [ "$node_flash" -lt "$QEMU_APP_FLASH_BUDGET" ] || cross_die "bus-node flash $node_flash bytes exceeds $QEMU_APP_FLASH_BUDGET"
+    [ "$delta" -lt "$BACKOFF_CORE_FLASH_BUDGET" ] || cross_die "backoff-core adds $delta bytes of flash, over $BACKOFF_CORE_FLASH_BUDGET"
+    [ "$radio_board_flash" -le "$RADIO_BOARD_FLASH_BUDGET" ] || cross_die "radio-board flash $radio_board_flash bytes exceeds $RADIO_BOARD_FLASH_BUDGET"
+fi
+
+if [ "$TEST_TIER" = quick ]; then
+    printf '\nfirmware quick tier passed\n'
+else
+    printf '\nfirmware tests passed\n'
+fi

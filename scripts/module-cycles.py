@@ -13,11 +13,19 @@ A cycle is reported at every depth: between files, and between the folders that 
 them (the `exact` folder as one module, `sweep` as another, ...), so that no two
 subjects depend on each other even through different files.
 
-Usage: scripts/module-cycles.py CRATE_DIR... ; exit status 1 if a cycle is found.
+A crate whose only roots are `src/bin/*.rs` files (the size probes) has no modules to
+check when each binary is one file; one with `src/bin/NAME/` folders is checked per
+binary.
+
+Usage: scripts/module-cycles.py [--workspace Cargo.toml]... [CRATE_DIR]...
+  --workspace: every member crate of that workspace (as `cargo metadata` lists them).
+Exit status 1 if a cycle is found.
 """
 
+import json
 import os
 import re
+import subprocess
 import sys
 
 
@@ -142,9 +150,23 @@ def find_cycle(edges):
 
 def check(crate_dir):
     src = os.path.join(crate_dir, "src")
+    if not os.path.exists(os.path.join(src, "lib.rs")) and not os.path.exists(
+        os.path.join(src, "main.rs")
+    ):
+        bins = os.path.join(src, "bin")
+        if not os.path.isdir(bins):
+            raise SystemExit(f"{crate_dir}: no src/lib.rs, src/main.rs or src/bin/")
+        folders = sorted(d for d in os.listdir(bins) if os.path.isdir(os.path.join(bins, d)))
+        files = sorted(f for f in os.listdir(bins) if f.endswith(".rs"))
+        ok = all([check_root(os.path.join(bins, d), f"{crate_dir}/src/bin/{d}") for d in folders])
+        name = os.path.basename(os.path.normpath(crate_dir))
+        print(f"{name}: {len(files)} one-file binaries, {len(folders)} binary folders checked")
+        return ok
+    return check_root(src, crate_dir)
+
+
+def check_root(src, crate_dir):
     mods = modules(src)
-    if () not in mods:
-        raise SystemExit(f"{crate_dir}: no src/lib.rs or src/main.rs")
     exports = root_reexports(mods)
     edges = {}
     for here, path in mods.items():
@@ -164,7 +186,9 @@ def check(crate_dir):
                     collapsed.setdefault(ca, set()).add(cb)
         c = find_cycle(collapsed)
         if c:
-            found.append(" -> ".join("::".join(m) for m in c))
+            text = " -> ".join("::".join(m) for m in c)
+            if text not in found:
+                found.append(text)
     n_edges = sum(len(v) for v in edges.values())
     name = os.path.basename(os.path.normpath(crate_dir))
     if found:
@@ -175,10 +199,31 @@ def check(crate_dir):
     return True
 
 
+def workspace_members(manifest):
+    """The folders of every member crate of the workspace whose Cargo.toml is given."""
+    out = subprocess.run(
+        ["cargo", "metadata", "--no-deps", "--format-version", "1", "--manifest-path", manifest],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return sorted(os.path.dirname(p["manifest_path"]) for p in json.loads(out)["packages"])
+
+
 def main():
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    if not args:
         raise SystemExit(__doc__)
-    ok = all([check(d) for d in sys.argv[1:]])
+    dirs = []
+    while args:
+        a = args.pop(0)
+        if a == "--workspace":
+            if not args:
+                raise SystemExit("--workspace needs a Cargo.toml")
+            dirs.extend(workspace_members(args.pop(0)))
+        else:
+            dirs.append(a)
+    ok = all([check(d) for d in dirs])
     sys.exit(0 if ok else 1)
 
 

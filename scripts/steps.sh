@@ -6,6 +6,11 @@
 #   steps_begin             at the top of a script: the outermost script owns the table and
 #                           prints it when it exits (passed or not); a script it calls
 #                           (the firmware's) adds its steps to the same table.
+#   if heavy_step "what"; then ...; fi
+#                           a step of the full tier only: in the quick tier
+#                           (TEST_TIER=quick, exported by `test.sh --quick`) it is not run
+#                           and the table lists it as left out, so nothing is skipped
+#                           silently.
 #
 # The table goes to standard output and to $STEPS_TABLE when that is set.
 
@@ -34,6 +39,16 @@ step() {
     printf '\n==> %s\n' "$*"
 }
 
+heavy_step() {
+    if [ "${TEST_TIER:-full}" = quick ]; then
+        steps_close ok
+        printf '%s\t%s\t%s\n' "$EPOCHREALTIME" "$EPOCHREALTIME" "left-out $*" >>"$STEPS_LOG"
+        printf '\n==> left out (full tier only): %s\n' "$*"
+        return 1
+    fi
+    step "$@"
+}
+
 # The exit trap: closes the last step (failed if the script failed) and, in the
 # outermost script, prints the table.
 steps_end() {
@@ -46,9 +61,10 @@ steps_end() {
         {
             split($3, w, " "); state = w[1]; name = substr($3, length(state) + 2)
             if (length(name) > 72) name = substr(name, 1, 69) "..."
-            printf "| %5.1f s | %-6s | %s |\n", $2 - $1, state, name
+            if (state == "left-out") { printf "| %7s | %-8s | %s |\n", "", "left out", name; next }
+            printf "| %5.1f s | %-8s | %s |\n", $2 - $1, state, name
         }
-        END { printf "| %5.1f s | %-6s | %s |\n", now - t0, "", "in all (" clock(now - t0) ")" }
+        END { printf "| %5.1f s | %-8s | %s |\n", now - t0, "", "in all (" clock(now - t0) ")" }
     ' "$STEPS_LOG")
     printf '\nwall time of each step:\n| time | result | step |\n|---:|---|---|\n%s\n' "$table"
     if [ -n "${STEPS_TABLE:-}" ]; then

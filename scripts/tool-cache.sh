@@ -44,3 +44,14 @@ cached_tool() {
     mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp"
     REPLY=$dir/bin/$bin
 }
+
+# The test runner: cargo-nextest, from PATH when cargo finds it there (the minimum
+# version is nextest-version in .config/nextest.toml, which nextest itself enforces),
+# else built into the cache and put first on PATH.
+NEXTEST_VERSION=0.9.143
+nextest_setup() {
+    cargo nextest --version >/dev/null 2>&1 && return 0
+    cached_tool cargo-nextest "$NEXTEST_VERSION" cargo-nextest --locked
+    PATH="$(dirname "$REPLY"):$PATH"
+    export PATH
+}

@@ -24,6 +24,8 @@
 //! * exponential-backoff: `Backoff` with 16 attempts (15 delays, then `Some(None)`),
 //!   jitter on (its default 0.3, fastrand), 51.2 µs .. 52.4 ms; a new frame clones a
 //!   prepared iterator, which spares it the thread-local reseeding its `iter()` does.
+// criterion's macros write undocumented public functions.
+#![allow(missing_docs)]
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -6,6 +6,8 @@
 //! Every backoff-core measurement runs on simulated time (a counter), the way the storm
 //! simulator uses it; `RatioBudget (Instant::now)` also reads the system clock on each
 //! call, as `tower`'s `TpsBudget` does internally, to compare like with like.
+// criterion's macros write undocumented public functions.
+#![allow(missing_docs)]
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

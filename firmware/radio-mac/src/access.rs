@@ -21,7 +21,7 @@
 //! [`ChannelAccess`] is always valid and
 //! [`MacConfig::with_access`](crate::MacConfig::with_access) cannot fail.
 
-use crate::config::{ConfigError, ConfigErrorKind};
+use crate::error::{ConfigError, ConfigErrorKind};
 
 /// How a station gets the channel for a data frame (see the [module docs](self)).
 /// ACKs are never subject to it: an owed ACK is sent SIFS after its frame, without

@@ -41,67 +41,8 @@ use backoff_core::{BebConfig, SlotTime};
 use mac_base::Address;
 
 use crate::access::ChannelAccess;
+pub use crate::error::{ConfigError, ConfigErrorKind};
 use crate::frame::ACK_LEN;
-
-/// Why a configuration was refused (see [`ConfigError::kind`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[non_exhaustive]
-pub enum ConfigErrorKind {
-    /// The station address is the broadcast address.
-    BroadcastAddress,
-    /// The bit rate is zero.
-    ZeroBitRate,
-    /// The slot would be zero (turnaround and CCA time both zero).
-    ZeroSlot,
-    /// IEEE 802.15.4 CSMA-CA: macMinBE above macMaxBE, or macMaxBE outside `3..=8`.
-    BackoffExponent,
-    /// IEEE 802.15.4 CSMA-CA: macMaxCSMABackoffs above 5.
-    CsmaBackoffs,
-    /// IEEE 802.15.4 CSMA-CA: macMaxFrameRetries above 7.
-    FrameRetries,
-    /// DCF: the window of stage 0 is zero.
-    ZeroWindow,
-    /// DCF: the maximum backoff stage is above 16.
-    MaxStage,
-}
-
-/// A configuration was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct ConfigError {
-    kind: ConfigErrorKind,
-}
-
-impl ConfigError {
-    pub(crate) const fn new(kind: ConfigErrorKind) -> Self {
-        Self { kind }
-    }
-
-    /// What was wrong.
-    pub const fn kind(&self) -> ConfigErrorKind {
-        self.kind
-    }
-}
-
-impl core::fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(match self.kind {
-            ConfigErrorKind::BroadcastAddress => "the broadcast address cannot be a station",
-            ConfigErrorKind::ZeroBitRate => "the bit rate must not be zero",
-            ConfigErrorKind::ZeroSlot => "turnaround and CCA time cannot both be zero",
-            ConfigErrorKind::BackoffExponent => {
-                "macMinBE must not exceed macMaxBE, and macMaxBE must be 3 to 8"
-            }
-            ConfigErrorKind::CsmaBackoffs => "macMaxCSMABackoffs must be 0 to 5",
-            ConfigErrorKind::FrameRetries => "macMaxFrameRetries must be 0 to 7",
-            ConfigErrorKind::ZeroWindow => "the DCF window of stage 0 must not be zero",
-            ConfigErrorKind::MaxStage => "the DCF maximum backoff stage must be 0 to 16",
-        })
-    }
-}
-
-impl core::error::Error for ConfigError {}
 
 /// The MAC's parameters.
 ///
@@ -168,21 +109,15 @@ impl MacConfig {
         cca_ns: u32,
     ) -> Result<Self, ConfigError> {
         if address.is_broadcast() {
-            return Err(ConfigError {
-                kind: ConfigErrorKind::BroadcastAddress,
-            });
+            return Err(ConfigError::new(ConfigErrorKind::BroadcastAddress));
         }
         if bit_rate == 0 {
-            return Err(ConfigError {
-                kind: ConfigErrorKind::ZeroBitRate,
-            });
+            return Err(ConfigError::new(ConfigErrorKind::ZeroBitRate));
         }
         let slot = match SlotTime::from_nanos(turnaround_ns as u64 + cca_ns as u64) {
             Ok(s) => s,
             Err(_) => {
-                return Err(ConfigError {
-                    kind: ConfigErrorKind::ZeroSlot,
-                });
+                return Err(ConfigError::new(ConfigErrorKind::ZeroSlot));
             }
         };
         Ok(Self {
@@ -202,9 +137,7 @@ impl MacConfig {
     /// [`ConfigErrorKind::BroadcastAddress`].
     pub const fn with_address(mut self, address: Address) -> Result<Self, ConfigError> {
         if address.is_broadcast() {
-            return Err(ConfigError {
-                kind: ConfigErrorKind::BroadcastAddress,
-            });
+            return Err(ConfigError::new(ConfigErrorKind::BroadcastAddress));
         }
         self.address = address;
         Ok(self)

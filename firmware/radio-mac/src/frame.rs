@@ -14,7 +14,7 @@
 //! payload, computed on from the header check. The receiver also requires the
 //! packet's length to be exactly `HEADER_LEN + len + TRAILER_LEN`. Many radios add
 //! their own CRC (the SX127x's payload CRC, the nRF52840's CRC unit); this check does
-//! not rely on it. `tests/corruption.rs` flips bits and bursts in every position.
+//! not rely on it. `tests/integration/corruption.rs` flips bits and bursts in every position.
 
 use heapless::Vec;
 use mac_base::{Address, FrameError, FrameErrorKind, RxError, RxErrorKind, crc};

@@ -72,21 +72,12 @@
 //! assert_eq!(b.take_received().unwrap().payload(), b"hello");
 //! ```
 #![no_std]
-#![forbid(unsafe_code)]
-#![deny(missing_docs)]
-#![deny(
-    clippy::panic,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::todo,
-    clippy::unimplemented
-)]
 
 pub mod access;
 pub mod config;
 pub mod counters;
 pub mod engine;
+mod error;
 pub mod event;
 pub mod frame;
 pub mod radio;

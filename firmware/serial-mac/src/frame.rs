@@ -34,7 +34,7 @@
 //! confirms that it ended right after its CRC (as Modbus RTU's 3.5-character silence
 //! does), depends on the receiver timing each byte, which a polled UART on a busy
 //! microcontroller does not do reliably; the header check costs two bytes and no
-//! timing. `tests/corruption.rs` shows the result on 10^7 corrupted frames.
+//! timing. `tests/integration/corruption.rs` shows the result on 10^7 corrupted frames.
 
 use heapless::Vec;
 use mac_base::{Address, FrameError, FrameErrorKind, crc};

@@ -28,16 +28,6 @@
 //! assert_eq!(s.frf(), 0xD9_06_66); // 868.1 MHz * 2^19 / 32 MHz = 0xD90666.4
 //! ```
 #![no_std]
-#![forbid(unsafe_code)]
-#![deny(missing_docs)]
-#![deny(
-    clippy::panic,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::todo,
-    clippy::unimplemented
-)]
 
 use embedded_hal::spi::{Operation, SpiDevice};
 use radio_mac::Radio;

@@ -91,9 +91,6 @@
 //! assert!((s.efficiency / s.predicted_efficiency - 1.0).abs() < 0.02);
 //! assert!(s.collision_rate > 0.2 && s.collision_rate < 0.3);
 //! ```
-#![forbid(unsafe_code)]
-#![deny(missing_docs)]
-#![warn(clippy::missing_errors_doc)]
 
 pub mod backoff;
 pub mod capture;

@@ -4,6 +4,8 @@
 //! with full jitter. Criterion reports the throughput in events (`elem/s`).
 //!
 //! Run: `cargo bench -p retry-storm --bench storm`
+// criterion's macros write undocumented public functions.
+#![allow(missing_docs)]
 
 use std::hint::black_box;
 use std::time::Duration;

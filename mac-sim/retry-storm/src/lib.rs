@@ -107,10 +107,6 @@
 //! assert!(matches!(r.summary.recovery, Recovery::Recovered { .. }));
 //! ```
 
-#![forbid(unsafe_code)]
-#![deny(missing_docs)]
-#![warn(clippy::missing_errors_doc)]
-
 pub mod chain;
 pub mod clients;
 pub mod config;

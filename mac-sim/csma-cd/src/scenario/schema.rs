@@ -148,12 +148,23 @@ macro_rules! schema {
                         stringify!($key) => {
                             let values =
                                 <codec!($ty $(, $codec)?) as Codec>::list(text).map_err(err)?;
+                            // The first value given twice, found through each value's
+                            // one text form (a list may hold 10^5 values: no pairwise
+                            // scan), confirmed by equality.
+                            let mut seen = std::collections::HashMap::with_capacity(values.len());
                             for (i, v) in values.iter().enumerate() {
-                                if values[..i].contains(v) {
-                                    return Err(err(ConfigError::Value {
-                                        text: <codec!($ty $(, $codec)?) as Codec>::text(v),
-                                        expected: "given once: it is in the list twice",
-                                    }));
+                                let text = <codec!($ty $(, $codec)?) as Codec>::text(v);
+                                match seen.get(&text) {
+                                    Some(&j) if values.get(j) == Some(v) => {
+                                        return Err(err(ConfigError::Value {
+                                            text,
+                                            expected: "given once: it is in the list twice",
+                                        }));
+                                    }
+                                    Some(_) => {}
+                                    None => {
+                                        seen.insert(text, i);
+                                    }
                                 }
                             }
                             Ok(values

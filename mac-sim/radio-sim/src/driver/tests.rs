@@ -209,7 +209,7 @@ fn the_same_seed_gives_the_same_result_and_another_seed_another() {
 
 #[test]
 fn a_saturated_pair_needs_about_as_many_attempts_as_on_radio_macs_channel() {
-    // radio-mac's tests/channel.rs, `hidden_terminals`: two saturated senders A and C
+    // radio-mac's tests/integration/channel.rs, `hidden_terminals`: two saturated senders A and C
     // sending 32-byte frames to B, all hearing each other, carrier sense on, beb:
     // it prints 1.01 attempts per frame (and asserts < 1.3). The same network here
     // (the sink is B) must give the same within a few percent: collisions happen

@@ -10,7 +10,7 @@
 //! instant is a multiple of the 16 µs step, so polling every station every step
 //! polls it at every change of its CCA: the exact timing of `MacCore::poll`.
 
-mod common;
+use crate::common;
 
 use std::convert::Infallible;
 

@@ -11,7 +11,7 @@
 //! And [`MacCore::next_deadline_ns`] is exact: polling only when a byte arrives or
 //! the deadline is reached gives the same run as polling every byte time.
 
-mod common;
+use crate::common;
 
 use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;

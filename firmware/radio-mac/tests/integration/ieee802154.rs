@@ -7,7 +7,7 @@
 //! Every run has a fixed seed; where a test needs every value of a window to occur,
 //! the number of draws makes a miss impossible in practice (stated at each).
 
-mod common;
+use crate::common;
 
 use common::{Flow, run};
 use radio_mac::config::ConfigErrorKind;

@@ -1,7 +1,7 @@
 //! The driver: `send` returns the frame's fate, `send_with` hands over frames received
 //! while it waits, `receive` times out, and the poll-driven calls never block.
 
-mod common;
+use crate::common;
 
 use std::cell::Cell;
 use std::collections::VecDeque;

@@ -2,7 +2,7 @@
 //! first k attempts (k = 0..=17), jam and backoff on the wire, the drop after the
 //! 16th attempt, and the other ways a frame can end.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serial_mac::{BusEvent, DropReason, Event, Frame, SendError};

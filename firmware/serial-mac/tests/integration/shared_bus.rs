@@ -72,7 +72,7 @@ fn two_to_sixteen_stations_share_the_line() {
     }
 }
 
-/// The load of radio-mac's hidden-terminal line (`radio-mac/tests/channel.rs`): two
+/// The load of radio-mac's hidden-terminal line (`radio-mac/tests/integration/channel.rs`): two
 /// saturated senders, 200 frames of 32 bytes each, seed 77. On this bus every
 /// station hears every other, so its row is the baseline the radio figures are read
 /// against (firmware/README.md shows them side by side).

@@ -1,6 +1,6 @@
 //! No corrupted frame is accepted: every 1- and 2-bit error, every burst of up to 16
 //! bits, and random corruption of whole packets, through `Frame::parse`, with fixed
-//! seeds (the serial MAC's `tests/corruption.rs`, for the radio format).
+//! seeds (the serial MAC's `tests/integration/corruption.rs`, for the radio format).
 //!
 //! The header check protects `kind | seq | dst | src | len` (a 7-byte codeword under
 //! CRC-16/CCITT: Hamming distance 4, every burst up to 16 bits) before the length is

@@ -21,7 +21,7 @@
 //! The full 10^7 runs in an optimised build (`firmware/run-tests.sh` does it):
 //!
 //! ```text
-//! cargo test --profile host-release -p serial-mac --test corruption -- --nocapture
+//! cargo test --profile host-release -p serial-mac --test integration corruption:: -- --nocapture
 //! ```
 //!
 //! An unoptimised `cargo test` runs the same checks on 1/100 of the frames.

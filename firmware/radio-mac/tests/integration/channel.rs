@@ -8,7 +8,7 @@
 //! up to 2^10 slots) select [`ChannelAccess::Beb`]; the hidden-terminal line runs
 //! under it and under the default, IEEE 802.15.4 unslotted CSMA-CA.
 
-mod common;
+use crate::common;
 
 use backoff_core::BebConfig;
 use common::{Flow, run};

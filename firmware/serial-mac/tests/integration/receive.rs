@@ -1,7 +1,7 @@
 //! The receive path: good, broadcast and foreign frames, and every kind of bad one,
 //! fed byte by byte from the line with the gaps a real line has.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serial_mac::{Address, BusCounters, Counters, Event, Frame, RxErrorKind};
@@ -220,7 +220,7 @@ fn parse_round_trips_and_rejects_every_truncation_and_single_bit_error() {
             );
         }
         // Every single-bit error after the delimiter is caught: in the header by the
-        // header check, elsewhere by the frame check (tests/corruption.rs goes on to
+        // header check, elsewhere by the frame check (tests/integration/corruption.rs goes on to
         // 2- and 3-bit errors and bursts).
         for i in 1..n {
             for bit in 0..8 {
