@@ -76,12 +76,14 @@ python3 "$ROOT/scripts/module-cycles.py" --workspace "$FW/Cargo.toml"
 # line model, radio-mac (corrupted packets, lost ACKs, retry limit, hidden terminals)
 # and the SX127x binding against a register model; then their doc tests. The emulated
 # bus (bus-hub's multi_mcu) and the QEMU test need the firmware built: steps below.
-HOST_CRATES=(-p mac-base -p serial-mac -p lockstep -p bus-hub -p radio-mac -p sx127x-radio)
-step "firmware: host tests of mac-base, serial-mac, lockstep, bus-hub, radio-mac, sx127x-radio (nextest profile $TEST_TIER), and their doc tests"
+HOST_CRATES=(mac-base serial-mac lockstep bus-hub radio-mac sx127x-radio)
+packages=()
+for crate in "${HOST_CRATES[@]}"; do packages+=(-p "$crate"); done
+step "firmware: host tests of ${HOST_CRATES[*]} (nextest profile $TEST_TIER), and their doc tests"
 nextest_setup
 cargo nextest run --config-file "$ROOT/.config/nextest.toml" --profile "$TEST_TIER" --no-fail-fast \
-    "${HOST_CRATES[@]}" -E 'not binary_id(bus-hub::multi_mcu)'
-cargo test -q --doc "${HOST_CRATES[@]}"
+    "${packages[@]}" -E 'not binary_id(bus-hub::multi_mcu)'
+cargo test -q --doc "${packages[@]}"
 
 if heavy_step "firmware: 10^7 corrupted frames through the receiver (optimised build)"; then
     cargo test -q --profile host-release -p serial-mac --test integration corruption:: -- --nocapture

@@ -7,7 +7,8 @@
 #
 # A copy of the right version on PATH is used as it is. Sourced by test.sh, the
 # firmware's run-tests.sh and mac-sim/web/build.sh. Removing the folder is always safe:
-# the next run builds what it needs again.
+# the next run builds what it needs again. Needs scripts/cross-env.sh sourced first
+# (cross_die).
 
 TOOL_CACHE=${BEB_TOOL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/beb-tools}
 
@@ -30,15 +31,13 @@ cached_tool() {
         REPLY=$dir/bin/$bin
         return 0
     fi
-    mkdir -p "$TOOL_CACHE" || { printf 'error: cannot create the tool cache %s\n' "$TOOL_CACHE" >&2; exit 1; }
+    mkdir -p "$TOOL_CACHE" || cross_die "cannot create the tool cache $TOOL_CACHE"
     local tmp
     tmp=$(mktemp -d "$TOOL_CACHE/.$crate-$version.XXXXXX")
     printf 'installing %s %s into %s (once per machine; a few minutes on 2 cores)\n' "$crate" "$version" "$dir"
     if ! cargo install -q "$crate" --version "$version" "$@" --root "$tmp"; then
         rm -rf "$tmp"
-        printf 'error: cargo install %s --version %s failed; install it yourself (cargo install %s --version %s %s)\n' \
-            "$crate" "$version" "$crate" "$version" "$*" >&2
-        exit 1
+        cross_die "cargo install $crate --version $version failed; install it yourself (cargo install $crate --version $version $*)"
     fi
     # Another clone may have finished the same tool meanwhile: keep the first.
     mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp"
