@@ -53,6 +53,21 @@ source "$ROOT/scripts/tool-cache.sh"
 # share one set of compiled dependencies.
 FEATURES=backoff-core/std,backoff-core/embedded-hal,backoff-core/embedded-hal-async
 
+if heavy_step "virtualenvs of the Python package's and the page's tests: filled from PyPI in the background while the host tests build"; then
+    # python3-venv provides venv and ensurepip on Debian.
+    python3 -c 'import venv, ensurepip' 2>/dev/null || APT_NO_RECOMMENDS=1 cross_apt_install python3-venv
+    venvs_log=${CARGO_TARGET_DIR:-$ROOT/target}/venvs.log
+    mkdir -p "$(dirname "$venvs_log")"
+    steps_background "$venvs_log" bash -c '"$1/mac-sim/python/test.sh" --venv && "$1/mac-sim/web/test.sh" --venv' _ "$ROOT"
+    venvs=$REPLY
+fi
+# Waits for the virtualenvs (the Python and browser steps).
+venvs_ready() {
+    [ -n "${venvs:-}" ] || return 0
+    wait "$venvs" || { cat "$venvs_log" >&2; echo "error: filling the virtualenvs failed (log above: $venvs_log)" >&2; exit 1; }
+    venvs=
+}
+
 step "formatting (cargo fmt --check)"
 cargo fmt --all --check
 
@@ -127,22 +142,15 @@ cargo nextest run --workspace --features "$FEATURES" --profile "$TEST_TIER" --no
 # nextest runs no doc tests: cargo does.
 cargo test -q --workspace --features "$FEATURES" --doc
 
-if heavy_step "the engine builds for WebAssembly (wasm32-unknown-unknown): sim-kit, csma-cd, retry-storm, radio-sim, backoff-core"; then
-    # The I/O-free crates must build for the browser. Built in release, as the page's
-    # engine is next: where no rustup target is installed, std is compiled from source
-    # once for both.
-    wasm_cargo build --release -q -p sim-kit -p csma-cd -p retry-storm -p radio-sim -p backoff-core
-fi
-
 if heavy_step "the Python package: pip install ./mac-sim/python into a virtualenv under target/, pytest against the binary"; then
-    # python3-venv provides venv and ensurepip on Debian.
-    python3 -c 'import venv, ensurepip' 2>/dev/null || APT_NO_RECOMMENDS=1 cross_apt_install python3-venv
+    venvs_ready
     MACSIM_CLI="$ROOT/target/debug/mac-sim" "$ROOT/mac-sim/python/test.sh"
 fi
 
-if heavy_step "the browser page: the engine to WebAssembly with wasm-bindgen, served on 127.0.0.1, driven in Chromium by Selenium against the binary"; then
+if heavy_step "the browser page: the engine and every I/O-free crate (sim-kit, csma-cd, retry-storm, radio-sim, backoff-core) built for wasm32, bindings by wasm-bindgen, served on 127.0.0.1, driven in Chromium by Selenium against the binary"; then
     # Screenshots: target/web-artifacts/.
     APT_NO_RECOMMENDS=1 cross_apt_install chromium chromium-driver
+    venvs_ready
     MACSIM_CLI="$ROOT/target/debug/mac-sim" "$ROOT/mac-sim/web/test.sh"
 fi
 

@@ -11,6 +11,11 @@
 #                           (TEST_TIER=quick, exported by `test.sh --quick`) it is not run
 #                           and the table lists it as left out, so nothing is skipped
 #                           silently.
+#   steps_background LOG CMD...
+#                           starts CMD in the background (output to LOG), for work that
+#                           waits on the network or the disk rather than the cores; its
+#                           process ID in REPLY, for `wait`. The exit trap stops it if
+#                           the script ends first (failed), so nothing runs on unseen.
 #
 # The table goes to standard output and to $STEPS_TABLE when that is set.
 
@@ -49,10 +54,22 @@ heavy_step() {
     step "$@"
 }
 
+steps_background() {
+    local log=$1
+    shift
+    # Its own process group (setsid), so that the trap stops its children too.
+    setsid "$@" >"$log" 2>&1 &
+    REPLY=$!
+    STEPS_BACKGROUND="${STEPS_BACKGROUND:-} $REPLY"
+}
+
 # The exit trap: closes the last step (failed if the script failed) and, in the
 # outermost script, prints the table.
 steps_end() {
-    local status=$1
+    local status=$1 pid
+    for pid in ${STEPS_BACKGROUND:-}; do
+        kill -- "-$pid" 2>/dev/null || true
+    done
     if [ "$status" -eq 0 ]; then steps_close ok; else steps_close failed; fi
     [ -n "${STEPS_OWNER:-}" ] || return 0
     local table

@@ -4,7 +4,17 @@
 # the workspace (target/debug/mac-sim, built here if missing; or $MACSIM_CLI).
 # Needs python3 (3.9+) with venv and network access to PyPI for maturin, pandas,
 # pytest, tqdm, and nbclient, ipykernel and matplotlib for the example notebook.
+#
+#   mac-sim/python/test.sh          build, install and test
+#   mac-sim/python/test.sh --venv   only create and fill the virtualenv (test.sh does
+#                                   this in the background while the host tests build)
 set -euo pipefail
+venv_only=
+case "${1:-}" in
+    "") ;;
+    --venv) venv_only=1 ;;
+    *) echo "error: unknown argument '$1' (usage: mac-sim/python/test.sh [--venv])" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
@@ -17,14 +27,17 @@ fi
 [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
 "$VENV/bin/pip" install -q --disable-pip-version-check maturin pandas pytest tqdm \
     nbclient nbformat ipykernel matplotlib
+[ -z "$venv_only" ] || exit 0
 
 # pip builds the wheel with maturin from the source tree, as a user's
-# `pip install ./mac-sim/python` does (release profile, in $TARGET), but without the
-# release profile's whole-program optimisation (fat LTO, one codegen unit): the same
-# code in a third of the build time. MACSIM_TEST_LTO=1 builds it exactly as a user does.
+# `pip install ./mac-sim/python` does, but in the dev profile (MATURIN_PEP517_ARGS), so
+# that it reuses most of the simulator crates the host tests compiled (optimised as the
+# tests' build is, debug assertions on) instead of compiling everything again in release
+# with whole-program optimisation. MACSIM_TEST_RELEASE=1 builds it exactly as a user
+# does (release profile, fat LTO).
 export CARGO_TARGET_DIR=$TARGET
-if [ -z "${MACSIM_TEST_LTO:-}" ]; then
-    export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
+if [ -z "${MACSIM_TEST_RELEASE:-}" ]; then
+    export MATURIN_PEP517_ARGS="--profile dev"
 fi
 PATH="$VENV/bin:$PATH" "$VENV/bin/pip" install -q --disable-pip-version-check \
     --no-build-isolation --force-reinstall --no-deps ./mac-sim/python

@@ -27,6 +27,9 @@
 //!   (performance tables): each distinct `mac-sim` command is also run, in an empty
 //!   folder, and must exit 0, so a figure always names a command that still works
 //!   (its numbers are not compared: they are wall-clock measurements, dated in the doc).
+//!   These run after every document's sessions, and a command that a session already
+//!   ran to exit status 0 as the first of its block (so in an empty folder, as here), a
+//!   plain command without shell syntax, is not run again.
 //! * `<!-- checked: numbers -->` before a paragraph or a table: every number in it must
 //!   appear in the output of the last `exact` or `excerpt` block above it (or in its
 //!   commands), as printed or rounded to the digits the paragraph shows (20 for 20.4,
@@ -98,7 +101,8 @@ fn workdir() -> tempfile::TempDir {
     dir
 }
 
-fn run_shell(cmd: &str, dir: &Path) -> String {
+/// What `cmd` printed (standard error merged in), and whether it exited with status 0.
+fn run_shell(cmd: &str, dir: &Path) -> (String, bool) {
     let bin = Path::new(env!("CARGO_BIN_EXE_mac-sim"));
     let path = format!(
         "{}:{}",
@@ -113,7 +117,28 @@ fn run_shell(cmd: &str, dir: &Path) -> String {
         .env_remove("NO_COLOR")
         .output()
         .expect("bash runs");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.success(),
+    )
+}
+
+/// Whether `cmd` is one `mac-sim` process with its arguments and nothing for the shell to
+/// do (no pipe, redirection, variable or quoting): run by bash or directly, the same.
+fn is_plain(cmd: &str) -> bool {
+    cmd.starts_with("mac-sim ")
+        && !cmd.contains(|c: char| "|&;<>$`'\"\\()*?~{}#".contains(c) || c == '\n')
+}
+
+/// What one document's check found.
+struct DocResult {
+    /// Markers checked.
+    checked: usize,
+    failures: Vec<String>,
+    /// The `runs` commands to run once every document is done, with where they are.
+    runs: Vec<(String, String)>,
+    /// Plain commands that a session ran to exit status 0 in an empty folder.
+    ran_ok: HashSet<String>,
 }
 
 fn have_tshark() -> bool {
@@ -314,14 +339,14 @@ fn fenced_block(lines: &[String], from: usize, what: &str) -> (usize, usize) {
 }
 
 /// Checks (or, recording, rewrites) one document; the failures found.
-fn check_doc(rel: &str, record: bool) -> (usize, Vec<String>) {
+fn check_doc(rel: &str, record: bool) -> DocResult {
     let path = repo_root().join(rel);
     let text = std::fs::read_to_string(&path).unwrap();
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let mut failures = vec![];
     let mut checked = 0;
-    // The `runs` commands already run in this document.
-    let mut ran = HashSet::new();
+    let mut runs = vec![];
+    let mut ran_ok = HashSet::new();
     // The numbers of the last checked output, for `numbers` paragraphs.
     let mut last_numbers: Option<HashSet<String>> = None;
     let mut i = 0;
@@ -346,8 +371,8 @@ fn check_doc(rel: &str, record: bool) -> (usize, Vec<String>) {
                 if first == "mac-sim" {
                     commands += 1;
                     let refused = check_parses(&cmd);
-                    if mode == Mode::Runs && refused.is_none() && ran.insert(cmd.clone()) {
-                        failures.extend(check_runs(&cmd).map(|e| format!("{what}: {e}")));
+                    if mode == Mode::Runs && refused.is_none() {
+                        runs.push((what.clone(), cmd.clone()));
                     }
                     failures.extend(refused.map(|e| format!("{what}: {e}")));
                 } else if first.contains('/') && (first.ends_with(".sh") || first.ends_with(".py"))
@@ -434,7 +459,10 @@ fn check_doc(rel: &str, record: bool) -> (usize, Vec<String>) {
                 j = end;
                 continue;
             }
-            let output = run_shell(&cmd, dir.path());
+            let (output, success) = run_shell(&cmd, dir.path());
+            if success && j == 0 && is_plain(&as_run(&cmd)) {
+                ran_ok.insert(as_run(&cmd));
+            }
             known.extend(numbers(&output));
             let actual = normalised(&output);
             let expected_n: Vec<String> = expected
@@ -491,7 +519,12 @@ fn check_doc(rel: &str, record: bool) -> (usize, Vec<String>) {
             std::fs::write(&path, new_text).unwrap();
         }
     }
-    (checked, failures)
+    DocResult {
+        checked,
+        failures,
+        runs,
+        ran_ok,
+    }
 }
 
 #[test]
@@ -500,26 +533,43 @@ fn every_quoted_output_is_what_the_binary_prints() {
     let mut all = vec![];
     let mut total = 0;
     // One thread per document: most of the time is the commands' runs.
-    let results: Vec<(usize, Vec<String>)> = std::thread::scope(|scope| {
+    let results: Vec<DocResult> = std::thread::scope(|scope| {
         let handles: Vec<_> = DOCS
             .iter()
             .map(|doc| {
                 scope.spawn(move || {
-                    let (n, mut failures) = check_doc(doc, record);
+                    let mut result = check_doc(doc, record);
                     if record {
                         // Check what was written.
-                        failures.extend(check_doc(doc, false).1);
+                        result.failures.extend(check_doc(doc, false).failures);
                     }
-                    (n, failures)
+                    result
                 })
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
-    for (n, failures) in results {
-        total += n;
-        all.extend(failures);
+    let mut ran_ok = HashSet::new();
+    let mut runs = vec![];
+    for result in results {
+        total += result.checked;
+        all.extend(result.failures);
+        ran_ok.extend(result.ran_ok);
+        runs.extend(result.runs);
     }
+    // The `runs` commands no session has run already, each once, one thread each.
+    let mut seen = HashSet::new();
+    runs.retain(|(_, cmd)| !ran_ok.contains(cmd) && seen.insert(cmd.clone()));
+    all.extend(std::thread::scope(|scope| {
+        let handles: Vec<_> = runs
+            .iter()
+            .map(|(what, cmd)| scope.spawn(move || check_runs(cmd).map(|e| format!("{what}: {e}"))))
+            .collect();
+        handles
+            .into_iter()
+            .filter_map(|h| h.join().unwrap())
+            .collect::<Vec<_>>()
+    }));
     assert!(total > 0, "no checked quotes found");
     assert!(
         all.is_empty(),
@@ -562,6 +612,22 @@ fn an_excerpt_matches_in_order_and_anchored() {
     }
     for n in ["21", "20.5", "0.84", "4.1"] {
         assert!(!quotes(n, &known), "{n}");
+    }
+}
+
+#[test]
+fn only_a_plain_command_counts_as_already_run() {
+    assert!(is_plain("mac-sim radio --check bianchi"));
+    assert!(is_plain("mac-sim sweep --stations 1..=256:x2 -o out"));
+    for cmd in [
+        "mac-sim run | head -3",
+        "mac-sim run > out.txt",
+        "mac-sim run -o \"a b\"",
+        "mac-sim run && ls",
+        "mac-sim run -o $HOME",
+        "tshark -r x.pcapng",
+    ] {
+        assert!(!is_plain(cmd), "{cmd}");
     }
 }
 
