@@ -34,6 +34,9 @@ pub enum RangeError {
     GeometricStart(String),
     /// More than [`MAX_VALUES`] values.
     TooMany(String),
+    /// A step too small to move the values at their precision (12 significant digits),
+    /// e.g. `0.5..=0.5:1e-300` or `1e20..=1e20:1`: the range could never advance.
+    Stuck(String),
     /// The same value twice.
     Duplicate(String),
 }
@@ -58,6 +61,10 @@ impl fmt::Display for RangeError {
                 write!(f, "range '{s}': a geometric range (xF) must start above 0")
             }
             Self::TooMany(s) => write!(f, "'{s}' has more than {MAX_VALUES} values"),
+            Self::Stuck(s) => write!(
+                f,
+                "range '{s}': the step is too small to change the values (they keep 12 significant digits)"
+            ),
             Self::Duplicate(s) => write!(f, "value {s} is given more than once"),
         }
     }
@@ -121,6 +128,9 @@ fn item_values(item: &str, out: &mut Vec<f64>) -> Result<(), RangeError> {
                 if out.len() - before >= MAX_VALUES {
                     return Err(too_many());
                 }
+                if out.len() > before && out.last() == Some(&clean(v)) {
+                    return Err(RangeError::Stuck(item.to_string()));
+                }
                 out.push(clean(v));
                 v *= f;
             }
@@ -141,6 +151,14 @@ fn item_values(item: &str, out: &mut Vec<f64>) -> Result<(), RangeError> {
                 let v = clean(a + f64::from(i) * s);
                 if !keep(v, s * 1e-9) {
                     break;
+                }
+                // A step below the values' resolution gives the same value again and
+                // again; the count check above cannot see it, as (b - a) / s may be 0.
+                if out.len() > before && out.last() == Some(&v) {
+                    return Err(RangeError::Stuck(item.to_string()));
+                }
+                if out.len() - before >= MAX_VALUES {
+                    return Err(too_many());
                 }
                 out.push(v);
                 i += 1;
@@ -199,7 +217,7 @@ mod tests {
     fn refusals() {
         use RangeError::*;
         type Check = fn(&RangeError) -> bool;
-        let cases: [(&str, Check); 14] = [
+        let cases: [(&str, Check); 18] = [
             ("", |e| matches!(e, Empty)),
             ("  ", |e| matches!(e, Empty)),
             ("8..=4", |e| matches!(e, EmptyRange(_))),
@@ -214,6 +232,10 @@ mod tests {
             ("1..=4:xz", |e| matches!(e, Syntax(_))),
             ("1-4", |e| matches!(e, Syntax(_))),
             ("1,2,1", |e| matches!(e, Duplicate(_))),
+            ("0.5..=0.5:1e-300", |e| matches!(e, Stuck(_))),
+            ("1e20..=1e20:1", |e| matches!(e, Stuck(_))),
+            ("1e20..=2e20:1", |e| matches!(e, TooMany(_))),
+            ("1..=2:x1.0000000000001", |e| matches!(e, Stuck(_))),
         ];
         for (spec, ok) in cases {
             let e = values(spec).unwrap_err();
