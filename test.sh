@@ -7,8 +7,9 @@
 #                       (unit, integration, property, CLI, golden-output, doc tests and
 #                       the heavy ones), the WebAssembly builds, the Python package, the
 #                       browser page, the campaign scripts under GNU parallel and Slurm,
-#                       the docs, then the firmware (firmware/run-tests.sh): its host
-#                       tests, the Cortex-M4F builds, QEMU, the emulated bus, the sizes;
+#                       the docs, and beside them the firmware (firmware/run-tests.sh):
+#                       its host tests, the Cortex-M4F builds, QEMU, the emulated bus,
+#                       the sizes;
 #   ./test.sh --quick   the quick tier, for the loop of a change: formatting, lints, the
 #                       layering and module-cycle checks, the feature matrix, and the unit,
 #                       doc and fast integration tests of every crate of both workspaces.
@@ -142,6 +143,14 @@ cargo nextest run --workspace --features "$FEATURES" --profile "$TEST_TIER" --no
 # nextest runs no doc tests: cargo does.
 cargo test -q --workspace --features "$FEATURES" --doc
 
+# The firmware (its own workspace and target directory) runs from here on beside the
+# steps below, which often leave a core idle (pytest, Chromium, Slurm, rustdoc, links).
+# Its output is printed when it ends; its steps join the table. Its Cortex-M builds
+# compile backoff-core for thumbv7em-none-eabihf with no std: the no_std proof.
+firmware_log=${CARGO_TARGET_DIR:-$ROOT/target}/firmware-tests.log
+steps_background "$firmware_log" "$ROOT/firmware/run-tests.sh"
+firmware=$REPLY
+
 if heavy_step "the Python package: pip install ./mac-sim/python into a virtualenv under target/, pytest against the binary"; then
     venvs_ready
     MACSIM_CLI="$ROOT/target/debug/mac-sim" "$ROOT/mac-sim/python/test.sh"
@@ -181,10 +190,12 @@ if heavy_step "documentation builds without warnings (the workspace, and backoff
     done
 fi
 
-# The firmware (its own workspace): its steps join this run's table. The Cortex-M builds
-# compile backoff-core for thumbv7em-none-eabihf with no std: the no_std proof.
-steps_close ok
-"$ROOT/firmware/run-tests.sh"
+step "the firmware's suite (firmware/run-tests.sh, started after the host tests): waiting for its end"
+firmware_status=0
+wait "$firmware" || firmware_status=$?
+cat "$firmware_log"
+[ "$firmware_status" -eq 0 ] \
+    || { echo "error: the firmware's suite failed (its output is above, and in $firmware_log)" >&2; exit 1; }
 
 if [ "$TEST_TIER" = quick ]; then
     printf '\nquick tier passed (the steps left out are listed below; ./test.sh runs everything)\n'

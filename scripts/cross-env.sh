@@ -28,12 +28,15 @@ cross_apt_install() {
         cross_die "missing Debian packages: ${missing[*]} (install them with: sudo apt-get install ${missing[*]}${CROSS_APT_HINT:+, $CROSS_APT_HINT})"
     fi
     printf 'installing Debian packages: %s\n' "${missing[*]}"
+    # The root suite and the firmware's run side by side: one apt at a time, the other
+    # waits for it (flock) instead of failing on dpkg's lock.
     if [ -z "${CROSS_APT_UPDATED:-}" ]; then
-        apt-get update -qq || cross_die "apt-get update failed"
+        flock /var/lock/beb-apt.lock apt-get update -qq || cross_die "apt-get update failed"
         CROSS_APT_UPDATED=1
     fi
     # APT_NO_RECOMMENDS=1: only what the packages need (e.g. Slurm without its extras).
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${APT_NO_RECOMMENDS:+--no-install-recommends} "${missing[@]}" >/dev/null \
+    DEBIAN_FRONTEND=noninteractive flock /var/lock/beb-apt.lock \
+        apt-get install -y -qq ${APT_NO_RECOMMENDS:+--no-install-recommends} "${missing[@]}" >/dev/null \
         || cross_die "apt-get install ${missing[*]} failed"
 }
 
