@@ -206,13 +206,14 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
             "--per-station is for one run, not a sweep (--json gives every point's stations)",
         ));
     }
-    let config = configure(a)?;
+    let (config, mut given) = configure(a)?;
     if let Some(p) = &a.output {
         plan::check(&[Output::file("--output", p)]).map_err(Failure::usage)?;
         check_file(p).map_err(Failure::usage)?;
     }
     let started = Instant::now();
     let (text, events) = if a.sweep.is_empty() {
+        keys::check_effect(&[&config], given.iter().map(String::as_str)).map_err(Failure::usage)?;
         let r = radio_sim::run(&config).map_err(Failure::usage)?;
         let text = if a.json {
             let mut j = report::json(&r);
@@ -233,6 +234,9 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::usage(format!("--sweep {e}")))?;
         let points =
             sweep::points(&config, &axes).map_err(|e| Failure::usage(format!("--sweep {e}")))?;
+        given.extend(axes.iter().map(|x| x.key.clone()));
+        let configs: Vec<&RadioConfig> = points.iter().map(|p| &p.config).collect();
+        keys::check_effect(&configs, given.iter().map(String::as_str)).map_err(Failure::usage)?;
         let results = sweep::run(&points, interrupt::flag())
             .map_err(Failure::usage)?
             .ok_or_else(|| {
@@ -260,19 +264,23 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
     publish(a.output.as_deref(), &text)
 }
 
-/// The one configuration: defaults, the file, the flags, then --set.
-fn configure(a: &RadioArgs) -> Result<RadioConfig, Failure> {
+/// The one configuration: defaults, the file, the flags, then --set; with the keys
+/// given (in the file, as flags and by --set).
+fn configure(a: &RadioArgs) -> Result<(RadioConfig, Vec<String>), Failure> {
     let mut c = RadioConfig::default();
+    let mut given = Vec::new();
     if let Some(path) = &a.scenario {
         let text = std::fs::read_to_string(path).map_err(|e| {
             Failure::usage(format!("--scenario: cannot read '{}': {e}", path.display()))
         })?;
-        scenario::apply(&mut c, &text, &path.display().to_string()).map_err(Failure::usage)?;
+        given =
+            scenario::apply(&mut c, &text, &path.display().to_string()).map_err(Failure::usage)?;
     }
     for (key, value) in a.flags() {
         if let Some(v) = value {
             keys::set(&mut c, key, v)
                 .map_err(|e| Failure::usage(format!("--{}: {e}", key.replace('_', "-"))))?;
+            given.push(key.to_string());
         }
     }
     for kv in &a.set {
@@ -282,8 +290,9 @@ fn configure(a: &RadioArgs) -> Result<RadioConfig, Failure> {
             )));
         };
         keys::set(&mut c, k.trim(), v).map_err(|e| Failure::usage(format!("--set {e}")))?;
+        given.push(k.trim().to_string());
     }
-    Ok(c)
+    Ok((c, given))
 }
 
 /// Print `text`, or write it whole to `path`; in either case through the one gate, so

@@ -108,6 +108,8 @@ pub enum Param {
     FailingShard,
     /// A sweep specification (`PARAM=VALUES`).
     Sweep,
+    /// A sweep's list of values that the range grammar refuses (`PARAM=VALUES: why`).
+    SweepValues,
     /// A swept value that does not fit the scenario (`PARAM=VALUE`).
     SweepValue,
     /// The number of services in a call chain.
@@ -239,6 +241,7 @@ impl fmt::Display for StormError {
                         f,
                         "sweep '{v}': use PARAM=VALUES with PARAM one of utilisation, rate, clients, retries, timeout and VALUES like 0.5..=0.95:0.05 or 0,1,2 (at most 1000)"
                     ),
+                    SweepValues => write!(f, "sweep {v}"),
                     SweepValue => write!(
                         f,
                         "sweep {v} does not fit the scenario: utilisation needs workers and rate an open or capped load; clients a closed or capped load, whole; retries a strategy that retries, whole; timeout positive seconds"

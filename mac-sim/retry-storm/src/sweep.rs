@@ -81,8 +81,9 @@ impl SweepSpec {
     ///
     /// # Errors
     ///
-    /// [`StormError::Param`] ([`Param::Sweep`]) for an unknown parameter or values
-    /// [`sim_kit::range::values`] cannot read, or more than 1000 of them.
+    /// [`StormError::Param`]: [`Param::Sweep`] for an unknown parameter or more than
+    /// 1000 values, [`Param::SweepValues`] (with the reason) for values that
+    /// [`sim_kit::range::values`] cannot read.
     pub fn parse(text: &str) -> Result<Self, StormError> {
         let bad = || StormError::param(Param::Sweep, text);
         let (p, v) = text.split_once('=').ok_or_else(bad)?;
@@ -96,7 +97,9 @@ impl SweepSpec {
         .into_iter()
         .find(|x| x.name() == p.trim())
         .ok_or_else(bad)?;
-        let values = sim_kit::range::values(v.trim()).map_err(|_| bad())?;
+        let values = sim_kit::range::values(v.trim()).map_err(|e| {
+            StormError::param(Param::SweepValues, format!("'{}': {e}", text.trim()))
+        })?;
         if values.is_empty() || values.len() > 1000 {
             return Err(bad());
         }

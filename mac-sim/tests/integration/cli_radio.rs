@@ -250,6 +250,29 @@ fn bad_inputs_are_one_line_and_status_2() {
     assert_args_fail(&args(&["--sweep", "stations=2,1"]), "stations: '1' is not");
     assert_args_fail(&args(&["--sweep", "rule=beb,csma"]), "rule");
     assert_args_fail(&args(&["--sweep", "load=0.1,0.1"]), "twice");
+    // A setting without effect is refused, not ignored; in a sweep, only when no
+    // point uses it.
+    assert_args_fail(
+        &args(&["--load", "0.3"]),
+        "load: has no effect with traffic \"saturated\" (it is for traffic \"poisson\")",
+    );
+    assert_args_fail(
+        &args(&["--set", "queue=8"]),
+        "queue: has no effect with traffic \"saturated\"",
+    );
+    assert_args_fail(
+        &args(&["--spacing", "5"]),
+        "spacing: has no effect with topology \"all\"",
+    );
+    assert_args_fail(
+        &args(&["--sweep", "load=0.1,0.2"]),
+        "load: has no effect with traffic \"saturated\"",
+    );
+    // A step below the values' precision: refused, not allocated until abort.
+    assert_args_fail(
+        &args(&["--sweep", "load=0.5..=0.5:1e-300"]),
+        "the step is too small",
+    );
     // Conflicting flags.
     assert_args_fail(&args(&["--json", "--csv"]), "cannot be used with");
     assert_args_fail(&args(&["--csv", "--per-station"]), "cannot be used with");

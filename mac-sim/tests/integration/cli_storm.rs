@@ -473,6 +473,20 @@ fn sweep_a_storm_parameter() {
             &["storm", "--scenario", "contention", "--sweep", "retries=1"][..],
             "contention takes only",
         ),
+        (
+            &[
+                "storm",
+                "--scenario",
+                "pause",
+                "--sweep",
+                "rate=10..=10:1e-300",
+            ][..],
+            "sweep 'rate=10..=10:1e-300': range '10..=10:1e-300': the step is too small",
+        ),
+        (
+            &["storm", "--scenario", "pause", "--sweep", "rate=8..=4"][..],
+            "range '8..=4' is empty",
+        ),
     ] {
         assert_args_fail(args, needle);
     }

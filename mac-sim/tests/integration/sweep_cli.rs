@@ -285,6 +285,9 @@ fn bad_sweep_arguments_fail_with_one_line_and_status_2() {
         (&["-f", "63"], "frame size"),
         (&["-l", "0"], "above 0"),
         (&["-l", "0.5..=0.1"], "is empty"),
+        // Steps below the values' precision: refused, not allocated until abort.
+        (&["-l", "0.5..=0.5:1e-300"], "the step is too small"),
+        (&["--length-m", "1e20..=1e20:1"], "the step is too small"),
         (&["-b", "exponential"], "not a backoff algorithm"),
         (&["-d", "0s"], "duration"),
         (&["-j", "0"], "--threads must be at least 1"),

@@ -61,12 +61,14 @@ pub fn parse(text: &str, origin: &str) -> Result<RadioConfig, FileError> {
     Ok(c)
 }
 
-/// Read the scenario in `text` over `c` (see [`parse`]).
+/// Read the scenario in `text` over `c` (see [`parse`]); the keys it set, in the
+/// file's order (`[[station]]` tables not included), so that a caller can tell which
+/// settings were given ([`keys::check_effect`]).
 ///
 /// # Errors
 ///
 /// As [`parse`].
-pub fn apply(c: &mut RadioConfig, text: &str, origin: &str) -> Result<(), FileError> {
+pub fn apply(c: &mut RadioConfig, text: &str, origin: &str) -> Result<Vec<String>, FileError> {
     let err = |table: &str, index: usize, key: &str, problem: String| FileError {
         file: origin.to_string(),
         line: locate::line_of_key(text, table, index, key),
@@ -84,6 +86,7 @@ pub fn apply(c: &mut RadioConfig, text: &str, origin: &str) -> Result<(), FileEr
     })?;
     let mut has_topology = false;
     let mut has_stations = false;
+    let mut given = Vec::new();
     for (key, value) in &table {
         if key == "station" {
             c.positions = positions(value, &err)?;
@@ -114,6 +117,7 @@ pub fn apply(c: &mut RadioConfig, text: &str, origin: &str) -> Result<(), FileEr
         keys::set(c, key, &text_value).map_err(|e| err("", 0, key, e.problem))?;
         has_topology |= key == "topology";
         has_stations |= key == "stations";
+        given.push(key.clone());
     }
     if !c.positions.is_empty() {
         if !has_topology {
@@ -123,7 +127,7 @@ pub fn apply(c: &mut RadioConfig, text: &str, origin: &str) -> Result<(), FileEr
             c.stations = u16::try_from(c.positions.len()).unwrap_or(u16::MAX);
         }
     }
-    Ok(())
+    Ok(given)
 }
 
 fn positions(
