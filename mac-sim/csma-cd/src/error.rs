@@ -230,7 +230,7 @@ impl fmt::Display for ConfigError {
             BusTooLong { metres, .. } => write!(f, "bus length: {metres} m is too long"),
             Medium(s) => write!(
                 f,
-                "unknown medium '{s}': use 10BASE5, 10BASE2, 10BASE-T, 100BASE-TX or 1000BASE-T"
+                "unknown medium '{s}': use 10BASE5, 10BASE2, 10BASE-T, 100BASE-TX, 1000BASE-T or none"
             ),
             MediumMismatch {
                 medium,

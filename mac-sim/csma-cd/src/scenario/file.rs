@@ -39,12 +39,13 @@ impl std::fmt::Display for ScenarioError {
 impl std::error::Error for ScenarioError {}
 
 /// The text of a value in a file: a string as it is, a number or a boolean as
-/// written; `None` for an array or a table.
+/// written (a float keeps its point, `5.0`, so that a whole-number key refuses it as
+/// the command line does); `None` for an array or a table.
 fn toml_text(v: &toml::Value) -> Option<String> {
     match v {
         toml::Value::String(s) => Some(s.clone()),
         toml::Value::Integer(i) => Some(i.to_string()),
-        toml::Value::Float(x) => Some(x.to_string()),
+        toml::Value::Float(x) => Some(format!("{x:?}")),
         toml::Value::Boolean(b) => Some(b.to_string()),
         _ => None,
     }
@@ -76,8 +77,15 @@ impl Scenario {
         };
         let table: toml::Table = toml::from_str(text).map_err(|e| {
             let line = e.span().map_or(0, |s| line_of(text, s.start));
-            let msg = e.message().trim().to_string();
+            let mut msg = e.message().trim().to_string();
             let key = unknown_key(&msg).unwrap_or_else(|| key_on_line(text, line));
+            if msg.contains("too large") {
+                // TOML's integers are 64-bit signed; a seed may be any u64.
+                msg.push_str(&format!(
+                    ": TOML's integers stop at {}; write a larger one as a string ({key} = \"18446744073709551615\")",
+                    i64::MAX
+                ));
+            }
             err(line, key, msg)
         })?;
         let mut s = Scenario::default();
@@ -196,6 +204,35 @@ mod tests {
         let json = "{\n  \"scenario\": {\n    \"stations\": four,\n    \"seed\": 1\n  }\n}\n";
         let e = Scenario::from_file_text("r.json", json, true).unwrap_err();
         assert_eq!((e.line, e.key.as_str()), (3, "stations"), "{e}");
+    }
+
+    /// A value means the same in a file as on the command line: a whole-number key
+    /// refuses `5.0` and `1e3` in a file, a flag and a sweep's list alike; a seed
+    /// above TOML's largest integer is told to be written as a string, and is read so;
+    /// an empty medium is refused, not taken as none.
+    #[test]
+    fn a_file_a_flag_and_a_list_read_a_value_alike() {
+        let e = Scenario::from_toml("stations = 5.0\n").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (1, "stations"), "{e}");
+        assert!(e.message.contains("'5.0' is not a whole number"), "{e}");
+        assert!(Scenario::default().set("stations", "5.0").is_err());
+        assert!(Scenario::list("stations", "4,5.0").is_err());
+        assert!(Scenario::list("attempt_limit", "1e3").is_err());
+        assert!(Scenario::default().set("attempt_limit", "1e3").is_err());
+        assert_eq!(Scenario::list("stations", "1..=4:x2,5").unwrap().len(), 4);
+        assert_eq!(
+            Scenario::from_toml("length_m = 100.0\n").unwrap().length_m,
+            Some(100.0)
+        );
+        let e = Scenario::from_toml("seed = 18446744073709551615\n").unwrap_err();
+        assert!(e.message.contains("as a string"), "{e}");
+        let s = Scenario::from_toml("seed = \"18446744073709551615\"\n").unwrap();
+        assert_eq!(s.seed, Some(u64::MAX));
+        assert!(Scenario::default().set("medium", "").is_err());
+        assert_eq!(
+            Scenario::from_toml("medium = \"none\"\n").unwrap().medium,
+            Some(None)
+        );
     }
 
     /// Values that some parameters refuse, as TOML and as JSON: text no parameter

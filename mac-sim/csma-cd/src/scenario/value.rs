@@ -84,6 +84,29 @@ fn numbers(text: &str) -> Result<Vec<f64>, ConfigError> {
     range::values(text).map_err(|e| ConfigError::List(e.to_string()))
 }
 
+/// The whole numbers of a list: a plain item read by `parse` as one value is read
+/// (so `1e3` or `5.0` is refused in a list as it is alone), a range's values each by
+/// `parse` from their text (`1..=1024:x2`).
+fn whole_numbers<T>(
+    text: &str,
+    parse: fn(&str) -> Result<T, ConfigError>,
+) -> Result<Vec<T>, ConfigError> {
+    if text.trim().is_empty() {
+        return Err(ConfigError::List(range::RangeError::Empty.to_string()));
+    }
+    let mut out = Vec::new();
+    for item in split_items(text) {
+        if item.contains("..") {
+            for v in numbers(item)? {
+                out.push(parse(&v.to_string())?);
+            }
+        } else {
+            out.push(parse(item)?);
+        }
+    }
+    Ok(out)
+}
+
 impl Codec for u32 {
     type Value = u32;
     fn parse(text: &str) -> Result<u32, ConfigError> {
@@ -102,10 +125,7 @@ impl Codec for u32 {
         vec![(key.to_string(), Cell::Int(u64::from(*v)))]
     }
     fn list(text: &str) -> Result<Vec<u32>, ConfigError> {
-        numbers(text)?
-            .into_iter()
-            .map(|x| Self::parse(&x.to_string()))
-            .collect()
+        whole_numbers(text, Self::parse)
     }
 }
 
@@ -381,7 +401,7 @@ impl Codec for Option<EthernetMedium> {
     type Value = Option<EthernetMedium>;
     fn parse(text: &str) -> Result<Option<EthernetMedium>, ConfigError> {
         match text.trim() {
-            "none" | "" => Ok(None),
+            "none" => Ok(None),
             t => t.parse().map(Some),
         }
     }
