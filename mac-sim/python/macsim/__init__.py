@@ -17,6 +17,7 @@ dicts and pandas DataFrames; it holds no model logic.
 from __future__ import annotations
 
 import json as _json
+import operator as _operator
 import os as _os
 import time as _time
 from typing import Any, Callable, Optional, Union
@@ -156,6 +157,26 @@ def _trace_frame(native: dict):
 Progress = Union[bool, Callable[[int, int], None]]
 
 
+_U64_MAX = 2**64 - 1
+
+
+def _whole(name: str, value: Any, low: int, high: int = _U64_MAX) -> int:
+    """``value`` as a whole number from ``low`` to ``high``; ``ValueError`` (a wrong
+    value) or ``TypeError`` (not a whole number) naming the parameter otherwise, so
+    that a bad argument is told in the parameter's own words."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name}: expected a whole number, not a bool")
+    try:
+        v = _operator.index(value)
+    except TypeError:
+        raise TypeError(
+            f"{name}: expected a whole number, not {type(value).__name__}"
+        ) from None
+    if not low <= v <= high:
+        raise ValueError(f"{name}: must be a whole number from {low} to {high}, not {v}")
+    return v
+
+
 def _progress_bar(
     progress: Progress, desc: str, unit: str, delay: float = 0.0, counts: bool = True
 ) -> Optional[Callable[[int, int], None]]:
@@ -164,9 +185,15 @@ def _progress_bar(
     in a notebook, text on a terminal) when ``progress`` is true and tqdm is
     installed, else nothing. ``delay``: the bar appears only if the call lasts that
     many seconds; ``counts``: show ``done/total`` and the rate (else only the share
-    done and the time)."""
+    done and the time). ``TypeError`` for anything else than a bool, ``None`` or a
+    callable."""
     if callable(progress):
         return progress
+    if progress is not None and not isinstance(progress, bool):
+        raise TypeError(
+            "progress: expected True, False or a callable progress(done, total), "
+            f"not {type(progress).__name__}"
+        )
     if not progress:
         return None
     bar = None
@@ -259,10 +286,10 @@ def sweep(
     """
     out = _native.sweep(
         _scenario(scenario),
-        replications=replications,
-        seed=seed,
+        replications=_whole("replications", replications, 1, 2**32 - 1),
+        seed=_whole("seed", seed, 0),
         common_random_numbers=common_random_numbers,
-        threads=threads,
+        threads=None if threads is None else _whole("threads", threads, 1, 2**16),
         db=None if db is None else _os.fspath(db),
         progress=_progress_bar(progress, "sweep", "run"),
         **axes,
@@ -300,7 +327,14 @@ def slotted(
     """The slotted Metcalfe & Boggs model (``mac-sim slotted``); its result as
     ``mac-sim slotted --json`` writes it."""
     return _json.loads(
-        _native.slotted(stations, frame_bytes, slot_bits, successes, probability, seed)
+        _native.slotted(
+            _whole("stations", stations, 0, 2**32 - 1),
+            _whole("frame_bytes", frame_bytes, 0, 2**32 - 1),
+            _whole("slot_bits", slot_bits, 0, 2**32 - 1),
+            _whole("successes", successes, 0),
+            probability,
+            _whole("seed", seed, 0),
+        )
     )
 
 
@@ -394,13 +428,14 @@ def storm(
     return StormResult(
         _native.storm(
             _os.fspath(scenario),
-            seed,
-            clients,
+            _whole("seed", seed, 0),
+            None if clients is None else _whole("clients", clients, 0, 2**32 - 1),
             horizon,
             strategies,
             timeouts,
             bin,
-            seeds,
+            # Within u32, the range (1 to 1000) is the command line's, in its words.
+            _whole("seeds", seeds, 0, 2**32 - 1),
             _sweep_text(sweep),
             _progress_bar(progress, "storm", "run", delay=1.0),
         )

@@ -10,9 +10,11 @@ use csma_cd::sweep::summary::{row, run_row};
 use csma_cd::table::Row;
 use csma_cd_host::sweep::execute::{SweepError, summarise};
 use csma_cd_host::sweep::store::{self, StoreError};
-use pyo3::exceptions::{PyFileNotFoundError, PyKeyboardInterrupt, PyOSError, PyValueError};
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyKeyboardInterrupt, PyOSError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict, PyFrozenSet, PySet};
 use sim_host::runner::threads::pool;
 
 use crate::convert::{columns, text_of};
@@ -32,6 +34,18 @@ fn axes_of(
         let key: String = k.extract()?;
         if v.is_none() {
             continue;
+        }
+        // A mapping or a set has no order of values (and a dict's iteration gives its
+        // keys): refused rather than read as something else.
+        if v.is_instance_of::<PyDict>()
+            || v.is_instance_of::<PySet>()
+            || v.is_instance_of::<PyFrozenSet>()
+            || v.is_instance_of::<PyBytes>()
+        {
+            return Err(PyTypeError::new_err(format!(
+                "{key}: expected one value or a list (tuple, range) of values, not {}",
+                v.get_type().name()?
+            )));
         }
         let listed = !v.is_instance_of::<pyo3::types::PyString>() && v.hasattr("__iter__")?;
         if listed {

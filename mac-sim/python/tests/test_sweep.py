@@ -71,6 +71,30 @@ def test_sweep_bad_axis_raises_value_error():
         macsim.sweep(stations=2, threads=0, progress=False)
 
 
+def test_bad_arguments_name_the_parameter_and_what_it_takes():
+    # The function's own arguments, told in their own words before anything runs,
+    # not in the conversion layer's ("out of range integral type conversion").
+    with pytest.raises(ValueError, match=r"^replications: must be a whole number from 1 "):
+        macsim.sweep(stations=2, replications=-1, progress=False)
+    with pytest.raises(ValueError, match=r"^seed: must be a whole number from 0 "):
+        macsim.sweep(stations=2, seed=-1, progress=False)
+    with pytest.raises(TypeError, match=r"^seed: expected a whole number, not float"):
+        macsim.sweep(stations=2, seed=1.5, progress=False)
+    with pytest.raises(TypeError, match=r"^progress: expected True, False or a callable"):
+        macsim.sweep(stations=2, progress="x")
+    # A dict or a set has no order of values: refused, not read as its keys.
+    with pytest.raises(TypeError, match=r"^stations: expected one value or a list"):
+        macsim.sweep(stations={1: 2}, progress=False)
+    with pytest.raises(TypeError, match=r"^stations: expected one value or a list"):
+        macsim.sweep(stations={2, 3}, progress=False)
+    with pytest.raises(ValueError, match=r"^seed: "):
+        macsim.storm("pause", seed=-1, progress=False)
+    with pytest.raises(ValueError, match=r"^seeds: must be a whole number from 0 "):
+        macsim.storm("pause", seeds=-1, progress=False)
+    with pytest.raises(ValueError, match=r"^stations: "):
+        macsim.slotted(stations=-2)
+
+
 def test_campaign_written_by_the_cli_loads_and_resumes(cli, tmp_path):
     db = tmp_path / "c.sqlite"
     cli("sweep", *FLAGS, "--db", db, "-o", tmp_path / "out", "--no-plots", "-q")
