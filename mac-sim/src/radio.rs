@@ -206,7 +206,11 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
             "--per-station is for one run, not a sweep (--json gives every point's stations)",
         ));
     }
-    let (config, mut given) = configure(a)?;
+    let Configured {
+        config,
+        mut given,
+        file,
+    } = configure(a)?;
     if let Some(p) = &a.output {
         plan::check(&[Output::file("--output", p)]).map_err(Failure::usage)?;
         check_file(p).map_err(Failure::usage)?;
@@ -214,6 +218,9 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
     let started = Instant::now();
     let (text, events) = if a.sweep.is_empty() {
         keys::check_effect(&[&config], given.iter().map(String::as_str)).map_err(Failure::usage)?;
+        config
+            .validate()
+            .map_err(|e| Failure::usage(file_blame(file.as_ref(), &e)))?;
         let r = radio_sim::run(&config).map_err(Failure::usage)?;
         let text = if a.json {
             let mut j = report::json(&r);
@@ -237,6 +244,12 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
         given.extend(axes.iter().map(|x| x.key.clone()));
         let configs: Vec<&RadioConfig> = points.iter().map(|p| &p.config).collect();
         keys::check_effect(&configs, given.iter().map(String::as_str)).map_err(Failure::usage)?;
+        if let Some(e) = configs.iter().find_map(|c| c.validate().err()) {
+            // A value the file set and no axis changes is the file's fault.
+            let swept = axes.iter().any(|x| x.key == e.key());
+            let file = file.as_ref().filter(|_| !swept);
+            return Err(Failure::usage(file_blame(file, &e)));
+        }
         let results = sweep::run(&points, interrupt::flag())
             .map_err(Failure::usage)?
             .ok_or_else(|| {
@@ -264,17 +277,51 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
     publish(a.output.as_deref(), &text)
 }
 
-/// The one configuration: defaults, the file, the flags, then --set; with the keys
-/// given (in the file, as flags and by --set).
-fn configure(a: &RadioArgs) -> Result<(RadioConfig, Vec<String>), Failure> {
+/// A scenario file as read: its name, its text and the keys whose value in the
+/// configuration is the file's (no flag or `--set` replaced it).
+struct FileOrigin {
+    name: String,
+    text: String,
+    keys: Vec<String>,
+}
+
+/// The configuration of a run, the keys given (in the file, as flags and by --set)
+/// and the file, if any.
+struct Configured {
+    config: RadioConfig,
+    given: Vec<String>,
+    file: Option<FileOrigin>,
+}
+
+/// The message of a configuration that cannot run: with the file and the line when
+/// the key at fault has the file's value, as every other error of a scenario file
+/// has (`radio-x.toml:3: min_be: 300 is out of range`).
+fn file_blame(file: Option<&FileOrigin>, e: &radio_sim::ConfigError) -> String {
+    match file.filter(|f| f.keys.iter().any(|k| k == e.key())) {
+        Some(f) => {
+            let line = sim_kit::locate::line_of_key(&f.text, "", 0, e.key());
+            format!("{}:{line}: {e}", f.name)
+        }
+        None => e.to_string(),
+    }
+}
+
+/// The one configuration: defaults, the file, the flags, then --set.
+fn configure(a: &RadioArgs) -> Result<Configured, Failure> {
     let mut c = RadioConfig::default();
     let mut given = Vec::new();
+    let mut file = None;
     if let Some(path) = &a.scenario {
         let text = std::fs::read_to_string(path).map_err(|e| {
             Failure::usage(format!("--scenario: cannot read '{}': {e}", path.display()))
         })?;
-        given =
-            scenario::apply(&mut c, &text, &path.display().to_string()).map_err(Failure::usage)?;
+        let name = path.display().to_string();
+        given = scenario::apply(&mut c, &text, &name).map_err(Failure::usage)?;
+        file = Some(FileOrigin {
+            name,
+            text,
+            keys: given.clone(),
+        });
     }
     for (key, value) in a.flags() {
         if let Some(v) = value {
@@ -292,7 +339,15 @@ fn configure(a: &RadioArgs) -> Result<(RadioConfig, Vec<String>), Failure> {
         keys::set(&mut c, k.trim(), v).map_err(|e| Failure::usage(format!("--set {e}")))?;
         given.push(k.trim().to_string());
     }
-    Ok((c, given))
+    if let Some(f) = &mut file {
+        let later = &given[f.keys.len()..];
+        f.keys.retain(|k| !later.contains(k));
+    }
+    Ok(Configured {
+        config: c,
+        given,
+        file,
+    })
 }
 
 /// Print `text`, or write it whole to `path`; in either case through the one gate, so

@@ -362,3 +362,44 @@ fn a_check_prints_its_table_and_draws_its_chart() {
     );
     assert_args_fail(&["radio", "--plot", plot_arg], "--check");
 }
+
+/// A value that only the run's check refuses (the rule's range, a combination) names
+/// the scenario file and its line when the file set it, as a value of the wrong
+/// kind does; a flag that replaced it, or a sweep axis, is not blamed on the file.
+#[test]
+fn a_file_value_the_run_refuses_names_the_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("r.toml");
+    std::fs::write(&f, "stations = 3\n\nmin_be = 300\n").unwrap();
+    let f = f.to_str().unwrap();
+    assert_args_fail(
+        &["radio", "--scenario", f, "--duration", "1s"],
+        &format!("{f}:3: min_be: 300 is out of range"),
+    );
+    let o = mac_sim(&[
+        "radio",
+        "--scenario",
+        f,
+        "--min-be",
+        "300",
+        "--duration",
+        "1s",
+    ]);
+    let err = stderr(&o);
+    assert!(err.contains("mac-sim: error: min_be: "), "{err}");
+    assert!(!err.contains("r.toml"), "{err}");
+    let o = mac_sim(&["radio", "--scenario", f, "--min-be", "3", "-d", "1s"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_args_fail(
+        &[
+            "radio",
+            "--scenario",
+            f,
+            "--sweep",
+            "stations=3,4",
+            "-d",
+            "1s",
+        ],
+        &format!("{f}:3: min_be: 300 is out of range"),
+    );
+}
