@@ -218,10 +218,9 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
     let started = Instant::now();
     let (text, events) = if a.sweep.is_empty() {
         keys::check_effect(&[&config], given.iter().map(String::as_str)).map_err(Failure::usage)?;
-        config
-            .validate()
-            .map_err(|e| Failure::usage(file_blame(file.as_ref(), &e)))?;
-        let r = radio_sim::run(&config).map_err(Failure::usage)?;
+        // The run checks the configuration before it starts.
+        let r =
+            radio_sim::run(&config).map_err(|e| Failure::usage(file_blame(file.as_ref(), &e)))?;
         let text = if a.json {
             let mut j = report::json(&r);
             j.push('\n');
@@ -244,14 +243,13 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
         given.extend(axes.iter().map(|x| x.key.clone()));
         let configs: Vec<&RadioConfig> = points.iter().map(|p| &p.config).collect();
         keys::check_effect(&configs, given.iter().map(String::as_str)).map_err(Failure::usage)?;
-        if let Some(e) = configs.iter().find_map(|c| c.validate().err()) {
-            // A value the file set and no axis changes is the file's fault.
-            let swept = axes.iter().any(|x| x.key == e.key());
-            let file = file.as_ref().filter(|_| !swept);
-            return Err(Failure::usage(file_blame(file, &e)));
-        }
+        // The sweep checks every point before it runs any; a value the file set and
+        // no axis changes is the file's fault.
         let results = sweep::run(&points, interrupt::flag())
-            .map_err(Failure::usage)?
+            .map_err(|e| {
+                let swept = axes.iter().any(|x| x.key == e.key());
+                Failure::usage(file_blame(file.as_ref().filter(|_| !swept), &e))
+            })?
             .ok_or_else(|| {
                 Failure::interrupted("radio sweep interrupted; nothing was published")
             })?;

@@ -460,8 +460,9 @@ fn check_doc(rel: &str, record: bool) -> DocResult {
                 continue;
             }
             let (output, success) = run_shell(&cmd, dir.path());
-            if success && j == 0 && is_plain(&as_run(&cmd)) {
-                ran_ok.insert(as_run(&cmd));
+            let typed = as_run(&cmd);
+            if success && j == 0 && is_plain(&typed) {
+                ran_ok.insert(typed);
             }
             known.extend(numbers(&output));
             let actual = normalised(&output);

@@ -84,27 +84,20 @@ fn numbers(text: &str) -> Result<Vec<f64>, ConfigError> {
     range::values(text).map_err(|e| ConfigError::List(e.to_string()))
 }
 
-/// The whole numbers of a list: a plain item read by `parse` as one value is read
-/// (so `1e3` or `5.0` is refused in a list as it is alone), a range's values each by
-/// `parse` from their text (`1..=1024:x2`).
+/// The whole numbers of a list with ranges ([`numbers`]), each read by `parse` from
+/// its text; a plain item is first read by `parse` as it is, so that `1e3` or `5.0` is
+/// refused in a list as it is alone.
 fn whole_numbers<T>(
     text: &str,
     parse: fn(&str) -> Result<T, ConfigError>,
 ) -> Result<Vec<T>, ConfigError> {
-    if text.trim().is_empty() {
-        return Err(ConfigError::List(range::RangeError::Empty.to_string()));
+    for item in split_items(text).filter(|i| !i.is_empty() && !i.contains("..")) {
+        parse(item)?;
     }
-    let mut out = Vec::new();
-    for item in split_items(text) {
-        if item.contains("..") {
-            for v in numbers(item)? {
-                out.push(parse(&v.to_string())?);
-            }
-        } else {
-            out.push(parse(item)?);
-        }
-    }
-    Ok(out)
+    numbers(text)?
+        .into_iter()
+        .map(|x| parse(&x.to_string()))
+        .collect()
 }
 
 impl Codec for u32 {
