@@ -316,3 +316,16 @@ impl fmt::Display for ConfigError {
 }
 
 impl std::error::Error for ConfigError {}
+
+impl From<sim_kit::schema::ValueError> for ConfigError {
+    /// The kit's value errors as this model's, with the same text.
+    fn from(e: sim_kit::schema::ValueError) -> Self {
+        use sim_kit::schema::ValueError as V;
+        match e {
+            V::Value { text, expected } => Self::Value { text, expected },
+            V::Duration(s) => Self::Duration(s),
+            V::List(why) => Self::List(why),
+            V::UnknownKey { key, known } => Self::UnknownParameter { key, known },
+        }
+    }
+}

@@ -103,7 +103,7 @@ pub mod report;
 pub mod scenario;
 pub mod slotted;
 pub mod sweep;
-pub mod table;
+pub use sim_kit::output::table;
 pub mod textbook;
 pub mod theory;
 pub mod trace;

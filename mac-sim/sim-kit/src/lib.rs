@@ -23,8 +23,12 @@
 //! * [`locate`]: where a key is in a scenario file's text (line and key for the
 //!   messages of every model's scenario files).
 //! * [`range`]: value lists for sweep axes (`1..=1024:x2`, `0.1..=1.0:0.1`).
+//! * [`schema`]: the one schema engine: a model's table of parameters, written once
+//!   with [`schema!`], gives its `Scenario` type, text forms, files, columns and the
+//!   reference that every door uses.
 //! * [`output`]: formats written to any `std::io::Write`: JSON ([`output::json`]) and
-//!   packet captures, pcapng and pcap ([`output::pcap`]).
+//!   packet captures, pcapng and pcap ([`output::pcap`]), and results tables as CSV
+//!   or JSON ([`output::table`]).
 //!
 //! The kit does no I/O: no file system, no threads, no clock, no terminal; it builds
 //! for `wasm32-unknown-unknown`. What needs a host (the parallel runner, files written
@@ -32,7 +36,8 @@
 //! this one.
 //!
 //! The layering inside the kit runs one way: `time` ← `engine`, `stats`, `output`;
-//! `maths`, `progress`, `locate` and `range` stand alone. A model crate depends on the
+//! `maths`, `progress`, `locate` and `range` stand alone; `schema` builds on
+//! `range`, `time` and `output`. A model crate depends on the
 //! kit, never the reverse.
 //!
 //! ## Example: a model on the engine
@@ -61,6 +66,7 @@ pub mod maths;
 pub mod output;
 pub mod progress;
 pub mod range;
+pub mod schema;
 pub mod stats;
 pub mod time;
 

@@ -29,7 +29,6 @@
 //! columns, sweeps and bindings follow from the row.
 
 mod file;
-pub(crate) mod schema;
 pub mod value;
 
 use sim_kit::time::Time;
@@ -39,19 +38,38 @@ use crate::config::{
 };
 use crate::error::ConfigError;
 use crate::ethernet::EthernetMedium;
-use crate::table::Cell;
-use schema::{codec, schema};
-use value::{BitRate, Codec, Scalar};
+use value::{BitRate, Medium};
 
 pub use file::ScenarioError;
-pub use schema::{Field, FieldError};
+pub use sim_kit::schema::{Field, Schema};
 
-schema! {
+/// A value given for one parameter that cannot be accepted, naming the parameter.
+pub type FieldError = sim_kit::schema::FieldError<ConfigError>;
+
+/// The medium preset first, so that the other parameters override the bus length
+/// and burst limit it sets.
+fn preset(s: &Scenario, c: RunConfig) -> RunConfig {
+    match s.medium {
+        Some(Some(m)) => c.with_medium(m),
+        _ => c,
+    }
+}
+
+sim_kit::schema! {
+    /// One run's parameters, each optional: a scenario file, the command line's
+    /// flags, a JSON result's `"scenario"` block, one point of a sweep, or the
+    /// keyword arguments of the Python package. Absent parameters keep their
+    /// defaults ([`RunConfig::default`]); a scenario laid over another
+    /// ([`Scenario::overlay`]) replaces the parameters it sets.
+    ///
+    /// The `medium` preset is applied first, so the other parameters override the
+    /// bus length and burst limit it sets.
+    pub struct Scenario for RunConfig, error ConfigError, prepare preset;
     /// Ethernet preset (IEEE 802.3 half duplex): 10BASE5, 10BASE2, 10BASE-T,
     /// 100BASE-TX or 1000BASE-T, or none. Sets the bit rate, slot, default bus length
     /// and its limit, and at 1000 Mb/s carrier extension and frame bursting; applied
     /// first, so the other parameters override its bus length and burst limit.
-    medium: Option<EthernetMedium>, short None, value "NAME", aliases [] => medium;
+    medium: Option<EthernetMedium> as Medium, short None, value "NAME", aliases [] => medium;
     /// Number of stations on the bus.
     stations: u32, short Some('n'), value "N", aliases [] => stations;
     /// Station placement along the bus: point, even or random.

@@ -1,14 +1,16 @@
 //! The one text form of every kind of parameter value, and how it appears in a
 //! scenario file, in a results column and in a sweep's list of values.
 //!
-//! A [`Codec`] names a kind of value: `u32` a count, `f64` a real number, `Time` a
-//! duration with its unit (`10s`), [`BitRate`] a rate with its suffix (`10M`),
-//! [`BackoffAlgorithm`] `beb`, `linear`, `poly:3` or `fixed:32`, and so on. The
+//! A [`Codec`] names a kind of value. The kit's (`sim_kit::schema`) read counts,
+//! real numbers, booleans and durations with their unit (`10s`); this model adds
+//! [`BitRate`], a rate with its suffix (`10M`), [`BackoffAlgorithm`] `beb`,
+//! `linear`, `poly:3` or `fixed:32`, the frame sizes, the offered load and the
+//! Ethernet preset ([`Medium`]). The
 //! command line, scenario files, JSON results, sweeps, the browser and Python all
 //! read and write values through these, so a value has the same text everywhere.
 
 use sim_kit::range;
-use sim_kit::time::{PS_PER_MS, PS_PER_NS, PS_PER_SEC, PS_PER_US, Time};
+pub use sim_kit::schema::{Codec, Scalar};
 
 use crate::config::{BackoffAlgorithm, FrameSizes, IfgRule, JamRule, Placement, Traffic};
 use crate::error::ConfigError;
@@ -16,223 +18,13 @@ use crate::ethernet::EthernetMedium;
 use crate::parse;
 use crate::table::Cell;
 
-/// A value as a scenario file holds it: TOML and JSON numbers and booleans stay
-/// numbers and booleans, everything else is its text form.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Scalar {
-    /// A whole number.
-    Int(u64),
-    /// A real number.
-    Real(f64),
-    /// Yes or no.
-    Bool(bool),
-    /// Text.
-    Text(String),
-}
-
-impl serde::Serialize for Scalar {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Int(v) => s.serialize_u64(*v),
-            Self::Real(v) => s.serialize_f64(*v),
-            Self::Bool(v) => s.serialize_bool(*v),
-            Self::Text(v) => s.serialize_str(v),
-        }
-    }
-}
-
-/// A kind of parameter value: its one text form, its form in files and its results
-/// columns.
-pub trait Codec {
-    /// The value in a [`RunConfig`](crate::config::RunConfig).
-    type Value: Clone + PartialEq + std::fmt::Debug;
-    /// Reads the text form (as given on the command line, in a file or by Python).
-    ///
-    /// # Errors
-    ///
-    /// The [`ConfigError`] that describes the text's fault.
-    fn parse(text: &str) -> Result<Self::Value, ConfigError>;
-    /// The text form; [`parse`](Self::parse) reads it back to the same value.
-    fn text(v: &Self::Value) -> String;
-    /// The value as a scenario file writes it.
-    fn scalar(v: &Self::Value) -> Scalar {
-        Scalar::Text(Self::text(v))
-    }
-    /// The results columns of a parameter named `key`: by default one column, the
-    /// key, holding the text form.
-    fn cells(key: &str, v: &Self::Value) -> Vec<(String, Cell)> {
-        vec![(key.to_string(), Cell::Text(Self::text(v)))]
-    }
-    /// A sweep's list of values: comma-separated items, each in the text form.
-    ///
-    /// # Errors
-    ///
-    /// The first item's [`ConfigError`], or [`ConfigError::Value`] for an empty list.
-    fn list(text: &str) -> Result<Vec<Self::Value>, ConfigError> {
-        split_items(text).map(Self::parse).collect()
-    }
-}
-
-/// The items of a comma-separated list, trimmed; an empty list has one empty item.
-fn split_items(text: &str) -> impl Iterator<Item = &str> {
-    text.split(',').map(str::trim)
-}
-
-/// The numbers of a list with ranges (`1..=256:x2`, `0.1..=1.0:0.1`), see
-/// [`sim_kit::range`].
-fn numbers(text: &str) -> Result<Vec<f64>, ConfigError> {
-    range::values(text).map_err(|e| ConfigError::List(e.to_string()))
-}
-
-/// The whole numbers of a list with ranges ([`numbers`]), each read by `parse` from
-/// its text; a plain item is first read by `parse` as it is, so that `1e3` or `5.0` is
-/// refused in a list as it is alone.
-fn whole_numbers<T>(
-    text: &str,
-    parse: fn(&str) -> Result<T, ConfigError>,
-) -> Result<Vec<T>, ConfigError> {
-    for item in split_items(text).filter(|i| !i.is_empty() && !i.contains("..")) {
-        parse(item)?;
-    }
-    numbers(text)?
-        .into_iter()
-        .map(|x| parse(&x.to_string()))
-        .collect()
-}
-
-impl Codec for u32 {
-    type Value = u32;
-    fn parse(text: &str) -> Result<u32, ConfigError> {
-        text.trim().parse().map_err(|_| ConfigError::Value {
-            text: text.to_string(),
-            expected: "a whole number from 0 to 4294967295",
-        })
-    }
-    fn text(v: &u32) -> String {
-        v.to_string()
-    }
-    fn scalar(v: &u32) -> Scalar {
-        Scalar::Int(u64::from(*v))
-    }
-    fn cells(key: &str, v: &u32) -> Vec<(String, Cell)> {
-        vec![(key.to_string(), Cell::Int(u64::from(*v)))]
-    }
-    fn list(text: &str) -> Result<Vec<u32>, ConfigError> {
-        whole_numbers(text, Self::parse)
-    }
-}
-
-impl Codec for u64 {
-    type Value = u64;
-    fn parse(text: &str) -> Result<u64, ConfigError> {
-        text.trim().parse().map_err(|_| ConfigError::Value {
-            text: text.to_string(),
-            expected: "a whole number from 0 to 18446744073709551615",
-        })
-    }
-    fn text(v: &u64) -> String {
-        v.to_string()
-    }
-    /// A number, or text above 2^63 - 1, the largest integer TOML holds.
-    fn scalar(v: &u64) -> Scalar {
-        if i64::try_from(*v).is_ok() {
-            Scalar::Int(*v)
-        } else {
-            Scalar::Text(v.to_string())
-        }
-    }
-    fn cells(key: &str, v: &u64) -> Vec<(String, Cell)> {
-        vec![(key.to_string(), Cell::Int(*v))]
-    }
-}
-
-impl Codec for f64 {
-    type Value = f64;
-    fn parse(text: &str) -> Result<f64, ConfigError> {
-        text.trim().parse().map_err(|_| ConfigError::Value {
-            text: text.to_string(),
-            expected: "a number",
-        })
-    }
-    fn text(v: &f64) -> String {
-        v.to_string()
-    }
-    fn scalar(v: &f64) -> Scalar {
-        Scalar::Real(*v)
-    }
-    fn cells(key: &str, v: &f64) -> Vec<(String, Cell)> {
-        vec![(key.to_string(), Cell::Exact(*v))]
-    }
-    fn list(text: &str) -> Result<Vec<f64>, ConfigError> {
-        numbers(text)
-    }
-}
-
-impl Codec for bool {
-    type Value = bool;
-    fn parse(text: &str) -> Result<bool, ConfigError> {
-        match text.trim() {
-            "true" => Ok(true),
-            "false" => Ok(false),
-            _ => Err(ConfigError::Value {
-                text: text.to_string(),
-                expected: "true or false",
-            }),
-        }
-    }
-    fn text(v: &bool) -> String {
-        v.to_string()
-    }
-    fn scalar(v: &bool) -> Scalar {
-        Scalar::Bool(*v)
-    }
-    fn cells(key: &str, v: &bool) -> Vec<(String, Cell)> {
-        vec![(key.to_string(), Cell::Bool(*v))]
-    }
-}
-
-/// A simulated time with its unit: `10s`, `250ms`, `1.5us`, `0` (none).
-impl Codec for Time {
-    type Value = Time;
-    fn parse(text: &str) -> Result<Time, ConfigError> {
-        let t = text.trim();
-        let zero = t
-            .trim_end_matches(|c: char| c.is_ascii_alphabetic() || c == 'µ')
-            .parse::<f64>()
-            .is_ok_and(|v| v == 0.0);
-        if zero {
-            return Ok(Time::ZERO);
-        }
-        parse::duration(text)
-    }
-    /// The largest exact unit, e.g. `10s`; below a nanosecond, a decimal number of
-    /// nanoseconds.
-    fn text(v: &Time) -> String {
-        let ps = v.as_ps();
-        for (m, s) in [
-            (PS_PER_SEC, "s"),
-            (PS_PER_MS, "ms"),
-            (PS_PER_US, "us"),
-            (PS_PER_NS, "ns"),
-        ] {
-            if ps % m == 0 {
-                return format!("{}{s}", ps / m);
-            }
-        }
-        format!("{}.{:03}ns", ps / PS_PER_NS, ps % PS_PER_NS)
-    }
-    /// One column, `KEY_s`, in seconds.
-    fn cells(key: &str, v: &Time) -> Vec<(String, Cell)> {
-        vec![(format!("{key}_s"), Cell::Exact(v.as_secs_f64()))]
-    }
-}
-
 /// A bit rate in bits per second, written with the largest exact suffix: `10M`.
 #[derive(Clone, Copy, Debug)]
 pub struct BitRate;
 
 impl Codec for BitRate {
     type Value = u64;
+    type Error = ConfigError;
     fn parse(text: &str) -> Result<u64, ConfigError> {
         parse::bit_rate(text)
     }
@@ -244,6 +36,9 @@ impl Codec for BitRate {
         }
         v.to_string()
     }
+    fn columns(key: &str) -> Vec<String> {
+        vec![format!("{key}_bps")]
+    }
     /// One column, `KEY_bps`, in bits per second.
     fn cells(key: &str, v: &u64) -> Vec<(String, Cell)> {
         vec![(format!("{key}_bps"), Cell::Int(*v))]
@@ -253,6 +48,8 @@ impl Codec for BitRate {
 /// `point`, `even` or `random`.
 impl Codec for Placement {
     type Value = Placement;
+    type Error = ConfigError;
+    const CHOICES: &'static [&'static str] = &["point", "even", "random"];
     fn parse(text: &str) -> Result<Placement, ConfigError> {
         text.trim().parse()
     }
@@ -270,6 +67,7 @@ impl Codec for Placement {
 /// sweep's list, beside other items, its parts are joined by `+`).
 impl Codec for FrameSizes {
     type Value = FrameSizes;
+    type Error = ConfigError;
     fn parse(text: &str) -> Result<FrameSizes, ConfigError> {
         parse::frame_sizes(&text.replace('+', ","))
     }
@@ -282,6 +80,9 @@ impl Codec for FrameSizes {
                 .join(","),
             other => other.label(),
         }
+    }
+    fn columns(key: &str) -> Vec<String> {
+        vec![key.to_string(), "frame_mean_bits".into()]
     }
     /// The text form, and the mean frame size in bits.
     fn cells(key: &str, v: &FrameSizes) -> Vec<(String, Cell)> {
@@ -298,6 +99,7 @@ impl Codec for FrameSizes {
 /// An offered load as a fraction of the bit rate (Poisson arrivals), or `saturated`.
 impl Codec for Traffic {
     type Value = Traffic;
+    type Error = ConfigError;
     fn parse(text: &str) -> Result<Traffic, ConfigError> {
         match text.trim() {
             "saturated" => Ok(Traffic::Saturated),
@@ -317,6 +119,9 @@ impl Codec for Traffic {
             Traffic::Saturated => Scalar::Text("saturated".into()),
             Traffic::Poisson { load } => Scalar::Real(*load),
         }
+    }
+    fn columns(key: &str) -> Vec<String> {
+        vec!["traffic".into(), key.to_string()]
     }
     /// Two columns: `traffic` (`saturated` or `poisson`) and the load, empty when
     /// saturated, so that the load column is numeric.
@@ -339,6 +144,7 @@ impl Codec for Traffic {
 /// `fixed:SLOTS`; written `beb`, `linear`, `poly:D`, `fixed:W`.
 impl Codec for BackoffAlgorithm {
     type Value = BackoffAlgorithm;
+    type Error = ConfigError;
     fn parse(text: &str) -> Result<BackoffAlgorithm, ConfigError> {
         let t = text.trim();
         let bad = || ConfigError::Backoff(t.to_string());
@@ -370,6 +176,8 @@ impl Codec for BackoffAlgorithm {
 /// `8023`, `restart` or `none`.
 impl Codec for IfgRule {
     type Value = IfgRule;
+    type Error = ConfigError;
+    const CHOICES: &'static [&'static str] = &["8023", "restart", "none"];
     fn parse(text: &str) -> Result<IfgRule, ConfigError> {
         text.trim().parse()
     }
@@ -381,6 +189,8 @@ impl Codec for IfgRule {
 /// `preamble` or `immediate`.
 impl Codec for JamRule {
     type Value = JamRule;
+    type Error = ConfigError;
+    const CHOICES: &'static [&'static str] = &["preamble", "immediate"];
     fn parse(text: &str) -> Result<JamRule, ConfigError> {
         text.trim().parse()
     }
@@ -390,8 +200,20 @@ impl Codec for JamRule {
 }
 
 /// An Ethernet preset by its name, e.g. `100BASE-TX`; `none` for no preset.
-impl Codec for Option<EthernetMedium> {
+#[derive(Clone, Copy, Debug)]
+pub struct Medium;
+
+impl Codec for Medium {
     type Value = Option<EthernetMedium>;
+    type Error = ConfigError;
+    const CHOICES: &'static [&'static str] = &[
+        "none",
+        "10BASE5",
+        "10BASE2",
+        "10BASE-T",
+        "100BASE-TX",
+        "1000BASE-T",
+    ];
     fn parse(text: &str) -> Result<Option<EthernetMedium>, ConfigError> {
         match text.trim() {
             "none" => Ok(None),
@@ -512,18 +334,14 @@ fn parse_frames(s: &str) -> Result<Vec<FrameSizes>, ConfigError> {
 mod tests {
     use super::*;
 
-    fn round_trip<C: Codec>(v: C::Value) {
+    fn round_trip<C: Codec<Error = ConfigError>>(v: C::Value) {
         assert_eq!(C::parse(&C::text(&v)).unwrap(), v, "{}", C::text(&v));
     }
 
     #[test]
     fn every_text_form_reads_back() {
-        round_trip::<Time>(Time::from_secs(10));
-        round_trip::<Time>(Time::ZERO);
-        round_trip::<Time>(Time::from_ps(1_234_567));
         round_trip::<BitRate>(12_345);
         round_trip::<BitRate>(100_000_000);
-        round_trip::<f64>(0.123_456_789);
         round_trip::<FrameSizes>(FrameSizes::Mix(vec![(64, 7), (1518, 1)]));
         round_trip::<Traffic>(Traffic::Poisson { load: 0.3 });
         round_trip::<Traffic>(Traffic::Saturated);
@@ -533,26 +351,46 @@ mod tests {
                 b
             );
         }
-        round_trip::<Option<EthernetMedium>>(None);
-        round_trip::<Option<EthernetMedium>>(Some(EthernetMedium::ALL[3]));
-        assert_eq!(Time::text(&Time::from_us(1500)), "1500us");
+        round_trip::<Medium>(None);
+        round_trip::<Medium>(Some(EthernetMedium::ALL[3]));
         assert_eq!(BitRate::text(&100_000_000), "100M");
     }
 
     #[test]
     fn bad_text_names_what_is_expected() {
-        assert!(
-            u32::parse("-1")
-                .unwrap_err()
-                .to_string()
-                .contains("whole number")
-        );
-        assert!(bool::parse("yes").is_err());
         assert!(BackoffAlgorithm::parse("poly:x").is_err());
         assert!(BackoffAlgorithm::parse("beb:3").is_err());
-        assert!(Time::parse("5").is_err());
-        assert_eq!(u32::list("1..=8:x2").unwrap(), [1, 2, 4, 8]);
-        assert!(u32::list("1.5").is_err());
+    }
+
+    #[test]
+    fn the_choices_are_the_names_read() {
+        let names: Vec<&str> = EthernetMedium::ALL.iter().map(|m| m.name()).collect();
+        assert_eq!(Medium::CHOICES[1..], names[..]);
+        for c in Medium::CHOICES
+            .iter()
+            .chain(Placement::CHOICES)
+            .chain(IfgRule::CHOICES)
+        {
+            assert!(
+                Medium::parse(c).is_ok()
+                    || Placement::parse(c).is_ok()
+                    || IfgRule::parse(c).is_ok(),
+                "{c}"
+            );
+        }
+        for c in JamRule::CHOICES {
+            assert_eq!(JamRule::text(&JamRule::parse(c).unwrap()), *c);
+        }
+    }
+
+    #[test]
+    fn columns_name_the_cells() {
+        let c = crate::config::RunConfig::default();
+        let names: Vec<String> = super::super::Scenario::columns(&c)
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
+        assert_eq!(names, super::super::Scenario::column_names());
     }
 
     #[test]

@@ -5,9 +5,12 @@
 //! * [`format`](mod@format): an output file's format chosen by its extension;
 //! * [`pcap`]: packet capture files (pcapng, and pcap with nanosecond timestamps),
 //!   streamed record by record;
+//! * [`table`]: results as rows of named cells, written as CSV or JSON with the same
+//!   column names;
 //! * [`text`]: plain text wrapped for a reader.
 
 pub mod format;
 pub mod json;
 pub mod pcap;
+pub mod table;
 pub mod text;

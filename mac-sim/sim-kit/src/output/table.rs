@@ -3,7 +3,7 @@
 //! describes a run names its quantities the same way.
 //!
 //! ```
-//! use csma_cd::table::{Cell, Row, to_csv, to_json};
+//! use sim_kit::output::table::{Cell, Row, to_csv, to_json};
 //! let rows = vec![Row(vec![("stations".into(), Cell::Int(8)), ("frames".into(), Cell::Text("64:7,1518:1".into())), ("load".into(), Cell::Empty)])];
 //! assert_eq!(to_csv(&rows), "stations,frames,load\n8,\"64:7,1518:1\",\n");
 //! assert!(to_json(&rows).contains("\"load\": null"));
@@ -122,5 +122,5 @@ pub fn to_csv(rows: &[Row]) -> String {
 
 /// The JSON text: an array of objects with the CSV's columns as keys, in order.
 pub fn to_json(rows: &[Row]) -> String {
-    sim_kit::output::json::to_string(&rows)
+    super::json::to_string(&rows)
 }

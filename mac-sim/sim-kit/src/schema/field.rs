@@ -1,0 +1,112 @@
+//! One parameter as the doors see it ([`Field`]), the error that names it
+//! ([`FieldError`]), and what every model's table of parameters provides
+//! ([`Schema`]), so that the command line, files, sweeps, Python and the browser are
+//! written once for every model.
+
+use core::fmt;
+
+use super::codec::Scalar;
+use crate::output::table::Cell;
+
+/// One parameter of a schema: its key (the scenario file's key, the command line's
+/// `--key-with-dashes`, Python's keyword argument), its short flag, the kind of value
+/// it takes, and its help text with the unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// The key, e.g. `slot_bits`.
+    pub key: &'static str,
+    /// The command line's one-letter flag, if any.
+    pub short: Option<char>,
+    /// What a value looks like, e.g. `BITS`, `TIME`, `RATE`.
+    pub value_name: &'static str,
+    /// Earlier names of the command-line flag, still accepted.
+    pub aliases: &'static [&'static str],
+    /// The words a value can be, for a parameter that is a choice of names (the
+    /// browser's menus, `--help`); empty for any other kind.
+    pub choices: &'static [&'static str],
+    /// One line (or more) of help: the meaning, the unit and the text forms.
+    pub help: &'static str,
+}
+
+impl Field {
+    /// The command-line flag, `--` and the key with dashes, e.g. `--slot-bits`.
+    pub fn flag(&self) -> String {
+        format!("--{}", self.key.replace('_', "-"))
+    }
+}
+
+/// A value given for one parameter that cannot be accepted: the parameter's key
+/// (empty when no single parameter is to blame) and what is wrong, in the model's
+/// error type `E`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldError<E> {
+    /// The parameter, e.g. `stations`; empty when the fault is the combination.
+    pub key: String,
+    /// What is wrong, with the value.
+    pub error: E,
+}
+
+impl<E: fmt::Display> fmt::Display for FieldError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.key.is_empty() {
+            write!(f, "{}", self.error)
+        } else {
+            write!(f, "{}: {}", self.key, self.error)
+        }
+    }
+}
+
+impl<E: fmt::Debug + fmt::Display> std::error::Error for FieldError<E> {}
+
+/// A model's parameters, each optional, as the [`schema!`](crate::schema!) macro
+/// defines them from one table: what every door needs to read, write, layer, sweep
+/// and document them without knowing the model. The macro implements it for the
+/// model's `Scenario`, which also has each method as its own.
+pub trait Schema: Clone + Default + fmt::Debug + PartialEq {
+    /// The model's configuration that a scenario sets parameters of.
+    type Config: Default;
+    /// The model's error for a value that cannot be read.
+    type Error: fmt::Display;
+    /// Every parameter, in the order of the table.
+    const FIELDS: &'static [Field];
+    /// Sets the parameter `key` from its text form.
+    ///
+    /// # Errors
+    ///
+    /// A [`FieldError`] naming the key: an unknown key, or text that is not a value
+    /// of the parameter's kind.
+    fn set(&mut self, key: &str, text: &str) -> Result<(), FieldError<Self::Error>>;
+    /// The text form of the parameter `key`, if set.
+    fn get(&self, key: &str) -> Option<String>;
+    /// One scenario per item of the list `text` for the parameter `key`, each
+    /// setting only that key: a sweep's axis.
+    ///
+    /// # Errors
+    ///
+    /// A [`FieldError`] naming the key: an unknown key, an empty or bad list, or a
+    /// value given twice.
+    fn list(key: &str, text: &str) -> Result<Vec<Self>, FieldError<Self::Error>>;
+    /// This scenario with every parameter that `top` sets replaced by `top`'s value.
+    #[must_use]
+    fn overlay(self, top: &Self) -> Self;
+    /// The keys that are set, in the order of the table.
+    fn keys(&self) -> Vec<&'static str>;
+    /// `c` with every parameter this scenario sets (not validated).
+    fn apply_to(&self, c: Self::Config) -> Self::Config;
+    /// The scenario of a configuration, every parameter set.
+    fn from_config(c: &Self::Config) -> Self;
+    /// The parameters that are set, as a file writes them, in table order.
+    fn scalars(&self) -> Vec<(&'static str, Scalar)>;
+    /// The results columns that state a configuration's parameters, in table order,
+    /// with their units in the names.
+    fn columns(c: &Self::Config) -> Vec<(String, Cell)>;
+
+    /// The text form of every parameter's default, in table order.
+    fn defaults() -> Vec<(&'static str, String)> {
+        let d = Self::from_config(&Self::Config::default());
+        Self::FIELDS
+            .iter()
+            .map(|f| (f.key, d.get(f.key).unwrap_or_default()))
+            .collect()
+    }
+}

@@ -1,0 +1,29 @@
+//! The one schema engine of every model: a model writes the table of its parameters
+//! once, with the [`schema!`](crate::schema!) macro, and gets from it its `Scenario`
+//! type (one run's parameters, each optional), set/get/list by text, layering
+//! (defaults, then a file, then flags: [`Schema::overlay`]), the form of each value in
+//! files ([`Scalar`]) and results columns with their units, and the reference that
+//! `--keys` prints ([`reference()`]).
+//!
+//! The doors (the command line's flags, scenario files, sweeps, Python, the browser)
+//! are written once against [`Schema`], for every model.
+//!
+//! * [`Codec`]: a kind of value and its one text form; the kit's cover whole and real
+//!   numbers, booleans and [`Time`](crate::time::Time); [`OrWord`] adds a word for
+//!   "not set".
+//! * [`Field`]: one parameter as the doors see it; [`FieldError`]: a value that
+//!   cannot be accepted, naming the parameter.
+//! * [`Axis`]: a sweep's axis, one parameter and its values.
+//! * [`ValueError`]: the kit's value errors, which every model's error type takes in.
+
+mod axis;
+mod codec;
+mod field;
+mod reference;
+mod table;
+
+pub use axis::Axis;
+pub use codec::{Codec, OrWord, Scalar, ValueError, Word, numbers, split_items, whole_numbers};
+pub use field::{Field, FieldError, Schema};
+pub use reference::reference;
+pub use table::first_repeated;
