@@ -2,105 +2,34 @@
 //! files, reports and sweeps are in `radio_sim`.
 //!
 //! One configuration is built in this order: the defaults, the scenario file
-//! (`--scenario`), the flags (`--KEY VALUE`), then `--set KEY=VALUE`; every value goes
-//! through `radio_sim::scenario::keys::set`, so a flag and a file key mean the same.
+//! (`--scenario`), the flags (`--KEY VALUE`, generated from the model's schema, as
+//! `run`'s are), then `--set KEY=VALUE`; every value is read by the schema's one
+//! text form, so a flag and a file key mean the same.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
-use radio_sim::scenario::{self, keys};
+use radio_sim::scenario;
 use radio_sim::{RadioConfig, report, sweep};
 use sim_host::output::atomic::{AtomicFile, OutputError, check_file};
 use sim_host::output::plan::{self, Output};
 use sim_host::output::publish::Publication;
 
 use crate::failure::Failure;
+use crate::scenario_flags::RadioFlags;
 use crate::{emit, interrupt, note};
 
 #[derive(Args, Debug)]
-#[command(after_long_help = radio_sim::scenario::keys::reference())]
+#[command(after_long_help = radio_sim::scenario::reference())]
 pub struct RadioArgs {
-    /// Stations, the sink (station 0) included: 2 to 254.
-    #[arg(short = 'n', long, value_name = "N")]
-    stations: Option<String>,
-    /// Who hears whom: all, line, star or random (positions: from a scenario file).
-    #[arg(long, value_name = "NAME")]
-    topology: Option<String>,
-    /// Link range of random (and positions), metres.
-    #[arg(long, value_name = "METRES")]
-    radius: Option<String>,
-    /// Side of random's square, metres.
-    #[arg(long, value_name = "METRES")]
-    area: Option<String>,
-    /// Distance between neighbours of line, metres.
-    #[arg(long, value_name = "METRES")]
-    spacing: Option<String>,
-    /// saturated or poisson.
-    #[arg(long, value_name = "KIND")]
-    traffic: Option<String>,
-    /// Poisson: offered load G (aggregate data air time / channel time).
-    #[arg(long, value_name = "G")]
-    load: Option<String>,
-    /// Destination of every frame: sink or neighbour.
-    #[arg(long, value_name = "WHERE")]
-    to: Option<String>,
-    /// Payload bytes per frame, 4 to 118.
-    #[arg(long, value_name = "BYTES")]
-    payload: Option<String>,
-    /// Poisson: frames each sender's host queue holds.
-    #[arg(long, value_name = "FRAMES")]
-    queue: Option<String>,
-    /// Probability an otherwise intact arrival is lost, per receiver.
-    #[arg(long, value_name = "P")]
-    loss: Option<String>,
-    /// Capture threshold in dB (no capture without it).
-    #[arg(long, value_name = "DB")]
-    capture_db: Option<String>,
-    /// Channel-access rule: ieee802154 (default), beb or dcf.
-    #[arg(long, value_name = "NAME")]
-    rule: Option<String>,
-    /// ieee802154: macMinBE.
-    #[arg(long, value_name = "N")]
-    min_be: Option<String>,
-    /// ieee802154: macMaxBE.
-    #[arg(long, value_name = "N")]
-    max_be: Option<String>,
-    /// ieee802154: macMaxCSMABackoffs.
-    #[arg(long, value_name = "N")]
-    max_csma_backoffs: Option<String>,
-    /// ieee802154: macMaxFrameRetries.
-    #[arg(long, value_name = "N")]
-    max_frame_retries: Option<String>,
-    /// dcf: the smallest contention window, slots.
-    #[arg(long, value_name = "SLOTS")]
-    cw_min: Option<String>,
-    /// dcf: the stage at which the window stops doubling.
-    #[arg(long, value_name = "N")]
-    max_stage: Option<String>,
-    /// dcf: the retry limit.
-    #[arg(long, value_name = "N")]
-    retry_limit: Option<String>,
-    /// dcf: the counter's countdown, virtual-slots (Bianchi's, default) or idle-slots
-    /// (IEEE 802.11's).
-    #[arg(long, value_name = "NAME")]
-    countdown: Option<String>,
-    /// Simulated time measured, with unit (e.g. 10s).
-    #[arg(short = 'd', long, value_name = "TIME")]
-    duration: Option<String>,
-    /// Simulated time before the measurement, with unit (0s allowed).
-    #[arg(long, value_name = "TIME")]
-    warmup: Option<String>,
-    /// Seed; the same seed gives the same output.
-    #[arg(short = 's', long, value_name = "N")]
-    seed: Option<String>,
+    /// Every key of the radio model as a flag, and `--scenario FILE`.
+    #[command(flatten)]
+    params: RadioFlags,
     /// Set any key (see --keys), after the file and the other flags; repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE", allow_hyphen_values = true)]
     set: Vec<String>,
-    /// A scenario file (TOML; the keys of --keys; e.g. mac-sim/scenarios/radio-*.toml).
-    #[arg(long, value_name = "FILE")]
-    scenario: Option<PathBuf>,
     /// Sweep a key over values (KEY=V1,V2 or a range 0.1..=0.9:0.1); repeat for the
     /// cartesian product of several.
     #[arg(long, value_name = "KEY=VALUES")]
@@ -133,41 +62,10 @@ pub struct RadioArgs {
 }
 
 impl RadioArgs {
-    /// The flags that set a key, with the key.
-    fn flags(&self) -> [(&'static str, &Option<String>); 24] {
-        [
-            ("stations", &self.stations),
-            ("topology", &self.topology),
-            ("radius", &self.radius),
-            ("area", &self.area),
-            ("spacing", &self.spacing),
-            ("traffic", &self.traffic),
-            ("load", &self.load),
-            ("to", &self.to),
-            ("payload", &self.payload),
-            ("queue", &self.queue),
-            ("loss", &self.loss),
-            ("capture_db", &self.capture_db),
-            ("rule", &self.rule),
-            ("min_be", &self.min_be),
-            ("max_be", &self.max_be),
-            ("max_csma_backoffs", &self.max_csma_backoffs),
-            ("max_frame_retries", &self.max_frame_retries),
-            ("cw_min", &self.cw_min),
-            ("max_stage", &self.max_stage),
-            ("retry_limit", &self.retry_limit),
-            ("countdown", &self.countdown),
-            ("duration", &self.duration),
-            ("warmup", &self.warmup),
-            ("seed", &self.seed),
-        ]
-    }
-
     /// Any option besides --keys.
     fn runs_something(&self) -> bool {
-        self.flags().iter().any(|(_, v)| v.is_some())
+        self.params.any()
             || !self.set.is_empty()
-            || self.scenario.is_some()
             || !self.sweep.is_empty()
             || self.json
             || self.csv
@@ -179,9 +77,8 @@ impl RadioArgs {
 
 pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
     if let Some(name) = &a.check {
-        let others = a.flags().iter().any(|(_, v)| v.is_some())
+        let others = a.params.any()
             || !a.set.is_empty()
-            || a.scenario.is_some()
             || !a.sweep.is_empty()
             || a.json
             || a.per_station
@@ -199,7 +96,7 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
         if a.runs_something() {
             return Err(Failure::usage("--keys takes no other option"));
         }
-        return emit(&keys::reference());
+        return emit(&scenario::reference());
     }
     if a.per_station && !a.sweep.is_empty() {
         return Err(Failure::usage(
@@ -217,7 +114,8 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
     }
     let started = Instant::now();
     let (text, events) = if a.sweep.is_empty() {
-        keys::check_effect(&[&config], given.iter().map(String::as_str)).map_err(Failure::usage)?;
+        scenario::check_effect(&[&config], given.iter().map(String::as_str))
+            .map_err(Failure::usage)?;
         // The run checks the configuration before it starts.
         let r =
             radio_sim::run(&config).map_err(|e| Failure::usage(file_blame(file.as_ref(), &e)))?;
@@ -235,14 +133,15 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
         let axes = a
             .sweep
             .iter()
-            .map(|s| sweep::Axis::parse(s))
+            .map(|s| sweep::Axis::parse_spec(s))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| Failure::usage(format!("--sweep {e}")))?;
         let points =
             sweep::points(&config, &axes).map_err(|e| Failure::usage(format!("--sweep {e}")))?;
         given.extend(axes.iter().map(|x| x.key.clone()));
         let configs: Vec<&RadioConfig> = points.iter().map(|p| &p.config).collect();
-        keys::check_effect(&configs, given.iter().map(String::as_str)).map_err(Failure::usage)?;
+        scenario::check_effect(&configs, given.iter().map(String::as_str))
+            .map_err(Failure::usage)?;
         // The sweep checks every point before it runs any; a value the file set and
         // no axis changes is the file's fault.
         let results = sweep::run(&points, interrupt::flag())
@@ -306,43 +205,38 @@ fn file_blame(file: Option<&FileOrigin>, e: &radio_sim::ConfigError) -> String {
 
 /// The one configuration: defaults, the file, the flags, then --set.
 fn configure(a: &RadioArgs) -> Result<Configured, Failure> {
-    let mut c = RadioConfig::default();
-    let mut given = Vec::new();
     let mut file = None;
-    if let Some(path) = &a.scenario {
+    let mut read = scenario::ScenarioFile::default();
+    if let Some(path) = &a.params.scenario {
         let text = std::fs::read_to_string(path).map_err(|e| {
             Failure::usage(format!("--scenario: cannot read '{}': {e}", path.display()))
         })?;
         let name = path.display().to_string();
-        given = scenario::apply(&mut c, &text, &name).map_err(Failure::usage)?;
+        read = scenario::read(&text, &name).map_err(Failure::usage)?;
         file = Some(FileOrigin {
             name,
             text,
-            keys: given.clone(),
+            keys: read.scenario.keys().iter().map(|k| k.to_string()).collect(),
         });
     }
-    for (key, value) in a.flags() {
-        if let Some(v) = value {
-            keys::set(&mut c, key, v)
-                .map_err(|e| Failure::usage(format!("--{}: {e}", key.replace('_', "-"))))?;
-            given.push(key.to_string());
-        }
-    }
+    let mut top = a.params.flags_scenario()?;
     for kv in &a.set {
         let Some((k, v)) = kv.split_once('=') else {
             return Err(Failure::usage(format!(
                 "--set '{kv}': expected KEY=VALUE (see --keys)"
             )));
         };
-        keys::set(&mut c, k.trim(), v).map_err(|e| Failure::usage(format!("--set {e}")))?;
-        given.push(k.trim().to_string());
+        top.set(k.trim(), v)
+            .map_err(|e| Failure::usage(format!("--set {e}")))?;
     }
+    let mut given: Vec<String> = read.scenario.keys().iter().map(|k| k.to_string()).collect();
+    given.extend(top.keys().iter().map(|k| k.to_string()));
     if let Some(f) = &mut file {
-        let later = &given[f.keys.len()..];
-        f.keys.retain(|k| !later.contains(k));
+        let later = top.keys();
+        f.keys.retain(|k| !later.contains(&k.as_str()));
     }
     Ok(Configured {
-        config: c,
+        config: read.config(&top),
         given,
         file,
     })

@@ -1,35 +1,86 @@
-//! The schema's parameters as command-line flags: one flag per field of
-//! [`csma_cd::scenario::FIELDS`] (`--slot-bits`, `-n`, ...), generated from the table,
-//! so that `run` and `sweep` take every parameter under the same name, with the same
+//! A model's parameters as command-line flags: one flag per field of its schema
+//! (`--slot-bits`, `-n`, ...), generated from the table for every model, so that
+//! `run`, `sweep` and `radio` take every parameter under the same name, with the same
 //! help and the same text form as scenario files. With `--scenario FILE` the flags
 //! given lie over the file, which lies over the defaults, parameter by parameter.
 //!
-//! `run` takes one value per flag; `sweep` takes a list, and a list of more than one
-//! value makes the parameter an axis of the sweep.
+//! `run` and `radio` take one value per flag; `sweep` takes a list, and a list of
+//! more than one value makes the parameter an axis of the sweep.
 
+use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 use csma_cd::config::RunConfig;
-use csma_cd::scenario::{FIELDS, Field, Scenario};
+use csma_cd::scenario::Scenario;
+use sim_kit::schema::{Field, Schema};
 
 use crate::failure::Failure;
 
-/// The flags of the schema that were given on the command line, as text, in the
-/// table's order, and the scenario file, if any. `SWEEP`: the flags of `sweep`,
-/// which take lists and leave the seed to the sweep's own `--seed`.
-#[derive(Clone, Debug, Default)]
-pub struct SchemaFlags<const SWEEP: bool> {
+/// A model whose schema is a set of flags: the help of its `--scenario`.
+pub trait ModelFlags: Schema + 'static {
+    /// The help of `--scenario FILE`.
+    const FILE_HELP: &'static str;
+}
+
+impl ModelFlags for Scenario {
+    const FILE_HELP: &'static str = "Scenario file (TOML, see mac-sim/scenarios/) or a `run --json` result: the parameters; flags given on the command line override it";
+}
+
+impl ModelFlags for radio_sim::Scenario {
+    const FILE_HELP: &'static str = "Scenario file (TOML: the keys of --keys and [[station]] tables; e.g. mac-sim/scenarios/radio-*.toml): the parameters; flags given on the command line override it";
+}
+
+/// The flags of the model `S`'s schema that were given on the command line, as
+/// text, in the table's order, and the scenario file, if any. `SWEEP`: the flags of
+/// `sweep`, which take lists and leave the seed to the sweep's own `--seed`.
+#[derive(Clone, Debug)]
+pub struct SchemaFlags<S, const SWEEP: bool> {
     /// `(key, text)` of every parameter given as a flag.
     pub given: Vec<(&'static str, String)>,
     /// `--scenario FILE`.
     pub scenario: Option<PathBuf>,
+    model: PhantomData<S>,
+}
+
+impl<S, const SWEEP: bool> Default for SchemaFlags<S, SWEEP> {
+    fn default() -> Self {
+        Self {
+            given: Vec::new(),
+            scenario: None,
+            model: PhantomData,
+        }
+    }
+}
+
+impl<S: Schema, const SWEEP: bool> SchemaFlags<S, SWEEP> {
+    /// Whether any flag of the schema or `--scenario` was given.
+    pub fn any(&self) -> bool {
+        !self.given.is_empty() || self.scenario.is_some()
+    }
+
+    /// The scenario of the flags given (not the file).
+    ///
+    /// # Errors
+    ///
+    /// A usage failure naming the flag whose value is bad.
+    pub fn flags_scenario(&self) -> Result<S, Failure> {
+        let mut flags = S::default();
+        for (key, text) in &self.given {
+            flags
+                .set(key, text)
+                .map_err(|e| Failure::usage(e.to_string()))?;
+        }
+        Ok(flags)
+    }
 }
 
 /// The flags of `run`.
-pub type RunFlags = SchemaFlags<false>;
+pub type RunFlags = SchemaFlags<Scenario, false>;
 /// The flags of `sweep`.
-pub type SweepFlags = SchemaFlags<true>;
+pub type SweepFlags = SchemaFlags<Scenario, true>;
+/// The flags of `radio`.
+pub type RadioFlags = SchemaFlags<radio_sim::Scenario, false>;
 
 /// Whether a field is a flag of this command: every one, but `sweep` has its own seed.
 fn has_flag(f: &Field, sweep: bool) -> bool {
@@ -38,10 +89,9 @@ fn has_flag(f: &Field, sweep: bool) -> bool {
 
 /// The field's help: its first sentence for `-h`, the whole text and its default for
 /// `--help`.
-fn arg_of(f: &Field, sweep: bool, defaults: &Scenario) -> Arg {
+fn arg_of(f: &Field, sweep: bool, default: &str) -> Arg {
     let help = f.help.split_whitespace().collect::<Vec<_>>().join(" ");
     let short_help = first_sentence(&help);
-    let default = defaults.get(f.key).unwrap_or_default();
     let list = if sweep {
         " A list of values (comma-separated; ranges such as 1..=256:x2 for numbers) sweeps it."
     } else {
@@ -83,19 +133,20 @@ fn first_sentence(text: &str) -> &str {
     text.trim_end_matches('.')
 }
 
-impl<const SWEEP: bool> Args for SchemaFlags<SWEEP> {
+impl<S: ModelFlags, const SWEEP: bool> Args for SchemaFlags<S, SWEEP> {
     fn augment_args(cmd: Command) -> Command {
-        let defaults = Scenario::from_config(&RunConfig::default());
         let mut cmd = cmd;
-        for f in FIELDS.iter().filter(|f| has_flag(f, SWEEP)) {
-            cmd = cmd.arg(arg_of(f, SWEEP, &defaults));
+        for (f, (_, default)) in S::FIELDS.iter().zip(S::defaults()) {
+            if has_flag(f, SWEEP) {
+                cmd = cmd.arg(arg_of(f, SWEEP, &default));
+            }
         }
         cmd.arg(
             Arg::new("scenario")
                 .long("scenario")
                 .value_name("FILE")
                 .value_parser(clap::value_parser!(PathBuf))
-                .help("Scenario file (TOML, see mac-sim/scenarios/) or a `run --json` result: the parameters; flags given on the command line override it"),
+                .help(S::FILE_HELP),
         )
     }
     fn augment_args_for_update(cmd: Command) -> Command {
@@ -103,14 +154,14 @@ impl<const SWEEP: bool> Args for SchemaFlags<SWEEP> {
     }
 }
 
-impl<const SWEEP: bool> FromArgMatches for SchemaFlags<SWEEP> {
+impl<S: ModelFlags, const SWEEP: bool> FromArgMatches for SchemaFlags<S, SWEEP> {
     fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
         let mut out = Self::default();
         out.update_from_arg_matches(m)?;
         Ok(out)
     }
     fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
-        self.given = FIELDS
+        self.given = S::FIELDS
             .iter()
             .filter(|f| has_flag(f, SWEEP))
             .filter_map(|f| {
@@ -146,11 +197,7 @@ impl RunFlags {
     ///
     /// A usage failure naming the file's key or the parameter whose flag is bad.
     pub fn scenario(&self) -> Result<Scenario, Failure> {
-        let mut flags = Scenario::default();
-        for (key, text) in &self.given {
-            flags.set(key, text).map_err(Failure::usage)?;
-        }
-        Ok(file_scenario(self.scenario.as_deref())?.overlay(&flags))
+        Ok(file_scenario(self.scenario.as_deref())?.overlay(&self.flags_scenario()?))
     }
 
     /// The run's configuration, checked.

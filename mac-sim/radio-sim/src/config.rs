@@ -1,6 +1,6 @@
 //! The parameters of a run: one [`RadioConfig`], built once (from the defaults, a
 //! scenario file, the command line or a sweep point, all through
-//! [`crate::scenario::keys`]) and read by everything else.
+//! [`crate::scenario::Scenario`]) and read by everything else.
 //!
 //! The channel-access rule is the one place that knows radio-mac's configuration
 //! API: [`mac_config`] maps a [`RuleConfig`] (the rule's name and its parameters) to
@@ -296,7 +296,7 @@ pub struct Position {
     pub y: f64,
 }
 
-/// Everything a run needs (see [`crate::scenario::keys::KEYS`] for every key, its
+/// Everything a run needs (see [`crate::scenario::FIELDS`] for every key, its
 /// unit and default).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RadioConfig {
@@ -378,13 +378,17 @@ impl Default for RadioConfig {
 }
 
 impl RadioConfig {
-    /// Check the combination of values (each value alone is checked where it is set)
-    /// and the rule; returns the MAC configuration.
+    /// Check every value's range, the combination of values and the rule; returns
+    /// the MAC configuration. The one place a radio run's ranges are checked, for
+    /// every door.
     ///
     /// # Errors
     ///
-    /// A [`ConfigError`] saying which key is wrong.
+    /// A [`ConfigError`] saying which key is wrong: the first in the table's order
+    /// whose value is out of range, then the rule's parameters, then the
+    /// combination.
     pub fn validate(&self) -> Result<MacConfig, ConfigError> {
+        self.check_ranges()?;
         let mac = mac_config(&self.rule)?;
         if self.stations < 2 || self.stations > MAX_STATIONS {
             return Err(ConfigError::Value {
@@ -420,6 +424,62 @@ impl RadioConfig {
             });
         }
         Ok(mac)
+    }
+
+    /// Each value alone against its range, in the table's order.
+    fn check_ranges(&self) -> Result<(), ConfigError> {
+        let real = |key: &'static str, x: f64, ok: bool, range: &str| {
+            if x.is_finite() && ok {
+                Ok(())
+            } else {
+                Err(ConfigError::Value {
+                    key,
+                    problem: format!("{x} is not {range}"),
+                })
+            }
+        };
+        let above_zero = |key, x: f64| real(key, x, x > 0.0, "above 0");
+        let at_least_zero = |key, x: f64| real(key, x, x >= 0.0, "0 or more");
+        above_zero("radius", self.radius_m)?;
+        above_zero("area", self.area_m)?;
+        above_zero("spacing", self.spacing_m)?;
+        real(
+            "tx_power",
+            self.tx_power_dbm,
+            true,
+            "a finite number of dBm",
+        )?;
+        at_least_zero("reference_loss", self.reference_loss_db)?;
+        above_zero("path_loss_exponent", self.path_loss_exponent)?;
+        real(
+            "fixed_rx",
+            self.fixed_rx_dbm,
+            true,
+            "a finite number of dBm",
+        )?;
+        above_zero("load", self.load)?;
+        if self.queue == 0 {
+            return Err(ConfigError::Value {
+                key: "queue",
+                problem: "0 is not 1 or more frames".to_string(),
+            });
+        }
+        real(
+            "loss",
+            self.loss,
+            (0.0..1.0).contains(&self.loss),
+            "0 to below 1",
+        )?;
+        if let Some(db) = self.capture_db {
+            at_least_zero("capture_db", db)?;
+        }
+        if self.duration == Time::ZERO {
+            return Err(ConfigError::Value {
+                key: "duration",
+                problem: "0s is not a positive time".to_string(),
+            });
+        }
+        Ok(())
     }
 
     /// The CCA delay in nanoseconds for `mac`.

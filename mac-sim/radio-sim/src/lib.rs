@@ -51,16 +51,16 @@
 //! ## Modules
 //!
 //! [`config`] (the one [`RadioConfig`]), [`topology`], [`channel`], [`driver`],
-//! [`metrics`], [`scenario`] (the keys and scenario files), [`report`] (text, CSV,
+//! [`metrics`], [`scenario`] (the one table of parameters, [`Scenario`], and scenario files), [`report`] (text, CSV,
 //! JSON), [`sweep`] (cartesian products of key values).
 //!
 //! ```
-//! use radio_sim::{RadioConfig, Rule, run, scenario::keys::set};
+//! use radio_sim::{RadioConfig, Rule, run};
 //! let mut c = RadioConfig::default();
-//! set(&mut c, "rule", "beb").unwrap();
-//! set(&mut c, "stations", "3").unwrap();
-//! set(&mut c, "duration", "200ms").unwrap();
-//! set(&mut c, "warmup", "0s").unwrap();
+//! c.set("rule", "beb").unwrap();
+//! c.set("stations", "3").unwrap();
+//! c.set("duration", "200ms").unwrap();
+//! c.set("warmup", "0s").unwrap();
 //! assert_eq!(c.rule.rule, Rule::Beb);
 //! let r = run(&c).unwrap();
 //! assert!(r.delivered > 0);
@@ -82,3 +82,4 @@ pub use config::{ConfigError, Destination, RadioConfig, Rule, RuleConfig, Topolo
 pub use driver::run;
 pub use metrics::RadioResult;
 pub use radio_mac::Countdown;
+pub use scenario::Scenario;

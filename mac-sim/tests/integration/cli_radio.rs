@@ -206,8 +206,15 @@ fn keys_lists_every_key() {
     let o = mac_sim(&["radio", "--keys"]);
     assert!(o.status.success());
     let s = stdout(&o);
-    for d in radio_sim::scenario::keys::KEYS {
-        assert!(s.contains(&format!("  {} = ", d.key)), "{} missing", d.key);
+    for f in radio_sim::scenario::FIELDS {
+        assert!(s.contains(&format!("  {} = ", f.key)), "{} missing", f.key);
+        // Every key is a flag too, with the same help.
+        let help = stdout(&mac_sim(&["radio", "--help"]));
+        assert!(
+            help.contains(&format!("{} <", f.flag())),
+            "{} missing",
+            f.flag()
+        );
     }
     assert_args_fail(
         &["radio", "--keys", "--csv"],
@@ -234,22 +241,36 @@ fn bad_inputs_are_one_line_and_status_2() {
         "max_be: not a parameter of rule beb",
     );
     // Unknown keys and bad values.
-    assert_args_fail(&args(&["--set", "lode=1"]), "lode: unknown key");
+    assert_args_fail(&args(&["--set", "lode=1"]), "lode: unknown parameter");
     assert_args_fail(&args(&["--set", "load"]), "expected KEY=VALUE");
-    assert_args_fail(
-        &args(&["--stations", "1"]),
-        "--stations: stations: '1' is not",
-    );
+    assert_args_fail(&args(&["--stations", "1"]), "stations: 1 must be 2 to 254");
     assert_args_fail(&args(&["--stations", "300"]), "stations");
     assert_args_fail(&args(&["--payload", "119"]), "payload");
     assert_args_fail(&args(&["--loss", "1.5"]), "loss");
     assert_args_fail(&args(&["--topology", "ring"]), "topology");
     assert_args_fail(&args(&["--duration", "10"]), "duration");
     assert_args_fail(&args(&["--sweep", "stations"]), "KEY=V1,V2");
-    assert_args_fail(&args(&["--sweep", "colour=1,2"]), "colour: unknown key");
-    assert_args_fail(&args(&["--sweep", "stations=2,1"]), "stations: '1' is not");
+    assert_args_fail(
+        &args(&["--sweep", "colour=1,2"]),
+        "colour: unknown parameter",
+    );
+    assert_args_fail(
+        &args(&["--sweep", "stations=2,1"]),
+        "stations: 1 must be 2 to 254 (at sweep point stations=1)",
+    );
+    assert_args_fail(
+        &args(&["--stations", "5.0"]),
+        "stations: '5.0' is not a whole number",
+    );
     assert_args_fail(&args(&["--sweep", "rule=beb,csma"]), "rule");
-    assert_args_fail(&args(&["--sweep", "load=0.1,0.1"]), "twice");
+    assert_args_fail(
+        &args(&["--sweep", "load=0.1,0.1"]),
+        "0.1 is given more than once",
+    );
+    assert_args_fail(
+        &args(&["--sweep", "rule=beb,beb"]),
+        "rule: 'beb' is not given once",
+    );
     // A setting without effect is refused, not ignored; in a sweep, only when no
     // point uses it.
     assert_args_fail(
@@ -292,17 +313,17 @@ fn bad_inputs_are_one_line_and_status_2() {
     let unknown = file("u.toml", "stations = 3\nlode = 0.2\n");
     assert_args_fail(
         &["radio", "--scenario", &unknown],
-        "u.toml:2: lode: unknown key",
+        "u.toml:2: lode: unknown parameter",
     );
     let bad_value = file("v.toml", "rule = \"beb\"\n\nload = \"high\"\n");
     assert_args_fail(
         &["radio", "--scenario", &bad_value],
-        "v.toml:3: load: string is not",
+        "v.toml:3: load: 'high' is not a number",
     );
     let range = file("r.toml", "rule = \"beb\"\nstations = 500\n");
     assert_args_fail(
         &["radio", "--scenario", &range],
-        "r.toml:2: stations: '500' is not",
+        "r.toml:2: stations: 500 must be 2 to 254",
     );
     let broken = file("b.toml", "rule = \"beb\"\nstations = = 3\n");
     assert_args_fail(&["radio", "--scenario", &broken], "b.toml:2:");

@@ -6,16 +6,15 @@ use radio_mac::MacConfig;
 
 use super::*;
 use crate::channel::{Arrival, Channel};
-use crate::scenario::keys::set;
 use crate::topology::Links;
 
 const AIR: MacConfig = MacConfig::IEEE_802_15_4_2450;
 
 fn config(pairs: &[(&str, &str)]) -> RadioConfig {
     let mut c = RadioConfig::default();
-    set(&mut c, "rule", "beb").unwrap();
+    c.set("rule", "beb").unwrap();
     for (k, v) in pairs {
-        set(&mut c, k, v).unwrap();
+        c.set(k, v).unwrap();
     }
     c
 }

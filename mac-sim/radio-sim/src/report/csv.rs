@@ -135,9 +135,9 @@ mod tests {
     #[test]
     fn a_row_has_a_cell_per_column() {
         let mut c = crate::RadioConfig::default();
-        crate::scenario::keys::set(&mut c, "rule", "beb").unwrap();
-        crate::scenario::keys::set(&mut c, "duration", "50ms").unwrap();
-        crate::scenario::keys::set(&mut c, "warmup", "0s").unwrap();
+        c.set("rule", "beb").unwrap();
+        c.set("duration", "50ms").unwrap();
+        c.set("warmup", "0s").unwrap();
         let r = crate::run(&c).unwrap();
         assert_eq!(row(&r).split(',').count(), COLUMNS.len());
     }
