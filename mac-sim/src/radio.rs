@@ -158,7 +158,7 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
             j.push('\n');
             j
         } else if a.csv {
-            report::csv::sweep(&keys, &results)
+            report::csv::sweep(&results)
         } else {
             report::text::sweep(&keys, &results)
         };

@@ -11,7 +11,9 @@
 //!   3.3 µs at most) it is far below a 16 µs symbol of the 2.4 GHz PHY.
 //! * **Carrier sense**: station `j`'s CCA is busy while a transmission `j` hears is on
 //!   the air, from `cca_delay` after its start (the sender's turnaround and the
-//!   listener's detection time) until its end.
+//!   listener's detection time) until its end; with a CCA threshold
+//!   (`cca_threshold_dbm`, IEEE 802.15.4 CCA mode 1), only while one arrives at least
+//!   that strong, so a weak transmission can be received but not sensed.
 //! * **Arrival**: a packet reaches receiver `j` intact iff `j` hears its sender, `j`
 //!   did not transmit during any of it (**half duplex**), and no other transmission
 //!   `j` hears overlapped it (**collision**), unless capture is on and the packet is
@@ -101,6 +103,8 @@ pub struct Channel {
     links: Links,
     air: MacConfig,
     capture_db: Option<f32>,
+    /// The CCA's energy threshold, dBm; `None`: every heard transmission is sensed.
+    cca_threshold: Option<f32>,
     loss: f64,
     rng: XorShiftRng,
     now: u64,
@@ -131,6 +135,7 @@ impl Channel {
             links,
             air,
             capture_db: capture_db.map(|d| d as f32),
+            cca_threshold: None,
             loss,
             rng: XorShiftRng::seed_from_u64(seed),
             now: 0,
@@ -141,6 +146,24 @@ impl Channel {
             inbox: vec![VecDeque::new(); n],
             started: Vec::new(),
             stats: ChannelStats::default(),
+        }
+    }
+
+    /// This channel with the CCA's energy threshold at `dbm`: a station's carrier
+    /// sense sees a transmission it hears only when its received power is at least
+    /// `dbm` (IEEE 802.15.4 CCA mode 1); `None`, the default, senses every heard
+    /// transmission.
+    #[must_use]
+    pub fn with_cca_threshold(mut self, dbm: Option<f64>) -> Self {
+        self.cca_threshold = dbm.map(|d| d as f32);
+        self
+    }
+
+    /// Whether `j`'s carrier sense sees a transmission of `src` that `j` hears.
+    fn senses(&self, src: usize, j: usize) -> bool {
+        match self.cca_threshold {
+            None => true,
+            Some(t) => self.links.power(src, j).is_some_and(|p| p >= t),
         }
     }
 
@@ -241,6 +264,9 @@ impl Channel {
         tx.visible = true;
         let src = tx.src;
         for &j in self.links.neighbours(src) {
+            if !self.senses(src, j) {
+                continue;
+            }
             if let Some(b) = self.heard_busy.get_mut(j) {
                 *b += 1;
                 if *b == 1 {
@@ -308,7 +334,7 @@ impl Channel {
                 }
             };
             arrivals.push((j, arrival));
-            if tx.visible {
+            if tx.visible && self.senses(tx.src, j) {
                 if let Some(b) = self.heard_busy.get_mut(j) {
                     *b = b.saturating_sub(1);
                     if *b == 0 {

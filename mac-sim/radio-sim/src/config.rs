@@ -338,6 +338,12 @@ pub struct RadioConfig {
     /// From a transmission's start to when the listeners' CCA sees it: `None` for the
     /// MAC's turnaround time.
     pub cca_delay: Option<Time>,
+    /// The clear-channel assessment's energy threshold, dBm: a station's carrier
+    /// sense sees a transmission it hears only when it arrives at least this strong
+    /// (IEEE 802.15.4-2020 clause 10.2.7, CCA mode 1; the standard allows at most
+    /// 10 dB above the receiver's sensitivity, -85 dBm at 2.4 GHz). `None`: every
+    /// transmission a station hears.
+    pub cca_threshold_dbm: Option<f64>,
     /// The channel-access rule.
     pub rule: RuleConfig,
     /// Simulated time before the measurement.
@@ -369,6 +375,7 @@ impl Default for RadioConfig {
             loss: 0.0,
             capture_db: None,
             cca_delay: None,
+            cca_threshold_dbm: None,
             rule: RuleConfig::default(),
             warmup: Time::from_secs(1),
             duration: Time::from_secs(10),
@@ -472,6 +479,9 @@ impl RadioConfig {
         )?;
         if let Some(db) = self.capture_db {
             at_least_zero("capture_db", db)?;
+        }
+        if let Some(dbm) = self.cca_threshold_dbm {
+            real("cca_threshold_dbm", dbm, true, "a finite number of dBm")?;
         }
         if self.duration == Time::ZERO {
             return Err(ConfigError::Value {

@@ -198,7 +198,8 @@ impl<'c> Run<'c> {
             c.capture_db,
             c.loss,
             split_seed(c.seed, CHANNEL_STREAM),
-        );
+        )
+        .with_cca_threshold(c.cca_threshold_dbm);
         let warmup_ns = c.warmup.as_ns();
         Self {
             c,

@@ -53,7 +53,7 @@ fn csv_and_json_parse_back_and_agree() {
     assert_eq!(lines.len(), 2, "{csv}");
     let head: Vec<&str> = lines[0].split(',').collect();
     let row: Vec<&str> = lines[1].split(',').collect();
-    assert_eq!(head, radio_sim::report::csv::COLUMNS);
+    assert_eq!(lines[0], radio_sim::report::csv::header());
     assert_eq!(head.len(), row.len());
     let cell = |name: &str| row[head.iter().position(|h| *h == name).unwrap()];
 
@@ -125,20 +125,24 @@ fn a_sweep_runs_the_cartesian_product() {
     let csv = stdout(&o);
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines.len(), 1 + 2 * 3 * 2, "{csv}");
-    assert!(lines[0].starts_with("stations,load,radius,rule,stations,"));
-    let mut points: Vec<(String, String, String)> = lines[1..]
-        .iter()
-        .map(|l| {
-            let c: Vec<&str> = l.split(',').collect();
-            (c[0].to_string(), c[1].to_string(), c[2].to_string())
-        })
-        .collect();
+    // Every column once: the swept values are in their parameters' columns.
+    let head: Vec<&str> = lines[0].split(',').collect();
+    let mut unique = head.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), head.len(), "{}", lines[0]);
+    let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
+    let point = |l: &str| {
+        let c: Vec<&str> = l.split(',').collect();
+        [col("stations"), col("load"), col("radius_m"), col("rule")].map(|i| c[i].to_string())
+    };
+    let mut points: Vec<[String; 4]> = lines[1..].iter().map(|l| point(l)).collect();
+    // The first axis varies slowest.
+    assert_eq!(points[0], ["3", "0.1", "20", "beb"]);
+    assert_eq!(points[11], ["5", "0.3", "40", "beb"]);
     points.sort();
     points.dedup();
     assert_eq!(points.len(), 12, "every combination once");
-    // The first axis varies slowest.
-    assert!(lines[1].starts_with("3,0.1,20,beb,3,"), "{}", lines[1]);
-    assert!(lines[12].starts_with("5,0.3,40,beb,5,"), "{}", lines[12]);
 
     let json = stdout(&mac_sim(&args(&["--sweep", "stations=2,3", "--json"])));
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -422,5 +426,74 @@ fn a_file_value_the_run_refuses_names_the_file_and_line() {
             "1s",
         ],
         &format!("{f}:3: min_be: 300 is out of range"),
+    );
+}
+
+/// `cca_threshold_dbm` was added to the radio model by its field, its default, its
+/// range and one row of the table, and nothing else: it reaches every door.
+#[test]
+fn a_new_key_reaches_every_door() {
+    let keys = stdout(&mac_sim(&["radio", "--keys"]));
+    assert!(
+        keys.contains("  cca_threshold_dbm = DBM (default off)"),
+        "{keys}"
+    );
+    let help = stdout(&mac_sim(&["radio", "--help"]));
+    assert!(help.contains("--cca-threshold-dbm <DBM>"), "{help}");
+    // Flag, --set and a file give the same run.
+    let flag = stdout(&mac_sim(&args(&[
+        "-n",
+        "4",
+        "--cca-threshold-dbm",
+        "-70",
+        "--csv",
+    ])));
+    let set = stdout(&mac_sim(&args(&[
+        "-n",
+        "4",
+        "--set",
+        "cca_threshold_dbm=-70",
+        "--csv",
+    ])));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.toml");
+    std::fs::write(&file, "cca_threshold_dbm = -70\n").unwrap();
+    let from_file = stdout(&mac_sim(&args(&[
+        "-n",
+        "4",
+        "--scenario",
+        file.to_str().unwrap(),
+        "--csv",
+    ])));
+    assert_eq!(flag, set);
+    assert_eq!(flag, from_file);
+    // The column, with its unit in the name, and the JSON.
+    let lines: Vec<&str> = flag.lines().collect();
+    let head: Vec<&str> = lines[0].split(',').collect();
+    let i = head.iter().position(|h| *h == "cca_threshold_dbm").unwrap();
+    assert_eq!(lines[1].split(',').nth(i), Some("-70"));
+    let json = stdout(&mac_sim(&args(&[
+        "-n",
+        "4",
+        "--cca-threshold-dbm",
+        "-70",
+        "--json",
+    ])));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["config"]["cca_threshold_dbm"], -70.0);
+    // A sweep axis, off included.
+    let csv = stdout(&mac_sim(&args(&[
+        "-n",
+        "4",
+        "--sweep",
+        "cca_threshold_dbm=off,-70",
+        "--csv",
+    ])));
+    let cells: Vec<Option<&str>> = csv.lines().skip(1).map(|l| l.split(',').nth(i)).collect();
+    assert_eq!(cells, [Some(""), Some("-70")]);
+    // Its range, from the one check.
+    assert_args_fail(
+        &args(&["--cca-threshold-dbm", "inf"]),
+        "cca_threshold_dbm: inf is not a finite number of dBm",
     );
 }

@@ -61,6 +61,58 @@ fn overlapping_packets_collide_at_the_receiver_that_hears_both() {
 }
 
 #[test]
+fn a_cca_threshold_senses_the_strong_transmission_and_receives_the_weak_one() {
+    // Station 1 hears 0 at -60 dBm and 2 at -75 dBm; with the threshold at -70 dBm its
+    // CCA sees only 0's transmissions, yet 2's packet still arrives intact.
+    let mut ch = Channel::new(line3(), AIR, None, 0.0, 1).with_cca_threshold(Some(-70.0));
+    let mut changed = Vec::new();
+    let weak = send(&mut ch, 2, 0, 20);
+    ch.make_visible(weak, &mut changed);
+    assert!(changed.is_empty() && ch.is_clear(1));
+    assert_eq!(
+        end(&mut ch, weak),
+        [(1, Arrival::Intact { captured: false })]
+    );
+    let strong = send(&mut ch, 0, 10_000_000, 20);
+    ch.make_visible(strong, &mut changed);
+    assert_eq!(changed, [1]);
+    assert!(!ch.is_clear(1));
+    end(&mut ch, strong);
+    assert!(ch.is_clear(1));
+    // Without a threshold, the weak one is sensed too.
+    let mut ch = Channel::new(line3(), AIR, None, 0.0, 1);
+    let weak = send(&mut ch, 2, 0, 20);
+    ch.make_visible(weak, &mut changed);
+    assert!(!ch.is_clear(1));
+}
+
+#[test]
+fn a_threshold_above_every_link_turns_csma_into_aloha_and_collides_more() {
+    // With every link at -60 dBm and the threshold above it, no station ever senses
+    // another: the rule transmits blind, as ALOHA does. At 10 saturated senders that
+    // at least doubles the conditional collision probability (Bianchi's p), which is
+    // 0.2-0.4 with carrier sense and above 0.8 for blind transmissions at this load;
+    // a factor of 2 leaves room for the seed's noise at 2 s.
+    let base = config(&[("stations", "10"), ("duration", "2s"), ("warmup", "0s")]);
+    let sensed = run(&base).unwrap();
+    let mut deaf = base.clone();
+    deaf.set("cca_threshold_dbm", "-50").unwrap();
+    let blind = run(&deaf).unwrap();
+    assert!(
+        blind.collision_probability > 2.0 * sensed.collision_probability,
+        "{} vs {}",
+        blind.collision_probability,
+        sensed.collision_probability
+    );
+    // At the links' power the threshold changes nothing: byte-identical results.
+    let mut at = base.clone();
+    at.set("cca_threshold_dbm", "-60").unwrap();
+    let mut same = run(&at).unwrap();
+    same.config = sensed.config.clone();
+    assert_eq!(same, sensed);
+}
+
+#[test]
 fn capture_saves_the_packet_that_is_strong_enough() {
     // 0 is 15 dB above 2 at station 1: with capture at 10 dB it survives, 2's does not.
     let mut ch = Channel::new(line3(), AIR, Some(10.0), 0.0, 1);

@@ -1,26 +1,17 @@
-//! CSV: one header and one row per run (a sweep: per point, its axes first). Numbers
-//! are written in full; text values never hold a comma.
+//! CSV: one header and one row per run (a sweep: per point). The first columns state
+//! the run's parameters, every key of the schema with its unit in the column's name
+//! (`radius_m`, `warmup_s`; empty where a key is not set: `capture_db` off, a rule's
+//! own default); then the figures. Numbers are written in full; text values never
+//! hold a comma.
+
+use sim_kit::output::table::Row;
 
 use crate::metrics::RadioResult;
+use crate::scenario::Scenario;
 use crate::sweep::PointResult;
 
-/// The columns after a sweep's axes.
-pub const COLUMNS: &[&str] = &[
-    "stations",
-    "topology",
-    "radius_m",
-    "area_m",
-    "traffic",
-    "load",
-    "to",
-    "payload",
-    "loss",
-    "capture_db",
-    "rule",
-    "rule_parameters",
-    "warmup_s",
-    "duration_s",
-    "seed",
+/// The figures' columns, after the parameters'.
+pub const FIGURES: &[&str] = &[
     "senders",
     "links",
     "offered",
@@ -45,43 +36,17 @@ pub const COLUMNS: &[&str] = &[
     "events",
 ];
 
-/// The header line (no newline), after the axes' keys.
-pub fn header(axes: &[String]) -> String {
-    let mut cols: Vec<&str> = axes.iter().map(String::as_str).collect();
-    cols.extend_from_slice(COLUMNS);
+/// The header line (no newline): the parameters' columns, then [`FIGURES`].
+pub fn header() -> String {
+    let mut cols = Scenario::column_names();
+    cols.extend(FIGURES.iter().map(|c| (*c).to_string()));
     cols.join(",")
 }
 
 /// One row (no newline).
 pub fn row(r: &RadioResult) -> String {
-    let c = &r.config;
-    let mut params: Vec<String> = c
-        .rule
-        .parameters()
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect();
-    params.extend(
-        c.rule
-            .countdown
-            .map(|d| format!("countdown={}", crate::config::countdown_name(d))),
-    );
-    let cells: Vec<String> = vec![
-        c.stations.to_string(),
-        c.topology.name().to_string(),
-        c.radius_m.to_string(),
-        c.area_m.to_string(),
-        c.traffic.name().to_string(),
-        c.load.to_string(),
-        c.to.name().to_string(),
-        c.payload.to_string(),
-        c.loss.to_string(),
-        c.capture_db.map_or_else(String::new, |d| d.to_string()),
-        c.rule.rule.name().to_string(),
-        params.join(";"),
-        c.warmup.as_secs_f64().to_string(),
-        c.duration.as_secs_f64().to_string(),
-        c.seed.to_string(),
+    let params = Row(Scenario::columns(&r.config)).csv_line();
+    let figures: Vec<String> = vec![
         r.senders.to_string(),
         r.links.to_string(),
         r.offered.to_string(),
@@ -105,23 +70,20 @@ pub fn row(r: &RadioResult) -> String {
         r.channel.random_losses.to_string(),
         r.events.to_string(),
     ];
-    cells.join(",")
+    format!("{params},{}", figures.join(","))
 }
 
 /// One run: the header and its row.
 pub fn single(r: &RadioResult) -> String {
-    format!("{}\n{}\n", header(&[]), row(r))
+    format!("{}\n{}\n", header(), row(r))
 }
 
-/// A sweep: the header and one row per point, the axes' values first.
-pub fn sweep(keys: &[String], points: &[PointResult]) -> String {
-    let mut out = header(keys);
+/// A sweep: the header and one row per point (each point's swept values are in its
+/// parameters' columns).
+pub fn sweep(points: &[PointResult]) -> String {
+    let mut out = header();
     out.push('\n');
     for p in points {
-        for (_, v) in &p.values {
-            out.push_str(v);
-            out.push(',');
-        }
         out.push_str(&row(&p.result));
         out.push('\n');
     }
@@ -139,6 +101,20 @@ mod tests {
         c.set("duration", "50ms").unwrap();
         c.set("warmup", "0s").unwrap();
         let r = crate::run(&c).unwrap();
-        assert_eq!(row(&r).split(',').count(), COLUMNS.len());
+        assert_eq!(row(&r).split(',').count(), header().split(',').count());
+        assert!(header().starts_with("stations,topology,radius_m,area_m,spacing_m,tx_power_dbm,"));
+        // A rule's own default is an empty cell; capture off too.
+        let cells: Vec<String> = header().split(',').map(str::to_string).collect();
+        let row = row(&r);
+        let cell = |name: &str| {
+            row.split(',')
+                .nth(cells.iter().position(|c| c == name).unwrap())
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(
+            (cell("min_be"), cell("capture_db"), cell("warmup_s")),
+            (String::new(), String::new(), "0".to_string())
+        );
     }
 }

@@ -4,7 +4,7 @@
 //! numbers and durations are the kit's (`sim_kit::schema`).
 
 use radio_mac::Countdown;
-use sim_kit::schema::{Codec, OrWord, ValueError, Word};
+use sim_kit::schema::{Codec, OrWord, Real, Unit, ValueError, Word};
 
 use crate::config::{COUNTDOWNS, Destination, Rule, Topology, Traffic, countdown_name};
 
@@ -93,6 +93,34 @@ pub struct Turnaround;
 impl Word for Turnaround {
     const WORD: &'static str = "turnaround";
 }
+
+/// Metres: the column of `radius` is `radius_m`.
+#[derive(Clone, Copy, Debug)]
+pub struct M;
+impl Unit for M {
+    const SUFFIX: &'static str = "m";
+}
+
+/// Decibels.
+#[derive(Clone, Copy, Debug)]
+pub struct Db;
+impl Unit for Db {
+    const SUFFIX: &'static str = "db";
+}
+
+/// Decibels relative to a milliwatt.
+#[derive(Clone, Copy, Debug)]
+pub struct Dbm;
+impl Unit for Dbm {
+    const SUFFIX: &'static str = "dbm";
+}
+
+/// Metres.
+pub type Metres = Real<M>;
+/// Decibels.
+pub type Decibels = Real<Db>;
+/// dBm.
+pub type DecibelMilliwatts = Real<Dbm>;
 
 /// A number, or `off`.
 pub type OffOr<C> = OrWord<C, Off>;

@@ -6,7 +6,9 @@
 use sim_kit::schema::ValueError;
 use sim_kit::time::Time;
 
-use super::codecs::{CountdownName, OffOr, RuleOr, TurnaroundOr};
+use super::codecs::{
+    CountdownName, DecibelMilliwatts, Decibels, Metres, OffOr, RuleOr, TurnaroundOr,
+};
 use crate::config::{Destination, RadioConfig, Rule, Topology, Traffic};
 use radio_mac::Countdown;
 
@@ -27,21 +29,21 @@ sim_kit::schema! {
     /// (the [[station]] positions of a scenario file with links up to radius).
     topology: Topology, short None, value "NAME", aliases [] => topology;
     /// Link range of random and positions, metres, above 0.
-    radius: f64, short None, value "METRES", aliases [] => radius_m;
+    radius: f64 as Metres, short None, value "METRES", aliases [] => radius_m;
     /// Side of the square of random, metres, above 0.
-    area: f64, short None, value "METRES", aliases [] => area_m;
+    area: f64 as Metres, short None, value "METRES", aliases [] => area_m;
     /// Distance between neighbours of line, metres, above 0.
-    spacing: f64, short None, value "METRES", aliases [] => spacing_m;
+    spacing: f64 as Metres, short None, value "METRES", aliases [] => spacing_m;
     /// Transmit power of every station, dBm (path-loss model: line, random,
     /// positions).
-    tx_power: f64, short None, value "DBM", aliases [] => tx_power_dbm;
+    tx_power: f64 as DecibelMilliwatts, short None, value "DBM", aliases [] => tx_power_dbm;
     /// Path loss at 1 m, dB, 0 or more (40.2: free space at 2.45 GHz).
-    reference_loss: f64, short None, value "DB", aliases [] => reference_loss_db;
+    reference_loss: f64 as Decibels, short None, value "DB", aliases [] => reference_loss_db;
     /// n of the log-distance model P_rx = P_tx - PL(1 m) - 10 n log10(d / 1 m),
     /// above 0.
     path_loss_exponent: f64, short None, value "N", aliases [] => path_loss_exponent;
     /// Received power of every link of all and star (no positions), dBm.
-    fixed_rx: f64, short None, value "DBM", aliases [] => fixed_rx_dbm;
+    fixed_rx: f64 as DecibelMilliwatts, short None, value "DBM", aliases [] => fixed_rx_dbm;
     /// Traffic: saturated (every sender always has a frame) or poisson (arrivals at
     /// offered load load).
     traffic: Traffic, short None, value "KIND", aliases [] => traffic;
@@ -67,6 +69,10 @@ sim_kit::schema! {
     /// From a transmission's start to when the listeners' carrier sense sees it, with
     /// unit (0s allowed), or turnaround (the MAC's turnaround, 192us).
     cca_delay: Option<Time> as TurnaroundOr<Time>, short None, value "TIME", aliases [] => cca_delay;
+    /// CCA energy threshold, dBm, or off: carrier sense sees a transmission only when
+    /// it arrives at least this strong (IEEE 802.15.4 CCA mode 1); off: every
+    /// transmission the station hears.
+    cca_threshold_dbm: Option<f64> as OffOr<f64>, short None, value "DBM", aliases [] => cca_threshold_dbm;
     /// Channel-access rule: ieee802154 (IEEE 802.15.4 unslotted CSMA/CA), beb (IEEE
     /// 802.3 binary exponential backoff after a busy channel and a missing ACK) or dcf
     /// (an IEEE 802.11 DCF-like rule as Bianchi (2000) models it).

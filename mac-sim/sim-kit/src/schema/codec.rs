@@ -309,6 +309,40 @@ impl Codec for Time {
     }
 }
 
+/// A unit, for the name of a results column: `m`, `dbm`.
+pub trait Unit {
+    /// The column name's suffix after `_`, e.g. `m` for `radius_m`.
+    const SUFFIX: &'static str;
+}
+
+/// A real number in the unit `U`: the text and the file hold the number, the one
+/// results column is `KEY_SUFFIX` (e.g. `radius_m`), so that a key need not repeat
+/// its unit for its column to carry it.
+pub struct Real<U>(PhantomData<U>);
+
+impl<U: Unit> Codec for Real<U> {
+    type Value = f64;
+    type Error = ValueError;
+    fn parse(text: &str) -> Result<f64, ValueError> {
+        f64::parse(text)
+    }
+    fn text(v: &f64) -> String {
+        f64::text(v)
+    }
+    fn scalar(v: &f64) -> Scalar {
+        Scalar::Real(*v)
+    }
+    fn columns(key: &str) -> Vec<String> {
+        vec![format!("{key}_{}", U::SUFFIX)]
+    }
+    fn cells(key: &str, v: &f64) -> Vec<(String, Cell)> {
+        vec![(format!("{key}_{}", U::SUFFIX), Cell::Exact(*v))]
+    }
+    fn list(text: &str) -> Result<Vec<f64>, ValueError> {
+        numbers(text)
+    }
+}
+
 /// The word that stands for "not set" in an [`OrWord`] codec.
 pub trait Word {
     /// The word, e.g. `off`.
@@ -423,5 +457,22 @@ mod tests {
             [("capture_db".into(), Cell::Empty)]
         );
         assert_eq!(C::scalar(&None), Scalar::Text("off".into()));
+        type T = OrWord<Time, Off>;
+        assert_eq!(T::cells("delay", &None), [("delay_s".into(), Cell::Empty)]);
+    }
+
+    #[test]
+    fn a_real_in_a_unit_names_its_column() {
+        struct Metres;
+        impl Unit for Metres {
+            const SUFFIX: &'static str = "m";
+        }
+        type M = Real<Metres>;
+        assert_eq!(
+            M::cells("radius", &2.5),
+            [("radius_m".into(), Cell::Exact(2.5))]
+        );
+        assert_eq!(M::columns("radius"), ["radius_m"]);
+        assert_eq!(M::list("1..=3:1").unwrap(), [1.0, 2.0, 3.0]);
     }
 }

@@ -23,7 +23,9 @@ mod reference;
 mod table;
 
 pub use axis::Axis;
-pub use codec::{Codec, OrWord, Scalar, ValueError, Word, numbers, split_items, whole_numbers};
+pub use codec::{
+    Codec, OrWord, Real, Scalar, Unit, ValueError, Word, numbers, split_items, whole_numbers,
+};
 pub use field::{Field, FieldError, Schema};
 pub use reference::reference;
 pub use table::first_repeated;
