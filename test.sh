@@ -92,7 +92,7 @@ forbidden_deps() {
 }
 # The I/O-free layer (the kit, the CSMA/CD and retry-storm models) knows no host: no
 # threads, database, charts or terminal; the host layer knows no model it does not run.
-HOST_ONLY="rayon rusqlite plotters indicatif ctrlc signal-hook sim-host csma-cd-host retry-storm-host"
+HOST_ONLY="rayon rusqlite plotters indicatif ctrlc signal-hook sim-host csma-cd-host retry-storm-host radio-sim-host"
 forbidden_deps sim-kit csma-cd retry-storm radio-sim radio-mac mac-sim backoff-core $HOST_ONLY
 forbidden_deps sim-host csma-cd csma-cd-host retry-storm radio-sim radio-mac mac-sim backoff-core
 forbidden_deps csma-cd retry-storm mac-sim $HOST_ONLY
@@ -102,6 +102,7 @@ forbidden_deps retry-storm-host csma-cd csma-cd-host mac-sim
 # The radio model is I/O-free like the others and knows neither of them; of the
 # firmware it runs the radio MAC and nothing else.
 forbidden_deps radio-sim csma-cd csma-cd-host retry-storm retry-storm-host mac-sim serial-mac $HOST_ONLY
+forbidden_deps radio-sim-host csma-cd csma-cd-host retry-storm retry-storm-host mac-sim serial-mac
 # The Python package is a door like the command line: it calls the host crates and
 # never the binary, nor its argument parser or signal handlers (Python handles
 # signals); no other crate depends on pyo3.
@@ -109,7 +110,7 @@ forbidden_deps macsim-py mac-sim clap ctrlc signal-hook
 # The browser's engine is the I/O-free layer and nothing else (it must build for
 # wasm32-unknown-unknown): no host crate, no binary, no Python.
 forbidden_deps macsim-web mac-sim $HOST_ONLY pyo3 clap
-for crate in backoff-core sim-kit sim-host csma-cd csma-cd-host retry-storm retry-storm-host radio-sim mac-sim; do
+for crate in backoff-core sim-kit sim-host csma-cd csma-cd-host retry-storm retry-storm-host radio-sim radio-sim-host mac-sim; do
     forbidden_deps "$crate" pyo3
 done
 # Every crate of this workspace (the firmware's are checked by firmware/run-tests.sh).

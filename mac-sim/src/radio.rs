@@ -16,9 +16,11 @@ use radio_sim::{RadioConfig, report, sweep};
 use sim_host::output::atomic::{AtomicFile, OutputError, check_file};
 use sim_host::output::plan::{self, Output};
 use sim_host::output::publish::Publication;
+use sim_host::runner::progress;
 
 use crate::failure::Failure;
 use crate::scenario_flags::RadioFlags;
+use crate::sweep::on_threads;
 use crate::{emit, interrupt, note};
 
 #[derive(Args, Debug)]
@@ -52,6 +54,13 @@ pub struct RadioArgs {
     /// Print the events processed and events per second on standard error.
     #[arg(long)]
     timing: bool,
+    /// Worker threads of a sweep or a check (default: one per core; at most 4 per
+    /// core).
+    #[arg(short = 'j', long, value_name = "N")]
+    threads: Option<usize>,
+    /// No progress output for a sweep.
+    #[arg(short = 'q', long, requires = "sweep")]
+    quiet: bool,
     /// Run a check against the literature instead: bianchi, aloha, csma or hidden
     /// (the tests' points and seeds; with --csv as CSV).
     #[arg(long, value_name = "NAME")]
@@ -90,7 +99,7 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
                 "--check takes only --csv and --plot (its points are fixed)",
             ));
         }
-        return crate::radio_check::check_cmd(name, a.csv, a.plot.as_deref());
+        return crate::radio_check::check_cmd(name, a.csv, a.plot.as_deref(), a.threads);
     }
     if a.keys {
         if a.runs_something() {
@@ -144,7 +153,9 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
             .map_err(Failure::usage)?;
         // The sweep checks every point before it runs any; a value the file set and
         // no axis changes is the file's fault.
-        let results = sweep::run(&points, interrupt::flag())
+        let bar = progress::for_stderr(a.quiet, "radio sweep", "points", "events");
+        let run = || radio_sim_host::sweep::run(&points, interrupt::flag(), bar.as_ref());
+        let results = on_threads(a.threads, || Ok(run()))?
             .map_err(|e| {
                 let swept = axes.iter().any(|x| x.key == e.key());
                 Failure::usage(file_blame(file.as_ref().filter(|_| !swept), &e))

@@ -118,16 +118,7 @@ pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
         },
         out: &a.out,
     };
-    let go = || run_sweep(&spec, &opts, &progress, cancel);
-    let out = match a.threads {
-        None => go(),
-        Some(n) => pool(n)
-            .map_err(|e| match e {
-                ThreadsError::Start(_) => Failure::environment(e),
-                _ => Failure::usage(e),
-            })?
-            .install(go),
-    }?;
+    let out = on_threads(a.threads, || Ok(run_sweep(&spec, &opts, &progress, cancel)))??;
     if let Some(shard) = a.shard {
         if !a.quiet {
             crate::note(&format!(
@@ -251,5 +242,27 @@ impl Progress for Announce<'_> {
     }
     fn end(&self) {
         self.inner.end();
+    }
+}
+
+/// `go` on a pool of `threads` worker threads (`--threads`), or on the default pool
+/// (one per core) without.
+///
+/// # Errors
+///
+/// A usage failure for a thread count out of range, an environment failure when the
+/// threads cannot start, and `go`'s own.
+pub fn on_threads<T: Send>(
+    threads: Option<usize>,
+    go: impl FnOnce() -> Result<T, Failure> + Send,
+) -> Result<T, Failure> {
+    match threads {
+        None => go(),
+        Some(n) => pool(n)
+            .map_err(|e| match e {
+                ThreadsError::Start(_) => Failure::environment(e),
+                _ => Failure::usage(e),
+            })?
+            .install(go),
     }
 }

@@ -97,16 +97,15 @@ pub struct PointResult {
 }
 
 /// Check every point before any runs (so that a point that cannot run fails the
-/// sweep at once), then run them in order; `None` if `cancel` was raised (it is
+/// sweep at once), then run them in order, on this thread (`radio-sim-host` runs
+/// them on every core); `None` if `cancel` was raised (it is
 /// looked at between points).
 ///
 /// # Errors
 ///
 /// The first point's [`ConfigError`], with the point's values.
 pub fn run(points: &[Point], cancel: &AtomicBool) -> Result<Option<Vec<PointResult>>, ConfigError> {
-    for p in points {
-        p.config.validate().map_err(|e| at_point(p, e))?;
-    }
+    check(points)?;
     let mut out = Vec::with_capacity(points.len());
     for p in points {
         if cancel.load(Ordering::Relaxed) {
@@ -120,7 +119,22 @@ pub fn run(points: &[Point], cancel: &AtomicBool) -> Result<Option<Vec<PointResu
     Ok(Some(out))
 }
 
-fn at_point(p: &Point, e: ConfigError) -> ConfigError {
+/// Check every point's configuration, in order.
+///
+/// # Errors
+///
+/// The first point's [`ConfigError`] that cannot run, with the point's values
+/// ([`at_point`]).
+pub fn check(points: &[Point]) -> Result<(), ConfigError> {
+    for p in points {
+        p.config.validate().map_err(|e| at_point(p, e))?;
+    }
+    Ok(())
+}
+
+/// `e` with the point's values added to its message: `... (at sweep point
+/// stations=3 load=0.2)`.
+pub fn at_point(p: &Point, e: ConfigError) -> ConfigError {
     let at: Vec<String> = p.values.iter().map(|(k, v)| format!("{k}={v}")).collect();
     ConfigError::Value {
         key: e.key(),

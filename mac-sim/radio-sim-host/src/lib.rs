@@ -1,0 +1,13 @@
+//! # radio-sim-host
+//!
+//! The radio MAC model (`radio-sim`) on a host machine, beside the engine crate as
+//! `csma-cd-host` and `retry-storm-host` are beside theirs: what needs threads or
+//! charts, and nothing of the model itself.
+//!
+//! * [`sweep`]: a sweep's points on every core, deterministic whatever the number
+//!   of threads, with progress and cancellation.
+//! * [`checks`]: the checks against the literature (Bianchi, pure ALOHA,
+//!   non-persistent CSMA, hidden terminals) as tables, CSV and charts.
+
+pub mod checks;
+pub mod sweep;
