@@ -76,7 +76,7 @@ pub fn contention_seeds_report(rows: &[ContentionOverSeeds]) -> String {
 /// The contention table over seeds as CSV, header included.
 pub fn contention_seeds_csv(rows: &[ContentionOverSeeds]) -> String {
     let mut s =
-        String::from("jitter,clients,seeds,calls,calls_hw,completion_ms,completion_ms_hw\n");
+        String::from("jitter,clients,seeds,calls,calls_ci95,completion_ms,completion_ms_ci95\n");
     for r in rows {
         let _ = writeln!(
             s,

@@ -82,7 +82,7 @@ pub fn replicated_report(r: &Replicated) -> String {
 }
 
 /// The header of [`replicated_csv`].
-pub const REPLICATED_HEADER: &str = "scenario,strategy,seeds,recovered,recover_s,recover_s_hw,during_amp,during_amp_hw,during_peak_amp,during_peak_amp_hw,during_success,during_success_hw,during_attempts_cv,during_attempts_cv_hw,after_amp,after_amp_hw,after_success,after_success_hw,load_during,load_during_hw,load_after,load_after_hw,wasted_fraction,wasted_fraction_hw";
+pub const REPLICATED_HEADER: &str = "scenario,strategy,seeds,recovered,recover_s,recover_s_ci95,during_amp,during_amp_ci95,during_peak_amp,during_peak_amp_ci95,during_success,during_success_ci95,during_attempts_cv,during_attempts_cv_ci95,after_amp,after_amp_ci95,after_success,after_success_ci95,load_during,load_during_ci95,load_after,load_after_ci95,wasted_fraction,wasted_fraction_ci95";
 
 /// One line per strategy over all seeds (means and 95 % half-widths), header included.
 pub fn replicated_csv(r: &Replicated) -> String {

@@ -73,7 +73,7 @@ pub fn sweep_report(sc: &Scenario, spec: &SweepSpec, points: &[SweepPoint]) -> S
 }
 
 /// The header of [`sweep_csv`].
-pub const SWEEP_HEADER: &str = "scenario,param,value,strategy,seeds,recovered,recover_s,recover_s_hw,load_during,load_during_hw,load_after,load_after_hw,during_success,during_success_hw,wasted_fraction,wasted_fraction_hw";
+pub const SWEEP_HEADER: &str = "scenario,param,value,strategy,seeds,recovered,recover_s,recover_s_ci95,load_during,load_during_ci95,load_after,load_after_ci95,during_success,during_success_ci95,wasted_fraction,wasted_fraction_ci95";
 
 /// The sweep as CSV, header included: a line per value and strategy.
 pub fn sweep_csv(sc: &Scenario, spec: &SweepSpec, points: &[SweepPoint]) -> String {
