@@ -23,8 +23,8 @@
 //! * [`locate`]: where a key is in a scenario file's text (line and key for the
 //!   messages of every model's scenario files).
 //! * [`range`]: value lists for sweep axes (`1..=1024:x2`, `0.1..=1.0:0.1`).
-//! * [`schema`]: the one schema engine: a model's table of parameters, written once
-//!   with [`schema!`], gives its `Scenario` type, text forms, files, columns and the
+//! * [`schema`](mod@schema): the one schema engine: a model's table of parameters, written once
+//!   with [`schema!`](macro@schema), gives its `Scenario` type, text forms, files, columns and the
 //!   reference that every door uses.
 //! * [`output`]: formats written to any `std::io::Write`: JSON ([`output::json`]) and
 //!   packet captures, pcapng and pcap ([`output::pcap`]), and results tables as CSV

@@ -83,7 +83,7 @@ macro_rules! schema {
             ///
             /// # Errors
             ///
-            /// A [`FieldError`]($crate::schema::FieldError) naming the key: an
+            /// A `FieldError` naming the key: an
             /// unknown key, or text that is not a value of the parameter's kind.
             pub fn set(
                 &mut self,
@@ -126,7 +126,7 @@ macro_rules! schema {
             ///
             /// # Errors
             ///
-            /// A [`FieldError`]($crate::schema::FieldError) naming the key: an
+            /// A `FieldError` naming the key: an
             /// unknown key, an empty or bad list, or a value given twice.
             pub fn list(
                 key: &str,
