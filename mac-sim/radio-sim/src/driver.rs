@@ -583,13 +583,22 @@ impl<'c> Run<'c> {
             }
         }
         for st in &mut self.stations {
-            if st.row.delivered > 0 {
-                st.row.mean_delay_us = st.delay_sum_us / st.row.delivered as f64;
-            }
+            st.row.mean_delay_us = if st.row.delivered > 0 {
+                st.delay_sum_us / st.row.delivered as f64
+            } else {
+                f64::NAN
+            };
         }
         let t = self.totals;
         let duration_ns = self.c.duration.as_ns().max(1) as f64;
-        let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+        // A ratio over nothing is undefined.
+        let ratio = |a: u64, b: u64| {
+            if b == 0 {
+                f64::NAN
+            } else {
+                a as f64 / b as f64
+            }
+        };
         let now = self.channel.stats();
         let w = self.channel_at_warmup;
         let links = self.channel.links();

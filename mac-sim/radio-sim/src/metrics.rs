@@ -1,5 +1,7 @@
 //! What a run measured ([`RadioResult`]), over the measured window (after the
-//! warm-up), and how each figure is defined.
+//! warm-up), and how each figure is defined. A figure that is undefined (a ratio over
+//! nothing, the delay of no delivered frame) is NaN, never 0: an empty cell in CSV,
+//! `null` in JSON, `-` in the text report.
 
 use serde::Serialize;
 use sim_kit::stats::Histogram;
@@ -28,7 +30,7 @@ impl Drops {
 }
 
 /// Delay from a frame's arrival at its sender's queue to the sender's `Delivered`,
-/// microseconds.
+/// microseconds; every figure NaN (undefined) when no frame was delivered.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Delays {
     /// Frames measured.
@@ -49,7 +51,14 @@ impl Delays {
     /// The summary of `h` (percentiles within 0.4 %, see [`Histogram`]).
     pub fn of(h: &Histogram) -> Self {
         if h.count() == 0 {
-            return Self::default();
+            return Self {
+                count: 0,
+                mean_us: f64::NAN,
+                p50_us: f64::NAN,
+                p90_us: f64::NAN,
+                p99_us: f64::NAN,
+                max_us: f64::NAN,
+            };
         }
         let us = |t: sim_kit::Time| t.as_micros_f64();
         Self {
@@ -78,7 +87,7 @@ pub struct StationRow {
     pub attempts: u64,
     /// Frames dropped, all kinds.
     pub dropped: u64,
-    /// Mean delay of its delivered frames, microseconds (0 without any).
+    /// Mean delay of its delivered frames, microseconds (NaN without any).
     pub mean_delay_us: f64,
 }
 
@@ -119,11 +128,12 @@ pub struct RadioResult {
     /// Payload of the delivered frames, kb/s.
     pub goodput_kbps: f64,
     /// Delivered / frames whose fate was decided in the window (ended at the MAC or
-    /// dropped at a full queue).
+    /// dropped at a full queue); NaN when none was.
     pub delivery_ratio: f64,
-    /// Attempts / frames that ended.
+    /// Attempts / frames that ended; NaN when none did.
     pub attempts_per_frame: f64,
-    /// Overlapped / data transmissions: the conditional collision probability.
+    /// Overlapped / data transmissions: the conditional collision probability; NaN
+    /// without a data transmission.
     pub collision_probability: f64,
     /// Delay percentiles.
     pub delay: Delays,

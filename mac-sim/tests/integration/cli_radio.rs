@@ -497,3 +497,44 @@ fn a_new_key_reaches_every_door() {
         "cca_threshold_dbm: inf is not a finite number of dBm",
     );
 }
+
+/// A figure with nothing to measure is undefined, in every form: an empty CSV cell,
+/// `null` in JSON and `-` in the text, never 0 (a millisecond is too short for any
+/// frame to end: a 50-byte frame takes about 2 ms on the air).
+#[test]
+fn undefined_figures_are_empty_null_or_a_dash() {
+    let run = ["radio", "-n", "3", "-d", "1ms", "--warmup", "0s"];
+    let with = |extra: &str| {
+        let mut a = run.to_vec();
+        a.push(extra);
+        let o = mac_sim(&a);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let csv = with("--csv");
+    let lines: Vec<&str> = csv.lines().collect();
+    let head: Vec<&str> = lines[0].split(',').collect();
+    let row: Vec<&str> = lines[1].split(',').collect();
+    let cell = |name: &str| row[head.iter().position(|h| *h == name).unwrap()];
+    assert_eq!(cell("delivered"), "0");
+    for name in [
+        "delivery_ratio",
+        "attempts_per_frame",
+        "delay_p50_us",
+        "delay_max_us",
+    ] {
+        assert_eq!(cell(name), "", "{name}");
+    }
+    let v: serde_json::Value = serde_json::from_str(&with("--json")).unwrap();
+    assert!(
+        v["delivery_ratio"].is_null() && v["delay"]["p50_us"].is_null(),
+        "{v}"
+    );
+    assert!(v["per_station"][1]["mean_delay_us"].is_null());
+    let text = with("--per-station");
+    assert!(text.contains("delivery ratio         -\n"), "{text}");
+    assert!(
+        text.contains("p50 -, p90 -, p99 -, max -, mean -"),
+        "{text}"
+    );
+}

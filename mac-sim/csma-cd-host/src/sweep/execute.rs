@@ -493,24 +493,32 @@ pub fn table(points: &[PointSummary]) -> String {
         let (t, th) = e("total_delay_mean_us");
         let (x, _) = e("drop_rate_per_frame");
         let (j, _) = e("jain_fairness_index");
-        let total = if t.is_finite() {
-            format!("{t:>10.1} ±{th:<7.1}")
-        } else {
-            format!("{:>10} {:<7}", "-", "")
-        };
         s.push_str(&format!(
-            "{:>8} {:>10} {:>10} {:>8}{extra} {:>9.4} ±{:<7.4} {:>9.1} ±{:<7.1} {total} {:>9.3}% {:>8.4}\n",
+            "{:>8} {:>10} {:>10} {:>8}{extra} {} {} {} {:>9.3}% {:>8.4}\n",
             p.config.stations,
             p.config.frames.label(),
             p.load().map_or("saturated".to_string(), |g| g.to_string()),
             BackoffAlgorithm::text(&p.config.backoff),
-            u,
-            uh,
-            d,
-            dh,
+            plus_minus(u, uh, 9, 4),
+            plus_minus(d, dh, 9, 1),
+            plus_minus(t, th, 10, 1),
             x * 100.0,
             j
         ));
     }
     s
+}
+
+/// A mean and its 95 % half-width as `mean ±hw`, `width` and `prec` for the mean
+/// (the half-width 7 wide); `-` for an undefined mean (one column narrower, as the
+/// table has always printed it), and blank where the interval is undefined (one
+/// replication).
+fn plus_minus(mean: f64, hw: f64, width: usize, prec: usize) -> String {
+    if !mean.is_finite() {
+        format!("{:>width$} {:<7}", "-", "")
+    } else if !hw.is_finite() {
+        format!("{mean:>width$.prec$} {:<8}", "")
+    } else {
+        format!("{mean:>width$.prec$} ±{hw:<7.prec$}")
+    }
 }

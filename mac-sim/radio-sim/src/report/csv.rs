@@ -51,19 +51,19 @@ pub fn row(r: &RadioResult) -> String {
         r.links.to_string(),
         r.offered.to_string(),
         r.delivered.to_string(),
-        r.delivery_ratio.to_string(),
-        r.attempts_per_frame.to_string(),
-        r.collision_probability.to_string(),
-        r.throughput.to_string(),
-        r.goodput_kbps.to_string(),
+        num(r.delivery_ratio),
+        num(r.attempts_per_frame),
+        num(r.collision_probability),
+        num(r.throughput),
+        num(r.goodput_kbps),
         r.drops.no_ack.to_string(),
         r.drops.channel_busy.to_string(),
         r.drops.radio_error.to_string(),
         r.drops.queue.to_string(),
-        r.delay.p50_us.to_string(),
-        r.delay.p90_us.to_string(),
-        r.delay.p99_us.to_string(),
-        r.delay.max_us.to_string(),
+        num(r.delay.p50_us),
+        num(r.delay.p90_us),
+        num(r.delay.p99_us),
+        num(r.delay.max_us),
         r.channel.collisions.to_string(),
         r.channel.captures.to_string(),
         r.channel.half_duplex_losses.to_string(),
@@ -71,6 +71,15 @@ pub fn row(r: &RadioResult) -> String {
         r.events.to_string(),
     ];
     format!("{params},{}", figures.join(","))
+}
+
+/// A number in full; empty when undefined (NaN).
+fn num(x: f64) -> String {
+    if x.is_finite() {
+        x.to_string()
+    } else {
+        String::new()
+    }
 }
 
 /// One run: the header and its row.

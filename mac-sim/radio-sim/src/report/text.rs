@@ -6,6 +6,15 @@ use std::fmt::Write as _;
 use crate::metrics::RadioResult;
 use crate::sweep::PointResult;
 
+/// `x` with `prec` decimals, or `-` when undefined (NaN).
+fn fixed(x: f64, prec: usize) -> String {
+    if x.is_finite() {
+        format!("{x:.prec$}")
+    } else {
+        "-".to_string()
+    }
+}
+
 /// The report of one run.
 pub fn report(r: &RadioResult, per_station: bool) -> String {
     let c = &r.config;
@@ -41,15 +50,17 @@ pub fn report(r: &RadioResult, per_station: bool) -> String {
     let rows: [(&str, String); 9] = [
         ("offered frames", r.offered.to_string()),
         ("delivered frames", r.delivered.to_string()),
-        ("delivery ratio", format!("{:.4}", r.delivery_ratio)),
+        ("delivery ratio", fixed(r.delivery_ratio, 4)),
         ("throughput S", format!("{:.4}", r.throughput)),
         ("goodput", format!("{:.2} kb/s", r.goodput_kbps)),
-        ("attempts per frame", format!("{:.4}", r.attempts_per_frame)),
+        ("attempts per frame", fixed(r.attempts_per_frame, 4)),
         (
             "collision probability",
             format!(
-                "{:.4} ({} of {} data transmissions)",
-                r.collision_probability, r.overlapped_transmissions, r.data_transmissions
+                "{} ({} of {} data transmissions)",
+                fixed(r.collision_probability, 4),
+                r.overlapped_transmissions,
+                r.data_transmissions
             ),
         ),
         (
@@ -66,8 +77,12 @@ pub fn report(r: &RadioResult, per_station: bool) -> String {
         (
             "delay (us)",
             format!(
-                "p50 {:.0}, p90 {:.0}, p99 {:.0}, max {:.0}, mean {:.0}",
-                r.delay.p50_us, r.delay.p90_us, r.delay.p99_us, r.delay.max_us, r.delay.mean_us
+                "p50 {}, p90 {}, p99 {}, max {}, mean {}",
+                fixed(r.delay.p50_us, 0),
+                fixed(r.delay.p90_us, 0),
+                fixed(r.delay.p99_us, 0),
+                fixed(r.delay.max_us, 0),
+                fixed(r.delay.mean_us, 0)
             ),
         ),
     ];
@@ -106,14 +121,14 @@ pub fn report(r: &RadioResult, per_station: bool) -> String {
         for s in &r.per_station {
             let _ = writeln!(
                 o,
-                "  {:>7} {:>10} {:>9} {:>10} {:>9} {:>8} {:>14.0}",
+                "  {:>7} {:>10} {:>9} {:>10} {:>9} {:>8} {:>14}",
                 s.station,
                 s.neighbours,
                 s.offered,
                 s.delivered,
                 s.attempts,
                 s.dropped,
-                s.mean_delay_us
+                fixed(s.mean_delay_us, 0)
             );
         }
     }
@@ -142,11 +157,11 @@ pub fn sweep(keys: &[String], points: &[PointResult]) -> String {
             let mut row: Vec<String> = p.values.iter().map(|(_, v)| v.clone()).collect();
             row.extend([
                 format!("{:.4}", r.throughput),
-                format!("{:.4}", r.delivery_ratio),
-                format!("{:.3}", r.attempts_per_frame),
-                format!("{:.4}", r.collision_probability),
-                format!("{:.0}", r.delay.p50_us),
-                format!("{:.0}", r.delay.p99_us),
+                fixed(r.delivery_ratio, 4),
+                fixed(r.attempts_per_frame, 3),
+                fixed(r.collision_probability, 4),
+                fixed(r.delay.p50_us, 0),
+                fixed(r.delay.p99_us, 0),
                 r.drops.total().to_string(),
             ]);
             row

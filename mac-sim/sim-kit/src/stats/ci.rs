@@ -23,21 +23,31 @@ use serde::Serialize;
 pub struct Estimate {
     /// Sample mean.
     pub mean: f64,
-    /// Half-width of the 95 % confidence interval (0 for fewer than 2 values).
+    /// Half-width of the 95 % confidence interval; NaN (undefined) for fewer than 2
+    /// values: one replication says nothing of the spread.
     pub half_width: f64,
     /// Number of values.
     pub n: u32,
 }
 
 impl Estimate {
-    /// Lower end of the interval.
+    /// Lower end of the interval; the mean when the interval is undefined.
     pub fn lo(&self) -> f64 {
-        self.mean - self.half_width
+        self.mean - self.spread()
     }
 
-    /// Upper end of the interval.
+    /// Upper end of the interval; the mean when the interval is undefined.
     pub fn hi(&self) -> f64 {
-        self.mean + self.half_width
+        self.mean + self.spread()
+    }
+
+    /// The half-width where it is defined, else 0 (an interval drawn as its mean).
+    fn spread(&self) -> f64 {
+        if self.half_width.is_finite() {
+            self.half_width
+        } else {
+            0.0
+        }
     }
 }
 
@@ -103,14 +113,21 @@ pub fn t975(df: u32) -> f64 {
 }
 
 /// Mean and 95 % confidence half-width of `xs` (see the module docs). An empty slice
-/// gives a NaN mean; one value gives a half-width of 0.
+/// gives a NaN mean and half-width; one value a NaN half-width (undefined, not 0).
 pub fn mean_ci95(xs: &[f64]) -> Estimate {
     let n = xs.len();
     if n == 0 {
         return Estimate {
             mean: f64::NAN,
-            half_width: 0.0,
+            half_width: f64::NAN,
             n: 0,
+        };
+    }
+    if n == 1 {
+        return Estimate {
+            mean: xs[0],
+            half_width: f64::NAN,
+            n: 1,
         };
     }
     let nf = n as f64;
@@ -163,8 +180,11 @@ mod tests {
     fn constant_values_have_no_spread() {
         let e = mean_ci95(&[0.1; 7]);
         assert_eq!((e.mean, e.half_width, e.n), (0.1, 0.0, 7));
-        assert_eq!(mean_ci95(&[2.0]).half_width, 0.0);
-        assert!(mean_ci95(&[]).mean.is_nan());
+        // One value says nothing of the spread: undefined, and drawn as its mean.
+        let one = mean_ci95(&[2.0]);
+        assert!(one.half_width.is_nan());
+        assert_eq!((one.mean, one.lo(), one.hi()), (2.0, 2.0, 2.0));
+        assert!(mean_ci95(&[]).mean.is_nan() && mean_ci95(&[]).half_width.is_nan());
     }
 
     #[test]
