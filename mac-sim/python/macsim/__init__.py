@@ -31,9 +31,11 @@ __version__: str = _native.__version__
 __all__ = [
     "FIELDS",
     "METRICS",
+    "RadioResult",
     "RunResult",
     "Scenario",
     "backoff",
+    "radio",
     "read_campaign",
     "run",
     "slotted",
@@ -438,5 +440,64 @@ def storm(
             _whole("seeds", seeds, 0, 2**32 - 1),
             _sweep_text(sweep),
             _progress_bar(progress, "storm", "run", delay=1.0),
+        )
+    )
+
+
+class RadioResult:
+    """The result of :func:`radio`, as ``mac-sim radio`` prints it:
+
+    * ``result``: a dict, as ``--json`` (one run; with ``sweep``, the swept keys and
+      every point with its values and result);
+    * ``table``: a DataFrame, as ``--csv``: one row per run (per sweep point), the
+      parameters' columns with their units in the names (``radius_m``,
+      ``duration_s``), then the figures; an undefined figure (the delay of no
+      delivered frame) is NaN.
+    """
+
+    __slots__ = ("result", "table")
+
+    def __init__(self, native: dict):
+        import io
+
+        import pandas as pd
+
+        self.result: dict = _json.loads(native["json"])
+        self.table = pd.read_csv(io.StringIO(native["csv"]), keep_default_na=False,
+                                 na_values=[""])
+
+    def __repr__(self) -> str:
+        return f"<macsim.RadioResult: {len(self.table)} rows>"
+
+
+def radio(
+    scenario: Union[str, "_os.PathLike[str]", None] = None,
+    *,
+    sweep: Optional[dict] = None,
+    progress: Progress = True,
+    **params: Any,
+) -> RadioResult:
+    """The radio MAC model (the firmware's CSMA/CA MAC at scale), as ``mac-sim
+    radio`` runs it. ``params`` are the keys of ``mac-sim radio --keys``, one value
+    each (``stations=10``, ``rule="dcf"``, ``duration="2s"``); ``scenario``, a
+    scenario file under them; ``sweep``, keys with a list of values or a range string
+    each (``{"stations": [2, 5, 10], "load": "0.1..=0.5:0.1"}``): every combination,
+    the first key varying slowest, on every core. ``progress``: a tqdm bar (if tqdm is
+    installed) for a sweep that lasts more than a second, ``False`` for none, or a
+    callable ``progress(points_done, points)``.
+
+    A key that has no effect on any run is refused, as on the command line. Raises
+    ``ValueError`` with the command line's message, ``KeyboardInterrupt`` on
+    Ctrl-C."""
+    if sweep is not None and not isinstance(sweep, dict):
+        raise ValueError(
+            f"sweep: expected a dict of keys and lists of values, not {type(sweep).__name__}"
+        )
+    return RadioResult(
+        _native.radio(
+            params,
+            sweep,
+            None if scenario is None else _os.fspath(scenario),
+            _progress_bar(progress, "radio", "point", delay=1.0),
         )
     )

@@ -69,6 +69,13 @@ def storm(
     progress: Optional[Callable[[int, int], None]] = None,
 ) -> Dict[str, Optional[str]]: ...
 
+def radio(
+    params: Optional[Dict[str, Any]] = None,
+    sweep: Optional[Dict[str, Any]] = None,
+    scenario: Optional[str] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> Dict[str, str]: ...
+
 class Delays(Iterator[float]):
     """The delays (seconds) of a retry policy for one request that always fails."""
     def __iter__(self) -> Delays: ...

@@ -1,6 +1,6 @@
 //! # macsim-py
 //!
-//! The notebook door: the CSMA/CD simulator as the Python module `macsim._native`,
+//! The notebook door: the simulators as the Python module `macsim._native`,
 //! wrapped by the pure-Python package `macsim` (`macsim/__init__.py`), which turns
 //! the column lists returned here into pandas DataFrames and draws the progress bar.
 //!
@@ -23,6 +23,7 @@
 //! * [`sweep`]: `sweep`, many runs on every core, optionally into a results database,
 //!   and `read_campaign`, a results database's runs, verified.
 //! * [`storm`]: `storm`, a retry-storm scenario, once, over seeds or swept.
+//! * [`radio`]: `radio`, the radio MAC model, one run or a sweep of its keys.
 //! * [`extras`]: the slotted model, the theory and backoff-core's BEB decision.
 //! * [`policy`]: backoff-core's retry policies and presets as iterators of delays.
 #![deny(missing_docs)]
@@ -31,6 +32,7 @@ pub mod convert;
 pub mod extras;
 pub mod policy;
 pub mod progress;
+pub mod radio;
 pub mod run;
 pub mod scenario;
 pub mod storm;
@@ -51,6 +53,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweep::metrics, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::read_campaign, m)?)?;
     m.add_function(wrap_pyfunction!(storm::storm, m)?)?;
+    m.add_function(wrap_pyfunction!(radio::radio, m)?)?;
     m.add_function(wrap_pyfunction!(extras::slotted, m)?)?;
     m.add_function(wrap_pyfunction!(extras::mb_efficiency, m)?)?;
     m.add_function(wrap_pyfunction!(extras::beb_expected_backoff, m)?)?;

@@ -133,8 +133,12 @@ pub fn check(points: &[Point]) -> Result<(), ConfigError> {
 }
 
 /// `e` with the point's values added to its message: `... (at sweep point
-/// stations=3 load=0.2)`.
+/// stations=3 load=0.2)`; `e` itself for a point of no axis (a single run).
 pub fn at_point(p: &Point, e: ConfigError) -> ConfigError {
+    if p.values.is_empty() {
+        // A single run: no point to name.
+        return e;
+    }
     let at: Vec<String> = p.values.iter().map(|(k, v)| format!("{k}={v}")).collect();
     ConfigError::Value {
         key: e.key(),

@@ -1,0 +1,123 @@
+//! `radio`: the radio MAC model (`radio-sim`), one run or a sweep of its keys, as
+//! `mac-sim radio` runs it: every keyword argument is a key of the model's table
+//! ([`radio_sim::scenario::FIELDS`]) set from its text form, a scenario file lies
+//! under them, a sweep's points run on every core
+//! ([`radio_sim_host::sweep::run`]), and the results are the command line's JSON and
+//! CSV, byte for byte.
+
+use std::path::PathBuf;
+
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+use radio_sim::scenario::{self, Scenario, ScenarioFile};
+use radio_sim::sweep::{Axis, Point, points};
+use radio_sim::{RadioConfig, report};
+
+use crate::convert::text_of;
+use crate::progress::{Counters, Reporter};
+use crate::scenario::value_error;
+use crate::wait::interruptible;
+
+/// The list of values of a sweep axis: a string as it is (`"2..=10:2"`), or the text
+/// forms of a list's items joined by commas.
+fn list_text(key: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
+    if v.cast::<PyString>().is_ok() {
+        return text_of(key, v);
+    }
+    let Ok(items) = v.cast::<PyList>() else {
+        return Err(PyValueError::new_err(format!(
+            "{key}: a sweep axis is a list of values or a string such as \"2..=10:2\", not {}",
+            v.get_type().name()?
+        )));
+    };
+    let texts = items
+        .iter()
+        .map(|i| text_of(key, &i))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(texts.join(","))
+}
+
+/// Runs the radio model and returns a dict of texts: `json` (`mac-sim radio --json`)
+/// and `csv` (`--csv`: one row per run, the parameters' columns with their units,
+/// then the figures).
+///
+/// `params`: keys of `mac-sim radio --keys` with one value each (a number, a string
+/// or a boolean); `sweep`: keys with a list of values or a range string each, their
+/// cartesian product (the first key varies slowest), as `--sweep KEY=LIST`;
+/// `scenario`: a scenario file under both. A key that has no effect on any run (the
+/// load of saturated traffic, say) is refused, as on the command line. `progress`, if
+/// given, is called as `progress(points_done, points)` while a sweep runs. Raises
+/// `ValueError` with the command line's message, `KeyboardInterrupt` on Ctrl-C.
+#[pyfunction]
+#[pyo3(signature = (params = None, sweep = None, scenario = None, progress = None))]
+pub fn radio<'py>(
+    py: Python<'py>,
+    params: Option<&Bound<'py, PyDict>>,
+    sweep: Option<&Bound<'py, PyDict>>,
+    scenario: Option<PathBuf>,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let file = match &scenario {
+        None => ScenarioFile::default(),
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                PyValueError::new_err(format!("scenario: cannot read '{}': {e}", path.display()))
+            })?;
+            scenario::read(&text, &path.display().to_string()).map_err(value_error)?
+        }
+    };
+    let mut top = Scenario::default();
+    if let Some(params) = params {
+        for (k, v) in params.iter() {
+            let key: String = k.extract()?;
+            top.set(&key, &text_of(&key, &v)?).map_err(value_error)?;
+        }
+    }
+    let mut axes = Vec::new();
+    if let Some(sweep) = sweep {
+        for (k, v) in sweep.iter() {
+            let key: String = k.extract()?;
+            axes.push(Axis::parse(&key, &list_text(&key, &v)?).map_err(value_error)?);
+        }
+    }
+    let config = file.config(&top);
+    let mut given: Vec<&str> = file.scenario.keys();
+    given.extend(top.keys());
+    given.extend(axes.iter().map(|a| a.key.as_str()));
+    let swept = !axes.is_empty();
+    let pts: Vec<Point> = if swept {
+        points(&config, &axes).map_err(value_error)?
+    } else {
+        vec![Point {
+            values: Vec::new(),
+            config,
+        }]
+    };
+    let configs: Vec<&RadioConfig> = pts.iter().map(|p| &p.config).collect();
+    scenario::check_effect(&configs, given).map_err(value_error)?;
+    let counters = Counters::default();
+    let mut reporter = Reporter::new(progress);
+    let results = interruptible(
+        py,
+        |cancel| radio_sim_host::sweep::run(&pts, cancel, &counters),
+        |_| reporter.tick(&counters),
+    )?
+    .map_err(value_error)?
+    .ok_or_else(|| PyKeyboardInterrupt::new_err("radio interrupted"))?;
+    reporter.tick(&counters)?;
+    let out = PyDict::new(py);
+    if swept {
+        let keys: Vec<String> = axes.iter().map(|a| a.key.clone()).collect();
+        out.set_item("json", format!("{}\n", report::sweep_json(&keys, &results)))?;
+        out.set_item("csv", report::csv::sweep(&results))?;
+    } else {
+        let r = &results
+            .first()
+            .ok_or_else(|| PyValueError::new_err("radio: no result"))?
+            .result;
+        out.set_item("json", format!("{}\n", report::json(r)))?;
+        out.set_item("csv", report::csv::single(r))?;
+    }
+    Ok(out)
+}
