@@ -290,17 +290,22 @@ impl Default for Phy {
     }
 }
 
-/// Every parameter of one run of the exact CSMA/CD model.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Every parameter of one run of the exact CSMA/CD model. Its JSON (`serde`) is
+/// frozen for the parameters it had when runs' identities were first derived from it,
+/// the later ones written only when set: see [`crate::config_json`].
+#[derive(Clone, Debug, PartialEq)]
 pub struct RunConfig {
     /// The Ethernet preset the bit rate, slot and bus came from, if any: its
     /// collision-domain limit is checked (see [`ethernet`](crate::ethernet)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub medium: Option<EthernetMedium>,
     /// Number of stations N.
     pub stations: u32,
     /// Station placement.
     pub placement: Placement,
+    /// Seed of the random placement alone; `None`: derived from `seed`, as every
+    /// other random choice. With a seed of its own the stations keep their positions
+    /// while `seed` (or a sweep's replications) varies the traffic and the backoff.
+    pub placement_seed: Option<u64>,
     /// Bus length, metres.
     pub bus_length_m: f64,
     /// Physical-layer timing.
@@ -318,23 +323,18 @@ pub struct RunConfig {
     pub attempt_limit: u32,
     /// Frames a station can hold (including the one being sent), Poisson traffic.
     pub queue_limit: u32,
-    /// Simulated duration. (Serialised as `duration_ps`, its name in every run's
-    /// identity: sweep seeds and results-database keys.)
-    #[serde(rename = "duration_ps")]
+    /// Simulated duration. (Serialised as `duration_ps`.)
     pub duration: Time,
     /// Warm-up: statistics start at this instant (zero: from the start); shorter
     /// than `duration`. (Serialised as `warmup_ps`.)
-    #[serde(default, rename = "warmup_ps", skip_serializing_if = "is_zero_time")]
     pub warmup: Time,
     /// Seed of every random choice in the run.
     pub seed: u64,
     /// Successes per window for the capture-effect share.
     pub capture_window: u32,
     /// How the interframe gap is timed (deference).
-    #[serde(default)]
     pub ifg_rule: IfgRule,
     /// When a colliding transmitter starts its jam.
-    #[serde(default)]
     pub jam_rule: JamRule,
 }
 
@@ -346,6 +346,7 @@ impl Default for RunConfig {
             medium: None,
             stations: 32,
             placement: Placement::Even,
+            placement_seed: None,
             bus_length_m: 2500.0,
             phy: Phy::default(),
             frames: FrameSizes::Fixed(1518),
@@ -640,9 +641,4 @@ impl RunConfig {
         }
         Ok(t)
     }
-}
-
-/// No warm-up (serde's `skip_serializing_if`, which passes a reference).
-fn is_zero_time(t: &Time) -> bool {
-    t.is_zero()
 }

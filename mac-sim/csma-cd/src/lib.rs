@@ -95,6 +95,7 @@
 pub mod backoff;
 pub mod capture;
 pub mod config;
+pub mod config_json;
 pub mod error;
 pub mod ethernet;
 pub mod exact;

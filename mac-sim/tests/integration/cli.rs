@@ -81,8 +81,10 @@ fn csv_output_has_matching_header_and_row() {
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0].split(',').count(), lines[1].split(',').count());
     // The run's parameters first, named as the schema names them.
-    assert!(lines[0].starts_with("medium,stations,placement,length_m,bit_rate_bps,"));
-    assert!(lines[1].starts_with(",4,even,2500,10000000,"));
+    assert!(
+        lines[0].starts_with("medium,stations,placement,placement_seed,length_m,bit_rate_bps,")
+    );
+    assert!(lines[1].starts_with(",4,even,,2500,10000000,"));
 }
 
 #[test]

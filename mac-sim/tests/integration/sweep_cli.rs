@@ -178,7 +178,7 @@ fn a_weighted_mix_sweeps_as_run_takes_it() {
     // One point: the mix, in the text form run takes (quoted in the CSV) ...
     assert_eq!(csv.lines().count(), 2, "{csv}");
     assert!(
-        csv.contains("\n,50,even,2500,10000000,\"64:7,594:4,1518:1\","),
+        csv.contains("\n,50,even,,2500,10000000,\"64:7,594:4,1518:1\","),
         "{csv}"
     );
     assert!(table.contains("64:7+594:4+1518:1"), "{table}");

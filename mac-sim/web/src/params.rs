@@ -6,6 +6,7 @@
 //! ```
 //! let fields: serde_json::Value = serde_json::from_str(&macsim_web::params::fields_json()).unwrap();
 //! assert_eq!(fields[0]["key"], "medium");
+//! assert_eq!(fields[0]["choices"][1], "10BASE5");
 //! let err = macsim_web::params::scenario(r#"{"stations": "0"}"#).unwrap_err();
 //! assert_eq!(err, "stations: the number of stations must be at least 1");
 //! ```
@@ -15,7 +16,8 @@ use csma_cd::scenario::{FIELDS, Scenario};
 use serde_json::{Map, Value, json};
 
 /// The schema's fields as a JSON array: `key`, `flag`, `short`, `value_name`,
-/// `help` and `default` (the text form of the model's default).
+/// `choices` (the names a value can be, for a choice; empty otherwise), `help` and
+/// `default` (the text form of the model's default).
 pub fn fields_json() -> String {
     let defaults = Scenario::from_config(&RunConfig::default());
     let v: Vec<Value> = FIELDS
@@ -26,6 +28,7 @@ pub fn fields_json() -> String {
                 "flag": f.flag(),
                 "short": f.short.map(|c| format!("-{c}")),
                 "value_name": f.value_name,
+                "choices": f.choices,
                 "help": f.help,
                 "default": defaults.get(f.key),
             })

@@ -11,13 +11,6 @@ const $ = (id) => document.getElementById(id);
 // under "More parameters".
 const BASIC = ["stations", "frames", "load", "medium", "length_m", "placement", "backoff",
   "seed", "ifg_rule", "jam_rule", "duration"];
-const CHOICES = {
-  medium: ["none", "10BASE5", "10BASE2", "10BASE-T", "100BASE-TX", "1000BASE-T"],
-  placement: ["point", "even", "random"],
-  ifg_rule: ["8023", "restart", "none"],
-  jam_rule: ["preamble", "immediate"],
-  carrier_extension: ["false", "true"],
-};
 const KEPT_EVENTS = 3000;
 const TABLE_EVENTS = 200;
 
@@ -58,13 +51,14 @@ function buildControls() {
     const title = f.help.split(/(?<=\.)\s/)[0];
     label.title = f.help;
     let input;
-    if (CHOICES[f.key]) {
+    // A parameter that is a choice of names (the schema's own list) is a menu.
+    if (f.choices.length) {
       input = document.createElement("select");
       const d = document.createElement("option");
       d.value = "";
       d.textContent = `${f.default} (default)`;
       input.append(d);
-      for (const c of CHOICES[f.key]) {
+      for (const c of f.choices) {
         if (c === f.default) continue;
         const o = document.createElement("option");
         o.value = c;

@@ -267,6 +267,14 @@ pub enum StoreError {
     },
     /// The file is not a results database of this program.
     Schema(PathBuf),
+    /// The file is a results database of this program's layout written before
+    /// parameters were added to the schema: their columns are missing.
+    ParametersAdded {
+        /// The file.
+        path: PathBuf,
+        /// The parameters' columns it lacks.
+        missing: Vec<String>,
+    },
     /// The file is a results database of another layout (an older mac-sim's).
     SchemaVersion {
         /// The file.
@@ -364,6 +372,12 @@ impl fmt::Display for Text<'_> {
                 f,
                 "'{}' is not a results database of mac-sim (schema {SCHEMA_VERSION})",
                 p.display()
+            ),
+            StoreError::ParametersAdded { path, missing } => write!(
+                f,
+                "results database '{}' was written before the parameter column(s) {} existed: finish its campaign with the mac-sim that began it, or use a new file",
+                path.display(),
+                missing.join(", ")
             ),
             StoreError::SchemaVersion { path, found } => write!(
                 f,
@@ -1330,8 +1344,38 @@ fn check_schema(conn: &Connection, path: &Path, columns: &[String]) -> Result<()
         .map_err(|e| StoreError::Sql(path.to_path_buf(), e))?;
     match schema(conn) {
         Ok(found) if found == expected => Ok(()),
-        _ => Err(StoreError::Schema(path.to_path_buf())),
+        _ => Err(missing_parameters(conn, columns).map_or_else(
+            || StoreError::Schema(path.to_path_buf()),
+            |missing| StoreError::ParametersAdded {
+                path: path.to_path_buf(),
+                missing,
+            },
+        )),
     }
+}
+
+/// The columns of `columns` that the file's `runs` table lacks, when they are all
+/// parameters' (a file of this layout from before parameters were added); `None`
+/// otherwise.
+fn missing_parameters(conn: &Connection, columns: &[String]) -> Option<Vec<String>> {
+    let found: Vec<String> = conn
+        .prepare("SELECT name FROM pragma_table_info('runs')")
+        .ok()?
+        .query_map([], |r| r.get::<_, String>(0))
+        .ok()?
+        .collect::<Result<_, _>>()
+        .ok()?;
+    let missing: Vec<String> = columns
+        .iter()
+        .filter(|c| !found.contains(c))
+        .cloned()
+        .collect();
+    let parameters: Vec<String> = parameter_columns(&RunConfig::default())
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    let only_parameters = missing.iter().all(|m| parameters.contains(m));
+    (only_parameters && !missing.is_empty() && found.len() > 3).then_some(missing)
 }
 
 /// The campaign and shard a file records, if any.

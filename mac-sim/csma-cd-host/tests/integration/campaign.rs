@@ -275,6 +275,34 @@ fn a_database_of_an_older_schema_is_refused_with_a_clear_message() {
     assert!(!t.path().join("p").exists());
 }
 
+/// A database written before a parameter was added lacks its column: refused with a
+/// message that names the column and says what to do, not "not a results database".
+#[test]
+fn a_database_from_before_a_parameter_was_added_names_the_parameter() {
+    let t = tempfile::tempdir().unwrap();
+    let db = t.path().join("old.db");
+    sweep(
+        &spec(vec![1], 1),
+        &opts(&t.path().join("o"), Some(&db), None),
+    )
+    .unwrap();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("ALTER TABLE runs DROP COLUMN placement_seed")
+        .unwrap();
+    drop(conn);
+    let Err(e) = Store::open(&db) else {
+        panic!("a file without a parameter's column was accepted")
+    };
+    assert!(
+        matches!(&e, StoreError::ParametersAdded { missing, .. } if missing == &["placement_seed"]),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string()
+            .contains("was written before the parameter column(s) placement_seed existed")
+    );
+}
+
 #[test]
 fn a_resumed_sweep_in_each_seed_mode_reads_back_its_own_runs_only() {
     let t = tempfile::tempdir().unwrap();

@@ -24,7 +24,8 @@ pub fn positions(cfg: &RunConfig, max_prop: Time) -> Vec<Time> {
             })
             .collect(),
         Placement::Random => {
-            let mut rng = XorShiftRng::seed_from_u64(split_seed(cfg.seed, 1));
+            let seed = cfg.placement_seed.unwrap_or(cfg.seed);
+            let mut rng = XorShiftRng::seed_from_u64(split_seed(seed, 1));
             (0..n)
                 .map(|_| {
                     let ps =
@@ -36,4 +37,33 @@ pub fn positions(cfg: &RunConfig, max_prop: Time) -> Vec<Time> {
     };
     pos.sort_unstable();
     pos
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A placement seed of its own keeps the positions whatever the run's seed;
+    /// without one they follow the seed; the run's own seed given as the placement
+    /// seed is the same as none.
+    #[test]
+    fn a_placement_seed_of_its_own_keeps_the_positions() {
+        let max = Time::from_us(10);
+        let at = |seed: u64, placement_seed: Option<u64>| {
+            positions(
+                &RunConfig {
+                    stations: 16,
+                    placement: Placement::Random,
+                    seed,
+                    placement_seed,
+                    ..RunConfig::default()
+                },
+                max,
+            )
+        };
+        assert_ne!(at(1, None), at(2, None));
+        assert_eq!(at(1, Some(7)), at(2, Some(7)));
+        assert_ne!(at(1, Some(7)), at(1, Some(8)));
+        assert_eq!(at(3, Some(3)), at(3, None));
+    }
 }

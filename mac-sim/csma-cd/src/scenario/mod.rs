@@ -38,6 +38,7 @@ use crate::config::{
 };
 use crate::error::ConfigError;
 use crate::ethernet::EthernetMedium;
+use sim_kit::schema::{Auto, OrWord};
 use value::{BitRate, Medium};
 
 pub use file::ScenarioError;
@@ -74,6 +75,10 @@ sim_kit::schema! {
     stations: u32, short Some('n'), value "N", aliases [] => stations;
     /// Station placement along the bus: point, even or random.
     placement: Placement, short Some('p'), value "WHERE", aliases [] => placement;
+    /// Seed of the random placement alone, or auto (derived from seed): with a seed
+    /// of its own the stations keep their positions while seed, or a sweep's
+    /// replications, vary the traffic and the backoff draws.
+    placement_seed: Option<u64> as OrWord<u64, Auto>, short None, value "SEED", aliases [] => placement_seed;
     /// Bus length, metres (the 10 Mb/s collision domain is 2500 m).
     length_m: f64, short None, value "METRES", aliases [] => bus_length_m;
     /// Bit rate, bits per second, with suffix k, M or G (e.g. 10M).

@@ -4,7 +4,7 @@
 //! numbers and durations are the kit's (`sim_kit::schema`).
 
 use radio_mac::Countdown;
-use sim_kit::schema::{Codec, OrWord, Real, Unit, ValueError, Word};
+use sim_kit::schema::{Codec, Off, OrWord, Real, Unit, ValueError, Word};
 
 use crate::config::{COUNTDOWNS, Destination, Rule, Topology, Traffic, countdown_name};
 
@@ -71,13 +71,6 @@ impl Codec for CountdownName {
     fn text(v: &Countdown) -> String {
         countdown_name(*v).to_string()
     }
-}
-
-/// `off`: no capture.
-#[derive(Clone, Copy, Debug)]
-pub struct Off;
-impl Word for Off {
-    const WORD: &'static str = "off";
 }
 
 /// `default`: the channel-access rule's own value of a parameter.

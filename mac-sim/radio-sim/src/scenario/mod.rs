@@ -32,7 +32,7 @@ use sim_kit::locate;
 
 use crate::config::{Position, RadioConfig, Topology};
 
-pub use codecs::{CountdownName, Off, OffOr, RuleDefault, RuleOr, Turnaround, TurnaroundOr};
+pub use codecs::{CountdownName, OffOr, RuleDefault, RuleOr, Turnaround, TurnaroundOr};
 pub use effect::{check_effect, has_effect};
 pub use table::{FIELDS, FieldError, KEYS, Scenario};
 

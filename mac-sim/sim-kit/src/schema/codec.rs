@@ -247,7 +247,7 @@ impl Codec for f64 {
 impl Codec for bool {
     type Value = bool;
     type Error = ValueError;
-    const CHOICES: &'static [&'static str] = &["true", "false"];
+    const CHOICES: &'static [&'static str] = &["false", "true"];
     fn parse(text: &str) -> Result<bool, ValueError> {
         match text.trim() {
             "true" => Ok(true),
@@ -349,6 +349,20 @@ pub trait Word {
     const WORD: &'static str;
 }
 
+/// `off`: a feature turned off.
+#[derive(Clone, Copy, Debug)]
+pub struct Off;
+impl Word for Off {
+    const WORD: &'static str = "off";
+}
+
+/// `auto`: the model chooses (derives the value from others).
+#[derive(Clone, Copy, Debug)]
+pub struct Auto;
+impl Word for Auto {
+    const WORD: &'static str = "auto";
+}
+
 /// A codec for `Option<C::Value>`: `None` is the word `W::WORD` (e.g. `off`), any
 /// other text is read by `C`; the column of `None` is empty.
 pub struct OrWord<C, W>(PhantomData<(C, W)>);
@@ -407,11 +421,6 @@ mod tests {
         C::Error: fmt::Debug,
     {
         assert_eq!(C::parse(&C::text(&v)).unwrap(), v, "{}", C::text(&v));
-    }
-
-    struct Off;
-    impl Word for Off {
-        const WORD: &'static str = "off";
     }
 
     #[test]

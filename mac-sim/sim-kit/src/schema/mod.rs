@@ -24,7 +24,8 @@ mod table;
 
 pub use axis::Axis;
 pub use codec::{
-    Codec, OrWord, Real, Scalar, Unit, ValueError, Word, numbers, split_items, whole_numbers,
+    Auto, Codec, Off, OrWord, Real, Scalar, Unit, ValueError, Word, numbers, split_items,
+    whole_numbers,
 };
 pub use field::{Field, FieldError, Schema};
 pub use reference::reference;
