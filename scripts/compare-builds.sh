@@ -14,13 +14,19 @@ set -euo pipefail
 usage() { echo "usage: $0 OLD_BINARY NEW_BINARY | $0 --rules BINARY" >&2; exit 2; }
 [ $# -eq 2 ] || usage
 command -v valgrind >/dev/null 2>&1 || { echo "error: valgrind not found (Debian package valgrind)" >&2; exit 1; }
+# A sweep writes its files into a folder of its own, removed at exit.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 workloads=(
     "run -n 2 -d 60s"
     "run -n 32 -d 60s"
     "run -n 1000 -d 2s"
     "run -n 1000 -l 0.5 -d 5s"
+    "sweep -n 2,8,32 -r 2 -d 5s -j 1 -q --no-plots -o $scratch/sweep"
     "storm --scenario pause -n 10000 -d 60s"
     "storm --scenario contention"
+    "radio -n 20 -d 60s"
+    "radio --sweep stations=5,10,20 -d 20s -j 1 -q"
 )
 instructions() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null \
