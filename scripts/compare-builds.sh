@@ -26,7 +26,7 @@ workloads=(
     "storm --scenario pause -n 10000 -d 60s"
     "storm --scenario contention"
     "radio -n 20 -d 60s"
-    "radio --sweep stations=5,10,20 -d 20s -j 1 -q"
+    "radio --sweep stations=5,10,20 -d 20s"
 )
 instructions() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null \
