@@ -81,6 +81,7 @@ impl RadioArgs {
             || self.per_station
             || self.output.is_some()
             || self.timing
+            || self.threads.is_some()
     }
 }
 
@@ -106,6 +107,11 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
             return Err(Failure::usage("--keys takes no other option"));
         }
         return emit(&scenario::reference());
+    }
+    if a.threads.is_some() && a.sweep.is_empty() {
+        return Err(Failure::usage(
+            "--threads is for a sweep or a check (one run uses one thread)",
+        ));
     }
     if a.per_station && !a.sweep.is_empty() {
         return Err(Failure::usage(

@@ -298,6 +298,12 @@ fn bad_inputs_are_one_line_and_status_2() {
         &args(&["--sweep", "load=0.5..=0.5:1e-300"]),
         "the step is too small",
     );
+    // Threads only where there is more than one run.
+    assert_args_fail(&args(&["-j", "2"]), "--threads is for a sweep or a check");
+    assert_args_fail(
+        &["radio", "--keys", "-j", "2"],
+        "--keys takes no other option",
+    );
     // Conflicting flags.
     assert_args_fail(&args(&["--json", "--csv"]), "cannot be used with");
     assert_args_fail(&args(&["--csv", "--per-station"]), "cannot be used with");
