@@ -205,9 +205,15 @@ impl RunFlags {
     /// # Errors
     ///
     /// As [`scenario`](Self::scenario), and a usage failure naming the parameter to
-    /// blame for a configuration out of range.
+    /// blame for a configuration out of range, or a flag that has no effect on it.
     pub fn config(&self) -> Result<RunConfig, Failure> {
-        self.scenario()?.to_config().map_err(Failure::usage)
+        let c = self.scenario()?.to_config().map_err(Failure::usage)?;
+        csma_cd::scenario::check_effect(
+            std::slice::from_ref(&c),
+            self.given.iter().map(|(k, _)| *k),
+        )
+        .map_err(Failure::usage)?;
+        Ok(c)
     }
 }
 

@@ -87,13 +87,13 @@ impl SweepArgs {
         } else {
             spec::RandomNumbers::Independent
         };
-        Ok(SweepSpec::from_lists(
-            file,
-            lists,
-            self.replications,
-            self.seed,
-            random_numbers,
-        )?)
+        let given: Vec<String> = lists.iter().map(|(k, _)| k.clone()).collect();
+        let spec =
+            SweepSpec::from_lists(file, lists, self.replications, self.seed, random_numbers)?;
+        // A flag or an axis that no point reads is refused, not ignored.
+        csma_cd::scenario::check_effect(&spec.points()?, given.iter().map(String::as_str))
+            .map_err(Failure::usage)?;
+        Ok(spec)
     }
 }
 

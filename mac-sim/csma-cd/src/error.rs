@@ -167,6 +167,9 @@ pub enum ConfigError {
         /// Expected slots.
         slots: f64,
     },
+    /// A parameter given where it has no effect on any run: why (the setting that
+    /// leaves it without effect, and what it is for).
+    NoEffect(&'static str),
 }
 
 impl fmt::Display for ConfigError {
@@ -311,6 +314,7 @@ impl fmt::Display for ConfigError {
                 f,
                 "this run would practically never finish: with p = {probability} and Q = {stations} the {successes} frames need about {slots:.1e} slots (at most 1e10)"
             ),
+            NoEffect(why) => write!(f, "has no effect {why}"),
         }
     }
 }

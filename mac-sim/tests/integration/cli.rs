@@ -285,3 +285,65 @@ fn every_bad_input_is_one_line_and_exit_status_2() {
         assert_args_fail(args, needle);
     }
 }
+
+/// A flag that no run reads is refused (exit 2, one line naming it), not ignored; in a
+/// sweep, only when no point reads it. A scenario file stating every parameter (a
+/// `run --json` result) is not checked, so a result still re-runs from itself.
+#[test]
+fn a_flag_without_effect_is_refused() {
+    assert_args_fail(
+        &["run", "--queue-limit", "5", "-d", "1ms"],
+        "queue_limit: has no effect with saturated traffic",
+    );
+    assert_args_fail(
+        &["run", "--placement-seed", "3", "-d", "1ms"],
+        "placement_seed: has no effect unless the placement is random",
+    );
+    assert_args_fail(
+        &["run", "-b", "fixed:8", "--backoff-limit", "4", "-d", "1ms"],
+        "backoff_limit: has no effect with the fixed window",
+    );
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("s");
+    assert_args_fail(
+        &[
+            "sweep",
+            "-n",
+            "2",
+            "--queue-limit",
+            "5",
+            "-r",
+            "1",
+            "-d",
+            "5ms",
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        "queue_limit: has no effect",
+    );
+    assert!(!out.exists());
+    // Read by some point of the sweep: accepted.
+    let o = mac_sim(&[
+        "sweep",
+        "-n",
+        "2",
+        "-l",
+        "0.5,saturated",
+        "--queue-limit",
+        "5",
+        "-r",
+        "1",
+        "-d",
+        "5ms",
+        "-q",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        mac_sim(&["run", "-p", "random", "--placement-seed", "3", "-d", "1ms"])
+            .status
+            .success()
+    );
+}

@@ -28,6 +28,7 @@
 //! and its check in [`RunConfig::validate`] if it has a range. The flags, files,
 //! columns, sweeps and bindings follow from the row.
 
+mod effect;
 mod file;
 pub mod value;
 
@@ -41,6 +42,7 @@ use crate::ethernet::EthernetMedium;
 use sim_kit::schema::{Auto, OrWord};
 use value::{BitRate, Medium};
 
+pub use effect::{check_effect, has_effect};
 pub use file::ScenarioError;
 pub use sim_kit::schema::{Field, Schema};
 
