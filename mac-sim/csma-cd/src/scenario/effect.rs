@@ -36,19 +36,16 @@ pub fn check_effect<'a>(
     configs: &[RunConfig],
     given: impl IntoIterator<Item = &'a str>,
 ) -> Result<(), FieldError> {
-    for key in given {
-        if configs.is_empty() || configs.iter().any(|c| has_effect(c, key)) {
-            continue;
-        }
-        let why = match key {
-            "queue_limit" => "with saturated traffic (it is for Poisson arrivals: load G)",
-            "placement_seed" => "unless the placement is random",
-            _ => "with the fixed window (the limit is of beb and poly)",
-        };
-        return Err(FieldError {
-            key: key.to_string(),
-            error: ConfigError::NoEffect(why),
-        });
-    }
-    Ok(())
+    let Some(key) = sim_kit::schema::first_without_effect(configs, given, has_effect) else {
+        return Ok(());
+    };
+    let why = match key {
+        "queue_limit" => "with saturated traffic (it is for Poisson arrivals: load G)",
+        "placement_seed" => "unless the placement is random",
+        _ => "with the fixed window (the limit is of beb and poly)",
+    };
+    Err(FieldError {
+        key: key.to_string(),
+        error: ConfigError::NoEffect(why),
+    })
 }

@@ -4,7 +4,7 @@
 //! own default); then the figures. Numbers are written in full; text values never
 //! hold a comma.
 
-use sim_kit::output::table::Row;
+use sim_kit::output::table::{Cell, Row};
 
 use crate::metrics::RadioResult;
 use crate::scenario::Scenario;
@@ -73,13 +73,9 @@ pub fn row(r: &RadioResult) -> String {
     format!("{params},{}", figures.join(","))
 }
 
-/// A number in full; empty when undefined (NaN).
+/// A number in full; empty when undefined (NaN): the kit's exact table cell.
 fn num(x: f64) -> String {
-    if x.is_finite() {
-        x.to_string()
-    } else {
-        String::new()
-    }
+    Cell::Exact(x).csv()
 }
 
 /// One run: the header and its row.

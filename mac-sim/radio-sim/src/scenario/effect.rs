@@ -45,27 +45,25 @@ pub fn check_effect<'a>(
     configs: &[&RadioConfig],
     given: impl IntoIterator<Item = &'a str>,
 ) -> Result<(), ConfigError> {
-    let Some(first) = configs.first() else {
+    // The key as the table spells it: unknown keys were refused when they were set.
+    let known = given
+        .into_iter()
+        .filter_map(|key| FIELDS.iter().map(|f| f.key).find(|k| *k == key));
+    let Some(key) = sim_kit::schema::first_without_effect(configs, known, |c: &&RadioConfig, k| {
+        has_effect(c, k)
+    }) else {
         return Ok(());
     };
-    for key in given {
-        let Some(key) = FIELDS.iter().map(|f| f.key).find(|k| *k == key) else {
-            continue;
-        };
-        if configs.iter().any(|c| has_effect(c, key)) {
-            continue;
-        }
-        let problem = match key {
-            "load" | "queue" => format!(
-                "has no effect with traffic \"{}\" (it is for traffic \"poisson\")",
-                first.traffic.name()
-            ),
-            _ => format!(
-                "has no effect with topology \"{}\" (see mac-sim radio --keys)",
-                first.topology.name()
-            ),
-        };
-        return Err(ConfigError::Value { key, problem });
-    }
-    Ok(())
+    let first = configs[0];
+    let problem = match key {
+        "load" | "queue" => format!(
+            "has no effect with traffic \"{}\" (it is for traffic \"poisson\")",
+            first.traffic.name()
+        ),
+        _ => format!(
+            "has no effect with topology \"{}\" (see mac-sim radio --keys)",
+            first.topology.name()
+        ),
+    };
+    Err(ConfigError::Value { key, problem })
 }

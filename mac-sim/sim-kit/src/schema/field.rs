@@ -110,3 +110,27 @@ pub trait Schema: Clone + Default + fmt::Debug + PartialEq {
             .collect()
     }
 }
+
+/// The first of the keys `given` that has no effect on any of the runs `configs`,
+/// by the model's rule `has_effect`: a setting to refuse rather than ignore. `None`
+/// when every key has an effect somewhere, or there is no run.
+///
+/// ```
+/// use sim_kit::schema::first_without_effect;
+/// let loads = [0.0, 0.5];
+/// let reads = |load: &f64, key: &str| key != "queue" || *load > 0.0;
+/// assert_eq!(first_without_effect(&loads, ["seed", "queue"], reads), None);
+/// assert_eq!(first_without_effect(&[0.0], ["seed", "queue"], reads), Some("queue"));
+/// ```
+pub fn first_without_effect<'a, C>(
+    configs: &[C],
+    given: impl IntoIterator<Item = &'a str>,
+    has_effect: impl Fn(&C, &str) -> bool,
+) -> Option<&'a str> {
+    if configs.is_empty() {
+        return None;
+    }
+    given
+        .into_iter()
+        .find(|key| !configs.iter().any(|c| has_effect(c, key)))
+}

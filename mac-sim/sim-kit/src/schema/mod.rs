@@ -27,6 +27,6 @@ pub use codec::{
     Auto, Codec, Off, OrWord, Real, Scalar, Unit, ValueError, Word, numbers, split_items,
     whole_numbers,
 };
-pub use field::{Field, FieldError, Schema};
+pub use field::{Field, FieldError, Schema, first_without_effect};
 pub use reference::reference;
 pub use table::first_repeated;
