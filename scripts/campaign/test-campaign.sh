@@ -99,9 +99,12 @@ echo "sweep in one go"
 "$MAC_SIM" sweep "${SWEEP[@]}" -o "$work/one-go" --quiet >/dev/null
 
 echo "killed while storing, then resumed"
-# Longer runs, one thread: the kill lands while runs are still being stored.
+# Longer runs, one thread: the kill lands while runs are still being stored. Each run
+# takes about 40 ms in the debug build (the 30 about 1.2 s) and one poll about 15 ms, so
+# the poll sees the third run stored long before the last; with 3 s runs (2 ms each) the
+# whole sweep could finish between two polls.
 # shellcheck disable=SC2054
-KILLED=(-n 1,2,4,8,16 -l 0.5,saturated -r 3 -d 3s -s 5)
+KILLED=(-n 1,2,4,8,16 -l 0.5,saturated -r 3 -d 100s -s 5)
 "$MAC_SIM" sweep "${KILLED[@]}" -o "$work/killed-one-go" --quiet >/dev/null
 "$MAC_SIM" sweep "${KILLED[@]}" -j 1 --db "$work/killed.db" -o "$work/killed" --quiet >/dev/null &
 pid=$!
