@@ -3,7 +3,7 @@
 //! runs, the charts and the files of `--out`).
 
 use clap::Args;
-use retry_storm::file::Experiment;
+use retry_storm::file::{Experiment, Setting};
 use retry_storm::report as out;
 use retry_storm::{contention, presets, strategy::Strategy};
 use retry_storm_host::chart::trigger_window;
@@ -16,7 +16,6 @@ use sim_host::output::plan::{self, Output};
 use sim_host::output::publish::Publication;
 use sim_host::output::set;
 use sim_kit::output::json;
-use sim_kit::time::Time;
 
 use crate::emit;
 use crate::failure::Failure;
@@ -38,9 +37,10 @@ pub struct StormArgs {
     /// the end of --help).
     #[arg(long, conflicts_with = "list")]
     keys: bool,
-    /// Seed; the same seed gives the same output.
-    #[arg(short = 's', long, default_value_t = 1)]
-    seed: u64,
+    /// Seed; the same seed gives the same output (sets the file's `seed`; default
+    /// the file's, else 1).
+    #[arg(short = 's', long)]
+    seed: Option<u64>,
     /// Run every strategy with this many seeds (seed, seed + 1, ...) and report means
     /// with 95 % confidence intervals.
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -49,9 +49,16 @@ pub struct StormArgs {
     /// them); the server's capacity scales too.
     #[arg(short = 'n', long, value_name = "N")]
     clients: Option<u32>,
-    /// Simulated time, with unit (e.g. 120s); the trigger must end within it.
+    /// Simulated time, with unit (e.g. 120s); the trigger must end within it (sets
+    /// `horizon`).
     #[arg(short = 'd', long, value_name = "TIME", allow_hyphen_values = true)]
     horizon: Option<String>,
+    /// Set a key of the scenario file (repeat for several): KEY=VALUE with a key of
+    /// --keys as TABLE.KEY, e.g. server.workers=8, load.rate=120, trigger.end=60s,
+    /// recovery.sustain=2s; a repeated table's key says which, from 1
+    /// (trigger.2.start), unless the file has one.
+    #[arg(long, value_name = "KEY=VALUE", allow_hyphen_values = true)]
+    set: Vec<String>,
     /// Replace the preset's strategies (repeat for several): parts joined by +, from
     /// none, immediate, fixed=DUR, exp, exp-full, exp-equal, exp-decorrelated,
     /// exp-proportional, exp-additive, exp-normal, base=DUR, cap=DUR, mult=RATIO,
@@ -62,7 +69,8 @@ pub struct StormArgs {
     /// deadline[=DUR]; e.g. exp-full+retries=3+budget=10.
     #[arg(long, value_name = "SPEC")]
     strategy: Vec<String>,
-    /// Per-attempt client timeouts, one drawn per request (e.g. 100ms,200ms,300ms).
+    /// Per-attempt client timeouts, one drawn per request (e.g. 100ms,200ms,300ms;
+    /// sets `timeouts`).
     #[arg(
         long,
         value_name = "TIMES",
@@ -70,12 +78,14 @@ pub struct StormArgs {
         allow_hyphen_values = true
     )]
     timeouts: Vec<String>,
-    /// Width of the time-series bins, with unit (e.g. 100ms).
+    /// Width of the time-series bins, with unit (e.g. 100ms; sets `bin`).
     #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
     bin: Option<String>,
-    /// Sweep one parameter, PARAM=VALUES: utilisation, rate, clients, retries or
-    /// timeout (seconds), the values as 0.5..=0.95:0.05 or 0,1,2; every strategy at
-    /// every value over --seeds seeds (at least 2 for intervals).
+    /// Sweep one parameter, PARAM=VALUES: utilisation, rate, clients, retries,
+    /// timeout (seconds) or any key of --keys as --set names it (server.workers,
+    /// trigger.end); numbers as 0.5..=0.95:0.05 or 0,1,2, durations and names as
+    /// 1s,2s; every strategy at every value over --seeds seeds (at least 2 for
+    /// intervals).
     #[arg(long, value_name = "PARAM=VALUES")]
     sweep: Option<String>,
     /// Print JSON (summaries and time series) instead of the report.
@@ -108,39 +118,17 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
             "storm needs --scenario NAME (see mac-sim storm --list)",
         ));
     };
-    let mut opts = presets::Options {
-        seed: Some(a.seed),
-        clients: a.clients,
-        ..Default::default()
-    };
-    if let Some(h) = &a.horizon {
-        opts.horizon_ps = Some(duration(h)?);
+    let opts = options(a)?;
+    let source = scenario_file::source(name)?;
+    if source.is_contention() {
+        check_contention_flags(a)?;
     }
-    if let Some(b) = &a.bin {
-        opts.bin_ps = Some(duration(b)?);
-    }
-    if !a.timeouts.is_empty() {
-        opts.timeouts_ps = Some(
-            a.timeouts
-                .iter()
-                .map(|t| duration(t))
-                .collect::<Result<_, _>>()?,
-        );
-    }
-    if !a.strategy.is_empty() {
-        opts.strategies = Some(
-            a.strategy
-                .iter()
-                .map(|s| Strategy::parse(s))
-                .collect::<Result<_, _>>()?,
-        );
-    }
-    let sc = match scenario_file::load_experiment(name, &opts)? {
+    let sc = match source.experiment(&opts)? {
         Experiment::Storm(sc) => sc,
         Experiment::Contention(c) => return contention_cmd(a, &c.config),
     };
     if let Some(spec) = &a.sweep {
-        return sweep_cmd(a, &sc, spec);
+        return sweep_cmd(a, &source, &opts, &sc, spec);
     }
     if a.seeds != 1 {
         return seeds_cmd(a, &sc);
@@ -159,20 +147,61 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
     )
 }
 
+/// The changes the flags make to the scenario: `--set`, and the flags that set a
+/// key (`--seed`, `--horizon`, `--bin`, `--timeouts`) first; `--clients`;
+/// `--strategy`.
+fn options(a: &StormArgs) -> Result<presets::Options, Failure> {
+    let mut settings = Vec::new();
+    let flags = [
+        ("seed", "--seed", a.seed.map(|s| s.to_string())),
+        ("horizon", "--horizon", a.horizon.clone()),
+        ("bin", "--bin", a.bin.clone()),
+        (
+            "timeouts",
+            "--timeouts",
+            (!a.timeouts.is_empty()).then(|| a.timeouts.join(",")),
+        ),
+    ];
+    for (key, flag, value) in flags {
+        if let Some(v) = value {
+            settings.push(Setting::new(key, v.as_str()).given_as(format!("{flag} {v}")));
+        }
+    }
+    for s in &a.set {
+        let s = Setting::parse(s)?;
+        if settings
+            .iter()
+            .any(|f| f.key == s.key && f.given_as.is_some())
+        {
+            return Err(Failure::usage(format!(
+                "--set {s}: {} is also set by its own flag; give it once",
+                s.key
+            )));
+        }
+        settings.push(s);
+    }
+    let strategies = if a.strategy.is_empty() {
+        None
+    } else {
+        Some(
+            a.strategy
+                .iter()
+                .map(|s| Strategy::parse(s))
+                .collect::<Result<_, _>>()?,
+        )
+    };
+    Ok(presets::Options {
+        settings,
+        clients: a.clients,
+        strategies,
+    })
+}
+
 /// `--scenario contention` or a contention file: its kinds (by default the jitter
 /// kinds and the immediate-retry baseline) at its client counts or `--clients`, over
-/// one seed or `--seeds`; `cfg` has `--seed` and `--clients` applied.
+/// one seed or `--seeds`; `cfg` has `--seed`, `--set` and `--clients` applied.
 fn contention_cmd(a: &StormArgs, cfg: &contention::ContentionConfig) -> Result<(), Failure> {
-    if a.horizon.is_some()
-        || !a.strategy.is_empty()
-        || !a.timeouts.is_empty()
-        || a.bin.is_some()
-        || a.sweep.is_some()
-    {
-        return Err(Failure::usage(
-            "contention takes only --seed, --seeds, --clients, --json, --csv and --out",
-        ));
-    }
+    check_contention_flags(a)?;
     if a.seeds != 1 {
         check_out(a, &files::contention_seeds_files())?;
         let rows = run_contention_seeds_with(cfg, a.seeds, interrupt::flag())?;
@@ -195,6 +224,22 @@ fn contention_cmd(a: &StormArgs, cfg: &contention::ContentionConfig) -> Result<(
         || out::contention_csv(&rows),
         || out::contention_report(&rows),
     )
+}
+
+/// Refuse the flags of a storm scenario for a contention experiment (before its
+/// file is read, so that the message names the rule rather than a key).
+fn check_contention_flags(a: &StormArgs) -> Result<(), Failure> {
+    if a.horizon.is_some()
+        || !a.strategy.is_empty()
+        || !a.timeouts.is_empty()
+        || a.bin.is_some()
+        || a.sweep.is_some()
+    {
+        return Err(Failure::usage(
+            "contention takes only --seed, --seeds, --clients, --set, --json, --csv and --out",
+        ));
+    }
+    Ok(())
 }
 
 /// Print what the flags ask for: JSON, the summary CSV, the series CSV or the report.
@@ -232,8 +277,15 @@ fn seeds_cmd(a: &StormArgs, sc: &presets::Scenario) -> Result<(), Failure> {
     )
 }
 
-/// `--sweep PARAM=VALUES`: every strategy at every value over `--seeds` seeds.
-fn sweep_cmd(a: &StormArgs, sc: &retry_storm::Scenario, spec: &str) -> Result<(), Failure> {
+/// `--sweep PARAM=VALUES`: every strategy at every value over `--seeds` seeds; `sc`
+/// is the scenario of `source` with `opts`, as read before the sweep.
+fn sweep_cmd(
+    a: &StormArgs,
+    source: &presets::Source,
+    opts: &presets::Options,
+    sc: &retry_storm::Scenario,
+    spec: &str,
+) -> Result<(), Failure> {
     if a.series {
         return Err(Failure::usage(
             "--sweep has no time series: use --csv or --json",
@@ -242,7 +294,14 @@ fn sweep_cmd(a: &StormArgs, sc: &retry_storm::Scenario, spec: &str) -> Result<()
     let spec = retry_storm::sweep::SweepSpec::parse(spec)?;
     check_out(a, &files::sweep_files(&sc.name))?;
     let progress = progress::for_stderr(a.quiet, "storm sweep", "runs", "events");
-    let points = run_sweep(sc, &spec, a.seeds, progress.as_ref(), interrupt::flag())?;
+    let (_, points) = run_sweep(
+        source,
+        opts,
+        &spec,
+        a.seeds,
+        progress.as_ref(),
+        interrupt::flag(),
+    )?;
     drop(progress);
     publish(a, |d| files::write_sweep(d, sc, &spec, &points))?;
     print_as(
@@ -252,11 +311,6 @@ fn sweep_cmd(a: &StormArgs, sc: &retry_storm::Scenario, spec: &str) -> Result<()
         || out::sweep_csv(sc, &spec, &points),
         || out::sweep_report(sc, &spec, &points),
     )
-}
-
-/// A duration option with its unit.
-fn duration(text: &str) -> Result<Time, Failure> {
-    Time::parse(text).map_err(|e| Failure::usage(format!("duration {e}")))
 }
 
 /// Check `--out`, if given, before the runs: a usable folder with no folder where one

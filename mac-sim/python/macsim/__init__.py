@@ -389,17 +389,51 @@ def _sweep_text(sweep: Union[str, tuple, None]) -> Optional[str]:
     if isinstance(sweep, tuple) and len(sweep) == 2 and isinstance(sweep[0], str):
         param, values = sweep
         if not isinstance(values, str):
-            values = ",".join(repr(v) if isinstance(v, float) else str(v) for v in values)
+            values = ",".join(_setting_text(v) for v in values)
         return f"{param}={values}"
     raise ValueError(
         f"sweep: expected 'PARAM=VALUES' or (PARAM, VALUES), not {type(sweep).__name__}"
     )
 
 
+def _setting_text(value) -> str:
+    """A value of ``set`` or of a sweep's list, in the command line's text form."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, (int, str)):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return ",".join(_setting_text(v) for v in value)
+    raise ValueError(
+        f"set: a value is a number, text, a boolean or a list of them, not "
+        f"{type(value).__name__}"
+    )
+
+
+def _settings(settings: Optional[dict]) -> Optional[list]:
+    """``set``'s keys and values, as ``--set KEY=VALUE`` takes them."""
+    if settings is None:
+        return None
+    if not isinstance(settings, dict):
+        raise ValueError(
+            f"set: expected a dict of keys (as mac-sim storm --keys names them, "
+            f"e.g. {{'server.workers': 8}}), not {type(settings).__name__}"
+        )
+    out = []
+    for key, value in settings.items():
+        if not isinstance(key, str):
+            raise ValueError(f"set: a key is text, e.g. 'server.workers', not {key!r}")
+        out.append((key, _setting_text(value)))
+    return out
+
+
 def storm(
     scenario: Union[str, "_os.PathLike[str]"],
     *,
-    seed: int = 1,
+    set: Optional[dict] = None,
+    seed: Optional[int] = None,
     seeds: int = 1,
     sweep: Union[str, tuple, None] = None,
     clients: Optional[int] = None,
@@ -410,32 +444,39 @@ def storm(
     progress: Progress = True,
 ) -> StormResult:
     """A retry-storm scenario, as ``mac-sim storm --scenario`` runs it: a preset's
-    name (``mac-sim storm --list``) or a scenario file. ``horizon``, ``bin`` and each
-    of ``timeouts`` are durations with a unit (``"120s"``); ``strategies`` replace the
-    scenario's, in the command line's ``--strategy`` form (``"exp-full+retries=3"``).
+    name (``mac-sim storm --list``) or a scenario file of either kind. ``set``: keys
+    of the file set to other values, as ``--set`` sets them (``{"server.workers": 8,
+    "trigger.end": "40s"}``; the keys as ``mac-sim storm --keys`` lists them, a table's
+    name and the key joined by dots). ``seed`` (default: the file's, else 1),
+    ``horizon``, ``bin`` and ``timeouts`` set those keys; ``horizon``, ``bin`` and
+    each of ``timeouts`` are durations with a unit (``"120s"``); ``strategies``
+    replace the scenario's, in the command line's ``--strategy`` form
+    (``"exp-full+retries=3"``).
 
     ``seeds``: run every strategy with the seeds ``seed, seed + 1, ...`` and report
     means with 95 % intervals (``--seeds``, 1 to 1000). ``sweep``: one parameter swept
     (``--sweep``): ``"utilisation=0.5..=0.95:0.05"``, or ``("utilisation", [0.4,
-    0.93])``; the parameters are ``utilisation``, ``rate``, ``clients``, ``retries``
-    and ``timeout`` (seconds), every strategy at every value over ``seeds`` seeds (at
-    least 2 for intervals). ``progress``: a tqdm bar (if tqdm is installed) for a call
+    0.93])``; the parameters are ``utilisation``, ``rate``, ``clients``, ``retries``,
+    ``timeout`` (seconds) and every key ``set`` takes (``("server.workers", [10,
+    20])``, ``("trigger.end", ["30s", "40s"])``), every strategy at every value over
+    ``seeds`` seeds (at least 2 for intervals). ``progress``: a tqdm bar (if tqdm is installed) for a call
     that lasts more than a second, ``False`` for none, or a callable
     ``progress(runs_done, runs)``.
 
     The contention experiment (``storm("contention")``, ``mac-sim storm --scenario
-    contention``) takes only ``seed``, ``seeds`` and ``clients``; its ``series`` is
-    ``None``. Raises ``ValueError`` with the command line's message,
+    contention``, or a file with ``experiment = "contention"``) takes only ``set``,
+    ``seed``, ``seeds`` and ``clients``; its ``series`` is ``None``. Raises ``ValueError`` with the command line's message,
     ``KeyboardInterrupt`` on Ctrl-C."""
     return StormResult(
         _native.storm(
             _os.fspath(scenario),
-            _whole("seed", seed, 0),
+            None if seed is None else _whole("seed", seed, 0),
             None if clients is None else _whole("clients", clients, 0, 2**32 - 1),
             horizon,
             strategies,
             timeouts,
             bin,
+            _settings(set),
             # Within u32, the range (1 to 1000) is the command line's, in its words.
             _whole("seeds", seeds, 0, 2**32 - 1),
             _sweep_text(sweep),

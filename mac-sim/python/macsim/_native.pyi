@@ -58,12 +58,13 @@ def beb_decide(
 ) -> List[Optional[int]]: ...
 def storm(
     scenario: str,
-    seed: int = 1,
+    seed: Optional[int] = None,
     clients: Optional[int] = None,
     horizon: Optional[str] = None,
     strategies: Optional[List[str]] = None,
     timeouts: Optional[List[str]] = None,
     bin: Optional[str] = None,
+    settings: Optional[List[Tuple[str, str]]] = None,
     seeds: int = 1,
     sweep: Optional[str] = None,
     progress: Optional[Callable[[int, int], None]] = None,

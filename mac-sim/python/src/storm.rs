@@ -8,6 +8,7 @@
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use retry_storm::file::{Experiment, Setting};
 use retry_storm::strategy::Strategy;
 use retry_storm::sweep::SweepSpec;
 use retry_storm::{StormError, contention, presets, report};
@@ -16,14 +17,9 @@ use retry_storm_host::replicate::run_seeds_with;
 use retry_storm_host::sweep::run_sweep;
 use retry_storm_host::{run_scenario_with, scenario_file};
 use sim_kit::output::json;
-use sim_kit::time::Time;
 
 use crate::progress::{Counters, Reporter};
 use crate::wait::interruptible;
-
-fn duration(text: &str) -> PyResult<Time> {
-    Time::parse(text).map_err(|e| PyValueError::new_err(format!("duration {e}")))
-}
 
 fn storm_error(e: StormError) -> PyErr {
     match e {
@@ -43,7 +39,8 @@ enum Form {
 }
 
 /// Runs the storm scenario `scenario` (a preset's name, see `mac-sim storm --list`,
-/// or the path of a scenario file) with the options of `mac-sim storm` and returns
+/// or the path of a scenario file of either kind) with the options of
+/// `mac-sim storm` (`settings`: `--set`'s keys and values) and returns
 /// a dict of texts: `json` (`--json`), `summary_csv` (`--csv`), `series_csv`
 /// (`--series`; `None` with `sweep`, which has no time series).
 ///
@@ -52,31 +49,56 @@ enum Form {
 /// over `seeds` seeds. `progress`, if given, is called as `progress(runs_done,
 /// runs_to_do)` from the calling thread while the runs go. Raises `ValueError` with
 /// the command line's message for a bad option or scenario, `KeyboardInterrupt` on
-/// Ctrl-C. The contention experiment takes only `seed`, `seeds` and `clients`.
+/// Ctrl-C. A contention experiment takes only `seed`, `seeds`, `clients` and
+/// `settings`.
 #[pyfunction]
-#[pyo3(signature = (scenario, seed = 1, clients = None, horizon = None, strategies = None, timeouts = None, bin = None, seeds = 1, sweep = None, progress = None))]
+#[pyo3(signature = (scenario, seed = None, clients = None, horizon = None, strategies = None, timeouts = None, bin = None, settings = None, seeds = 1, sweep = None, progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn storm<'py>(
     py: Python<'py>,
     scenario: &str,
-    seed: u64,
+    seed: Option<u64>,
     clients: Option<u32>,
     horizon: Option<&str>,
     strategies: Option<Vec<String>>,
     timeouts: Option<Vec<String>>,
     bin: Option<&str>,
+    settings: Option<Vec<(String, String)>>,
     seeds: u32,
     sweep: Option<&str>,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    // The arguments that set a key of the file, named as the caller wrote them; then
+    // `set`'s keys, as --set's.
+    let mut list = Vec::new();
+    let named = [
+        ("seed", seed.map(|s| s.to_string())),
+        ("horizon", horizon.map(str::to_string)),
+        ("bin", bin.map(str::to_string)),
+        ("timeouts", timeouts.as_ref().map(|t| t.join(","))),
+    ];
+    for (key, value) in named {
+        if let Some(v) = value {
+            let given = if key == "seed" {
+                format!("{key}={v}")
+            } else {
+                format!("{key}={v:?}")
+            };
+            list.push(Setting::new(key, v.as_str()).given_as(given));
+        }
+    }
+    for (key, value) in settings.unwrap_or_default() {
+        if list.iter().any(|s| s.key == key) {
+            return Err(PyValueError::new_err(format!(
+                "set: {key} is also given as the argument {key}; give it once"
+            )));
+        }
+        let given = format!("set {key}={value}");
+        list.push(Setting::new(key, value).given_as(given));
+    }
     let opts = presets::Options {
-        seed: Some(seed),
+        settings: list,
         clients,
-        horizon_ps: horizon.map(duration).transpose()?,
-        bin_ps: bin.map(duration).transpose()?,
-        timeouts_ps: timeouts
-            .map(|t| t.iter().map(|x| duration(x)).collect::<PyResult<Vec<_>>>())
-            .transpose()?,
         strategies: strategies
             .map(|s| {
                 s.iter()
@@ -86,21 +108,23 @@ pub fn storm<'py>(
             .transpose()
             .map_err(storm_error)?,
     };
-    if scenario == contention::NAME {
-        if horizon.is_some()
+    let source = scenario_file::source(scenario).map_err(storm_error)?;
+    // The command line's rule for a contention experiment, before its file is read.
+    if source.is_contention()
+        && (horizon.is_some()
             || bin.is_some()
             || opts.strategies.is_some()
-            || opts.timeouts_ps.is_some()
-            || sweep.is_some()
-        {
-            // The command line's rule for the fixed experiment.
-            return Err(PyValueError::new_err(
-                "contention takes only seed, seeds and clients",
-            ));
-        }
-        return run_contention(py, seed, clients, seeds);
+            || timeouts.is_some()
+            || sweep.is_some())
+    {
+        return Err(PyValueError::new_err(
+            "contention takes only seed, seeds, clients and set",
+        ));
     }
-    let sc = scenario_file::load(scenario, &opts).map_err(storm_error)?;
+    let sc = match source.experiment(&opts).map_err(storm_error)? {
+        Experiment::Storm(sc) => sc,
+        Experiment::Contention(c) => return run_contention(py, &c.config, seeds),
+    };
     // The command line's order: --sweep (over --seeds), else --seeds, else once.
     let form = match sweep {
         Some(text) => Form::Sweep(SweepSpec::parse(text).map_err(storm_error)?, seeds),
@@ -126,13 +150,15 @@ pub fn storm<'py>(
                     Some(report::replicated_series_csv(&r)),
                 )
             }),
-            Form::Sweep(spec, n) => run_sweep(&sc, spec, *n, &counters, cancel).map(|points| {
-                (
-                    report::sweep_json(&sc, spec, &points),
-                    report::sweep_csv(&sc, spec, &points),
-                    None,
-                )
-            }),
+            Form::Sweep(spec, n) => {
+                run_sweep(&source, &opts, spec, *n, &counters, cancel).map(|(_, points)| {
+                    (
+                        report::sweep_json(&sc, spec, &points),
+                        report::sweep_csv(&sc, spec, &points),
+                        None,
+                    )
+                })
+            }
         },
         |_| reporter.tick(&counters),
     )?
@@ -151,25 +177,17 @@ pub fn storm<'py>(
 /// (it has no time series). Interruptible as the other forms.
 fn run_contention<'py>(
     py: Python<'py>,
-    seed: u64,
-    clients: Option<u32>,
+    cfg: &contention::ContentionConfig,
     seeds: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let mut cfg = contention::ContentionConfig {
-        seed,
-        ..Default::default()
-    };
-    if let Some(n) = clients {
-        cfg.clients = vec![n];
-    }
     let (json, csv) = interruptible(
         py,
         |cancel| {
             if seeds != 1 {
-                run_contention_seeds_with(&cfg, seeds, cancel)
+                run_contention_seeds_with(cfg, seeds, cancel)
                     .map(|rows| (json::to_string(&rows), report::contention_seeds_csv(&rows)))
             } else {
-                contention::run_contention_with(&cfg, cancel)
+                contention::run_contention_with(cfg, cancel)
                     .map(|rows| (json::to_string(&rows), report::contention_csv(&rows)))
             }
         },

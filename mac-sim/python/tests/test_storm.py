@@ -63,7 +63,7 @@ def test_storm_bad_options_raise_value_error(cli):
         macsim.storm("no-such-preset")
     p = cli("storm", "--scenario", "no-such-preset", "-q", check=False)
     assert p.returncode != 0 and str(e.value) in p.stderr
-    with pytest.raises(ValueError, match="duration"):
+    with pytest.raises(ValueError, match="^horizon=\"soon\": 'soon' must be a positive time"):
         macsim.storm("pause", horizon="soon")
     with pytest.raises(ValueError):
         macsim.storm("pause", strategies=["exp+nonsense=3"])
@@ -76,10 +76,54 @@ def test_storm_bad_options_raise_value_error(cli):
             macsim.storm("metastable", **kwargs)
         p = cli("storm", "--scenario", "metastable", *flags, "-q", check=False)
         assert p.returncode != 0 and str(e.value) in p.stderr, (str(e.value), p.stderr)
-    with pytest.raises(ValueError, match="^contention takes only seed, seeds and clients"):
+    with pytest.raises(ValueError, match="^contention takes only seed, seeds, clients and set"):
         macsim.storm("contention", horizon="10s")
     with pytest.raises(ValueError, match="^sweep: expected"):
         macsim.storm("metastable", sweep=["utilisation", 0.5])
+
+
+def test_storm_set_and_key_sweep_equal_cli(cli):
+    """``set`` is ``--set``, a sweep of a file's key is ``--sweep KEY=LIST``: the same
+    JSON and CSV; a duration's values stay text, a number's are numbers."""
+    r = macsim.storm("pause", set={"server.workers": 30, "trigger.end": "35s"},
+                     horizon="60s", progress=False)
+    flags = ["storm", "--scenario", "pause", "--set", "server.workers=30",
+             "--set", "trigger.end=35s", "-d", "60s", "-q"]
+    assert r.result == json.loads(cli(*flags, "--json").stdout)
+    pd.testing.assert_frame_equal(r.summary, csv(cli(*flags, "--csv").stdout))
+    for sweep, values in [
+        (("trigger.end", ["25s", "35s"]), ["25s", "25s", "35s", "35s"]),
+        (("server.workers", [30, 50]), [30, 30, 50, 50]),
+    ]:
+        got = macsim.storm("pause", sweep=sweep, horizon="60s", progress=False)
+        text = f"{sweep[0]}=" + ",".join(str(v) for v in sweep[1])
+        args = ["storm", "--scenario", "pause", "--sweep", text, "-d", "60s", "-q"]
+        assert got.result == json.loads(cli(*args, "--json").stdout)
+        pd.testing.assert_frame_equal(got.summary, csv(cli(*args, "--csv").stdout))
+        assert list(got.summary["value"]) == values
+
+
+def test_storm_set_errors_name_the_setting(cli):
+    with pytest.raises(ValueError, match="^set server.workers=0: the server needs"):
+        macsim.storm("pause", set={"server.workers": 0})
+    with pytest.raises(ValueError, match="no such key: see mac-sim storm --keys"):
+        macsim.storm("pause", set={"server.worker": 1})
+    with pytest.raises(ValueError, match="^set: expected a dict"):
+        macsim.storm("pause", set=["server.workers=1"])
+    with pytest.raises(ValueError, match="^set: a value is"):
+        macsim.storm("pause", set={"server.workers": {1: 2}})
+    with pytest.raises(ValueError, match="^set: horizon is also given as the argument"):
+        macsim.storm("pause", horizon="60s", set={"horizon": "50s"})
+
+
+def test_contention_from_a_file_equals_the_cli(cli, tmp_path):
+    """A contention experiment's own file, with a key set, as the command line runs it."""
+    f = tmp_path / "mine.toml"
+    f.write_text('experiment = "contention"\n[contention]\nclients = [10, 20]\n')
+    r = macsim.storm(f, set={"contention.base": "2ms"}, progress=False)
+    args = ["storm", "--scenario", str(f), "--set", "contention.base=2ms", "-q"]
+    assert r.result == json.loads(cli(*args, "--json").stdout)
+    assert sorted(set(r.summary["clients"])) == [10, 20]
 
 
 STORM_SCRIPT = """

@@ -341,7 +341,8 @@ pub fn sweep_chart(name: &str, param: &str, points: &[SweepPoint]) -> Panels {
             for (i, strategy) in names.iter().enumerate() {
                 let est: Vec<(f64, Estimate)> = points
                     .iter()
-                    .filter_map(|p| p.strategies.get(i).map(|s| (p.value, get(s))))
+                    .enumerate()
+                    .filter_map(|(k, p)| p.strategies.get(i).map(|s| (p.value.x(k), get(s))))
                     .filter(|(_, e)| e.mean.is_finite())
                     .collect();
                 let line = est.iter().map(|&(x, e)| (x, e.mean)).collect();

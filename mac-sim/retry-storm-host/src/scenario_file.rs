@@ -1,29 +1,37 @@
 //! A scenario by name or path: a preset of [`retry_storm::presets`], or else a
-//! scenario file read from disk and parsed by [`presets::from_file_text`] (a storm
-//! scenario) or [`presets::experiment_from_file_text`] (either kind).
+//! scenario file read from disk, as a [`Source`] that gives a storm scenario
+//! ([`Source::scenario`]) or an experiment of either kind ([`Source::experiment`]).
 
 use std::path::Path;
 
 use retry_storm::error::{FileError, FileProblem};
 use retry_storm::file::Experiment;
-use retry_storm::presets::{self, Options};
+use retry_storm::presets::{Options, Source};
 use retry_storm::{Scenario, StormError};
 
-/// A preset by name, or else the scenario file at `name_or_path`, with `opts` applied.
+/// A preset by name (the contention experiment among them), or else the scenario
+/// file at `name_or_path`, read.
 ///
 /// # Errors
 ///
 /// [`StormError::UnknownScenario`] for a name that is neither a preset nor a file
 /// that exists (and does not look like a path: no `/` and no `.toml`);
-/// [`StormError::File`] for a file that cannot be read or used; the [`StormError`] of
-/// [`StormConfig::validate`](retry_storm::StormConfig::validate) for options that do
-/// not fit the scenario.
-pub fn load(name_or_path: &str, opts: &Options) -> Result<Scenario, StormError> {
-    if presets::text(name_or_path).is_some() {
-        return presets::scenario(name_or_path, opts);
+/// [`StormError::File`] for a file that cannot be read.
+pub fn source(name_or_path: &str) -> Result<Source, StormError> {
+    match Source::preset(name_or_path) {
+        Some(s) => Ok(s),
+        None => Ok(Source::file(name_or_path, read(name_or_path)?)),
     }
-    let text = read(name_or_path)?;
-    presets::from_file_text(&text, name_or_path, opts)
+}
+
+/// A storm preset by name, or else the storm scenario file at `name_or_path`, with
+/// `opts` applied.
+///
+/// # Errors
+///
+/// As [`source`]; then those of [`Source::scenario`].
+pub fn load(name_or_path: &str, opts: &Options) -> Result<Scenario, StormError> {
+    source(name_or_path)?.scenario(opts)
 }
 
 /// A preset by name (the contention experiment among them), or else the scenario
@@ -31,14 +39,9 @@ pub fn load(name_or_path: &str, opts: &Options) -> Result<Scenario, StormError> 
 ///
 /// # Errors
 ///
-/// As [`load`]; for a contention experiment, the errors of
-/// [`presets::contention_with_options`].
+/// As [`source`]; then those of [`Source::experiment`].
 pub fn load_experiment(name_or_path: &str, opts: &Options) -> Result<Experiment, StormError> {
-    if name_or_path == retry_storm::contention::NAME || presets::text(name_or_path).is_some() {
-        return presets::experiment(name_or_path, opts);
-    }
-    let text = read(name_or_path)?;
-    presets::experiment_from_file_text(&text, name_or_path, opts)
+    source(name_or_path)?.experiment(opts)
 }
 
 /// The text of the scenario file at `name_or_path`.

@@ -3,13 +3,14 @@
 //! several seeds, summarised per point by the engine ([`retry_storm::sweep::points`]).
 //!
 //! ```
-//! use retry_storm::{presets, sweep::SweepSpec};
+//! use retry_storm::presets::{Options, Source};
+//! use retry_storm::sweep::SweepSpec;
 //! use retry_storm_host::sweep::run_sweep;
-//! let sc = presets::scenario("metastable", &presets::Options::default()).unwrap();
+//! let src = Source::preset("metastable").unwrap();
 //! let spec = SweepSpec::parse("utilisation=0.4,0.93").unwrap();
 //! let stop = std::sync::atomic::AtomicBool::new(false);
 //! let quiet = sim_kit::progress::Quiet;
-//! let points = run_sweep(&sc, &spec, 2, &quiet, &stop).unwrap();
+//! let (_, points) = run_sweep(&src, &Options::default(), &spec, 2, &quiet, &stop).unwrap();
 //! assert_eq!(points.len(), 2);
 //! let retrying = |p: &retry_storm::sweep::SweepPoint| p.strategies[1].recovered;
 //! assert!(retrying(&points[0]) > retrying(&points[1])); // 40 % recovers, 93 % does not
@@ -17,6 +18,7 @@
 
 use std::sync::atomic::AtomicBool;
 
+use retry_storm::presets::{Options, Source};
 use retry_storm::replicate::check_seeds;
 use retry_storm::sweep::{SweepPoint, SweepSpec, plan, points};
 use retry_storm::{Scenario, StormError};
@@ -24,23 +26,27 @@ use sim_kit::progress::Progress;
 
 use crate::scenario::run_all_with;
 
-/// Every strategy of `sc` at every value of `spec`, `seeds` seeds each, in one grid
-/// on the shared runner; the points come back in the values' order.
+/// Every strategy of the scenario of `source` with `opts` at every value of `spec`,
+/// `seeds` seeds each, in one grid on the shared runner: the scenario, and the points
+/// in the values' order.
 ///
 /// # Errors
 ///
 /// [`StormError::Param`] for seeds outside 1..=1000, the errors of
-/// [`retry_storm::sweep::apply`] for the first value that does not fit, the first
-/// run's [`StormError`], and [`StormError::Interrupted`] if `cancel` was raised.
+/// [`retry_storm::sweep::plan`] for the scenario or the first value that does not
+/// fit, the first run's [`StormError`], and [`StormError::Interrupted`] if `cancel`
+/// was raised.
 pub fn run_sweep(
-    sc: &Scenario,
+    source: &Source,
+    opts: &Options,
     spec: &SweepSpec,
     seeds: u32,
     progress: &dyn Progress,
     cancel: &AtomicBool,
-) -> Result<Vec<SweepPoint>, StormError> {
+) -> Result<(Scenario, Vec<SweepPoint>), StormError> {
     check_seeds(seeds)?;
-    let runs = plan(sc, spec)?;
+    let (sc, runs) = plan(source, opts, spec)?;
     let grid = run_all_with(&runs, seeds, progress, cancel)?;
-    Ok(points(sc, spec, &grid))
+    let points = points(&sc, spec, &grid);
+    Ok((sc, points))
 }

@@ -11,13 +11,13 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use retry_storm::file::Setting;
 use retry_storm::{presets, run};
-use sim_kit::time::Time;
 
 fn storm(c: &mut Criterion) {
     let opts = presets::Options {
         clients: Some(10_000),
-        horizon_ps: Some(Time::from_secs(60)),
+        settings: vec![Setting::new("horizon", "60s")],
         ..Default::default()
     };
     let sc = presets::scenario("pause", &opts).expect("the preset is valid");

@@ -108,6 +108,8 @@ pub enum Param {
     FailingShard,
     /// A sweep specification (`PARAM=VALUES`).
     Sweep,
+    /// A setting that is not `KEY=VALUE`.
+    Set,
     /// A sweep's list of values that the range grammar refuses (`PARAM=VALUES: why`).
     SweepValues,
     /// A swept value that does not fit the scenario (`PARAM=VALUE`).
@@ -239,9 +241,13 @@ impl fmt::Display for StormError {
                     ),
                     Sweep => write!(
                         f,
-                        "sweep '{v}': use PARAM=VALUES with PARAM one of utilisation, rate, clients, retries, timeout and VALUES like 0.5..=0.95:0.05 or 0,1,2 (at most 1000)"
+                        "sweep '{v}': use PARAM=VALUES with PARAM one of utilisation, rate, clients, retries, timeout or a key of mac-sim storm --keys, and VALUES like 0.5..=0.95:0.05, 0,1,2 or 1s,2s (at most 1000)"
                     ),
                     SweepValues => write!(f, "sweep {v}"),
+                    Set => write!(
+                        f,
+                        "--set '{v}': use KEY=VALUE with a key of mac-sim storm --keys, e.g. server.workers=8"
+                    ),
                     SweepValue => write!(
                         f,
                         "sweep {v} does not fit the scenario: utilisation needs workers and rate an open or capped load; clients a closed or capped load, whole; retries a strategy that retries, whole; timeout positive seconds"
@@ -363,6 +369,11 @@ pub enum FileProblem {
     NotForKind,
     /// A value the model cannot accept.
     Invalid(Box<StormError>),
+    /// A setting (`--set KEY=VALUE`) that cannot be applied to the file: why.
+    Setting(String),
+    /// A problem at a key of the file that settings may have caused (a key the set
+    /// `kind` does not use): the problem, and the settings as given.
+    WithSettings(Box<FileProblem>, String),
     /// The file describes another experiment than the one asked for.
     OtherExperiment {
         /// What the file describes (`contention experiment`).
@@ -394,6 +405,8 @@ impl fmt::Display for FileProblem {
             FileProblem::Missing => write!(f, "missing: this kind needs it"),
             FileProblem::NotForKind => write!(f, "not used by this kind: remove it"),
             FileProblem::Invalid(e) => write!(f, "{e}"),
+            FileProblem::Setting(m) => write!(f, "{m}"),
+            FileProblem::WithSettings(p, settings) => write!(f, "{p} (with {settings})"),
             FileProblem::OtherExperiment { is, wanted } => {
                 write!(f, "this file is a {is}, not a {wanted}")
             }

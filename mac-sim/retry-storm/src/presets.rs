@@ -5,31 +5,105 @@
 
 use crate::config::StormConfig;
 use crate::error::{Param, StormError};
-use crate::file::{ContentionScenario, Experiment};
+use std::borrow::Cow;
+
+use crate::file::{ContentionScenario, Experiment, Setting};
 use crate::strategy::Strategy;
-use sim_kit::time::Time;
 
 pub use crate::scenario::Scenario;
 
 pub use crate::names::PRESETS as NAMES;
 
-/// Changes to a preset from the command line.
+/// Changes to a scenario from the command line, on top of its file.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
-    /// Seed (default 1).
-    pub seed: Option<u64>,
+    /// Keys of the file set to other values (`--set KEY=VALUE`, and `--seed`,
+    /// `--horizon`, `--bin` and `--timeouts`, which set `seed`, `horizon`, `bin` and
+    /// `timeouts`), applied as the file is read ([`crate::file::parse_with`]).
+    pub settings: Vec<Setting>,
     /// Clients: the closed-loop population, or the open-loop rate scaled by the same
     /// factor; the server's capacity (workers, concurrency limit) scales with it, so
-    /// the load per worker is the preset's.
+    /// the load per worker is the scenario's ([`crate::sweep::with_clients`]). A
+    /// contention experiment measures this one client count.
     pub clients: Option<u32>,
-    /// Simulated time (the trigger must still end within it).
-    pub horizon_ps: Option<Time>,
-    /// Replace the preset's strategies.
+    /// Replace the scenario's strategies.
     pub strategies: Option<Vec<Strategy>>,
-    /// Replace the per-attempt timeouts (one is drawn per logical request).
-    pub timeouts_ps: Option<Vec<Time>>,
-    /// Replace the width of the time-series bins.
-    pub bin_ps: Option<Time>,
+}
+
+impl Options {
+    /// These options with `setting` added.
+    pub fn with(&self, setting: Setting) -> Self {
+        let mut o = self.clone();
+        o.settings.push(setting);
+        o
+    }
+}
+
+/// A scenario file's text and the name it goes by: a preset (built into the
+/// binary) or a file the host layer read (`retry_storm_host::scenario_file`).
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// The preset's name or the file's path, for messages and the default name.
+    pub origin: String,
+    /// The file's text.
+    pub text: Cow<'static, str>,
+}
+
+impl Source {
+    /// The preset `name` (the contention experiment among them), if there is one.
+    pub fn preset(name: &str) -> Option<Self> {
+        let text = if name == crate::contention::NAME {
+            CONTENTION_FILE
+        } else {
+            text(name)?
+        };
+        Some(Self {
+            origin: name.to_string(),
+            text: Cow::Borrowed(text),
+        })
+    }
+
+    /// The file `origin` whose text is `text`.
+    pub fn file(origin: impl Into<String>, text: String) -> Self {
+        Self {
+            origin: origin.into(),
+            text: Cow::Owned(text),
+        }
+    }
+
+    /// Whether the file says it is a contention experiment (`experiment =
+    /// "contention"`); `false` for a storm scenario and for a file whose
+    /// `experiment` key cannot be read (reading it then says why).
+    pub fn is_contention(&self) -> bool {
+        crate::file::is_contention(&self.text, &self.origin)
+    }
+
+    /// The experiment of either kind the file describes, with `opts` applied.
+    ///
+    /// # Errors
+    ///
+    /// [`StormError::File`] for a file, or a setting, that cannot be used; the
+    /// [`StormError`] of [`StormConfig::validate`] for options that do not fit the
+    /// scenario; for a contention experiment, those of [`contention_with_options`].
+    pub fn experiment(&self, opts: &Options) -> Result<Experiment, StormError> {
+        match crate::file::parse_experiment_with(&self.text, &self.origin, &opts.settings)? {
+            Experiment::Storm(sc) => with_options(sc, opts).map(Experiment::Storm),
+            Experiment::Contention(c) => {
+                contention_with_options(c, opts).map(Experiment::Contention)
+            }
+        }
+    }
+
+    /// The storm scenario the file describes, with `opts` applied.
+    ///
+    /// # Errors
+    ///
+    /// As [`experiment`](Self::experiment); [`StormError::File`] for a contention
+    /// experiment's file.
+    pub fn scenario(&self, opts: &Options) -> Result<Scenario, StormError> {
+        let sc = crate::file::parse_with(&self.text, &self.origin, &opts.settings)?;
+        with_options(sc, opts)
+    }
 }
 
 /// The shipped scenario files, built into the binary: (name, text).
@@ -64,42 +138,21 @@ pub const FILES: [(&str, &str); 18] = [
 pub const CONTENTION_FILE: &str = include_str!("../scenarios/contention.toml");
 
 /// The preset `name`, a storm scenario or the contention experiment, with `opts`
-/// applied ([`contention_with_options`] for the experiment).
+/// applied ([`Source::experiment`]).
 ///
 /// # Errors
 ///
-/// As [`scenario`]; for the contention experiment, those of
-/// [`contention_with_options`].
+/// [`StormError::UnknownScenario`] for a name that is not a preset; those of
+/// [`Source::experiment`].
 pub fn experiment(name: &str, opts: &Options) -> Result<Experiment, StormError> {
-    if name == crate::contention::NAME {
-        let c = crate::file::parse_contention(CONTENTION_FILE, name)?;
-        return contention_with_options(c, opts).map(Experiment::Contention);
-    }
-    scenario(name, opts).map(Experiment::Storm)
+    Source::preset(name)
+        .ok_or_else(|| StormError::UnknownScenario(name.to_string()))?
+        .experiment(opts)
 }
 
-/// The scenario file `file` of either kind, whose text is `text`, with `opts`
-/// applied: [`from_file_text`] for a storm scenario, [`contention_with_options`] for
-/// a contention experiment.
-///
-/// # Errors
-///
-/// [`StormError::File`] for a file that cannot be used; the errors of applying
-/// `opts`.
-pub fn experiment_from_file_text(
-    text: &str,
-    file: &str,
-    opts: &Options,
-) -> Result<Experiment, StormError> {
-    match crate::file::parse_experiment(text, file)? {
-        Experiment::Storm(sc) => with_options(sc, opts).map(Experiment::Storm),
-        Experiment::Contention(c) => contention_with_options(c, opts).map(Experiment::Contention),
-    }
-}
-
-/// Apply to a contention experiment the options it takes: the seed, and the clients
-/// (one client count in place of its list). The other options are a storm's; the
-/// command line refuses them for the experiment.
+/// Apply to a contention experiment the options it takes besides its settings: the
+/// clients (one client count in place of its list). The strategies are a storm's;
+/// the command line refuses them for the experiment.
 ///
 /// # Errors
 ///
@@ -109,9 +162,6 @@ pub fn contention_with_options(
     mut c: ContentionScenario,
     opts: &Options,
 ) -> Result<ContentionScenario, StormError> {
-    if let Some(seed) = opts.seed {
-        c.config.seed = seed;
-    }
     if let Some(n) = opts.clients {
         c.config.clients = vec![n];
     }
@@ -123,28 +173,19 @@ pub fn text(name: &str) -> Option<&'static str> {
     FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
-/// The preset `name`, with `opts` applied.
+/// The storm preset `name`, with `opts` applied ([`Source::scenario`]).
 ///
 /// # Errors
 ///
-/// [`StormError::UnknownScenario`] for a name that is not a preset; the
-/// [`StormError`] of [`StormConfig::validate`] for options that do not fit it.
+/// [`StormError::UnknownScenario`] for a name that is not a storm preset; those of
+/// [`Source::scenario`].
 pub fn scenario(name: &str, opts: &Options) -> Result<Scenario, StormError> {
-    let text = text(name).ok_or_else(|| StormError::UnknownScenario(name.to_string()))?;
-    with_options(crate::file::parse(text, name)?, opts)
-}
-
-/// The scenario file `file` (its name, for the messages and the scenario's name),
-/// whose text is `text`, with `opts` applied. Reading a file from disk, and choosing
-/// between a preset's name and a path, is the host layer's
-/// (`retry_storm_host::scenario_file::load`).
-///
-/// # Errors
-///
-/// [`StormError::File`] for a file that cannot be used; the [`StormError`] of
-/// [`StormConfig::validate`] for options that do not fit the scenario.
-pub fn from_file_text(text: &str, file: &str, opts: &Options) -> Result<Scenario, StormError> {
-    with_options(crate::file::parse(text, file)?, opts)
+    match text(name) {
+        Some(_) => Source::preset(name)
+            .ok_or_else(|| StormError::UnknownScenario(name.to_string()))?
+            .scenario(opts),
+        None => Err(StormError::UnknownScenario(name.to_string())),
+    }
 }
 
 /// Apply `opts` to every run of `sc`.
@@ -171,18 +212,6 @@ fn with_options(mut sc: Scenario, opts: &Options) -> Result<Scenario, StormError
 }
 
 fn apply(mut c: StormConfig, o: &Options) -> Result<StormConfig, StormError> {
-    if let Some(seed) = o.seed {
-        c.seed = seed;
-    }
-    if let Some(h) = o.horizon_ps {
-        c.horizon_ps = h;
-    }
-    if let Some(t) = &o.timeouts_ps {
-        c.timeouts_ps = t.clone();
-    }
-    if let Some(b) = o.bin_ps {
-        c.bin_ps = b;
-    }
     if let Some(n) = o.clients {
         c = crate::sweep::with_clients(c, n)?;
     }

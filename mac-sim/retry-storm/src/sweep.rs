@@ -3,7 +3,13 @@
 //! ([`points`]); as a table, CSV and JSON in [`crate::report`]. Running the plan in
 //! parallel, the chart and the files are the host layer's (`retry_storm_host::sweep`).
 //!
-//! A sweep is written `PARAM=VALUES`, the values in [`sim_kit::range`]'s syntax:
+//! A sweep is written `PARAM=VALUES`. `PARAM` is one of the parameters below, which
+//! act on every run of the scenario, or any key of its file ([`crate::file::keys`],
+//! as `--set` names it: `server.workers`, `trigger.end`, `recovery.sustain`), each
+//! value then set as `--set KEY=VALUE` sets it. The values are in
+//! [`sim_kit::range`]'s syntax for numbers (`0.5..=0.95:0.05` or `0,1,2`), and a
+//! comma-separated list for the keys written as text (durations and names: `1s,2s`,
+//! `open,closed`).
 //!
 //! | parameter | what it sets |
 //! |---|---|
@@ -12,12 +18,14 @@
 //! | `clients` | the clients, as `--clients` ([`with_clients`]): the closed-loop population, the open loop's client processes or the cap on active clients, with the offered load and the server's capacity scaled by the same factor |
 //! | `retries` | every strategy's retries (each must retry) |
 //! | `timeout` | the clients' per-attempt timeout, seconds |
+//! | a file's key | that key, in every run (`server.workers=10,20,40`) |
 //!
 //! ```
-//! use retry_storm::{presets, run, scenario::replication, sweep};
-//! let sc = presets::scenario("metastable", &presets::Options::default()).unwrap();
+//! use retry_storm::presets::{Options, Source};
+//! use retry_storm::{run, scenario::replication, sweep};
+//! let src = Source::preset("metastable").unwrap();
 //! let spec = sweep::SweepSpec::parse("utilisation=0.4,0.93").unwrap();
-//! let runs = sweep::plan(&sc, &spec).unwrap();
+//! let (sc, runs) = sweep::plan(&src, &Options::default(), &spec).unwrap();
 //! assert_eq!(runs.len(), 2 * sc.runs.len()); // value by value, the strategies in order
 //! let grid: Vec<Vec<_>> = runs
 //!     .iter()
@@ -27,20 +35,32 @@
 //! assert_eq!(points.len(), 2);
 //! let retrying = |p: &sweep::SweepPoint| p.strategies[1].recovered;
 //! assert!(retrying(&points[0]) > retrying(&points[1])); // 40 % recovers, 93 % does not
+//! // A key of the file: the server's workers.
+//! let spec = sweep::SweepSpec::parse("server.workers=30,60").unwrap();
+//! let (_, runs) = sweep::plan(&src, &Options::default(), &spec).unwrap();
+//! assert_eq!(runs[runs.len() - 1].server.workers, Some(60));
 //! ```
 
 use backoff_core::Stop;
 use serde::Serialize;
 
+use std::fmt;
+
 use crate::config::{Load, ServerConfig, StormConfig};
 use crate::error::{Param, StormError};
+use crate::file::{Setting, resolve};
+use crate::presets::{Options, Source};
 use crate::replicate::{StrategyOverSeeds, over_seeds};
 use crate::scenario::Scenario;
 use crate::sim::StormResult;
 use sim_kit::time::{PS_PER_SEC, Time};
 
+/// The most values a storm sweep takes (each one runs every strategy over every
+/// seed).
+pub const MAX_SWEEP_VALUES: usize = 1000;
+
 /// The parameter a sweep varies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SweepParam {
     /// Open-loop rate over the server's capacity.
     Utilisation,
@@ -52,12 +72,24 @@ pub enum SweepParam {
     Retries,
     /// The clients' per-attempt timeout, seconds.
     Timeout,
+    /// A key of the scenario's file, as `--set` names it (`server.workers`).
+    Key(String),
 }
 
 impl SweepParam {
+    /// The parameters that act on every run, in the order the help lists them.
+    const RUN_WIDE: [SweepParam; 5] = [
+        SweepParam::Utilisation,
+        SweepParam::Rate,
+        SweepParam::Clients,
+        SweepParam::Retries,
+        SweepParam::Timeout,
+    ];
+
     /// Its name in `PARAM=VALUES`.
-    pub fn name(self) -> &'static str {
+    pub fn name(&self) -> &str {
         match self {
+            SweepParam::Key(k) => k,
             SweepParam::Utilisation => "utilisation",
             SweepParam::Rate => "rate",
             SweepParam::Clients => "clients",
@@ -67,13 +99,44 @@ impl SweepParam {
     }
 }
 
-/// A parameter and its values.
+/// One value of a swept parameter: a number, or text for a key written as text (a
+/// duration, a name). JSON writes a number as a number.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum SweepValue {
+    /// A number.
+    Number(f64),
+    /// Text, as the file would have it (`100ms`, `closed`).
+    Text(String),
+}
+
+impl SweepValue {
+    /// Where the value goes on a chart's axis: the number, a duration in seconds, or
+    /// else `position` (the value's place in the sweep).
+    pub fn x(&self, position: usize) -> f64 {
+        match self {
+            SweepValue::Number(v) => *v,
+            SweepValue::Text(t) => Time::parse(t).map_or(position as f64, Time::as_secs_f64),
+        }
+    }
+}
+
+impl fmt::Display for SweepValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SweepValue::Number(v) => write!(f, "{v}"),
+            SweepValue::Text(t) => write!(f, "{t}"),
+        }
+    }
+}
+
+/// A parameter and its values.
+#[derive(Clone, Debug, PartialEq)]
 pub struct SweepSpec {
     /// The parameter.
     pub param: SweepParam,
     /// Its values, in order.
-    pub values: Vec<f64>,
+    pub values: Vec<SweepValue>,
 }
 
 impl SweepSpec {
@@ -81,29 +144,62 @@ impl SweepSpec {
     ///
     /// # Errors
     ///
-    /// [`StormError::Param`]: [`Param::Sweep`] for an unknown parameter or more than
-    /// 1000 values, [`Param::SweepValues`] (with the reason) for values that
-    /// [`sim_kit::range::values`] cannot read.
+    /// [`StormError::Param`]: [`Param::Sweep`] for text without `=` or more than
+    /// [`MAX_SWEEP_VALUES`] values; [`Param::SweepValues`] (with the reason) for a
+    /// parameter that is neither one of the table's nor a file's key, a key whose
+    /// value is a list or text, values that [`sim_kit::range::values`] cannot read,
+    /// or a list of text with an empty or repeated value.
     pub fn parse(text: &str) -> Result<Self, StormError> {
         let bad = || StormError::param(Param::Sweep, text);
         let (p, v) = text.split_once('=').ok_or_else(bad)?;
-        let param = [
-            SweepParam::Utilisation,
-            SweepParam::Rate,
-            SweepParam::Clients,
-            SweepParam::Retries,
-            SweepParam::Timeout,
-        ]
-        .into_iter()
-        .find(|x| x.name() == p.trim())
-        .ok_or_else(bad)?;
-        let values = sim_kit::range::values(v.trim()).map_err(|e| {
-            StormError::param(Param::SweepValues, format!("'{}': {e}", text.trim()))
-        })?;
-        if values.is_empty() || values.len() > 1000 {
+        let (p, v) = (p.trim(), v.trim());
+        let values_error = |why: String| {
+            StormError::param(Param::SweepValues, format!("'{}': {why}", text.trim()))
+        };
+        let numbers = || {
+            sim_kit::range::values(v)
+                .map(|xs| xs.into_iter().map(SweepValue::Number).collect::<Vec<_>>())
+                .map_err(|e| values_error(e.to_string()))
+        };
+        if let Some(param) = SweepParam::RUN_WIDE.into_iter().find(|x| x.name() == p) {
+            let values = numbers()?;
+            if values.len() > MAX_SWEEP_VALUES {
+                return Err(bad());
+            }
+            return Ok(Self { param, values });
+        }
+        if p.is_empty() {
             return Err(bad());
         }
-        Ok(Self { param, values })
+        let target = resolve(p).map_err(values_error)?;
+        if target.is_list() || target.doc.value == "text" {
+            return Err(values_error(format!(
+                "{p} is {}: a sweep takes a key with one number, duration or name",
+                if target.is_list() { "a list" } else { "text" }
+            )));
+        }
+        let values = if target.is_text() {
+            let items: Vec<&str> = sim_kit::schema::split_items(v).collect();
+            if items.iter().any(|x| x.is_empty()) {
+                return Err(values_error("an empty value".into()));
+            }
+            if let Some(twice) = sim_kit::schema::first_repeated(&items, |x| x.to_string()) {
+                return Err(values_error(format!("{twice} is given twice")));
+            }
+            items
+                .into_iter()
+                .map(|x| SweepValue::Text(x.to_string()))
+                .collect()
+        } else {
+            numbers()?
+        };
+        if values.len() > MAX_SWEEP_VALUES {
+            return Err(bad());
+        }
+        Ok(Self {
+            param: SweepParam::Key(p.to_string()),
+            values,
+        })
     }
 }
 
@@ -114,7 +210,7 @@ impl SweepSpec {
 /// [`StormError::Param`] ([`Param::SweepValue`]) where the value does not fit the
 /// scenario (a rate for a closed loop, retries for a strategy that never retries, a
 /// count that is not whole), and the errors of [`StormConfig::validate`].
-pub fn apply(cfg: &StormConfig, param: SweepParam, v: f64) -> Result<StormConfig, StormError> {
+pub fn apply(cfg: &StormConfig, param: &SweepParam, v: f64) -> Result<StormConfig, StormError> {
     let bad = || StormError::param(Param::SweepValue, format!("{}={v}", param.name()));
     let whole = |v: f64| {
         if v.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&v) {
@@ -149,6 +245,8 @@ pub fn apply(cfg: &StormConfig, param: SweepParam, v: f64) -> Result<StormConfig
             }
             c.timeouts_ps = vec![Time::from_ps_f64((v * PS_PER_SEC as f64).round())];
         }
+        // A key is set in the file, before the scenario is read ([`plan`]).
+        SweepParam::Key(_) => return Err(bad()),
     }
     c.validate().map(|()| c)
 }
@@ -213,26 +311,49 @@ fn capacity_per_s(s: &ServerConfig) -> Option<f64> {
 #[derive(Clone, Debug, Serialize)]
 pub struct SweepPoint {
     /// The parameter's value.
-    pub value: f64,
+    pub value: SweepValue,
     /// One entry per strategy, in the scenario's order.
     pub strategies: Vec<StrategyOverSeeds>,
 }
 
-/// The runs of a sweep: every strategy of `sc` at every value of `spec`, value by
-/// value, the strategies in the scenario's order (`runs[value * strategies +
-/// strategy]`).
+/// The scenario of `source` with `opts`, and the runs of a sweep: every strategy at
+/// every value of `spec`, value by value, the strategies in the scenario's order
+/// (`runs[value * strategies + strategy]`). A key of the file is set at each value
+/// as `--set` sets it, before `opts`' clients and strategies apply.
 ///
 /// # Errors
 ///
-/// The errors of [`apply`] for the first value that does not fit.
-pub fn plan(sc: &Scenario, spec: &SweepSpec) -> Result<Vec<StormConfig>, StormError> {
+/// The errors of [`Source::scenario`] for the scenario, or for a value of a key
+/// (naming `--sweep KEY=VALUE`); of [`apply`] for the first value that does not fit.
+pub fn plan(
+    source: &Source,
+    opts: &Options,
+    spec: &SweepSpec,
+) -> Result<(Scenario, Vec<StormConfig>), StormError> {
+    let sc = source.scenario(opts)?;
     let mut runs = Vec::with_capacity(spec.values.len() * sc.runs.len());
-    for &v in &spec.values {
-        for r in &sc.runs {
-            runs.push(apply(r, spec.param, v)?);
+    for v in &spec.values {
+        match (&spec.param, v) {
+            (SweepParam::Key(key), v) => {
+                let setting = Setting::new(key.as_str(), v.to_string());
+                let setting = setting.clone().given_as(format!("--sweep {setting}"));
+                let at = source.scenario(&opts.with(setting))?;
+                runs.extend(at.runs);
+            }
+            (param, SweepValue::Number(x)) => {
+                for r in &sc.runs {
+                    runs.push(apply(r, param, *x)?);
+                }
+            }
+            (param, SweepValue::Text(t)) => {
+                return Err(StormError::param(
+                    Param::SweepValue,
+                    format!("{}={t}", param.name()),
+                ));
+            }
         }
     }
-    Ok(runs)
+    Ok((sc, runs))
 }
 
 /// The points of a sweep from `grid[run][seed]`, the runs in [`plan`]'s order: one
@@ -242,8 +363,8 @@ pub fn points(sc: &Scenario, spec: &SweepSpec, grid: &[Vec<StormResult>]) -> Vec
     spec.values
         .iter()
         .zip(grid.chunks(per))
-        .map(|(&value, chunk)| SweepPoint {
-            value,
+        .map(|(value, chunk)| SweepPoint {
+            value: value.clone(),
             strategies: chunk.iter().map(|r| over_seeds(r)).collect(),
         })
         .collect()

@@ -220,12 +220,43 @@ fn bad_input_gets_one_line_and_status_2() {
         (&["--clients", "0"], "0 clients"),
         (&["--clients", "x"], "invalid value"),
         (&["--clients", "-5"], "'-5'"),
-        (&["--horizon", "10"], "duration '10'"),
-        (&["--horizon", "-1s"], "duration '-1s'"),
+        (
+            &["--horizon", "10"],
+            "--horizon 10: '10' must be a positive time",
+        ),
+        (&["--horizon", "-1s"], "--horizon -1s: '-1s'"),
         (&["--horizon", "25s"], "trigger must end within"),
         (&["--seed", "-1"], "'-1'"),
-        (&["--timeouts", "1s,0s"], "duration '0s'"),
-        (&["--timeouts", "1s,,2s"], "duration ''"),
+        (&["--timeouts", "1s,0s"], "--timeouts 1s,0s: '0s'"),
+        (&["--timeouts", "1s,,2s"], "--timeouts 1s,,2s: ''"),
+        (&["--set", "nope=1"], "--set nope=1: no such key"),
+        (&["--set", "x"], "use KEY=VALUE"),
+        (
+            &["--set", "server.workers=0"],
+            "--set server.workers=0: the server needs at least 1 worker",
+        ),
+        (
+            &["--set", "server.workers=2.5"],
+            "--set server.workers=2.5: invalid type",
+        ),
+        (&["--set", "trigger.2.end=1s"], "has 1 [[trigger]] table"),
+        (&["--set", "experiment=contention"], "cannot be set"),
+        (&["--set", "seed=1", "--set", "seed=2"], "set twice"),
+        (
+            &["-d", "60s", "--set", "horizon=50s"],
+            "also set by its own flag",
+        ),
+        (
+            &["--sweep", "server.workers=10,0"],
+            "--sweep server.workers=0: ",
+        ),
+        (&["--sweep", "timeouts=1s"], "is a list"),
+        (&["--sweep", "horizon=60s,60s"], "given twice"),
+        (
+            &["--sweep", "load.kind=open"],
+            "(with --sweep load.kind=open)",
+        ),
+        (&["--sweep", "nope=1,2"], "no such key"),
         (&["--strategy", "bogus"], "unknown part 'bogus'"),
         (&["--strategy", "exp+budget=250"], "percentage '250'"),
         (&["--strategy", "fixed=0s"], "duration '0s'"),
@@ -245,6 +276,58 @@ fn bad_input_gets_one_line_and_status_2() {
         args.extend_from_slice(extra);
         assert_args_fail(&args, needle);
     }
+}
+
+/// `--set KEY=VALUE` gives what the file edited to that value gives, for a key the
+/// file has and for one it creates, and `--sweep KEY=LIST` takes any key: its values
+/// are the CSV's and JSON's values, as written (numbers as numbers, durations as text).
+#[test]
+fn set_and_sweep_any_key_of_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let preset = include_str!("../../retry-storm/scenarios/pause.toml");
+    let cases = [
+        ("server.workers=30", "workers = 40", "workers = 30"),
+        ("trigger.end=35s", "end = \"30s\"", "end = \"35s\""),
+        ("server.rtt=20ms", "[server]", "[server]\nrtt = \"20ms\""),
+    ];
+    for (set, from, to) in cases {
+        assert!(preset.contains(from), "{from}");
+        let path = dir.path().join("pause.toml");
+        std::fs::write(&path, preset.replacen(from, to, 1)).unwrap();
+        let edited = mac_sim(&["storm", "--scenario", path.to_str().unwrap(), "--csv"]);
+        let with_set = mac_sim(&["storm", "--scenario", "pause", "--set", set, "--csv"]);
+        assert!(with_set.status.success(), "{}", stderr(&with_set));
+        assert_eq!(stdout(&with_set), stdout(&edited), "{set}");
+        let plain = mac_sim(&["storm", "--scenario", "pause", "--csv"]);
+        assert_ne!(stdout(&with_set), stdout(&plain), "{set} changed nothing");
+    }
+    let sweep = mac_sim(&[
+        "storm",
+        "--scenario",
+        "pause",
+        "--sweep",
+        "trigger.end=25s,35s",
+        "--json",
+    ]);
+    assert!(sweep.status.success(), "{}", stderr(&sweep));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&sweep)).unwrap();
+    assert_eq!(v["param"], "trigger.end");
+    assert_eq!(v["points"][1]["value"], "35s");
+    let sweep = mac_sim(&[
+        "storm",
+        "--scenario",
+        "pause",
+        "--sweep",
+        "server.workers=30,50",
+        "--csv",
+    ]);
+    let text = stdout(&sweep);
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(rows.len(), 4, "{text}");
+    assert!(
+        rows[0].starts_with("pause,server.workers,30,")
+            && rows[3].starts_with("pause,server.workers,50,")
+    );
 }
 
 /// A scenario file of one's own: the shipped preset read from its path gives the same

@@ -66,8 +66,9 @@ fn declared_names_are_the_files_written() {
         sorted(files::replicated_files("partial"))
     );
     let spec = SweepSpec::parse("retries=0,1").unwrap();
-    let points = sweep::run_sweep(
-        &sc,
+    let (_, points) = sweep::run_sweep(
+        &presets::Source::preset("partial").unwrap(),
+        &presets::Options::default(),
         &spec,
         1,
         &sim_kit::progress::Quiet,

@@ -9,7 +9,7 @@ const SEEDS: [u64; 3] = [1, 2, 3];
 
 fn scenario(name: &str, seed: u64) -> ScenarioResult {
     let o = presets::Options {
-        seed: Some(seed),
+        settings: vec![retry_storm::file::Setting::new("seed", seed.to_string())],
         ..Default::default()
     };
     run_scenario(&presets::scenario(name, &o).unwrap()).unwrap()

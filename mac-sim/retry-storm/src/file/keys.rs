@@ -475,7 +475,11 @@ pub fn reference() -> String {
     let mut out = String::new();
     let intro = "Scenario file keys (TOML; unknown keys are refused). A duration or an \
                  instant carries its unit: \"1s\", \"100ms\", \"50us\", \"10ns\" (an instant \
-                 may be \"0s\").";
+                 may be \"0s\"). On the command line, --set TABLE.KEY=VALUE sets any key but \
+                 experiment (server.workers=8, recovery.sustain=2s, a list as \
+                 timeouts=100ms,200ms) and --sweep TABLE.KEY=LIST sweeps one that holds a \
+                 number, a duration or a name; a repeated table's key says which, counted \
+                 from 1 (trigger.2.end), unless the file has one.";
     for line in wrap(intro, 90) {
         out.push_str(&line);
         out.push('\n');

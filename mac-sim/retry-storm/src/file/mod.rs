@@ -36,8 +36,52 @@ use sim_kit::locate;
 mod contention;
 pub mod keys;
 mod schema;
+mod set;
 
 pub use contention::{ContentionScenario, Experiment, parse_contention, parse_experiment};
+pub use set::Setting;
+pub(crate) use set::resolve;
+
+/// Read the storm scenario in `text` with `settings` on top (`--set`, see
+/// [`Setting`]): as [`parse`] reads the file with each set key's value replaced or
+/// added.
+///
+/// # Errors
+///
+/// As [`parse`], the error naming the setting when its value is at fault; a
+/// [`FileError`] naming a setting whose key no file has or whose table this file
+/// lacks (or has several of, without saying which).
+pub fn parse_with(text: &str, origin: &str, settings: &[Setting]) -> Result<Scenario, FileError> {
+    set::apply(text, origin, settings, parse)
+}
+
+/// Read the file of either kind in `text` with `settings` on top, as
+/// [`parse_with`] reads a storm scenario.
+///
+/// # Errors
+///
+/// As [`parse_experiment`] and [`parse_with`].
+pub fn parse_experiment_with(
+    text: &str,
+    origin: &str,
+    settings: &[Setting],
+) -> Result<Experiment, FileError> {
+    set::apply(text, origin, settings, parse_experiment)
+}
+
+/// Read the contention experiment in `text` with `settings` on top, as
+/// [`parse_with`] reads a storm scenario.
+///
+/// # Errors
+///
+/// As [`parse_contention`] and [`parse_with`].
+pub fn parse_contention_with(
+    text: &str,
+    origin: &str,
+    settings: &[Setting],
+) -> Result<ContentionScenario, FileError> {
+    set::apply(text, origin, settings, parse_contention)
+}
 
 use crate::config::{
     ChainLayer, ErrorWork, Latency, Load, RecoveryRule, RejectAnswer, ServerConfig, ServiceTime,
@@ -334,6 +378,14 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
         expectation: f.expectation.unwrap_or_default(),
         runs,
     })
+}
+
+/// Whether `text` says it is a contention experiment.
+pub(crate) fn is_contention(text: &str, origin: &str) -> bool {
+    matches!(
+        experiment_of(text, origin),
+        Ok(Some(schema::ExperimentName::Contention))
+    )
 }
 
 /// The top-level `experiment` key of `text`, read before the rest: `None` when it is

@@ -55,7 +55,7 @@ pub fn sweep_report(sc: &Scenario, spec: &SweepSpec, points: &[SweepPoint]) -> S
             let _ = writeln!(
                 s,
                 "{:>12} {:<32} {:>11} {:>11} {:>13} {:>9} {:>13}",
-                p.value,
+                p.value.to_string(),
                 st.strategy,
                 pm(&st.load_during, 2),
                 pm(&st.load_after, 2),

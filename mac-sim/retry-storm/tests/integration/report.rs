@@ -119,10 +119,40 @@ fn clients_flag_and_clients_sweep_give_the_same_runs() {
             },
         )
         .unwrap();
-        let base = presets::scenario(name, &presets::Options::default()).unwrap();
+        let src = presets::Source::preset(name).unwrap();
         let spec = sweep::SweepSpec::parse("clients=7").unwrap();
-        let swept = sweep::plan(&base, &spec).unwrap();
+        let (_, swept) = sweep::plan(&src, &presets::Options::default(), &spec).unwrap();
         assert_eq!(flag.runs, swept, "{name}");
+    }
+}
+
+/// A swept key of the file at each value gives the runs of the scenario with the key
+/// set to that value, and only the key differs from the scenario's own runs.
+#[test]
+fn a_swept_key_gives_the_runs_of_the_key_set() {
+    use retry_storm::file::Setting;
+    let src = presets::Source::preset("pause").unwrap();
+    let none = presets::Options::default();
+    let base = src.scenario(&none).unwrap();
+    let spec = sweep::SweepSpec::parse("trigger.end=25s,35s").unwrap();
+    let (_, swept) = sweep::plan(&src, &none, &spec).unwrap();
+    assert_eq!(swept.len(), 2 * base.runs.len());
+    for (i, end) in ["25s", "35s"].into_iter().enumerate() {
+        let set = src
+            .scenario(&none.with(Setting::new("trigger.end", end)))
+            .unwrap();
+        let at = &swept[i * base.runs.len()..(i + 1) * base.runs.len()];
+        assert_eq!(set.runs, at, "{end}");
+        for (r, b) in at.iter().zip(&base.runs) {
+            let mut r = r.clone();
+            assert_ne!(r.triggers[0].end_ps, b.triggers[0].end_ps);
+            r.triggers[0].end_ps = b.triggers[0].end_ps;
+            r.recovery = b.recovery;
+            assert_eq!(
+                &r, b,
+                "only the trigger's end (and the recovery rule fitted to it) differ"
+            );
+        }
     }
 }
 
@@ -155,7 +185,7 @@ fn many_seeds_keep_every_seed_and_the_series_columns() {
     let r = Replicated::from_grid(&sc, &grid);
     // Each seed's result is what that one seed gives alone.
     let o = presets::Options {
-        seed: Some(2),
+        settings: vec![retry_storm::file::Setting::new("seed", (2).to_string())],
         ..Default::default()
     };
     let alone = retry_storm::run_sequential(&presets::scenario("partial", &o).unwrap()).unwrap();

@@ -15,7 +15,7 @@ const SEEDS: [u64; 3] = [1, 2, 3];
 
 fn scenario(name: &str, seed: u64) -> ScenarioResult {
     let o = presets::Options {
-        seed: Some(seed),
+        settings: vec![retry_storm::file::Setting::new("seed", (seed).to_string())],
         ..Default::default()
     };
     run_sequential(&presets::scenario(name, &o).unwrap()).unwrap()
@@ -484,7 +484,7 @@ fn capacity_loss_and_load_spike_act_in_their_window() {
     use retry_storm::config::{Trigger, TriggerKind};
     for seed in SEEDS {
         let mut o = presets::Options {
-            seed: Some(seed),
+            settings: vec![retry_storm::file::Setting::new("seed", (seed).to_string())],
             ..Default::default()
         };
         o.strategies = Some(vec![
@@ -575,7 +575,7 @@ mod fidelity {
             assert_eq!(retry.summary.recovery, Recovery::Metastable, "{seed}");
             assert!(retry.summary.load_after > 1.8, "{:?}", retry.summary);
             let o = presets::Options {
-                seed: Some(seed),
+                settings: vec![retry_storm::file::Setting::new("seed", (seed).to_string())],
                 ..Default::default()
             };
             let mut c = presets::scenario("metastable", &o).unwrap().runs[1].clone();
@@ -604,7 +604,7 @@ fn deadline_propagation_against_a_budget() {
     use retry_storm::strategy::Strategy;
     for seed in SEEDS {
         let o = presets::Options {
-            seed: Some(seed),
+            settings: vec![retry_storm::file::Setting::new("seed", (seed).to_string())],
             strategies: Some(
                 [
                     "exp-full+retries=3+deadline",
@@ -676,7 +676,7 @@ fn retry_after_honoured_against_ignored() {
 fn closed_loop_load_spike() {
     for seed in SEEDS {
         let o = presets::Options {
-            seed: Some(seed),
+            settings: vec![retry_storm::file::Setting::new("seed", (seed).to_string())],
             strategies: Some(vec![
                 retry_storm::strategy::Strategy::parse("exp-full").unwrap(),
             ]),
@@ -702,7 +702,7 @@ fn deadline_propagation_down_a_chain() {
     use retry_storm::strategy::Strategy;
     for seed in SEEDS {
         let o = presets::Options {
-            seed: Some(seed),
+            settings: vec![retry_storm::file::Setting::new("seed", (seed).to_string())],
             ..Default::default()
         };
         let plain = presets::scenario("layers", &o).unwrap().runs[0].clone();
@@ -745,7 +745,7 @@ fn the_aws_retry_quota_empties_during_an_outage_and_holds_the_load() {
         let mut base = presets::scenario(
             "budget-scope",
             &presets::Options {
-                seed: Some(seed),
+                settings: vec![retry_storm::file::Setting::new("seed", (seed).to_string())],
                 ..Default::default()
             },
         )
@@ -832,7 +832,7 @@ fn outage_with_costly_errors_jitter_helps_more_with_less_headroom() {
         (1..=5)
             .map(|seed| {
                 let o = presets::Options {
-                    seed: Some(seed),
+                    settings: vec![retry_storm::file::Setting::new("seed", (seed).to_string())],
                     ..Default::default()
                 };
                 let mut sc = presets::scenario("outage-cpu", &o).unwrap();
