@@ -737,3 +737,51 @@ fn check_clients(n: u32) -> Result<(), StormError> {
         Ok(())
     }
 }
+
+/// `c` with `n` clients, as `--clients N` and `--sweep clients=N` both mean: the
+/// closed-loop population, the open loop's client processes or the cap on active
+/// clients becomes `n`, and the offered load (an open or capped rate) and the
+/// server's capacity (workers, the slowdown's limit and step) and the users scale by
+/// the same factor, so that the load per worker is the scenario's.
+///
+/// # Errors
+///
+/// [`StormError::Param`] ([`Param::Clients`]) for 0 or more than
+/// [`MAX_CLIENTS`] clients.
+pub fn with_clients(mut c: StormConfig, n: u32) -> Result<StormConfig, StormError> {
+    check_clients(n)?;
+    let f = match &mut c.load {
+        Load::Closed { clients, .. } => {
+            let f = f64::from(n) / f64::from(*clients);
+            *clients = n;
+            f
+        }
+        Load::Open {
+            rate_per_s,
+            clients,
+        } => {
+            let f = f64::from(n) / f64::from(*clients);
+            *rate_per_s *= f;
+            *clients = n;
+            f
+        }
+        Load::Capped {
+            rate_per_s,
+            max_active,
+            ..
+        } => {
+            let f = f64::from(n) / f64::from(*max_active);
+            *rate_per_s *= f;
+            *max_active = n;
+            f
+        }
+    };
+    let scale = |x: u32| ((f64::from(x) * f).round() as u32).max(1);
+    c.server.workers = c.server.workers.map(scale);
+    if let Some(sl) = &mut c.server.slowdown {
+        sl.limit = scale(sl.limit);
+        sl.k *= f;
+    }
+    c.users = scale(c.users).max(5);
+    Ok(c)
+}

@@ -23,7 +23,7 @@ pub struct Options {
     pub settings: Vec<Setting>,
     /// Clients: the closed-loop population, or the open-loop rate scaled by the same
     /// factor; the server's capacity (workers, concurrency limit) scales with it, so
-    /// the load per worker is the scenario's ([`crate::sweep::with_clients`]). A
+    /// the load per worker is the scenario's ([`crate::config::with_clients`]). A
     /// contention experiment measures this one client count.
     pub clients: Option<u32>,
     /// Replace the scenario's strategies.
@@ -213,7 +213,7 @@ fn with_options(mut sc: Scenario, opts: &Options) -> Result<Scenario, StormError
 
 fn apply(mut c: StormConfig, o: &Options) -> Result<StormConfig, StormError> {
     if let Some(n) = o.clients {
-        c = crate::sweep::with_clients(c, n)?;
+        c = crate::config::with_clients(c, n)?;
     }
     c.validate().map(|()| c)
 }

@@ -46,6 +46,7 @@ use serde::Serialize;
 
 use std::fmt;
 
+pub use crate::config::with_clients;
 use crate::config::{Load, ServerConfig, StormConfig};
 use crate::error::{Param, StormError};
 use crate::file::{Setting, resolve};
@@ -249,56 +250,6 @@ pub fn apply(cfg: &StormConfig, param: &SweepParam, v: f64) -> Result<StormConfi
         SweepParam::Key(_) => return Err(bad()),
     }
     c.validate().map(|()| c)
-}
-
-/// `c` with `n` clients, as `--clients N` and `--sweep clients=N` both mean: the
-/// closed-loop population, the open loop's client processes or the cap on active
-/// clients becomes `n`, and the offered load (an open or capped rate) and the
-/// server's capacity (workers, the slowdown's limit and step) and the users scale by
-/// the same factor, so that the load per worker is the scenario's.
-///
-/// # Errors
-///
-/// [`StormError::Param`] ([`Param::Clients`]) for 0 or more than
-/// [`MAX_CLIENTS`](crate::config::MAX_CLIENTS) clients.
-pub fn with_clients(mut c: StormConfig, n: u32) -> Result<StormConfig, StormError> {
-    if n == 0 || n > crate::config::MAX_CLIENTS {
-        return Err(StormError::param(Param::Clients, n));
-    }
-    let f = match &mut c.load {
-        Load::Closed { clients, .. } => {
-            let f = f64::from(n) / f64::from(*clients);
-            *clients = n;
-            f
-        }
-        Load::Open {
-            rate_per_s,
-            clients,
-        } => {
-            let f = f64::from(n) / f64::from(*clients);
-            *rate_per_s *= f;
-            *clients = n;
-            f
-        }
-        Load::Capped {
-            rate_per_s,
-            max_active,
-            ..
-        } => {
-            let f = f64::from(n) / f64::from(*max_active);
-            *rate_per_s *= f;
-            *max_active = n;
-            f
-        }
-    };
-    let scale = |x: u32| ((f64::from(x) * f).round() as u32).max(1);
-    c.server.workers = c.server.workers.map(scale);
-    if let Some(sl) = &mut c.server.slowdown {
-        sl.limit = scale(sl.limit);
-        sl.k *= f;
-    }
-    c.users = scale(c.users).max(5);
-    Ok(c)
 }
 
 /// Requests per second the server's workers can serve, if it has workers.
