@@ -59,7 +59,7 @@ if heavy_step "virtualenvs of the Python package's and the page's tests: filled 
     python3 -c 'import venv, ensurepip' 2>/dev/null || APT_NO_RECOMMENDS=1 cross_apt_install python3-venv
     venvs_log=${CARGO_TARGET_DIR:-$ROOT/target}/venvs.log
     mkdir -p "$(dirname "$venvs_log")"
-    steps_background "$venvs_log" bash -c '"$1/mac-sim/python/test.sh" --venv && "$1/mac-sim/web/test.sh" --venv' _ "$ROOT"
+    steps_background "$venvs_log" bash -c '"$1/mac-sim/macsim-py/test.sh" --venv && "$1/mac-sim/macsim-web/test.sh" --venv' _ "$ROOT"
     venvs=$REPLY
 fi
 # Waits for the virtualenvs (the Python and browser steps).
@@ -152,16 +152,16 @@ firmware_log=${CARGO_TARGET_DIR:-$ROOT/target}/firmware-tests.log
 steps_background "$firmware_log" "$ROOT/firmware/run-tests.sh"
 firmware=$REPLY
 
-if heavy_step "the Python package: pip install ./mac-sim/python into a virtualenv under target/, pytest against the binary"; then
+if heavy_step "the Python package: pip install ./mac-sim/macsim-py into a virtualenv under target/, pytest against the binary"; then
     venvs_ready
-    MACSIM_CLI="$ROOT/target/debug/mac-sim" "$ROOT/mac-sim/python/test.sh"
+    MACSIM_CLI="$ROOT/target/debug/mac-sim" "$ROOT/mac-sim/macsim-py/test.sh"
 fi
 
 if heavy_step "the browser page: the engine and every I/O-free crate (sim-kit, csma-cd, retry-storm, radio-sim, backoff-core) built for wasm32, bindings by wasm-bindgen, served on 127.0.0.1, driven in Chromium by Selenium against the binary"; then
     # Screenshots: target/web-artifacts/.
     APT_NO_RECOMMENDS=1 cross_apt_install chromium chromium-driver
     venvs_ready
-    MACSIM_CLI="$ROOT/target/debug/mac-sim" "$ROOT/mac-sim/web/test.sh"
+    MACSIM_CLI="$ROOT/target/debug/mac-sim" "$ROOT/mac-sim/macsim-web/test.sh"
 fi
 
 if heavy_step "backoff-core packages for crates.io (cargo publish --dry-run)"; then

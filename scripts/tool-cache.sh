@@ -6,7 +6,7 @@
 #   ${BEB_TOOL_CACHE:-${XDG_CACHE_HOME:-~/.cache}/beb-tools}/CRATE-VERSION/bin/BIN
 #
 # A copy of the right version on PATH is used as it is. Sourced by test.sh, the
-# firmware's run-tests.sh and mac-sim/web/build.sh. Removing the folder is always safe:
+# firmware's run-tests.sh and mac-sim/macsim-web/build.sh. Removing the folder is always safe:
 # the next run builds what it needs again. Needs scripts/cross-env.sh sourced first
 # (cross_die).
 

@@ -5,15 +5,15 @@
 # Needs python3 (3.9+) with venv and network access to PyPI for maturin, pandas,
 # pytest, tqdm, and nbclient, ipykernel and matplotlib for the example notebook.
 #
-#   mac-sim/python/test.sh          build, install and test
-#   mac-sim/python/test.sh --venv   only create and fill the virtualenv (test.sh does
+#   mac-sim/macsim-py/test.sh          build, install and test
+#   mac-sim/macsim-py/test.sh --venv   only create and fill the virtualenv (test.sh does
 #                                   this in the background while the host tests build)
 set -euo pipefail
 venv_only=
 case "${1:-}" in
     "") ;;
     --venv) venv_only=1 ;;
-    *) echo "error: unknown argument '$1' (usage: mac-sim/python/test.sh [--venv])" >&2; exit 2 ;;
+    *) echo "error: unknown argument '$1' (usage: mac-sim/macsim-py/test.sh [--venv])" >&2; exit 2 ;;
 esac
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -30,7 +30,7 @@ fi
 [ -z "$venv_only" ] || exit 0
 
 # pip builds the wheel with maturin from the source tree, as a user's
-# `pip install ./mac-sim/python` does, but in the dev profile (MATURIN_PEP517_ARGS), so
+# `pip install ./mac-sim/macsim-py` does, but in the dev profile (MATURIN_PEP517_ARGS), so
 # that it reuses most of the simulator crates the host tests compiled (optimised as the
 # tests' build is, debug assertions on) instead of compiling everything again in release
 # with whole-program optimisation. MACSIM_TEST_RELEASE=1 builds it exactly as a user
@@ -40,7 +40,7 @@ if [ -z "${MACSIM_TEST_RELEASE:-}" ]; then
     export MATURIN_PEP517_ARGS="--profile dev"
 fi
 PATH="$VENV/bin:$PATH" "$VENV/bin/pip" install -q --disable-pip-version-check \
-    --no-build-isolation --force-reinstall --no-deps ./mac-sim/python
+    --no-build-isolation --force-reinstall --no-deps ./mac-sim/macsim-py
 
 if [ -z "${MACSIM_CLI:-}" ]; then
     cargo build -q -p mac-sim
@@ -50,4 +50,4 @@ fi
 # Run from outside the source tree so that `import macsim` is the installed package.
 cd "$TARGET"
 export MACSIM_REQUIRE_NOTEBOOK=1
-"$VENV/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/mac-sim/python/tests"
+"$VENV/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/mac-sim/macsim-py/tests"

@@ -2,8 +2,8 @@
 """The page's speed and size, measured in headless Chromium against the native
 binary in the same run, for BENCHMARKS.md.
 
-    mac-sim/web/build.sh && cargo build --release -p mac-sim
-    target/web-venv/bin/python mac-sim/web/bench.py [--write]
+    mac-sim/macsim-web/build.sh && cargo build --release -p mac-sim
+    target/web-venv/bin/python mac-sim/macsim-web/bench.py [--write]
 
 Measures, for the default scenario (32 saturated stations, 10 simulated seconds,
 seed 1): the engine in the page (Run to end, after Reset), the page playing at full
@@ -106,7 +106,7 @@ def main():
         START,
         f"Default scenario (32 saturated stations, 10 simulated seconds, seed 1, {events} events),",
         f"median of {a.runs}, headless Chromium {chromium_version()} on this machine (load average {load} at the",
-        f"end), {time.strftime('%Y-%m-%d')}, measured by `mac-sim/web/bench.py --write`:",
+        f"end), {time.strftime('%Y-%m-%d')}, measured by `mac-sim/macsim-web/bench.py --write`:",
         "",
         "| | time (ms) | M events/s | time against native |",
         "|---|---:|---:|---:|",
@@ -128,7 +128,7 @@ def main():
         if START in s:
             s = s[: s.index(START)] + out + s[s.index(END) + len(END):]
         else:
-            s = s.rstrip() + "\n\n## The browser page (mac-sim/web)\n\n" + out + "\n"
+            s = s.rstrip() + "\n\n## The browser page (mac-sim/macsim-web)\n\n" + out + "\n"
         f.write_text(s)
 
 

@@ -6,8 +6,8 @@
 # root), python3 with venv, and PyPI for selenium and pytest. Screenshots and the
 # measured figures go to target/web-artifacts/.
 #
-#   mac-sim/web/test.sh          build the page and test it
-#   mac-sim/web/test.sh --venv   only create and fill the virtualenv (test.sh does this
+#   mac-sim/macsim-web/test.sh          build the page and test it
+#   mac-sim/macsim-web/test.sh --venv   only create and fill the virtualenv (test.sh does this
 #                                in the background while the host tests build)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,7 +18,7 @@ venv_only=
 case "${1:-}" in
     "") ;;
     --venv) venv_only=1 ;;
-    *) echo "error: unknown argument '$1' (usage: mac-sim/web/test.sh [--venv])" >&2; exit 2 ;;
+    *) echo "error: unknown argument '$1' (usage: mac-sim/macsim-web/test.sh [--venv])" >&2; exit 2 ;;
 esac
 
 python3 -c 'import venv, ensurepip' 2>/dev/null \
@@ -32,7 +32,7 @@ for tool in chromium chromedriver; do
         || { echo "error: $tool not found (Debian packages: chromium chromium-driver)" >&2; exit 1; }
 done
 
-"$ROOT/mac-sim/web/build.sh"
+"$ROOT/mac-sim/macsim-web/build.sh"
 
 if [ -z "${MACSIM_CLI:-}" ]; then
     cargo build -q -p mac-sim
@@ -43,6 +43,6 @@ MACSIM_CLI=$(realpath "$MACSIM_CLI")
 export MACSIM_CLI
 export MACSIM_WEB_ARTIFACTS=$TARGET/web-artifacts
 export CHROMIUM=$(command -v chromium) CHROMEDRIVER=$(command -v chromedriver)
-cd "$ROOT/mac-sim/web/browser-tests"
+cd "$ROOT/mac-sim/macsim-web/browser-tests"
 "$VENV/bin/python" -m pytest -q -p no:cacheprovider .
 echo "screenshots and figures: $MACSIM_WEB_ARTIFACTS"

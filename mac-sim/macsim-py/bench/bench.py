@@ -3,7 +3,7 @@ thread (measured in Rust, `engine_s`), for a run of about 1 s and one of about 1
 and the reference sweep through `macsim.sweep` against `mac-sim sweep` (release binary)
 with the same threads.
 
-    python mac-sim/python/bench/bench.py [PATH/TO/mac-sim] [--threads N]
+    python mac-sim/macsim-py/bench/bench.py [PATH/TO/mac-sim] [--threads N]
 
 Prints one line per measurement; the medians of several repetitions.
 """

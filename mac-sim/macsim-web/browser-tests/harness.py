@@ -18,7 +18,7 @@ def serve():
     """Serves www/ on an ephemeral port of 127.0.0.1 from a thread; returns the base
     URL, the list of paths requested (it grows) and the server (to shut down)."""
     if not (WEB / "www" / "pkg" / "macsim_web_bg.wasm").is_file():
-        raise SystemExit("www/pkg is missing: run mac-sim/web/build.sh first")
+        raise SystemExit("www/pkg is missing: run mac-sim/macsim-web/build.sh first")
     requested = []
 
     class Handler(http.server.SimpleHTTPRequestHandler):

@@ -21,7 +21,7 @@
 //! * `<!-- checked: commands -->` before a paragraph or a table (up to the next blank
 //!   line), such as the figures of measurements: every inline code span that is a
 //!   `mac-sim` command must parse as above, and every one that starts with a script of
-//!   this repository (`firmware/run-tests.sh`, `mac-sim/web/bench.py`) must name a
+//!   this repository (`firmware/run-tests.sh`, `mac-sim/macsim-web/bench.py`) must name a
 //!   file that exists.
 //! * `<!-- checked: runs -->` the same as `commands`, for the figures of measurements
 //!   (performance tables): each distinct `mac-sim` command is also run, in an empty

@@ -1,5 +1,5 @@
 //! The cross-crate checks, one module per subject, built as one test binary so that
-//! they are compiled and linked once: `cargo test -p integration-tests --test
+//! they are compiled and linked once: `cargo test -p tests --test
 //! integration`.
 
 mod retry_async_tokio;

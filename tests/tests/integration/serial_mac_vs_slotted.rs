@@ -16,7 +16,7 @@
 //! it stays under its gap-limited ceiling, within 0.25 of the model (same regime, not
 //! a different universe), and both fall as N grows from 2 to 16.
 //!
-//! `cargo test -p integration-tests --test integration serial_mac_vs_slotted --
+//! `cargo test -p tests --test integration serial_mac_vs_slotted --
 //! --nocapture` prints the table.
 
 use csma_cd::{SlottedConfig, run_slotted};
