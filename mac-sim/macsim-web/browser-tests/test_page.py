@@ -217,7 +217,7 @@ def test_the_page_requests_nothing_beyond_its_folder(page, server):
     urls = page.js("return performance.getEntriesByType('resource').map(e => e.name)")
     assert urls, "the page loads its scripts and the engine"
     assert all(u.startswith(base) for u in urls), urls
-    size = os.path.getsize(ROOT / "mac-sim" / "web" / "www" / "pkg" / "macsim_web_bg.wasm")
+    size = os.path.getsize(ROOT / "mac-sim" / "macsim-web" / "www" / "pkg" / "macsim_web_bg.wasm")
     record("wasm_bytes", size)
     assert size < 1 << 20, f"the engine is {size} bytes, over the 1 MiB budget"
 
