@@ -347,3 +347,54 @@ fn a_flag_without_effect_is_refused() {
             .success()
     );
 }
+
+/// A CSMA/CD figure with nothing to measure is undefined, in every form: an empty CSV
+/// cell, `null` in JSON and `-` in the text, never 0 or 1 (in a microsecond no frame
+/// ends: a 64-byte frame takes 51.2 us at 10 Mb/s).
+#[test]
+fn undefined_figures_are_empty_null_or_a_dash() {
+    let run = ["run", "-n", "3", "-d", "1us"];
+    let with = |extra: &[&str]| {
+        let mut a = run.to_vec();
+        a.extend_from_slice(extra);
+        let o = mac_sim(&a);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let csv = with(&["--csv"]);
+    let lines: Vec<&str> = csv.lines().collect();
+    let head: Vec<&str> = lines[0].split(',').collect();
+    let row: Vec<&str> = lines[1].split(',').collect();
+    let cell = |name: &str| row[head.iter().position(|h| *h == name).unwrap()];
+    assert_eq!(cell("delivered_frames"), "0");
+    for name in [
+        "access_delay_mean_us",
+        "access_delay_p99_us",
+        "total_delay_max_us",
+        "attempts_per_frame",
+        "jain_fairness_index",
+        "capture_max_window_share_fraction",
+    ] {
+        assert_eq!(cell(name), "", "{name}");
+    }
+    let v: serde_json::Value = serde_json::from_str(&with(&["--json"])).unwrap();
+    for (key, v) in [
+        ("jain_index", &v["jain_index"]),
+        ("mean_attempts", &v["mean_attempts"]),
+        ("access_delay.mean_us", &v["access_delay"]["mean_us"]),
+        (
+            "capture.max_window_share",
+            &v["capture"]["max_window_share"],
+        ),
+    ] {
+        assert!(v.is_null(), "{key}: {v}");
+    }
+    let text = with(&[]);
+    assert!(
+        text.contains("(undefined: no station delivered a frame)"),
+        "{text}"
+    );
+    assert!(text.contains("access (head of queue)          -"), "{text}");
+    let stations = with(&["--per-station"]);
+    assert!(stations.contains("-us"), "{stations}");
+}

@@ -107,10 +107,12 @@ use csma_cd::table::{Cell, Row};
 pub const SCHEMA_VERSION: &str = "4";
 
 /// The version of the model whose results a file holds (exact model 2: the IEEE 802.3
-/// deference and the `ifg_rule`/`jam_rule` parameters). Change it with any change
-/// that changes a run's results (the golden outputs tell): a database is then refused
+/// deference and the `ifg_rule`/`jam_rule` parameters; 3: a figure of nothing, such
+/// as Jain's index or the attempts per frame of a run that delivered no frame, is
+/// undefined, NULL, where model 2 stored 1 or 0). Change it with any change that
+/// changes a run's results (the golden outputs tell): a database is then refused
 /// rather than mixing two models' results.
-pub const MODEL_VERSION: &str = concat!("csma-cd ", env!("CARGO_PKG_VERSION"), ", exact model 2");
+pub const MODEL_VERSION: &str = concat!("csma-cd ", env!("CARGO_PKG_VERSION"), ", exact model 3");
 
 /// What was found wrong in a damaged file.
 #[derive(Debug)]

@@ -82,13 +82,13 @@ impl<O: Observer> CsmaCd<O> {
             collided_attempts: c.collided_attempts,
             collision_events: c.collision_events,
             collisions_per_attempt: if c.attempts == 0 {
-                0.0
+                f64::NAN
             } else {
                 c.collided_attempts as f64 / c.attempts as f64
             },
             attempts_histogram: self.attempts_hist.clone(),
             mean_attempts: if c.delivered == 0 {
-                0.0
+                f64::NAN
             } else {
                 delivered_attempts as f64 / c.delivered as f64
             },

@@ -52,10 +52,10 @@ pub struct StationResult {
     /// Attempts of this station that collided.
     pub collisions: u64,
     /// Mean access delay (head of queue to end of successful transmission), µs;
-    /// 0 without deliveries.
+    /// undefined (NaN) without deliveries.
     pub access_delay_mean_us: f64,
     /// 99th percentile of the access delay, µs, within 1.6 % (see
-    /// [`CompactHistogram`]); 0 without deliveries.
+    /// [`CompactHistogram`]); undefined (NaN) without deliveries.
     pub access_delay_p99_us: f64,
 }
 
@@ -119,8 +119,16 @@ impl PerStation {
                 delivered: t.delivered,
                 dropped: t.dropped,
                 collisions: t.collisions,
-                access_delay_mean_us: us(t.access.mean_ps()),
-                access_delay_p99_us: us(t.access.percentile(0.99).as_ps() as f64),
+                access_delay_mean_us: if t.access.count() == 0 {
+                    f64::NAN
+                } else {
+                    us(t.access.mean_ps())
+                },
+                access_delay_p99_us: if t.access.count() == 0 {
+                    f64::NAN
+                } else {
+                    us(t.access.percentile(0.99).as_ps() as f64)
+                },
             })
             .collect()
     }

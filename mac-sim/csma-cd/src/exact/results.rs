@@ -74,11 +74,11 @@ pub struct RunResult {
     pub collided_attempts: u64,
     /// Busy periods of the bus that contained a collision.
     pub collision_events: u64,
-    /// `collided_attempts / attempts`.
+    /// `collided_attempts / attempts`; undefined (NaN) without attempts.
     pub collisions_per_attempt: f64,
     /// `attempts_histogram[i]`: frames delivered on attempt `i + 1`.
     pub attempts_histogram: Vec<u64>,
-    /// Mean attempts per delivered frame.
+    /// Mean attempts per delivered frame; undefined (NaN) when none was delivered.
     pub mean_attempts: f64,
     /// Head of queue to end of successful transmission.
     pub access_delay: Summary,
@@ -86,7 +86,8 @@ pub struct RunResult {
     pub total_delay: Summary,
     /// Mean backoff after c collisions beside the algorithm's expectation.
     pub backoff: Vec<BackoffRow>,
-    /// Jain's index over per-station delivered bits.
+    /// Jain's index over per-station delivered bits; NaN (undefined) when no station
+    /// delivered anything.
     pub jain_index: f64,
     /// Capture effect.
     pub capture: CaptureResult,

@@ -173,8 +173,9 @@ pub fn run_report(r: &RunResult) -> String {
     let _ = writeln!(s, "  attempts        {:>10}", r.attempts);
     let _ = writeln!(
         s,
-        "  collided        {:>10}  ({:.4} per attempt)",
-        r.collided_attempts, r.collisions_per_attempt
+        "  collided        {:>10}  ({} per attempt)",
+        r.collided_attempts,
+        fixed(r.collisions_per_attempt, 4)
     );
     let _ = writeln!(
         s,
@@ -183,8 +184,8 @@ pub fn run_report(r: &RunResult) -> String {
     );
     let _ = writeln!(
         s,
-        "  attempts/frame  {:>10.3}  (mean, delivered frames)",
-        r.mean_attempts
+        "  attempts/frame  {:>10}  (mean, delivered frames)",
+        fixed(r.mean_attempts, 3)
     );
     let _ = writeln!(s);
     let _ = writeln!(s, "Attempts per delivered frame");
@@ -221,8 +222,13 @@ pub fn run_report(r: &RunResult) -> String {
     ] {
         let _ = writeln!(
             s,
-            "  {:<22} {:>10.1} {:>10.1} {:>10.1} {:>10.1} {:>10.1}",
-            name, d.mean_us, d.p50_us, d.p95_us, d.p99_us, d.max_us
+            "  {:<22} {:>10} {:>10} {:>10} {:>10} {:>10}",
+            name,
+            fixed(d.mean_us, 1),
+            fixed(d.p50_us, 1),
+            fixed(d.p95_us, 1),
+            fixed(d.p99_us, 1),
+            fixed(d.max_us, 1)
         );
     }
     let _ = writeln!(s);
@@ -251,20 +257,32 @@ pub fn run_report(r: &RunResult) -> String {
     let _ = writeln!(s);
     let cap = &r.capture;
     let _ = writeln!(s, "Fairness");
-    let _ = writeln!(
-        s,
-        "  Jain's index    {:>10.4}  (1 = equal per-station throughput)",
-        r.jain_index
-    );
-    let _ = writeln!(
-        s,
-        "  capture         longest run {} successes by station {}; largest share {:.1}% by station {} in a window of {} successes",
-        cap.longest_run,
-        cap.longest_run_station,
-        cap.max_window_share * 100.0,
-        cap.max_window_station,
-        cap.window
-    );
+    if r.jain_index.is_nan() {
+        let _ = writeln!(
+            s,
+            "  Jain's index    {:>10}  (undefined: no station delivered a frame)",
+            "-"
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "  Jain's index    {:>10.4}  (1 = equal per-station throughput)",
+            r.jain_index
+        );
+    }
+    if cap.window == 0 {
+        let _ = writeln!(s, "  capture         - (no success)");
+    } else {
+        let _ = writeln!(
+            s,
+            "  capture         longest run {} successes by station {}; largest share {:.1}% by station {} in a window of {} successes",
+            cap.longest_run,
+            cap.longest_run_station,
+            cap.max_window_share * 100.0,
+            cap.max_window_station,
+            cap.window
+        );
+    }
     s
 }
 
@@ -397,14 +415,14 @@ pub fn per_station_table(rows: &[StationResult]) -> String {
     for r in rows.iter().take(TEXT_STATION_ROWS) {
         let _ = writeln!(
             s,
-            "  {:>7} {:>10.3} {:>10} {:>10} {:>10} {:>10.1}us {:>10.1}us",
+            "  {:>7} {:>10.3} {:>10} {:>10} {:>10} {:>10}us {:>10}us",
             r.station,
             r.throughput_mbps,
             r.delivered,
             r.dropped,
             r.collisions,
-            r.access_delay_mean_us,
-            r.access_delay_p99_us
+            fixed(r.access_delay_mean_us, 1),
+            fixed(r.access_delay_p99_us, 1)
         );
     }
     if rows.len() > TEXT_STATION_ROWS {
@@ -415,4 +433,14 @@ pub fn per_station_table(rows: &[StationResult]) -> String {
         );
     }
     s
+}
+
+/// `v` with `decimals` decimals, or `-` when it is undefined (NaN: a delay of no
+/// frame).
+fn fixed(v: f64, decimals: usize) -> String {
+    if v.is_nan() {
+        "-".to_string()
+    } else {
+        format!("{v:.decimals$}")
+    }
 }

@@ -3,18 +3,20 @@
 use serde::Serialize;
 
 /// Jain's fairness index `(Σx)² / (n·Σx²)` over per-station throughputs: 1 when all
-/// are equal, `1/n` when one station has everything. 1 for an all-zero input.
+/// are equal, `1/n` when one station has everything. Undefined (NaN) when no
+/// station has anything (or there is none): 0/0, neither fair nor unfair.
 ///
 /// ```
 /// use sim_kit::stats::jain_index;
 /// assert_eq!(jain_index(&[5, 5, 5, 5]), 1.0);
 /// assert_eq!(jain_index(&[8, 0, 0, 0]), 0.25);
+/// assert!(jain_index(&[0, 0]).is_nan() && jain_index(&[]).is_nan());
 /// ```
 pub fn jain_index(x: &[u64]) -> f64 {
     let s: u128 = x.iter().map(|&v| u128::from(v)).sum();
     let sq: f64 = x.iter().map(|&v| (v as f64) * (v as f64)).sum();
     if s == 0 || x.is_empty() {
-        return 1.0;
+        return f64::NAN;
     }
     let s = s as f64;
     s * s / (x.len() as f64 * sq)
@@ -47,7 +49,8 @@ pub struct CaptureResult {
     pub longest_run_station: u32,
     /// Window length, successes (fewer if the run had fewer successes).
     pub window: u64,
-    /// Largest share of a window's successes taken by one station (0..=1).
+    /// Largest share of a window's successes taken by one station (0..=1);
+    /// undefined (NaN) when there was no success.
     pub max_window_share: f64,
     /// The station that took it.
     pub max_window_station: u32,
@@ -112,7 +115,7 @@ impl Capture {
             longest_run_station: self.best_run_station,
             window: w,
             max_window_share: if w == 0 {
-                0.0
+                f64::NAN
             } else {
                 f64::from(self.best_count) / w as f64
             },

@@ -92,9 +92,17 @@ impl Histogram {
             .percentile(q, self.counts.iter().copied(), value_of)
     }
 
-    /// Mean, p50, p95, p99 and max in microseconds.
+    /// Mean, p50, p95, p99 and max in microseconds; each undefined (NaN) when
+    /// nothing was recorded.
     pub fn summary_us(&self) -> Summary {
-        let us = |v: f64| v / PS_PER_US as f64;
+        let empty = self.moments.count == 0;
+        let us = |v: f64| {
+            if empty {
+                f64::NAN
+            } else {
+                v / PS_PER_US as f64
+            }
+        };
         Summary {
             count: self.moments.count,
             mean_us: us(self.mean_ps()),
