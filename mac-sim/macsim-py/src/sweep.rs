@@ -20,7 +20,7 @@ use sim_host::runner::threads::pool;
 use crate::convert::{columns, text_of};
 use crate::progress::{Counters, Reporter};
 use crate::scenario::{PyScenario, value_error};
-use crate::wait::interruptible;
+use crate::wait::interruptible_with;
 
 /// The axes of keyword arguments: a list (any iterable but a string) is an axis, its
 /// values' text forms joined by commas as `--sweep KEY=LIST` takes them; one value is
@@ -59,6 +59,21 @@ fn axes_of(
         }
     }
     Ok(axes)
+}
+
+/// What an interrupted sweep kept, in a notebook's words.
+fn interrupted(runs_done: usize, runs: usize, db: Option<&std::path::Path>) -> String {
+    match db {
+        Some(db) => format!(
+            "sweep interrupted after {runs_done} of {runs} runs; {} keeps every finished \
+             run: call sweep again with the same arguments to resume",
+            db.display()
+        ),
+        None => format!(
+            "sweep interrupted after {runs_done} of {runs} runs; nothing was kept (with \
+             db=FILE every finished run is kept and a second call resumes)"
+        ),
+    }
 }
 
 /// Runs the sweep of `axes` (keyword arguments: a list is an axis, one value is laid
@@ -100,7 +115,7 @@ pub fn sweep<'py>(
     let pool = threads.map(pool).transpose().map_err(value_error)?;
     let counters = Counters::default();
     let mut reporter = Reporter::new(progress);
-    let outcome = interruptible(
+    let outcome = interruptible_with(
         py,
         |cancel| {
             let go = || summarise(&spec, db.as_deref(), &counters, cancel);
@@ -110,9 +125,24 @@ pub fn sweep<'py>(
             }
         },
         |_| reporter.tick(&counters),
+        |e, out| match out {
+            Err(SweepError::Interrupted {
+                runs_done,
+                runs,
+                db,
+                ..
+            }) if e.is_instance_of::<PyKeyboardInterrupt>(py) => {
+                PyKeyboardInterrupt::new_err(interrupted(runs_done, runs, db.as_deref()))
+            }
+            _ => e,
+        },
     )?
     .map_err(|e| match e {
-        SweepError::Interrupted { .. } => PyKeyboardInterrupt::new_err(e.to_string()),
+        SweepError::Interrupted {
+            runs_done,
+            runs,
+            ref db,
+        } => PyKeyboardInterrupt::new_err(interrupted(runs_done, runs, db.as_deref())),
         SweepError::Spec(_) => PyValueError::new_err(e.to_string()),
         SweepError::Store(e) => store_error(e),
         _ => PyOSError::new_err(e.to_string()),

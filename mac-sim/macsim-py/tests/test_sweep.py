@@ -1,6 +1,7 @@
 """`macsim.sweep` and `macsim.read_campaign` against `mac-sim sweep`."""
 
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -184,8 +185,9 @@ SCRIPT = textwrap.dedent(
     try:
         macsim.sweep(stations=list(range(2, 200)), load="saturated", duration="2s",
                      replications=3, db=sys.argv[1], progress=False, threads=2)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         print("KeyboardInterrupt", flush=True)
+        print(e, flush=True)
         sys.exit(130)
     print("finished", flush=True)
     """
@@ -203,7 +205,11 @@ def stored_runs(db) -> int:
         return 0
 
 
-def test_sigint_during_a_sweep_raises_keyboard_interrupt_promptly(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_sigint_or_sigterm_during_a_sweep_raises_keyboard_interrupt_promptly(tmp_path, sig):
+    """Ctrl-C, and a `kill` (SIGTERM, handled as Ctrl-C while the sweep goes), stop
+    the sweep within 2 s with a KeyboardInterrupt that says what the database kept
+    and how to resume."""
     db = tmp_path / "long.sqlite"
     p = subprocess.Popen([sys.executable, "-c", SCRIPT, str(db)], stdout=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
@@ -212,12 +218,16 @@ def test_sigint_during_a_sweep_raises_keyboard_interrupt_promptly(tmp_path):
         assert time.monotonic() < deadline, "no run finished in 120 s"
         time.sleep(0.05)
     t0 = time.monotonic()
-    p.send_signal(signal.SIGINT)
+    p.send_signal(sig)
     out, _ = p.communicate(timeout=30)
     latency = time.monotonic() - t0
     assert p.returncode == 130, out
-    assert out.strip() == "KeyboardInterrupt"
-    print(f"KeyboardInterrupt {latency * 1000:.0f} ms after SIGINT")
+    first, message = out.strip().split("\n", 1)
+    assert first == "KeyboardInterrupt"
+    assert re.fullmatch(
+        r"sweep interrupted after \d+ of 594 runs; .*long\.sqlite keeps every finished run: "
+        r"call sweep again with the same arguments to resume", message), message
+    print(f"KeyboardInterrupt {latency * 1000:.0f} ms after {sig.name}")
     # Generous on a loaded 2-core machine; about 0.1 s when it is idle.
     assert latency < 2.0
     kept = stored_runs(db)
