@@ -242,13 +242,17 @@ def run(
     step). ``progress``: a tqdm bar (if tqdm is installed) for a run that lasts more
     than a second, ``False`` for none, or a callable ``progress(done, 64)`` called
     as the run goes through the 64 slices of its simulated time. Raises
-    ``ValueError`` naming a bad parameter, and ``KeyboardInterrupt`` on Ctrl-C.
+    ``ValueError`` naming a bad parameter, or one given where it has no effect (as
+    ``mac-sim run`` refuses its flag: ``queue_limit`` with saturated traffic,
+    ``placement_seed`` unless the placement is random, ``backoff_limit`` with the
+    fixed window), and ``KeyboardInterrupt`` on Ctrl-C.
     """
     s = _scenario(scenario)
     if params:
         s = s.replace(**params)
     bar = _progress_bar(progress, "run", "slice", delay=1.0, counts=False)
-    return RunResult(_native.run(s, per_station, trace, bar))
+    given = [k for k, v in params.items() if v is not None]
+    return RunResult(_native.run(s, per_station, trace, bar, given))
 
 
 def sweep(
@@ -281,8 +285,9 @@ def sweep(
     read, not run; every finished run is stored at once). ``threads``: worker
     threads (default: one per core). ``progress``: a tqdm bar (if tqdm is
     installed), ``False`` for none, or a callable ``progress(runs_done, runs)``.
-    Raises ``ValueError`` naming a bad parameter or a database that cannot serve (not
-    a results database, damaged, its folder missing or read-only) before anything
+    Raises ``ValueError`` naming a bad parameter, one that no point reads (as
+    ``mac-sim sweep`` refuses its flag) or a database that cannot serve (not a
+    results database, damaged, its folder missing or read-only) before anything
     runs, ``OSError`` if storing a run fails, and ``KeyboardInterrupt`` on Ctrl-C (the
     database keeps the runs that finished).
     """

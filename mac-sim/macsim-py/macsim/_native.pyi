@@ -30,6 +30,7 @@ def run(
     per_station: bool = False,
     trace: bool = False,
     progress: Optional[Callable[[int, int], None]] = None,
+    given: List[str] = ...,
 ) -> Dict[str, Any]: ...
 def sweep(
     base: Scenario,

@@ -29,17 +29,22 @@ use crate::wait::interruptible;
 /// `progress`, if given, is called as `progress(slices_done, 64)` from the calling
 /// thread while the run goes through the 64 slices of its simulated time. Raises
 /// `ValueError` naming the parameter at fault before running, and
-/// `KeyboardInterrupt` on Ctrl-C (within 1/64 of the simulated duration).
+/// `KeyboardInterrupt` on Ctrl-C (within 1/64 of the simulated duration). `given`:
+/// the keys the caller gave as keyword arguments, each refused (`ValueError`) where it
+/// has no effect, as the command line refuses its flag.
 #[pyfunction]
-#[pyo3(signature = (scenario, per_station = false, trace = false, progress = None))]
+#[pyo3(signature = (scenario, per_station = false, trace = false, progress = None, given = Vec::new()))]
 pub fn run<'py>(
     py: Python<'py>,
     scenario: &PyScenario,
     per_station: bool,
     trace: bool,
     progress: Option<Bound<'py, PyAny>>,
+    given: Vec<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let cfg = scenario.inner.to_config().map_err(value_error)?;
+    csma_cd::scenario::check_effect(std::slice::from_ref(&cfg), given.iter().map(String::as_str))
+        .map_err(value_error)?;
     let per_station = per_station
         .then(|| PerStation::new(cfg.stations))
         .transpose()

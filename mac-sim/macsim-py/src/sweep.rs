@@ -103,6 +103,14 @@ pub fn sweep<'py>(
     axes: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut base = base.inner.clone();
+    let given: Vec<String> = match axes {
+        Some(d) => d
+            .iter()
+            .filter(|(_, v)| !v.is_none())
+            .map(|(k, _)| k.extract())
+            .collect::<PyResult<_>>()?,
+        None => Vec::new(),
+    };
     let axes = axes_of(&mut base, axes)?;
     let random_numbers = if common_random_numbers {
         RandomNumbers::Common
@@ -112,6 +120,9 @@ pub fn sweep<'py>(
     let spec = SweepSpec::from_lists(base, axes, replications, seed, random_numbers)
         .map_err(value_error)?;
     let points = spec.validate().map_err(value_error)?;
+    // A keyword argument that no point reads is refused, as the command line's flag.
+    csma_cd::scenario::check_effect(&points, given.iter().map(String::as_str))
+        .map_err(value_error)?;
     let pool = threads.map(pool).transpose().map_err(value_error)?;
     let counters = Counters::default();
     let mut reporter = Reporter::new(progress);

@@ -86,6 +86,40 @@ def test_bad_parameters_raise_value_error_as_the_cli_says(cli, params, key):
         assert msg in p.stderr, (msg, p.stderr)
 
 
+@pytest.mark.parametrize(
+    "params,flags",
+    [
+        (dict(queue_limit=5, load="saturated"), ["--queue-limit", "5", "-l", "saturated"]),
+        (dict(placement_seed=3), ["--placement-seed", "3"]),
+        (dict(backoff_limit=4, backoff="fixed:8"), ["--backoff-limit", "4", "--backoff", "fixed:8"]),
+    ],
+)
+def test_a_parameter_without_effect_is_refused_as_the_cli_refuses_it(cli, params, flags):
+    """A keyword argument that the run (or no point of a sweep) reads is refused, in
+    the command line's words; the same value in a Scenario read from a file is not
+    (a ``run --json`` result states every parameter)."""
+    with pytest.raises(ValueError) as e:
+        macsim.run(duration="1ms", **params)
+    p = cli("run", "-d", "1ms", *flags, "-q", check=False)
+    assert p.returncode == 2 and str(e.value) in p.stderr, (str(e.value), p.stderr)
+    with pytest.raises(ValueError) as e:
+        macsim.sweep(stations=[2, 3], duration="1ms", replications=1, progress=False,
+                     **params)
+    assert str(e.value) in p.stderr
+    key = next(iter(params))
+    # One point that reads it is enough for a sweep.
+    if key == "queue_limit":
+        macsim.sweep(stations=[2], load=["saturated", 0.5], queue_limit=5,
+                     duration="1ms", replications=1, progress=False)
+
+
+def test_a_scenario_from_a_result_runs_though_it_states_every_parameter(tmp_path, cli):
+    want = cli("run", "-l", "saturated", "-d", "1ms", "--json", "-q").stdout
+    (tmp_path / "r.json").write_text(want)
+    r = macsim.run(tmp_path / "r.json")
+    assert r.scenario.get("queue_limit") is not None
+
+
 def test_scenario_class():
     s = macsim.Scenario(stations=8, load="saturated", carrier_extension=False)
     assert s.keys() == ["stations", "load", "carrier_extension"]
