@@ -254,6 +254,11 @@ pub struct ServerConfig {
     /// rejected at once (needs workers); `None`: the queue is unbounded.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub queue_limit: Option<u32>,
+    /// A listen backlog: attempts that would wait behind this many queued ones are
+    /// dropped without an answer, as a full accept queue drops a connection, so the
+    /// client learns of it only by its timeout (needs workers); `None`: no backlog.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub listen_backlog: Option<u32>,
     /// Rate limiting: attempts beyond the bucket are rejected at once.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rate_limit: Option<crate::shedding::RateLimit>,
@@ -536,8 +541,13 @@ impl StormConfig {
                 format!("{} s", s.retry_after_ps.as_secs_f64()),
             ));
         }
-        if s.queue_limit.is_some() && s.workers.is_none() {
-            return Err(StormError::param(Param::QueueLimit, ""));
+        for (key, set) in [
+            ("queue_limit", s.queue_limit.is_some()),
+            ("listen_backlog", s.listen_backlog.is_some()),
+        ] {
+            if set && s.workers.is_none() {
+                return Err(StormError::param(Param::NeedsWorkers, key));
+            }
         }
         if let Some(r) = s.rate_limit {
             if !(r.per_s.is_finite() && r.per_s > 0.0 && r.per_s <= 1e8) {

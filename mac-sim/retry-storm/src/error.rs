@@ -116,8 +116,9 @@ pub enum Param {
     SweepValue,
     /// The number of services in a call chain.
     Chain,
-    /// A queue limit on a server without workers.
-    QueueLimit,
+    /// A limit on the queue (`queue_limit`, `listen_backlog`: the value) of a server
+    /// without workers, where nothing queues.
+    NeedsWorkers,
     /// Re-evaluated latency without a slowdown.
     Latency,
     /// A Retry-After on rejections that answer something else.
@@ -252,9 +253,9 @@ impl fmt::Display for StormError {
                         f,
                         "sweep {v} does not fit the scenario: utilisation needs workers and rate an open or capped load; clients a closed or capped load, whole; retries a strategy that retries, whole; timeout positive seconds"
                     ),
-                    QueueLimit => write!(
+                    NeedsWorkers => write!(
                         f,
-                        "a queue limit needs a server with workers (set workers, or remove queue_limit)"
+                        "{v} needs a server with workers: without them nothing queues (set workers, or remove {v})"
                     ),
                     Latency => write!(
                         f,

@@ -47,6 +47,9 @@ pub enum Outcome {
     /// Rejected at once by load shedding or the rate limiter (with what the server's
     /// `reject_answer` says).
     Rejected,
+    /// Dropped by a full listen backlog: no answer ever reaches the client, whose
+    /// timeout tells it.
+    Dropped,
     /// "Overloaded, do not retry": from an overloaded trigger, or from a service of a
     /// call chain that answers so.
     Overloaded,
@@ -99,6 +102,8 @@ pub struct ServerCounts {
     pub expired: u64,
     /// Rejected at once by load shedding or the rate limiter.
     pub rejected: u64,
+    /// Attempts dropped by a full listen backlog, without an answer.
+    pub dropped: u64,
     /// Answered "overloaded, do not retry" by an overloaded trigger.
     pub overloaded: u64,
 }
@@ -327,6 +332,17 @@ impl Server {
             q.schedule(now + self.cfg.error_ps, E::done(id, Outcome::Error));
             return;
         }
+        // The listen backlog is in front of the server: a full one drops the attempt
+        // before the server sees it, without an answer.
+        if self
+            .cfg
+            .listen_backlog
+            .is_some_and(|b| self.queue.len() >= b as usize && !self.can_start(now))
+        {
+            self.counts.dropped += 1;
+            q.schedule(now, E::done(id, Outcome::Dropped));
+            return;
+        }
         let shed = match self.cfg.queue_limit {
             Some(limit) => self.queue.len() >= limit as usize && !self.can_start(now),
             None => false,
@@ -405,7 +421,7 @@ impl Server {
         match outcome {
             Outcome::Overloaded => return job,
             Outcome::Error if self.errs[id as usize].is_none() => return job,
-            Outcome::Rejected => return job,
+            Outcome::Rejected | Outcome::Dropped => return job,
             Outcome::Error => self.counts.error_work += 1,
             Outcome::Success => self.counts.served += 1,
             Outcome::Cancelled => self.counts.cancelled += 1,
@@ -638,6 +654,7 @@ mod tests {
             }),
             error_ps: Time::from_ms(1),
             queue_limit: None,
+            listen_backlog: None,
             rate_limit: None,
             retry_after_ps: Time::ZERO,
             reject_answer: crate::config::RejectAnswer::RetryAfter,

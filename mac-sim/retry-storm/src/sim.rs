@@ -137,6 +137,10 @@ pub struct Counts {
     /// Attempts rejected at once by load shedding or the rate limiter.
     #[serde(skip_serializing_if = "is_zero")]
     pub rejected: u64,
+    /// Attempts dropped by a full listen backlog, never answered (their clients
+    /// timed out).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub dropped: u64,
     /// Attempts answered "overloaded, do not retry" (by an overloaded trigger, a
     /// rejection that says so, or the first service of a call chain).
     #[serde(skip_serializing_if = "is_zero")]
@@ -547,6 +551,10 @@ impl Storm {
     /// caller half a round trip later (at once without one), and one nobody waits for
     /// any more is work done for nobody.
     fn server_answered(&mut self, now: Time, j: Job, outcome: Outcome, q: &mut EventQueue<Event>) {
+        if outcome == Outcome::Dropped {
+            // Never answered: the caller's timeout fires.
+            return;
+        }
         self.series.answered(
             now,
             outcome == Outcome::Success,
@@ -769,6 +777,7 @@ pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
     m.counts.cancelled = sc.cancelled;
     m.counts.served = sc.served;
     m.counts.rejected = sc.rejected;
+    m.counts.dropped = sc.dropped;
     m.counts.expired = sc.expired;
     m.counts.error_work = sc.error_work;
     m.counts.in_flight = if m.chained {

@@ -218,6 +218,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
         error_work: error_work("server", 0, s.error_work, s.error_work_fraction)?,
         rtt_ps: s.rtt.map_or(Time::ZERO, |d| d.0),
         queue_limit: s.queue_limit,
+        listen_backlog: s.listen_backlog,
         rate_limit: s.rate_limit.as_ref().map(|r| RateLimit {
             per_s: r.per_s,
             burst: r.burst,
@@ -329,6 +330,14 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
                 param: Param::Requests,
                 ..
             } if l.rate.is_some() => ("load", "rate"),
+            StormError::Param {
+                param: Param::NeedsWorkers,
+                value,
+            } if value == "listen_backlog" => ("server", "listen_backlog"),
+            StormError::Param {
+                param: Param::NeedsWorkers,
+                ..
+            } => ("server", "queue_limit"),
             StormError::Param { param, .. } => key_of(*param),
             StormError::Warmup { .. } => ("", "warmup"),
             StormError::Sustain { .. } => ("recovery", "sustain"),
@@ -444,7 +453,6 @@ fn key_of(p: Param) -> (&'static str, &'static str) {
         SlowdownMax => ("server.slowdown", "max"),
         Timeout => ("", "timeouts"),
         Chain => ("chain", "name"),
-        QueueLimit => ("server", "queue_limit"),
         Latency => ("server", "latency"),
         RetryAfter => ("server", "retry_after"),
         RateLimitRate => ("server.rate_limit", "per_s"),

@@ -49,6 +49,7 @@ const OPEN: &[Table] = &[
             ("error_work_fraction", "0.4", "1.5"),
             ("rtt", "\"10ms\"", "\"10\""),
             ("queue_limit", "20", "-1"),
+            ("listen_backlog", "10", "-1"),
             ("retry_after", "\"1s\"", "1"),
             ("reject_answer", "\"retry-after\"", "\"maybe\""),
             ("latency", "\"re-evaluated\"", "\"sometimes\""),
@@ -458,14 +459,14 @@ fn the_new_server_keys_are_read() {
 #[test]
 fn keys_that_need_another_name_their_line() {
     let (good, lines) = text(&with(&[]), None);
-    // [server] is OPEN's table 2; its keys: retry_after 7, reject_answer 8, latency 9.
+    // [server] is OPEN's table 2; its keys: retry_after 8, reject_answer 9, latency 10.
     let slow = good.find("[server.slowdown]").unwrap();
     let end = slow + good[slow..].find("\n\n").unwrap();
     let unslowed = format!("{}{}", &good[..slow], &good[end..]);
     let e = parse(&unslowed, "full.toml").expect_err("no slowdown");
     assert_eq!(
         (e.line, e.key.as_str()),
-        (Some(lines[2][9]), "latency"),
+        (Some(lines[2][10]), "latency"),
         "{e}"
     );
     assert!(
@@ -482,7 +483,7 @@ fn keys_that_need_another_name_their_line() {
         let e = parse(&other, "full.toml").expect_err("a Retry-After not carried");
         assert_eq!(
             (e.line, e.key.as_str()),
-            (Some(lines[2][7]), "retry_after"),
+            (Some(lines[2][8]), "retry_after"),
             "{e}"
         );
         assert!(e.to_string().contains("a Retry-After of 1 s needs"), "{e}");

@@ -104,6 +104,13 @@ pub fn report(r: &ScenarioResult) -> String {
                 "", c.rejected
             );
         }
+        if c.dropped > 0 {
+            let _ = writeln!(
+                s,
+                "{:<32} {} attempts dropped unanswered by the full listen backlog",
+                "", c.dropped
+            );
+        }
         if c.error_work > 0 {
             let _ = writeln!(
                 s,

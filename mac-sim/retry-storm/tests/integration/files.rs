@@ -187,7 +187,25 @@ fn shedding_and_rate_limit_keys() {
     assert_eq!((e.line, e.key.as_str()), (Some(13), "queue_limit"), "{e}");
     assert!(
         e.to_string()
-            .contains("a queue limit needs a server with workers"),
+            .contains("queue_limit needs a server with workers"),
+        "{e}"
+    );
+    let backlog = text.replacen("queue_limit = 5", "listen_backlog = 5", 1);
+    assert_eq!(
+        parse(&backlog, "s.toml").unwrap().runs[0]
+            .server
+            .listen_backlog,
+        Some(5)
+    );
+    let e = err(&backlog.replacen("workers = 10\n", "", 1));
+    assert_eq!(
+        (e.line, e.key.as_str()),
+        (Some(13), "listen_backlog"),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .contains("listen_backlog needs a server with workers"),
         "{e}"
     );
 }

@@ -665,6 +665,29 @@ fn retry_after_honoured_against_ignored() {
     }
 }
 
+/// A listen backlog in place of the queue limit (the `shedding` scenario, three
+/// seeds): the same attempts find the queue full, but a full backlog drops them
+/// without an answer, so none is rejected and each is known to its client only by
+/// its timeout: every dropped attempt is a timed-out one, and clients that honour
+/// Retry-After get nothing to honour.
+#[test]
+fn a_full_listen_backlog_drops_unanswered() {
+    for seed in SEEDS {
+        let r = scenario("shedding", seed);
+        let shed = by(&r, "Retry-After ignored");
+        let mut c = shed.config.clone();
+        c.server.listen_backlog = c.server.queue_limit.take();
+        let dropped = retry_storm::run(&c).unwrap();
+        let n = &dropped.counts;
+        assert!(n.dropped > 100 && n.rejected == 0, "{seed}: {n:?}");
+        assert!(n.timeouts >= n.dropped, "{seed}: {n:?}");
+        assert!(n.balanced(), "{seed}");
+        // A rejection is answered at once and a drop only after the 1 s timeout: the
+        // shedding server sees its rejected attempts retried sooner.
+        assert!(n.timeouts > shed.counts.timeouts, "{seed}");
+    }
+}
+
 /// A load spike on a closed loop: clients start requests `factor` times as often (a
 /// think time drawn in the window is divided by it, so the rate rises as clients end
 /// the think times they drew before it: mean 10 s). 1000 clients thinking 10 s make
