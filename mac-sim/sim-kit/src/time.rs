@@ -206,6 +206,33 @@ impl Time {
         self.0 == 0
     }
 
+    /// A time that may be zero: zero written as `0` or with a unit (`0s`, `0ms`),
+    /// else [`Time::parse`]'s duration. An instant (a window that starts at once) and
+    /// a delay that may be none are written so.
+    ///
+    /// ```
+    /// use sim_kit::time::Time;
+    /// assert_eq!(Time::parse_or_zero("0s"), Ok(Time::ZERO));
+    /// assert_eq!(Time::parse_or_zero("0"), Ok(Time::ZERO));
+    /// assert_eq!(Time::parse_or_zero("20ms"), Ok(Time::from_ms(20)));
+    /// assert!(Time::parse_or_zero("0abc").is_err() && Time::parse_or_zero("-1s").is_err());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Time::parse`], but for zero.
+    pub fn parse_or_zero(s: &str) -> Result<Time, TimeParseError> {
+        let t = s.trim();
+        let num = ["ms", "us", "µs", "ns", "s"]
+            .iter()
+            .find_map(|u| t.strip_suffix(u))
+            .unwrap_or(t);
+        if num.trim().parse::<f64>() == Ok(0.0) {
+            return Ok(Time::ZERO);
+        }
+        Time::parse(s)
+    }
+
     /// A duration with a unit (`s`, `ms`, `us` or `µs`, `ns`), e.g. `10s` or `2.5ms`,
     /// rounded to whole picoseconds.
     ///

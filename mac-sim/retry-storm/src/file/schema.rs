@@ -30,14 +30,7 @@ pub struct Instant(pub Time);
 impl<'de> Deserialize<'de> for Instant {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        let t = s.trim();
-        let num = ["ms", "us", "µs", "ns", "s"]
-            .iter()
-            .find_map(|u| t.strip_suffix(u));
-        if num.is_some_and(|n| n.trim().parse::<f64>() == Ok(0.0)) {
-            return Ok(Instant(Time::ZERO));
-        }
-        Time::parse(&s).map(Instant).map_err(D::Error::custom)
+        Time::parse_or_zero(&s).map(Instant).map_err(D::Error::custom)
     }
 }
 
@@ -318,13 +311,13 @@ pub const TABLES: &[TableDoc] = &[
                 "horizon",
                 "duration",
                 "required",
-                "simulated time; every trigger ends within it (--horizon overrides)",
+                "simulated time; every trigger ends within it (-d, --horizon sets it)",
             ),
             k(
                 "bin",
                 "duration",
                 "1s",
-                "width of a time-series bin (--bin overrides)",
+                "width of a time-series bin (--bin sets it)",
             ),
             k(
                 "warmup",
@@ -336,7 +329,7 @@ pub const TABLES: &[TableDoc] = &[
                 "seed",
                 "integer",
                 "1",
-                "seed of every random choice (--seed overrides)",
+                "seed of every random choice (-s, --seed sets it)",
             ),
             k(
                 "users",
@@ -348,7 +341,7 @@ pub const TABLES: &[TableDoc] = &[
                 "timeouts",
                 "list of durations",
                 "[\"1s\"]",
-                "the clients' per-attempt timeout, one drawn uniformly per request",
+                "the clients' per-attempt timeout, one drawn uniformly per request (--timeouts sets it)",
             ),
         ],
     },

@@ -274,15 +274,7 @@ impl Codec for Time {
     type Value = Time;
     type Error = ValueError;
     fn parse(text: &str) -> Result<Time, ValueError> {
-        let t = text.trim();
-        let zero = t
-            .trim_end_matches(|c: char| c.is_ascii_alphabetic() || c == 'µ')
-            .parse::<f64>()
-            .is_ok_and(|v| v == 0.0);
-        if zero {
-            return Ok(Time::ZERO);
-        }
-        Time::parse(text).map_err(|_| ValueError::Duration(text.to_string()))
+        Time::parse_or_zero(text).map_err(|_| ValueError::Duration(text.to_string()))
     }
     /// The largest exact unit, e.g. `10s`; below a nanosecond, a decimal number of
     /// nanoseconds.
