@@ -490,6 +490,9 @@ def storm(
     )
 
 
+storm.__doc__ = (storm.__doc__ or "") + "\n\n" + _native.storm_keys()
+
+
 class RadioResult:
     """The result of :func:`radio`, as ``mac-sim radio`` prints it:
 
@@ -547,3 +550,6 @@ def radio(
             _progress_bar(progress, "radio", "point", delay=1.0),
         )
     )
+
+
+radio.__doc__ = (radio.__doc__ or "") + "\n\n" + _native.radio_keys()

@@ -53,7 +53,9 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweep::metrics, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::read_campaign, m)?)?;
     m.add_function(wrap_pyfunction!(storm::storm, m)?)?;
+    m.add_function(wrap_pyfunction!(storm::storm_keys, m)?)?;
     m.add_function(wrap_pyfunction!(radio::radio, m)?)?;
+    m.add_function(wrap_pyfunction!(radio::radio_keys, m)?)?;
     m.add_function(wrap_pyfunction!(extras::slotted, m)?)?;
     m.add_function(wrap_pyfunction!(extras::mb_efficiency, m)?)?;
     m.add_function(wrap_pyfunction!(extras::beb_expected_backoff, m)?)?;

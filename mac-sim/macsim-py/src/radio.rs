@@ -121,3 +121,10 @@ pub fn radio<'py>(
     }
     Ok(out)
 }
+
+/// Every key of the radio model, as `mac-sim radio --keys` prints them (the
+/// schema's reference), for `radio`'s help.
+#[pyfunction]
+pub fn radio_keys() -> String {
+    scenario::reference()
+}

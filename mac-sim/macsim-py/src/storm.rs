@@ -200,3 +200,10 @@ fn run_contention<'py>(
     out.set_item("series_csv", py.None())?;
     Ok(out)
 }
+
+/// Every key of a storm scenario file, as `mac-sim storm --keys` prints them (the
+/// file's reference), for `storm`'s help.
+#[pyfunction]
+pub fn storm_keys() -> String {
+    retry_storm::file::keys::reference()
+}

@@ -158,6 +158,15 @@ def test_help_lists_every_parameter_with_its_unit():
     assert "\nstations (" in macsim.sweep.__doc__
 
 
+def test_storm_and_radio_help_end_with_their_keys(cli):
+    """Each model's help ends with its reference of keys, the same text as
+    ``--keys`` prints: a key added to the schema is in the help with no other edit."""
+    assert macsim.storm.__doc__.endswith(cli("storm", "--keys").stdout)
+    assert "listen_backlog" in macsim.storm.__doc__
+    assert macsim.radio.__doc__.endswith(cli("radio", "--keys").stdout)
+    assert "cca_threshold_dbm" in macsim.radio.__doc__
+
+
 def test_extras(cli_json):
     assert macsim.backoff.decide(0, 1) == 0
     assert macsim.backoff.decide(16, 1) is None

@@ -30,7 +30,9 @@ pub struct Instant(pub Time);
 impl<'de> Deserialize<'de> for Instant {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        Time::parse_or_zero(&s).map(Instant).map_err(D::Error::custom)
+        Time::parse_or_zero(&s)
+            .map(Instant)
+            .map_err(D::Error::custom)
     }
 }
 
