@@ -26,8 +26,8 @@
 //! until its standard input is closed: a test can then send a signal at that exact
 //! instant (a late signal) with no timing involved.
 
-use std::sync::Once;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::{Mutex, Once};
 use std::time::Duration;
 
 use sim_host::output::temporaries::{self, Abandoned};
@@ -88,6 +88,9 @@ pub enum Stop {
 }
 
 static CANCEL: AtomicBool = AtomicBool::new(false);
+/// Whether the first signal's note is on standard error; held while it is written,
+/// so that the note comes once, and before the command's last line.
+static NOTED: Mutex<bool> = Mutex::new(false);
 /// The number of the first signal received, 0 before.
 static RECEIVED: AtomicI32 = AtomicI32::new(0);
 static AT_ONCE: AtomicBool = AtomicBool::new(false);
@@ -162,33 +165,54 @@ fn on_signal(s: Signal) {
         .is_ok();
     CANCEL.store(true, Ordering::SeqCst);
     if first && !AT_ONCE.load(Ordering::SeqCst) {
-        // After the shell's "^C" on a terminal.
-        let start = if s == Signal::Interrupt { "\n" } else { "" };
-        note_briefly(format!(
-            "{start}mac-sim: interrupted by {}: stopping, nothing will be published (a second signal quits at once)",
-            s.name()
-        ));
+        note_briefly(note_first_signal);
         return;
     }
     match temporaries::abandon() {
         // The outputs are in place: the command is only printing what it published.
         Abandoned::AlreadyPublished => {}
         Abandoned::Removed => {
-            note_briefly(format!(
+            let text = format!(
                 "mac-sim: error: interrupted by {}: stopped at once; nothing was published",
                 s.name()
-            ));
+            );
+            note_briefly(move || note(&text));
             std::process::exit(s.status().into());
         }
     }
 }
 
-/// [`note`](crate::note) from another thread, waiting for it a moment at most: standard error
-/// held by a thread blocked on a full pipe must not keep a signal from acting.
-fn note_briefly(text: String) {
+/// The note of the first signal that stops the command cooperatively ("interrupted by
+/// SIGTERM: stopping ..."), unless it is on standard error already. The signals'
+/// thread writes it at once; the command calls it again before its last line
+/// ([`crate::main`]), so the note is there, once and before that line, however the
+/// threads are scheduled.
+pub fn note_first_signal() {
+    let Some(s) = received() else { return };
+    if AT_ONCE.load(Ordering::SeqCst) {
+        return;
+    }
+    let mut noted = NOTED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !*noted {
+        // After the shell's "^C" on a terminal.
+        let start = if s == Signal::Interrupt { "\n" } else { "" };
+        note(&format!(
+            "{start}mac-sim: interrupted by {}: stopping, nothing will be published (a second signal quits at once)",
+            s.name()
+        ));
+        *noted = true;
+    }
+}
+
+/// `write` (a [`note`](crate::note)) on another thread, waiting for it a moment at
+/// most: standard error held by a thread blocked on a full pipe must not keep a signal
+/// from acting.
+fn note_briefly(write: impl FnOnce() + Send + 'static) {
     let (done, wait) = std::sync::mpsc::channel();
     let spawned = std::thread::Builder::new().spawn(move || {
-        note(&text);
+        write();
         let _ = done.send(());
     });
     if spawned.is_ok() {

@@ -186,6 +186,9 @@ fn main() -> ExitCode {
     match try_main() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
+            // The first signal's note, if the signals' thread has not written it yet:
+            // the last line is always the error's.
+            interrupt::note_first_signal();
             // Also after SIGHUP, when standard error may be gone.
             note(&format!("mac-sim: error: {e}"));
             ExitCode::from(e.status())
