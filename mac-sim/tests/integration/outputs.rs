@@ -89,3 +89,35 @@ fn a_folder_in_the_way_of_an_output_exits_2_before_running() {
         );
     }
 }
+
+/// A file's path that cannot name a file (it ends with `/`, or a file is where its
+/// folder should be) exits 2 with one line before any work, for every file output, and
+/// creates nothing, where it used to fail after the run with exit 1.
+#[test]
+fn a_file_path_ending_with_a_slash_or_under_a_file_exits_2_before_running() {
+    let d = tempfile::tempdir().unwrap();
+    let file = d.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let p = |name: &str| d.path().join(name).to_str().unwrap().to_string();
+    let (slash, under) = (format!("{}/", p("x.out")), p("a-file/x.out"));
+    let out = p("out");
+    for bad in [&slash, &under] {
+        let why = if bad == &slash {
+            "it ends with '/', which names a folder: name a file"
+        } else {
+            "a file is in the way of its folder"
+        };
+        for args in [
+            vec!["run", "-q", "-d", "1000s", "--trace", bad],
+            vec!["run", "-q", "-d", "1000s", "--pcap", bad],
+            vec!["radio", "-d", "1000s", "--output", bad],
+            vec![
+                "sweep", "-n", "2", "-d", "1ms", "-r", "1", "-q", "-o", &out, "--db", bad,
+            ],
+        ] {
+            let o = mac_sim(&args);
+            assert_usage_error(&o, &format!("cannot write '{bad}': {why}"));
+            assert_eq!(tree(d.path()), ["a-file"], "{args:?}");
+        }
+    }
+}

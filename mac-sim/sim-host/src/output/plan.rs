@@ -99,7 +99,10 @@ pub fn check(outputs: &[Output]) -> Result<(), OutputError> {
             None if o.path.is_dir() => {
                 return Err(OutputError::Write(o.path.to_path_buf(), in_the_way()));
             }
-            None => not_special(o.path)?,
+            None => {
+                not_special(o.path)?;
+                names_a_file(o.path)?;
+            }
         }
     }
     let mut places = Vec::new();
@@ -149,6 +152,32 @@ pub fn check(outputs: &[Output]) -> Result<(), OutputError> {
             nested(a, b)?;
             nested(b, a)?;
         }
+    }
+    Ok(())
+}
+
+/// Refuse a file's path that cannot name a file: one that ends with `/` (a folder's
+/// name), or one under a file (`a-file/out.csv`). Either would fail only when the
+/// file is written, after the work.
+fn names_a_file(path: &Path) -> Result<(), OutputError> {
+    let refuse = |why: &str| {
+        Err(OutputError::Write(
+            path.to_path_buf(),
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, why.to_string()),
+        ))
+    };
+    let text = path.as_os_str().to_string_lossy();
+    if text.ends_with('/') || text.ends_with(std::path::MAIN_SEPARATOR) {
+        return refuse("it ends with '/', which names a folder: name a file");
+    }
+    let under_a_file = path
+        .ancestors()
+        .skip(1)
+        .filter(|a| !a.as_os_str().is_empty())
+        .find(|a| a.exists())
+        .is_some_and(|a| !a.is_dir());
+    if under_a_file {
+        return refuse("a file is in the way of its folder");
     }
     Ok(())
 }
