@@ -8,7 +8,8 @@ use retry_storm::report as out;
 use retry_storm::{contention, presets, strategy::Strategy};
 use retry_storm_host::chart::trigger_window;
 use retry_storm_host::{
-    contention::run_contention_seeds_with, files, replicate, run_scenario_with, scenario_file,
+    contention::{run_contention_seeds_with, run_contention_sweep},
+    files, replicate, run_scenario_with, scenario_file,
     sweep::run_sweep,
 };
 use sim_host::output::atomic::OutputError;
@@ -125,7 +126,12 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
     }
     let sc = match source.experiment(&opts)? {
         Experiment::Storm(sc) => sc,
-        Experiment::Contention(c) => return contention_cmd(a, &c.config),
+        Experiment::Contention(c) => {
+            return match &a.sweep {
+                Some(spec) => contention_sweep_cmd(a, &source, &opts, spec),
+                None => contention_cmd(a, &c.config),
+            };
+        }
     };
     if let Some(spec) = &a.sweep {
         return sweep_cmd(a, &source, &opts, &sc, spec);
@@ -229,17 +235,34 @@ fn contention_cmd(a: &StormArgs, cfg: &contention::ContentionConfig) -> Result<(
 /// Refuse the flags of a storm scenario for a contention experiment (before its
 /// file is read, so that the message names the rule rather than a key).
 fn check_contention_flags(a: &StormArgs) -> Result<(), Failure> {
-    if a.horizon.is_some()
-        || !a.strategy.is_empty()
-        || !a.timeouts.is_empty()
-        || a.bin.is_some()
-        || a.sweep.is_some()
-    {
+    if a.horizon.is_some() || !a.strategy.is_empty() || !a.timeouts.is_empty() || a.bin.is_some() {
         return Err(Failure::usage(
-            "contention takes only --seed, --seeds, --clients, --set, --json, --csv and --out",
+            "contention takes only --seed, --seeds, --clients, --set, --sweep, --json, --csv and --out",
         ));
     }
     Ok(())
+}
+
+/// `--sweep KEY=VALUES` on a contention experiment: its table at every value of a key
+/// of its file (`contention.base=1ms,5ms`), over one seed or `--seeds`.
+fn contention_sweep_cmd(
+    a: &StormArgs,
+    source: &presets::Source,
+    opts: &presets::Options,
+    text: &str,
+) -> Result<(), Failure> {
+    let spec = retry_storm::sweep::SweepSpec::parse(text)?;
+    check_out(a, &files::contention_sweep_files())?;
+    let (key, tables) = run_contention_sweep(source, opts, &spec, a.seeds, interrupt::flag())?;
+    let (json, csv) = (tables.json(&key), tables.csv(&key));
+    publish(a, |d| files::write_contention_sweep(d, &json, &csv))?;
+    print_as(
+        a,
+        || json.clone(),
+        || csv.clone(),
+        || csv.clone(),
+        || tables.report(&key),
+    )
 }
 
 /// Print what the flags ask for: JSON, the summary CSV, the series CSV or the report.

@@ -470,7 +470,9 @@ def storm(
 
     The contention experiment (``storm("contention")``, ``mac-sim storm --scenario
     contention``, or a file with ``experiment = "contention"``) takes only ``set``,
-    ``seed``, ``seeds`` and ``clients``; its ``series`` is ``None``. Raises ``ValueError`` with the command line's message,
+    ``seed``, ``seeds``, ``clients`` and a ``sweep`` of a key of its file
+    (``("contention.base", ["1ms", "5ms"])``: its table at each value, after the
+    columns ``param`` and ``value``); its ``series`` is ``None``. Raises ``ValueError`` with the command line's message,
     ``KeyboardInterrupt`` on Ctrl-C."""
     return StormResult(
         _native.storm(

@@ -12,7 +12,7 @@ use retry_storm::file::{Experiment, Setting};
 use retry_storm::strategy::Strategy;
 use retry_storm::sweep::SweepSpec;
 use retry_storm::{StormError, contention, presets, report};
-use retry_storm_host::contention::run_contention_seeds_with;
+use retry_storm_host::contention::{run_contention_seeds_with, run_contention_sweep};
 use retry_storm_host::replicate::run_seeds_with;
 use retry_storm_host::sweep::run_sweep;
 use retry_storm_host::{run_scenario_with, scenario_file};
@@ -111,19 +111,23 @@ pub fn storm<'py>(
     let source = scenario_file::source(scenario).map_err(storm_error)?;
     // The command line's rule for a contention experiment, before its file is read.
     if source.is_contention()
-        && (horizon.is_some()
-            || bin.is_some()
-            || opts.strategies.is_some()
-            || timeouts.is_some()
-            || sweep.is_some())
+        && (horizon.is_some() || bin.is_some() || opts.strategies.is_some() || timeouts.is_some())
     {
         return Err(PyValueError::new_err(
-            "contention takes only seed, seeds, clients and set",
+            "contention takes only seed, seeds, clients, set and sweep",
         ));
     }
     let sc = match source.experiment(&opts).map_err(storm_error)? {
         Experiment::Storm(sc) => sc,
-        Experiment::Contention(c) => return run_contention(py, &c.config, seeds),
+        Experiment::Contention(c) => {
+            return match sweep {
+                Some(text) => {
+                    let spec = SweepSpec::parse(text).map_err(storm_error)?;
+                    run_contention_swept(py, &source, &opts, &spec, seeds)
+                }
+                None => run_contention(py, &c.config, seeds),
+            };
+        }
     };
     // The command line's order: --sweep (over --seeds), else --seeds, else once.
     let form = match sweep {
@@ -169,6 +173,29 @@ pub fn storm<'py>(
     out.set_item("json", json)?;
     out.set_item("summary_csv", summary)?;
     out.set_item("series_csv", series)?;
+    Ok(out)
+}
+
+/// A contention experiment swept over a key of its file
+/// ([`retry_storm_host::contention::run_contention_sweep`]): `json` and `summary_csv`
+/// as `--sweep` with `--json` and `--csv`; `series_csv` is `None`.
+fn run_contention_swept<'py>(
+    py: Python<'py>,
+    source: &presets::Source,
+    opts: &presets::Options,
+    spec: &SweepSpec,
+    seeds: u32,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (key, tables) = interruptible(
+        py,
+        |cancel| run_contention_sweep(source, opts, spec, seeds, cancel),
+        |_| Ok(()),
+    )?
+    .map_err(storm_error)?;
+    let out = PyDict::new(py);
+    out.set_item("json", tables.json(&key))?;
+    out.set_item("summary_csv", tables.csv(&key))?;
+    out.set_item("series_csv", py.None())?;
     Ok(out)
 }
 

@@ -76,7 +76,7 @@ def test_storm_bad_options_raise_value_error(cli):
             macsim.storm("metastable", **kwargs)
         p = cli("storm", "--scenario", "metastable", *flags, "-q", check=False)
         assert p.returncode != 0 and str(e.value) in p.stderr, (str(e.value), p.stderr)
-    with pytest.raises(ValueError, match="^contention takes only seed, seeds, clients and set"):
+    with pytest.raises(ValueError, match="^contention takes only seed, seeds, clients, set and sweep"):
         macsim.storm("contention", horizon="10s")
     with pytest.raises(ValueError, match="^sweep: expected"):
         macsim.storm("metastable", sweep=["utilisation", 0.5])
@@ -124,6 +124,19 @@ def test_contention_from_a_file_equals_the_cli(cli, tmp_path):
     args = ["storm", "--scenario", str(f), "--set", "contention.base=2ms", "-q"]
     assert r.result == json.loads(cli(*args, "--json").stdout)
     assert sorted(set(r.summary["clients"])) == [10, 20]
+
+
+@pytest.mark.parametrize("seeds", [1, 2])
+def test_contention_sweep_equals_the_cli(cli, seeds):
+    r = macsim.storm("contention", sweep=("contention.base", ["1ms", "5ms"]),
+                     set={"contention.clients": [10, 20]}, seeds=seeds, progress=False)
+    args = ["storm", "--scenario", "contention", "--sweep", "contention.base=1ms,5ms",
+            "--set", "contention.clients=10,20", "--seeds", seeds, "-q"]
+    assert r.result == json.loads(cli(*args, "--json").stdout)
+    pd.testing.assert_frame_equal(r.summary, csv(cli(*args, "--csv").stdout))
+    assert list(r.summary.columns[:2]) == ["param", "value"]
+    assert sorted(set(r.summary["value"])) == ["1ms", "5ms"]
+    assert r.series is None
 
 
 STORM_SCRIPT = """

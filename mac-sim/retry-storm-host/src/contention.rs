@@ -1,15 +1,20 @@
 //! The contention experiment over several seeds on every core: one run of
 //! [`run_contention`](retry_storm::contention::run_contention) per seed on the shared parallel runner, summarised by the
-//! engine ([`retry_storm::contention::over_seeds`]).
+//! engine ([`retry_storm::contention::over_seeds`]); and swept over a key of its file
+//! ([`run_contention_sweep`]).
 
 use std::sync::atomic::AtomicBool;
 
-use retry_storm::StormError;
 use retry_storm::contention::{
-    ContentionConfig, ContentionOverSeeds, over_seeds, run_contention_with,
+    ContentionConfig, ContentionOverSeeds, ContentionPoint, ContentionRow, over_seeds,
+    run_contention_with,
 };
 use retry_storm::error::Param;
+use retry_storm::file::{Experiment, Setting};
+use retry_storm::presets::{Options, Source};
 use retry_storm::replicate::check_seeds;
+use retry_storm::sweep::{SweepParam, SweepSpec, SweepValue};
+use retry_storm::{StormError, report};
 use sim_host::runner::grid::{Done, RunError, run_grid};
 use sim_kit::progress::Quiet;
 
@@ -64,4 +69,108 @@ pub fn run_contention_seeds_with(
     })?;
     let runs: Vec<_> = grid.into_iter().flatten().collect();
     over_seeds(&runs).ok_or_else(|| StormError::param(Param::Seeds, seeds))
+}
+
+/// The tables of a contention sweep (`--sweep KEY=VALUES` on a contention file): one
+/// seed's, or the estimates over several.
+#[derive(Clone, Debug)]
+pub enum ContentionSweep {
+    /// One seed: each value's rows.
+    One(Vec<ContentionPoint<ContentionRow>>),
+    /// Several seeds: each value's estimates.
+    Seeds(Vec<ContentionPoint<ContentionOverSeeds>>),
+}
+
+impl ContentionSweep {
+    /// As JSON: the swept key and every value's table.
+    pub fn json(&self, key: &str) -> String {
+        match self {
+            Self::One(p) => report::contention_sweep_json(key, p),
+            Self::Seeds(p) => report::contention_sweep_json(key, p),
+        }
+    }
+
+    /// As CSV: the table's columns after `param` and `value`.
+    pub fn csv(&self, key: &str) -> String {
+        match self {
+            Self::One(p) => report::contention_sweep_csv(key, p, report::contention_csv),
+            Self::Seeds(p) => report::contention_sweep_csv(key, p, report::contention_seeds_csv),
+        }
+    }
+
+    /// As text: each value's table under a line naming it.
+    pub fn report(&self, key: &str) -> String {
+        match self {
+            Self::One(p) => report::contention_sweep_report(key, p, report::contention_report),
+            Self::Seeds(p) => {
+                report::contention_sweep_report(key, p, report::contention_seeds_report)
+            }
+        }
+    }
+}
+
+/// The contention experiment of `source` with `opts` at every value of `spec`, a key
+/// of its file (`contention.base=1ms,5ms`), each set as `--set` sets it, over `seeds`
+/// seeds: the swept key and the tables. Every value is read and checked before any
+/// runs.
+///
+/// # Errors
+///
+/// [`StormError::Param`] ([`Param::SweepValues`]) for a parameter that is not a key
+/// of the file, or a value that makes the file a storm scenario; the errors of
+/// [`Source::experiment`] for a value (naming `--sweep KEY=VALUE`); those of the runs,
+/// [`StormError::Interrupted`] once `cancel` is seen raised.
+pub fn run_contention_sweep(
+    source: &Source,
+    opts: &Options,
+    spec: &SweepSpec,
+    seeds: u32,
+    cancel: &AtomicBool,
+) -> Result<(String, ContentionSweep), StormError> {
+    let SweepParam::Key(key) = &spec.param else {
+        return Err(StormError::param(
+            Param::SweepValues,
+            format!(
+                "'{}': a contention experiment sweeps a key of its file (see --keys), e.g. contention.base=1ms,5ms",
+                spec.param.name()
+            ),
+        ));
+    };
+    check_seeds(seeds)?;
+    let mut configs = Vec::with_capacity(spec.values.len());
+    for v in &spec.values {
+        let setting = Setting::new(key.as_str(), v.to_string());
+        let setting = setting.clone().given_as(format!("--sweep {setting}"));
+        match source.experiment(&opts.with(setting))? {
+            Experiment::Contention(c) => configs.push((v.clone(), c.config)),
+            Experiment::Storm(_) => {
+                return Err(StormError::param(
+                    Param::SweepValues,
+                    format!("'{key}={v}': the file would no longer be a contention experiment"),
+                ));
+            }
+        }
+    }
+    fn points<R>(
+        configs: &[(SweepValue, ContentionConfig)],
+        run: impl Fn(&ContentionConfig) -> Result<Vec<R>, StormError>,
+    ) -> Result<Vec<ContentionPoint<R>>, StormError> {
+        configs
+            .iter()
+            .map(|(value, c)| {
+                Ok(ContentionPoint {
+                    value: value.clone(),
+                    rows: run(c)?,
+                })
+            })
+            .collect()
+    }
+    let tables = if seeds == 1 {
+        ContentionSweep::One(points(&configs, |c| run_contention_with(c, cancel))?)
+    } else {
+        ContentionSweep::Seeds(points(&configs, |c| {
+            run_contention_seeds_with(c, seeds, cancel)
+        })?)
+    };
+    Ok((key.clone(), tables))
 }

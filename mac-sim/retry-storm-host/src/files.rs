@@ -58,6 +58,22 @@ pub fn contention_files() -> Vec<String> {
     names
 }
 
+/// The files [`write_contention_sweep`] writes.
+pub fn contention_sweep_files() -> Vec<String> {
+    named("storm-contention-sweep", &[".json", ".csv"])
+}
+
+/// Write a contention sweep (`storm-contention-sweep.json`, `.csv`: the texts given),
+/// each atomically.
+///
+/// # Errors
+///
+/// [`OutputError`] for the first file that cannot be written.
+pub fn write_contention_sweep(dir: &Path, json: &str, csv: &str) -> Result<(), OutputError> {
+    write_atomic(&dir.join("storm-contention-sweep.json"), json.as_bytes())?;
+    write_atomic(&dir.join("storm-contention-sweep.csv"), csv.as_bytes())
+}
+
 /// The files [`write_contention_seeds`] writes.
 pub fn contention_seeds_files() -> Vec<String> {
     named("storm-contention-seeds", &[".json", ".csv"])

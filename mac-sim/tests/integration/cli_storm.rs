@@ -330,6 +330,52 @@ fn set_and_sweep_any_key_of_the_file() {
     );
 }
 
+/// A contention experiment swept over a key of its file: at each value, the table of
+/// the experiment with that key set, after the columns `param` and `value`; a
+/// parameter that is not a key of its file is refused before any runs.
+#[test]
+fn a_contention_experiment_sweeps_a_key_of_its_file() {
+    let base = [
+        "storm",
+        "--scenario",
+        "contention",
+        "--set",
+        "contention.clients=10,20",
+    ];
+    let with = |extra: &[&str]| {
+        let mut a = base.to_vec();
+        a.extend_from_slice(extra);
+        let o = mac_sim(&a);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let swept = with(&["--sweep", "contention.base=1ms,5ms", "--csv"]);
+    let mut lines = swept.lines();
+    let header = lines.next().unwrap();
+    for base_ms in ["1ms", "5ms"] {
+        let one = with(&["--set", &format!("contention.base={base_ms}"), "--csv"]);
+        let mut rows = one.lines();
+        assert_eq!(header, format!("param,value,{}", rows.next().unwrap()));
+        for row in rows {
+            assert_eq!(
+                lines.next().unwrap(),
+                format!("contention.base,{base_ms},{row}")
+            );
+        }
+    }
+    assert_eq!(lines.next(), None);
+    assert_args_fail(
+        &[
+            "storm",
+            "--scenario",
+            "contention",
+            "--sweep",
+            "utilisation=0.5",
+        ],
+        "a contention experiment sweeps a key of its file",
+    );
+}
+
 /// A scenario file of one's own: the shipped preset read from its path gives the same
 /// report as the preset's name, and bad files fail with file, line and key.
 #[test]
@@ -554,7 +600,7 @@ fn sweep_a_storm_parameter() {
         ),
         (
             &["storm", "--scenario", "contention", "--sweep", "retries=1"][..],
-            "contention takes only",
+            "a contention experiment sweeps a key of its file",
         ),
         (
             &[

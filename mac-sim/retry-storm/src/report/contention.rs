@@ -3,8 +3,10 @@
 
 use std::fmt::Write as _;
 
+use serde::Serialize;
+
 use super::format::{csv_estimate, pm};
-use crate::contention::{ContentionOverSeeds, ContentionRow};
+use crate::contention::{ContentionOverSeeds, ContentionPoint, ContentionRow};
 
 /// The contention table as text.
 pub fn contention_report(rows: &[ContentionRow]) -> String {
@@ -87,6 +89,54 @@ pub fn contention_seeds_csv(rows: &[ContentionOverSeeds]) -> String {
             csv_estimate(&r.calls),
             csv_estimate(&r.completion_ms)
         );
+    }
+    s
+}
+
+/// A contention sweep as JSON: the swept key and every value's table.
+pub fn contention_sweep_json<R: Serialize>(param: &str, points: &[ContentionPoint<R>]) -> String {
+    #[derive(Serialize)]
+    struct Sweep<'a, R> {
+        param: &'a str,
+        points: &'a [ContentionPoint<R>],
+    }
+    sim_kit::output::json::to_string(&Sweep { param, points })
+}
+
+/// A contention sweep as CSV: the table's CSV (`table`, [`contention_csv`] or
+/// [`contention_seeds_csv`]) with the columns `param` and `value` first, one header.
+pub fn contention_sweep_csv<R>(
+    param: &str,
+    points: &[ContentionPoint<R>],
+    table: fn(&[R]) -> String,
+) -> String {
+    let mut s = String::new();
+    for (i, p) in points.iter().enumerate() {
+        let csv = table(&p.rows);
+        let mut lines = csv.lines();
+        let header = lines.next().unwrap_or_default();
+        if i == 0 {
+            let _ = writeln!(s, "param,value,{header}");
+        }
+        for line in lines {
+            let _ = writeln!(s, "{param},{},{line}", p.value);
+        }
+    }
+    s
+}
+
+/// A contention sweep as text: each value's table (`table`, [`contention_report`] or
+/// [`contention_seeds_report`]) under a line naming the value.
+pub fn contention_sweep_report<R>(
+    param: &str,
+    points: &[ContentionPoint<R>],
+    table: fn(&[R]) -> String,
+) -> String {
+    let mut s = String::new();
+    for p in points {
+        let _ = writeln!(s, "{param} = {}", p.value);
+        s.push_str(&table(&p.rows));
+        s.push('\n');
     }
     s
 }

@@ -16,6 +16,7 @@ mod sweep;
 
 pub use contention::{
     contention_csv, contention_report, contention_seeds_csv, contention_seeds_report,
+    contention_sweep_csv, contention_sweep_json, contention_sweep_report,
 };
 pub use describe::{describe, list};
 pub use replicated::{
