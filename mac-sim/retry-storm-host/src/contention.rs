@@ -6,14 +6,13 @@
 use std::sync::atomic::AtomicBool;
 
 use retry_storm::contention::{
-    ContentionConfig, ContentionOverSeeds, ContentionPoint, ContentionRow, over_seeds,
-    run_contention_with,
+    ContentionConfig, ContentionOverSeeds, ContentionRow, over_seeds, run_contention_with,
 };
 use retry_storm::error::Param;
 use retry_storm::file::{Experiment, Setting};
 use retry_storm::presets::{Options, Source};
 use retry_storm::replicate::check_seeds;
-use retry_storm::sweep::{SweepParam, SweepSpec, SweepValue};
+use retry_storm::sweep::{SweepParam, SweepSpec, SweepValue, TablePoint};
 use retry_storm::{StormError, report};
 use sim_host::runner::grid::{Done, RunError, run_grid};
 use sim_kit::progress::Quiet;
@@ -76,9 +75,9 @@ pub fn run_contention_seeds_with(
 #[derive(Clone, Debug)]
 pub enum ContentionSweep {
     /// One seed: each value's rows.
-    One(Vec<ContentionPoint<ContentionRow>>),
+    One(Vec<TablePoint<ContentionRow>>),
     /// Several seeds: each value's estimates.
-    Seeds(Vec<ContentionPoint<ContentionOverSeeds>>),
+    Seeds(Vec<TablePoint<ContentionOverSeeds>>),
 }
 
 impl ContentionSweep {
@@ -154,11 +153,11 @@ pub fn run_contention_sweep(
     fn points<R>(
         configs: &[(SweepValue, ContentionConfig)],
         run: impl Fn(&ContentionConfig) -> Result<Vec<R>, StormError>,
-    ) -> Result<Vec<ContentionPoint<R>>, StormError> {
+    ) -> Result<Vec<TablePoint<R>>, StormError> {
         configs
             .iter()
             .map(|(value, c)| {
-                Ok(ContentionPoint {
+                Ok(TablePoint {
                     value: value.clone(),
                     rows: run(c)?,
                 })

@@ -304,17 +304,6 @@ pub fn run_contention_with(
     Ok(rows)
 }
 
-/// One value of a sweep of a contention file's key (`--sweep contention.base=1ms,5ms`):
-/// the value, and the experiment's table there (`R`: [`ContentionRow`] for one seed,
-/// [`ContentionOverSeeds`] over several).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ContentionPoint<R> {
-    /// The swept key's value, as given.
-    pub value: crate::sweep::SweepValue,
-    /// The table at that value.
-    pub rows: Vec<R>,
-}
-
 /// One kind at one client count over several seeds: means with 95 % intervals.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ContentionOverSeeds {

@@ -258,6 +258,18 @@ fn capacity_per_s(s: &ServerConfig) -> Option<f64> {
     Some(w * PS_PER_SEC as f64 / s.service.mean_ps().as_ps_f64())
 }
 
+/// One value of a sweep and a table at it: a contention experiment's rows at a value
+/// of a key of its file (`--sweep contention.base=1ms,5ms`; `R`:
+/// [`ContentionRow`](crate::contention::ContentionRow) for one seed,
+/// [`ContentionOverSeeds`](crate::contention::ContentionOverSeeds) over several).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TablePoint<R> {
+    /// The swept key's value, as given.
+    pub value: SweepValue,
+    /// The table at that value.
+    pub rows: Vec<R>,
+}
+
 /// One value of the swept parameter: every strategy over the seeds.
 #[derive(Clone, Debug, Serialize)]
 pub struct SweepPoint {

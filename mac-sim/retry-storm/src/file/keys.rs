@@ -14,31 +14,7 @@
 
 use sim_kit::output::text::wrap;
 
-/// One key of a table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KeyDoc {
-    /// The key as written in the file.
-    pub key: &'static str,
-    /// The values it takes, with the unit.
-    pub value: &'static str,
-    /// Its default, or `required` (with the kinds that require it in parentheses).
-    pub default: &'static str,
-    /// What it means.
-    pub meaning: &'static str,
-}
-
-/// One table of the file and its keys (its sub-tables are tables of their own).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TableDoc {
-    /// The header as written (`[server]`, `[[trigger]]`), empty for the top level.
-    pub header: &'static str,
-    /// What the table is.
-    pub about: &'static str,
-    /// Its keys, in the order the reference lists them.
-    pub keys: &'static [KeyDoc],
-}
-
-pub use super::schema::TABLES;
+pub use super::schema::{KeyDoc, TABLES, TableDoc};
 
 /// The reference as text: a heading per table, a line per key (key, values, default),
 /// the meaning wrapped under it.

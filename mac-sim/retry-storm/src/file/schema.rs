@@ -10,8 +10,6 @@ use serde::de::{Deserializer, Error as _};
 
 use sim_kit::time::Time;
 
-use super::keys::{KeyDoc, TableDoc};
-
 /// A duration with its unit (`"100ms"`); positive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Duration(pub Time);
@@ -262,6 +260,30 @@ pub struct ContentionTable {
     pub kinds: Option<Vec<crate::contention::Kind>>,
     pub base: Option<Duration>,
     pub cap: Option<Duration>,
+}
+
+/// One key of a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyDoc {
+    /// The key as written in the file.
+    pub key: &'static str,
+    /// The values it takes, with the unit.
+    pub value: &'static str,
+    /// Its default, or `required` (with the kinds that require it in parentheses).
+    pub default: &'static str,
+    /// What it means.
+    pub meaning: &'static str,
+}
+
+/// One table of the file and its keys (its sub-tables are tables of their own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableDoc {
+    /// The header as written (`[server]`, `[[trigger]]`), empty for the top level.
+    pub header: &'static str,
+    /// What the table is.
+    pub about: &'static str,
+    /// Its keys, in the order the reference lists them.
+    pub keys: &'static [KeyDoc],
 }
 
 const fn k(

@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::format::{csv_estimate, pm};
-use crate::contention::{ContentionOverSeeds, ContentionPoint, ContentionRow};
+use crate::contention::{ContentionOverSeeds, ContentionRow};
+use crate::sweep::TablePoint;
 
 /// The contention table as text.
 pub fn contention_report(rows: &[ContentionRow]) -> String {
@@ -94,11 +95,11 @@ pub fn contention_seeds_csv(rows: &[ContentionOverSeeds]) -> String {
 }
 
 /// A contention sweep as JSON: the swept key and every value's table.
-pub fn contention_sweep_json<R: Serialize>(param: &str, points: &[ContentionPoint<R>]) -> String {
+pub fn contention_sweep_json<R: Serialize>(param: &str, points: &[TablePoint<R>]) -> String {
     #[derive(Serialize)]
     struct Sweep<'a, R> {
         param: &'a str,
-        points: &'a [ContentionPoint<R>],
+        points: &'a [TablePoint<R>],
     }
     sim_kit::output::json::to_string(&Sweep { param, points })
 }
@@ -107,7 +108,7 @@ pub fn contention_sweep_json<R: Serialize>(param: &str, points: &[ContentionPoin
 /// [`contention_seeds_csv`]) with the columns `param` and `value` first, one header.
 pub fn contention_sweep_csv<R>(
     param: &str,
-    points: &[ContentionPoint<R>],
+    points: &[TablePoint<R>],
     table: fn(&[R]) -> String,
 ) -> String {
     let mut s = String::new();
@@ -129,7 +130,7 @@ pub fn contention_sweep_csv<R>(
 /// [`contention_seeds_report`]) under a line naming the value.
 pub fn contention_sweep_report<R>(
     param: &str,
-    points: &[ContentionPoint<R>],
+    points: &[TablePoint<R>],
     table: fn(&[R]) -> String,
 ) -> String {
     let mut s = String::new();
