@@ -181,9 +181,11 @@ pub(crate) fn resolve(key: &str) -> Result<Target, String> {
     Err("no such key: see mac-sim storm --keys".to_string())
 }
 
-/// Whether a value described as `desc` in the reference is written as a TOML string.
+/// Whether a value described as `desc` in the reference is written as a TOML string:
+/// text, a strategy's specification, a duration or an instant, a name.
 fn is_text(desc: &str) -> bool {
     desc == "text"
+        || desc == "strategy"
         || desc.starts_with("duration")
         || desc.starts_with("instant")
         || desc.starts_with('"')
@@ -471,6 +473,8 @@ mod tests {
         assert!(e(&["chain.name=x"]).contains("no [[chain]] table"));
         assert!(e(&["experiment=contention"]).contains("cannot be set"));
         assert!(e(&["nope=1"]).contains("mac-sim storm --keys"));
+        // A strategy is text, even when it would read as a TOML number.
+        assert!(e(&["strategy.1.spec=inf"]).contains("unknown part 'inf'"));
         assert!(e(&["horizon=1s", "horizon=2s"]).contains("set twice"));
         // A partial table created by a setting: its missing keys are the setting's.
         assert!(e(&["server.rate_limit.burst=5"]).starts_with("--set server.rate_limit.burst=5"));
