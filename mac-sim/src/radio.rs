@@ -131,9 +131,11 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
     let (text, events) = if a.sweep.is_empty() {
         scenario::check_effect(&[&config], given.iter().map(String::as_str))
             .map_err(Failure::usage)?;
-        // The run checks the configuration before it starts.
-        let r =
-            radio_sim::run(&config).map_err(|e| Failure::usage(file_blame(file.as_ref(), &e)))?;
+        // The run checks the configuration before it starts, and stops at once when a
+        // signal raises the flag.
+        let r = radio_sim::run_with(&config, interrupt::flag())
+            .map_err(|e| Failure::usage(file_blame(file.as_ref(), &e)))?
+            .ok_or_else(|| Failure::interrupted("radio interrupted; nothing was published"))?;
         let text = if a.json {
             let mut j = report::json(&r);
             j.push('\n');

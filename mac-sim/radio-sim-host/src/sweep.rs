@@ -28,17 +28,20 @@ pub fn run(
         return Ok(Some(Vec::new()));
     }
     let out = run_grid(points, 1, cancel, progress, |p, _| {
-        let result = radio_sim::run(&p.config).map_err(|e| radio_sim::sweep::at_point(p, e))?;
+        // A run stopped by `cancel` gives nothing; the grid then reports the sweep
+        // interrupted, as it sees the flag raised.
+        let result =
+            radio_sim::run_with(&p.config, cancel).map_err(|e| radio_sim::sweep::at_point(p, e))?;
         Ok(Done {
-            work: result.events,
-            value: PointResult {
+            work: result.as_ref().map_or(0, |r| r.events),
+            value: result.map(|result| PointResult {
                 values: p.values.clone(),
                 result,
-            },
+            }),
         })
     });
     match out {
-        Ok(rows) => Ok(Some(rows.into_iter().flatten().collect())),
+        Ok(rows) => Ok(rows.into_iter().flatten().collect::<Option<Vec<_>>>()),
         Err(RunError::Interrupted { .. }) => Ok(None),
         Err(RunError::Job { error, .. }) => Err(error),
         Err(RunError::Empty) => Ok(Some(Vec::new())),

@@ -79,7 +79,7 @@ pub mod theory;
 pub mod topology;
 
 pub use config::{ConfigError, Destination, RadioConfig, Rule, RuleConfig, Topology, Traffic};
-pub use driver::run;
+pub use driver::{CANCEL_EVERY, run, run_with};
 pub use metrics::RadioResult;
 pub use radio_mac::Countdown;
 pub use scenario::Scenario;

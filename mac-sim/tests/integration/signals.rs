@@ -53,6 +53,18 @@ fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
     }
 }
 
+/// Whether the process `pid` catches SIGTERM (its handler is installed: bit 15 of
+/// `SigCgt` in `/proc/PID/status`), so that a signal sent now reaches the command's
+/// own handling, with no sleep involved.
+fn catches_sigterm(pid: u32) -> bool {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigCgt:"))
+        .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
+        .is_some_and(|mask| mask & (1 << (15 - 1)) != 0)
+}
+
 /// Read standard error up to the first line that contains `needle`; every line read.
 fn read_until(err: &mut BufReader<ChildStderr>, needle: &str) -> String {
     let mut seen = String::new();
@@ -140,6 +152,55 @@ fn sigterm_and_sighup_during_a_run_with_trace_and_pcap_leave_nothing() {
 }
 
 /// Runs stored in the database at `db`.
+/// A radio run, and a radio sweep, of a million simulated seconds (hours of work) stop
+/// at the first SIGTERM or SIGHUP, within the test's bound: a run looks at the flag
+/// every few milliseconds of its work, not only at its end. Nothing is printed or
+/// published.
+#[test]
+fn sigterm_and_sighup_stop_a_long_radio_run() {
+    let one = ["radio", "-n", "20", "-d", "1000000s", "--output"];
+    let sweep = [
+        "radio",
+        "--sweep",
+        "stations=10,20",
+        "-d",
+        "1000000s",
+        "-q",
+        "--output",
+    ];
+    for ((sig, status), first) in TERM_AND_HUP
+        .into_iter()
+        .flat_map(|s| [(s, &one[..]), (s, &sweep[..])])
+    {
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path().join("r.txt");
+        let mut args = first.to_vec();
+        args.push(out.to_str().unwrap());
+        let mut child = start(&args, false);
+        wait_for("the signal handler", || catches_sigterm(child.id()));
+        send(&child, sig);
+        let err = BufReader::new(child.stderr.take().unwrap());
+        let (code, printed, err) = finish(child, err);
+        assert_eq!(code, Some(status), "SIG{sig}: {err}");
+        assert!(printed.is_empty(), "SIG{sig}: printed {printed}");
+        let what = if args[1] == "--sweep" {
+            "radio sweep"
+        } else {
+            "radio"
+        };
+        assert_eq!(
+            last_line(&err),
+            format!("mac-sim: error: {what} interrupted; nothing was published"),
+            "SIG{sig}"
+        );
+        assert!(
+            err.contains(&format!("interrupted by SIG{sig}")),
+            "SIG{sig}: {err}"
+        );
+        assert!(tree(d.path()).is_empty(), "SIG{sig}: {:?}", tree(d.path()));
+    }
+}
+
 fn stored(db: &Path) -> i64 {
     let c = rusqlite::Connection::open(db).unwrap();
     c.busy_timeout(Duration::from_secs(30)).unwrap();

@@ -111,9 +111,12 @@ pub fn run(points: &[Point], cancel: &AtomicBool) -> Result<Option<Vec<PointResu
         if cancel.load(Ordering::Relaxed) {
             return Ok(None);
         }
+        let Some(result) = driver::run_with(&p.config, cancel).map_err(|e| at_point(p, e))? else {
+            return Ok(None);
+        };
         out.push(PointResult {
             values: p.values.clone(),
-            result: driver::run(&p.config).map_err(|e| at_point(p, e))?,
+            result,
         });
     }
     Ok(Some(out))
