@@ -1,7 +1,7 @@
 //! Signals: SIGINT (Ctrl-C), SIGTERM (what `timeout`, Slurm's time limit and systemd
-//! send) and SIGHUP (the terminal closed) stop `run`, `sweep`, `storm`, `merge` and
-//! `bench` the same way, and the exit status tells which one came: 128 + its number
-//! (130, 143, 129; [`crate::failure`]).
+//! send) and SIGHUP (the terminal closed) stop `run`, `sweep`, `storm`, `radio`,
+//! `merge` and `bench` the same way, and the exit status tells which one came: 128 +
+//! its number (130, 143, 129; [`crate::failure`]).
 //!
 //! * **The first signal** raises [`flag`], which every long computation looks at: the
 //!   command stops, removes its temporaries, publishes nothing and exits with the
