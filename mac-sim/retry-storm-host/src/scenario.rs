@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use retry_storm::error::Param;
 use retry_storm::scenario::{Scenario, ScenarioResult, check_grid, replication};
-use retry_storm::{StormConfig, StormError, StormResult, run};
+use retry_storm::{StormConfig, StormError, StormResult, run_with};
 use sim_host::runner::grid::{Done, RunError, run_grid};
 use sim_kit::progress::{Progress, Quiet};
 
@@ -37,7 +37,8 @@ pub fn run_all_with(
 ) -> Result<Vec<Vec<StormResult>>, StormError> {
     check_grid(runs, seeds)?;
     run_grid(runs, seeds, cancel, progress, |cfg, job| {
-        run(&replication(cfg, job.replication)).map(|r| Done {
+        // A run stopped by `cancel` is an error the grid reports as the interruption.
+        run_with(&replication(cfg, job.replication), cancel).map(|r| Done {
             work: r.events,
             value: r,
         })

@@ -132,4 +132,4 @@ pub mod triggers;
 pub use config::StormConfig;
 pub use error::StormError;
 pub use scenario::{Scenario, ScenarioResult, run_sequential};
-pub use sim::{StormResult, run};
+pub use sim::{StormResult, run, run_with};

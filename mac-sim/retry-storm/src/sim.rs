@@ -1,6 +1,8 @@
 //! The storm model on the engine: events, the client's decision after a failed
 //! attempt, and [`run`].
 
+use std::sync::atomic::AtomicBool;
+
 use backoff_core::{Deadline, QuotaFailure, RetryDecision, RetryState, ServerAnswer, StopReason};
 use rand_core::{Rng, SeedableRng};
 use rand_xorshift::XorShiftRng;
@@ -708,6 +710,17 @@ impl Model for Storm {
 ///
 /// The [`StormError`] of [`StormConfig::validate`]; nothing is run then.
 pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
+    run_with(cfg, &AtomicBool::new(false))
+}
+
+/// [`run`], looking at `cancel` every
+/// [`CANCEL_EVERY`](sim_kit::engine::CANCEL_EVERY) events: a signal stops a run of any
+/// horizon within milliseconds.
+///
+/// # Errors
+///
+/// As [`run`]; [`StormError::Interrupted`] once `cancel` is seen raised (no result).
+pub fn run_with(cfg: &StormConfig, cancel: &AtomicBool) -> Result<StormResult, StormError> {
     cfg.validate()?;
     let (fitted, notes) = cfg.fitted();
     let cfg = &fitted;
@@ -770,7 +783,9 @@ pub fn run(cfg: &StormConfig) -> Result<StormResult, StormError> {
         }
     }
     let mut engine = Engine::with_queue(model, q);
-    engine.run_until(cfg.horizon_ps.saturating_sub(Time::from_ps(1)));
+    if !engine.run_until_or_cancelled(cfg.horizon_ps.saturating_sub(Time::from_ps(1)), cancel) {
+        return Err(StormError::Interrupted);
+    }
     let events = engine.events();
     let mut m = engine.into_model();
     let sc = m.server.counts();

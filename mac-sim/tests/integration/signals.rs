@@ -65,6 +65,19 @@ fn catches_sigterm(pid: u32) -> bool {
         .is_some_and(|mask| mask & (1 << (15 - 1)) != 0)
 }
 
+/// The CPU time the process `pid` has used, in clock ticks (fields 14 and 15 of
+/// `/proc/PID/stat`, user and system time; 100 a second on Linux).
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // After the command's name in parentheses, field 3 onwards.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<u64> = rest
+        .split_whitespace()
+        .map(|x| x.parse().unwrap_or(0))
+        .collect();
+    f.get(11).copied().unwrap_or(0) + f.get(12).copied().unwrap_or(0)
+}
+
 /// Read standard error up to the first line that contains `needle`; every line read.
 fn read_until(err: &mut BufReader<ChildStderr>, needle: &str) -> String {
     let mut seen = String::new();
@@ -152,12 +165,12 @@ fn sigterm_and_sighup_during_a_run_with_trace_and_pcap_leave_nothing() {
 }
 
 /// Runs stored in the database at `db`.
-/// A radio run, and a radio sweep, of a million simulated seconds (hours of work) stop
-/// at the first SIGTERM or SIGHUP, within the test's bound: a run looks at the flag
-/// every few milliseconds of its work, not only at its end. Nothing is printed or
-/// published.
+/// A radio run, a radio sweep and a storm of hundreds of thousands of simulated
+/// seconds (hours of work) stop at the first SIGTERM or SIGHUP, within the test's
+/// bound: a run looks at the flag every few milliseconds of its work, not only at its
+/// end. Nothing is printed or published.
 #[test]
-fn sigterm_and_sighup_stop_a_long_radio_run() {
+fn sigterm_and_sighup_stop_a_long_radio_run_and_storm() {
     let one = ["radio", "-n", "20", "-d", "1000000s", "--output"];
     let sweep = [
         "radio",
@@ -178,6 +191,8 @@ fn sigterm_and_sighup_stop_a_long_radio_run() {
         args.push(out.to_str().unwrap());
         let mut child = start(&args, false);
         wait_for("the signal handler", || catches_sigterm(child.id()));
+        // A fifth of a second of work done: the runs are under way, in their loops.
+        wait_for("the runs", || cpu_ticks(child.id()) >= 20);
         send(&child, sig);
         let err = BufReader::new(child.stderr.take().unwrap());
         let (code, printed, err) = finish(child, err);
