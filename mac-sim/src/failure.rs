@@ -125,7 +125,10 @@ impl From<CaptureError> for Failure {
 impl From<StormError> for Failure {
     fn from(e: StormError) -> Self {
         match e {
-            StormError::Interrupted => Self::interrupted(e),
+            // Every storm command publishes through one gate, so nothing is.
+            StormError::Interrupted => {
+                Self::interrupted("storm interrupted; nothing was published")
+            }
             e => Self::usage(e),
         }
     }

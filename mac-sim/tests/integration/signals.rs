@@ -181,10 +181,17 @@ fn sigterm_and_sighup_stop_a_long_radio_run_and_storm() {
         "-q",
         "--output",
     ];
-    for ((sig, status), first) in TERM_AND_HUP
-        .into_iter()
-        .flat_map(|s| [(s, &one[..]), (s, &sweep[..])])
-    {
+    let storm = [
+        "storm",
+        "--scenario",
+        "pause",
+        "-d",
+        "100000s",
+        "-q",
+        "--out",
+    ];
+    let runs = [&one[..], &sweep[..], &storm[..]];
+    for ((sig, status), first) in TERM_AND_HUP.into_iter().flat_map(|s| runs.map(|r| (s, r))) {
         let d = tempfile::tempdir().unwrap();
         let out = d.path().join("r.txt");
         let mut args = first.to_vec();
@@ -198,10 +205,10 @@ fn sigterm_and_sighup_stop_a_long_radio_run_and_storm() {
         let (code, printed, err) = finish(child, err);
         assert_eq!(code, Some(status), "SIG{sig}: {err}");
         assert!(printed.is_empty(), "SIG{sig}: printed {printed}");
-        let what = if args[1] == "--sweep" {
-            "radio sweep"
-        } else {
-            "radio"
+        let what = match (args[0], args[1]) {
+            ("storm", _) => "storm",
+            (_, "--sweep") => "radio sweep",
+            _ => "radio",
         };
         assert_eq!(
             last_line(&err),
