@@ -109,7 +109,12 @@ KILLED=(-n 1,2,4,8,16 -l 0.5,saturated -r 3 -d 100s -s 5)
 "$MAC_SIM" sweep "${KILLED[@]}" -j 1 --db "$work/killed.db" -o "$work/killed" --quiet >/dev/null &
 pid=$!
 for _ in $(seq 1 1000); do
-    n=$(sqlite3 "$work/killed.db" "SELECT count(*) FROM runs" 2>/dev/null || echo 0)
+    # Read-only, and only once the sweep has made the file: a plain sqlite3 would
+    # create it first, and the sweep would then find a file it did not make.
+    n=0
+    if [ -s "$work/killed.db" ]; then
+        n=$(sqlite3 -readonly "$work/killed.db" "SELECT count(*) FROM runs" 2>/dev/null || echo 0)
+    fi
     [ "${n:-0}" -ge 3 ] && break
     sleep 0.01
 done

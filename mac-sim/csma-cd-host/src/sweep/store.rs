@@ -702,12 +702,16 @@ impl Store {
             Ok(m) if m.is_dir() => return Err(unusable(Unusable::IsFolder)),
             Ok(_) => false,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                std::fs::OpenOptions::new()
+                match std::fs::OpenOptions::new()
                     .write(true)
                     .create_new(true)
                     .open(path)
-                    .map_err(|e| unusable(Unusable::Create(e)))?;
-                true
+                {
+                    Ok(_) => true,
+                    // Made by another process since we looked: open it as it is.
+                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => false,
+                    Err(e) => return Err(unusable(Unusable::Create(e))),
+                }
             }
             Err(e) => return Err(unusable(Unusable::Create(e))),
         };

@@ -123,6 +123,19 @@ fn a_late_interruption_publishes_nothing_but_keeps_the_runs() {
     assert_eq!(Store::open(&db).unwrap().len().unwrap(), 4);
 }
 
+/// An empty file where the database goes (made by another process, or by `touch`, in
+/// the moment between a look and the creation) is a new database, not an error.
+#[test]
+fn an_empty_file_is_a_new_database() {
+    let t = tempfile::tempdir().unwrap();
+    let db = t.path().join("c.db");
+    std::fs::write(&db, b"").unwrap();
+    let s = spec(vec![1, 4], 1);
+    let o = sweep(&s, &opts(&t.path().join("out"), Some(&db), None)).unwrap();
+    assert_eq!((o.runs, o.stored), (2, 0));
+    assert_eq!(Store::open(&db).unwrap().len().unwrap(), 2);
+}
+
 #[test]
 fn a_grown_sweep_computes_only_the_new_runs() {
     let t = tempfile::tempdir().unwrap();
