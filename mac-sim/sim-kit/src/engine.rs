@@ -283,14 +283,20 @@ impl<M: Model> Engine<M> {
     /// Run every event due at or before `end`; later events stay queued.
     pub fn run_until(&mut self, end: Time) {
         while let Some((t, ev)) = self.queue.pop_due(end) {
-            self.now = t;
-            if self.model.handle(t, ev, &mut self.queue) {
-                self.events += 1;
-            } else {
-                self.stale += 1;
-            }
+            self.dispatch(t, ev);
         }
         self.now = self.now.max(end);
+    }
+
+    /// Hand the event `ev` due at `t` to the model and count it, handled or stale.
+    #[inline(always)]
+    fn dispatch(&mut self, t: Time, ev: M::Event) {
+        self.now = t;
+        if self.model.handle(t, ev, &mut self.queue) {
+            self.events += 1;
+        } else {
+            self.stale += 1;
+        }
     }
 
     /// [`run_until`](Self::run_until), looking at `cancel` every [`CANCEL_EVERY`]
@@ -300,12 +306,7 @@ impl<M: Model> Engine<M> {
     pub fn run_until_or_cancelled(&mut self, end: Time, cancel: &AtomicBool) -> bool {
         let mut handled: u64 = 0;
         while let Some((t, ev)) = self.queue.pop_due(end) {
-            self.now = t;
-            if self.model.handle(t, ev, &mut self.queue) {
-                self.events += 1;
-            } else {
-                self.stale += 1;
-            }
+            self.dispatch(t, ev);
             handled += 1;
             if handled % CANCEL_EVERY == 0 && cancel.load(Ordering::Relaxed) {
                 return false;
