@@ -207,7 +207,6 @@ fn options(a: &StormArgs) -> Result<presets::Options, Failure> {
 /// kinds and the immediate-retry baseline) at its client counts or `--clients`, over
 /// one seed or `--seeds`; `cfg` has `--seed`, `--set` and `--clients` applied.
 fn contention_cmd(a: &StormArgs, cfg: &contention::ContentionConfig) -> Result<(), Failure> {
-    check_contention_flags(a)?;
     if a.seeds != 1 {
         check_out(a, &files::contention_seeds_files())?;
         let rows = run_contention_seeds_with(cfg, a.seeds, interrupt::flag())?;

@@ -49,7 +49,7 @@ where
 {
     let term = TermAsInterrupt::install(py)?;
     let out = watch(py, work, tick, explain);
-    term.restore(py)?;
+    term.restore()?;
     out
 }
 
@@ -77,7 +77,7 @@ impl<'py> TermAsInterrupt<'py> {
         Ok(Self(Some((signal, old))))
     }
 
-    fn restore(self, _py: Python<'py>) -> PyResult<()> {
+    fn restore(self) -> PyResult<()> {
         if let Some((signal, old)) = self.0 {
             signal.call_method1("signal", (signal.getattr("SIGTERM")?, old))?;
         }

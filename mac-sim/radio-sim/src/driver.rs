@@ -36,6 +36,7 @@ use radio_mac::frame::{Frame, Kind};
 use radio_mac::{Address, AirEvent, DropReason, Event, MacConfig, MacCore};
 use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
+pub use sim_kit::engine::CANCEL_EVERY;
 use sim_kit::engine::EventQueue;
 use sim_kit::maths::{exponential, split_seed};
 use sim_kit::stats::Histogram;
@@ -153,11 +154,6 @@ pub fn run_with(c: &RadioConfig, cancel: &AtomicBool) -> Result<Option<RadioResu
     let (r, whole) = Run::new(c, mac_config, links).execute(Some(cancel));
     Ok(whole.then_some(r))
 }
-
-/// How many events a run handles between two looks at its cancel flag: a few
-/// milliseconds of work, so that a signal stops even a run of a million simulated
-/// seconds at once, for one load and one branch in 16 384 events.
-pub const CANCEL_EVERY: u64 = 1 << 14;
 
 /// Run `c` on the given links instead of its topology's (for tests and for callers
 /// with their own graphs; `links` must have `c.stations` stations).

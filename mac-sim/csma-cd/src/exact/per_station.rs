@@ -109,7 +109,14 @@ impl PerStation {
     /// over `elapsed` measured time.
     pub fn results(&self, delivered_bits: &[u64], elapsed: Time) -> Vec<StationResult> {
         let secs = elapsed.as_secs_f64().max(f64::MIN_POSITIVE);
-        let us = |ps: f64| ps / PS_PER_US as f64;
+        // Undefined (NaN) for a station that delivered nothing.
+        let delay = |t: &Tally, ps: f64| {
+            if t.access.count() == 0 {
+                f64::NAN
+            } else {
+                ps / PS_PER_US as f64
+            }
+        };
         self.tallies
             .iter()
             .enumerate()
@@ -119,16 +126,8 @@ impl PerStation {
                 delivered: t.delivered,
                 dropped: t.dropped,
                 collisions: t.collisions,
-                access_delay_mean_us: if t.access.count() == 0 {
-                    f64::NAN
-                } else {
-                    us(t.access.mean_ps())
-                },
-                access_delay_p99_us: if t.access.count() == 0 {
-                    f64::NAN
-                } else {
-                    us(t.access.percentile(0.99).as_ps() as f64)
-                },
+                access_delay_mean_us: delay(t, t.access.mean_ps()),
+                access_delay_p99_us: delay(t, t.access.percentile(0.99).as_ps() as f64),
             })
             .collect()
     }

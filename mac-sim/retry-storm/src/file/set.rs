@@ -318,11 +318,9 @@ pub(crate) fn apply<T>(
     let mut root: toml::Table =
         toml::from_str(text).map_err(|e| super::toml_error(text, origin, &e))?;
     let mut applied = Vec::with_capacity(settings.len());
-    for s in settings {
-        if let Some(first) = settings.iter().find(|o| o.key == s.key) {
-            if !std::ptr::eq(first, s) {
-                return Err(s.error(FileProblem::Setting("the key is set twice".into())));
-            }
+    for (i, s) in settings.iter().enumerate() {
+        if settings[..i].iter().any(|o| o.key == s.key) {
+            return Err(s.error(FileProblem::Setting("the key is set twice".into())));
         }
         let target = resolve(&s.key).map_err(|m| s.error(FileProblem::Setting(m)))?;
         let created = !has_table(&root, &target);
