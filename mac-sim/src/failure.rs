@@ -25,9 +25,9 @@ use std::fmt;
 use csma_cd::ConfigError;
 use csma_cd::capture::CaptureError;
 use csma_cd_host::sweep::execute::SweepError;
-use csma_cd_host::sweep::store::StoreError;
 use retry_storm::StormError;
 use sim_host::output::atomic::OutputError;
+use sim_host::store::StoreError;
 
 use crate::interrupt::{self, Signal};
 
@@ -208,7 +208,7 @@ mod tests {
 
     #[test]
     fn a_database_that_cannot_serve_is_2_a_failure_while_storing_is_1() {
-        use csma_cd_host::sweep::store::{Damage, Unusable};
+        use sim_host::store::{Damage, Unusable};
         use std::path::PathBuf;
         let p = || PathBuf::from("c.db");
         for e in [

@@ -18,9 +18,15 @@
 //! * [`chart`]: line and bar charts as PNG and SVG, drawn with a bundled font so they
 //!   render on a machine with no fonts, saved through [`output`].
 //!
-//! Inside the crate: `output` ← `chart`; `runner` stands alone. A model's host layer
+//! * [`store`]: the results database of every model (SQLite): a sweep's runs stored
+//!   as they finish, resumed and grown without recomputing, split into shards and
+//!   merged ([`store::merge`]), every run read verified against its checksum; a model
+//!   states only its [`store::Layout`].
+//!
+//! Inside the crate: `output` ← `chart`; `output`, `runner` ← `store`. A model's host layer
 //! depends on this crate, never the reverse.
 
 pub mod chart;
 pub mod output;
 pub mod runner;
+pub mod store;

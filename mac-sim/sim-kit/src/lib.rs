@@ -23,6 +23,9 @@
 //! * [`locate`]: where a key is in a scenario file's text (line and key for the
 //!   messages of every model's scenario files).
 //! * [`range`]: value lists for sweep axes (`1..=1024:x2`, `0.1..=1.0:0.1`).
+//! * [`shard`]: a sweep split over machines (`--shard K/N`), its runs dealt out by
+//!   their expected cost; [`hash`]: FNV-1a, the stable hash of run and campaign
+//!   identities.
 //! * [`schema`](mod@schema): the one schema engine: a model's table of parameters, written once
 //!   with [`schema!`](macro@schema), gives its `Scenario` type, text forms, files, columns and the
 //!   reference that every door uses.
@@ -36,7 +39,7 @@
 //! this one.
 //!
 //! The layering inside the kit runs one way: `time` ← `engine`, `stats`, `output`;
-//! `maths`, `progress`, `locate` and `range` stand alone; `schema` builds on
+//! `maths`, `hash`, `shard`, `progress`, `locate` and `range` stand alone; `schema` builds on
 //! `range`, `time` and `output`. A model crate depends on the
 //! kit, never the reverse.
 //!
@@ -61,12 +64,14 @@
 //! ```
 
 pub mod engine;
+pub mod hash;
 pub mod locate;
 pub mod maths;
 pub mod output;
 pub mod progress;
 pub mod range;
 pub mod schema;
+pub mod shard;
 pub mod stats;
 pub mod time;
 

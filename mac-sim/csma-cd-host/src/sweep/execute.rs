@@ -23,17 +23,17 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::job::run_cancellable;
 use crate::sweep::charts as sweep_charts;
-use crate::sweep::store::{RunKey, Store, StoreError, campaign_id};
+use crate::sweep::store::{Store, StoreError, run_key};
 use csma_cd::config::{BackoffAlgorithm, RunConfig};
 use csma_cd::error::ConfigError;
 use csma_cd::scenario::Scenario;
 use csma_cd::scenario::value::Codec;
 use csma_cd::sweep::record::RunRecord;
-use csma_cd::sweep::shard::{Shard, assign, expected_cost};
+use csma_cd::sweep::shard::{Shard, expected_cost};
 use csma_cd::sweep::spec::{SpecError, SweepSpec};
 use csma_cd::sweep::summary::{PointSummary, to_csv, to_json};
 use csma_cd::table::Cell;
@@ -42,7 +42,7 @@ use sim_host::output::atomic::{OutputError, write_atomic};
 use sim_host::output::plan::{self, Output};
 use sim_host::output::publish::Publication;
 use sim_host::output::set::OutputSet;
-use sim_host::runner::grid::{Done, RunError, run_grid};
+use sim_host::store::{CampaignError, Job, run_campaign};
 use sim_kit::progress::Progress;
 
 /// Where and what to write.
@@ -157,13 +157,6 @@ impl From<StoreError> for SweepError {
     }
 }
 
-/// A job that did not produce a result.
-enum JobError {
-    Config(ConfigError),
-    Store(StoreError),
-    Cancelled,
-}
-
 /// Run the sweep (see the module docs).
 ///
 /// # Errors
@@ -233,113 +226,60 @@ fn compute(
 ) -> Result<SweepOutcome, SweepError> {
     let points = spec.validate()?;
     let store = db.map(Store::open).transpose()?;
-    // Every run of the sweep: (point, replication), in point order.
-    let all: Vec<(usize, u32)> = (0..points.len())
-        .flat_map(|p| (0..spec.replications).map(move |r| (p, r)))
-        .collect();
-    let key = |&(p, r): &(usize, u32)| RunKey::new(&points[p], spec.run_seed(&points[p], r));
-    let jobs: Vec<(usize, u32)> = match shard {
-        None => all.clone(),
-        Some(shard) => {
-            let costs: Vec<f64> = all
-                .iter()
-                .map(|&(p, _)| expected_cost(&points[p]))
-                .collect();
-            let to = assign(&costs, shard.count());
-            if let Some(st) = &store {
-                st.mark_shard(
-                    &campaign_id(&all.iter().map(key).collect::<Vec<_>>()),
-                    shard,
-                )?;
-            }
-            all.iter()
-                .zip(to)
-                .filter(|(_, s)| *s + 1 == shard.index())
-                .map(|(j, _)| *j)
-                .collect()
-        }
-    };
-    let keys: Vec<RunKey> = jobs.iter().map(key).collect();
-    let mut records = match &store {
-        Some(st) => st.load(&keys)?,
-        None => vec![None; jobs.len()],
-    };
-    let stored = records.iter().filter(|r| r.is_some()).count();
-    let missing: Vec<usize> = (0..jobs.len()).filter(|&j| records[j].is_none()).collect();
-    if let Some(st) = &store {
-        // A file that cannot be written serves a finished campaign only; one whose
-        // runs are all stored is never written.
-        st.ready_to_store(missing.len(), jobs.len())?;
-    }
-    let start = Instant::now();
-    if !missing.is_empty() {
-        let grid = run_grid(&missing, 1, cancel, progress, |&j: &usize, _| {
-            let (p, r) = jobs[j];
-            let cfg = RunConfig {
-                seed: keys[j].seed,
-                ..points[p].clone()
-            };
-            match run_cancellable(&cfg, cancel) {
-                Ok(Some(result)) => {
-                    let record = RunRecord::of(&result);
-                    if let Some(st) = &store {
-                        st.put(&keys[j], &points[p], r, &record)
-                            .map_err(JobError::Store)?;
-                    }
-                    Ok(Done {
-                        work: record.events,
-                        value: record,
-                    })
+    // Every run of the sweep, in point order.
+    let jobs: Vec<Job<'_, RunConfig>> = points
+        .iter()
+        .flat_map(|p| {
+            (0..spec.replications).map(move |r| {
+                let seed = spec.run_seed(p, r);
+                Job {
+                    key: run_key(p, seed),
+                    point: p,
+                    replication: r,
+                    cost: expected_cost(p),
                 }
-                Ok(None) => Err(JobError::Cancelled),
-                Err(e) => Err(JobError::Config(e)),
-            }
+            })
         })
-        .map_err(|e| match e {
-            RunError::Interrupted { points_done, .. } => SweepError::Interrupted {
-                runs_done: points_done,
-                runs: missing.len(),
-                db: db.map(Path::to_path_buf),
-            },
-            RunError::Job {
-                error: JobError::Config(e),
-                ..
-            } => SweepError::Run(e),
-            RunError::Job {
-                error: JobError::Store(e),
-                ..
-            } => SweepError::Store(e),
-            // A job stops only once the flag is raised.
-            RunError::Job {
-                error: JobError::Cancelled,
-                ..
-            } => SweepError::Interrupted {
-                runs_done: 0,
-                runs: missing.len(),
-                db: db.map(Path::to_path_buf),
-            },
-            // `missing` is not empty and there is one replication per job.
-            RunError::Empty => SweepError::Spec(SpecError::NoReplications),
-        })?;
-        for (j, mut reps) in missing.iter().zip(grid) {
-            records[*j] = reps.pop();
-        }
-    }
-    let wall = start.elapsed();
-    let events = records.iter().flatten().map(|r| r.events).sum();
+        .collect();
+    let interrupted = |runs_done, runs| SweepError::Interrupted {
+        runs_done,
+        runs,
+        db: db.map(Path::to_path_buf),
+    };
+    let ran = run_campaign(&jobs, store.as_ref(), shard, cancel, progress, |job| {
+        let cfg = RunConfig {
+            seed: job.key.seed,
+            ..job.point.clone()
+        };
+        run_cancellable(&cfg, cancel).map(|r| {
+            r.map(|result| {
+                let record = RunRecord::of(&result);
+                let events = record.events;
+                (record, events)
+            })
+        })
+    })
+    .map_err(|e| match e {
+        CampaignError::Store(e) => SweepError::Store(e),
+        CampaignError::Run(e) => SweepError::Run(e),
+        CampaignError::Interrupted { runs_done, runs } => interrupted(runs_done, runs),
+    })?;
+    let records = ran.records;
+    let (wall, stored) = (ran.wall, ran.stored);
+    let events = records.iter().map(|r| r.events).sum();
     let mut outcome = SweepOutcome {
         points: Vec::new(),
         records: Vec::new(),
         files: Vec::new(),
         events,
         wall,
-        runs: jobs.len(),
+        runs: ran.runs,
         stored,
     };
     if shard.is_some() {
         return Ok(outcome);
     }
-    outcome.records = records.into_iter().flatten().collect();
+    outcome.records = records;
     let per_point = spec.replications as usize;
     outcome.points = points
         .iter()

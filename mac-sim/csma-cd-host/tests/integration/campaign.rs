@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use csma_cd::sweep::shard::Shard;
 use csma_cd::sweep::spec::{Axis, RandomNumbers, SweepSpec};
 use csma_cd_host::sweep::execute::{SweepError, SweepOptions, SweepOutcome, run_sweep};
-use csma_cd_host::sweep::store::{Damage, RunKey, Store, StoreError, merge, read_runs};
+use csma_cd_host::sweep::store::{Damage, Store, StoreError, merge, read_runs, run_key};
 use sim_kit::progress::{Progress, Quiet, Snapshot};
 use sim_kit::time::Time;
 
@@ -414,7 +414,7 @@ fn a_run_is_stored_once_a_second_time_is_an_error() {
     let s = spec(vec![2], 1);
     let o = sweep(&s, &opts(&t.path().join("a"), None, None)).unwrap();
     let points = s.validate().unwrap();
-    let key = RunKey::new(&points[0], s.run_seed(&points[0], 0));
+    let key = run_key(&points[0], s.run_seed(&points[0], 0));
     let store = Store::open(&db).unwrap();
     store.put(&key, &points[0], 0, &o.records[0]).unwrap();
     let again = store.put(&key, &points[0], 0, &o.records[0]);
