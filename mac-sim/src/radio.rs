@@ -13,10 +13,13 @@ use std::time::Instant;
 use clap::Args;
 use radio_sim::scenario;
 use radio_sim::{RadioConfig, report, sweep};
+use radio_sim_host::store::Store;
+use radio_sim_host::sweep::{Campaign, SweepError};
 use sim_host::output::atomic::{AtomicFile, OutputError, check_file};
 use sim_host::output::plan::{self, Output};
 use sim_host::output::publish::Publication;
 use sim_host::runner::progress;
+use sim_kit::shard::Shard;
 
 use crate::failure::Failure;
 use crate::scenario_flags::RadioFlags;
@@ -36,6 +39,16 @@ pub struct RadioArgs {
     /// cartesian product of several.
     #[arg(long, value_name = "KEY=VALUES")]
     sweep: Vec<String>,
+    /// Keep every run of the sweep in this results database (SQLite): runs it holds
+    /// are read, not run again, each finished run is stored at once, and the same
+    /// command resumes an interrupted sweep.
+    #[arg(long, value_name = "FILE", requires = "sweep")]
+    db: Option<PathBuf>,
+    /// Run only shard K of N of the sweep's runs (balanced by expected cost) into
+    /// --db and print no results (--csv and --json say how the merged campaign's will
+    /// be printed); combine the shards with `mac-sim merge`.
+    #[arg(long, value_name = "K/N", requires = "db", conflicts_with = "output")]
+    shard: Option<Shard>,
     /// Print the whole result as JSON.
     #[arg(long, conflicts_with = "csv")]
     json: bool,
@@ -82,6 +95,7 @@ impl RadioArgs {
             || self.output.is_some()
             || self.timing
             || self.threads.is_some()
+            || self.db.is_some()
     }
 }
 
@@ -94,7 +108,8 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
             || a.per_station
             || a.output.is_some()
             || a.keys
-            || a.timing;
+            || a.timing
+            || a.db.is_some();
         if others {
             return Err(Failure::usage(
                 "--check takes only --csv and --plot (its points are fixed)",
@@ -123,8 +138,15 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
         mut given,
         file,
     } = configure(a)?;
+    let mut outputs = Vec::new();
     if let Some(p) = &a.output {
-        plan::check(&[Output::file("--output", p)]).map_err(Failure::usage)?;
+        outputs.push(Output::file("--output", p));
+    }
+    if let Some(db) = &a.db {
+        outputs.push(Output::file("--db", db));
+    }
+    plan::check(&outputs).map_err(Failure::usage)?;
+    if let Some(p) = &a.output {
         check_file(p).map_err(Failure::usage)?;
     }
     let started = Instant::now();
@@ -161,16 +183,48 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
             .map_err(Failure::usage)?;
         // The sweep checks every point before it runs any; a value the file set and
         // no axis changes is the file's fault.
+        let store = a.db.as_deref().map(Store::open).transpose()?;
+        let campaign = Campaign {
+            store: store.as_ref(),
+            shard: a.shard,
+        };
         let bar = progress::for_stderr(a.quiet, "radio sweep", "points", "events");
-        let run = || radio_sim_host::sweep::run(&points, interrupt::flag(), bar.as_ref());
-        let results = on_threads(a.threads, || Ok(run()))?
-            .map_err(|e| {
+        let run = || radio_sim_host::sweep::run(&points, campaign, interrupt::flag(), bar.as_ref());
+        let outcome = on_threads(a.threads, || Ok(run()))?.map_err(|e| match e {
+            SweepError::Config(e) => {
                 let swept = axes.iter().any(|x| x.key == e.key());
                 Failure::usage(file_blame(file.as_ref().filter(|_| !swept), &e))
-            })?
-            .ok_or_else(|| {
-                Failure::interrupted("radio sweep interrupted; nothing was published")
-            })?;
+            }
+            SweepError::Store(e) => Failure::from(e),
+            SweepError::Interrupted { runs_done, runs } => {
+                Failure::interrupted(match &a.db {
+                    None => "radio sweep interrupted; nothing was published".to_string(),
+                    Some(db) => format!(
+                        "radio sweep interrupted after {runs_done} of {runs} runs; nothing was published, but {} keeps every finished run: run the same command again to resume",
+                        db.display()
+                    ),
+                })
+            }
+        })?;
+        if let Some(shard) = a.shard {
+            if !a.quiet {
+                note(&format!(
+                    "mac-sim radio: shard {shard}: {} runs ({} already stored), {} events; kept in {}",
+                    outcome.runs,
+                    outcome.stored,
+                    outcome.events,
+                    a.db.as_deref().unwrap_or(Path::new("")).display()
+                ));
+            }
+            return Ok(());
+        }
+        if a.db.is_some() && !a.quiet {
+            note(&format!(
+                "mac-sim radio: {} points ({} read from the database)",
+                outcome.runs, outcome.stored
+            ));
+        }
+        let results = outcome.points;
         let keys: Vec<String> = axes.iter().map(|x| x.key.clone()).collect();
         let text = if a.json {
             let mut j = report::sweep_json(&keys, &results);

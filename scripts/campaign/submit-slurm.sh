@@ -2,6 +2,10 @@
 # Run a mac-sim sweep as a Slurm job array of N shards, then merge it.
 #
 #   scripts/campaign/submit-slurm.sh [--mac-sim PATH] [--wait] N SHARD_DIR OUT_DIR SWEEP_OPTIONS...
+#   scripts/campaign/submit-slurm.sh [--mac-sim PATH] [--wait] N SHARD_DIR OUT_FILE radio RADIO_OPTIONS...
+#
+# As sweep-parallel.sh: `radio` first in the options runs a radio sweep, whose report
+# goes to OUT_FILE.
 #
 # Submits the array (sweep-shard.sbatch, tasks 1..N) and the merge
 # (merge-results.sbatch) with --dependency=afterok on the array and

@@ -3,6 +3,11 @@
 # by ssh, then merge it and write the results.
 #
 #   scripts/campaign/sweep-parallel.sh [--mac-sim PATH] N SHARD_DIR OUT_DIR SWEEP_OPTIONS...
+#   scripts/campaign/sweep-parallel.sh [--mac-sim PATH] N SHARD_DIR OUT_FILE radio RADIO_OPTIONS...
+#
+# SWEEP_OPTIONS are those of `mac-sim sweep` (OUT_DIR gets its results and charts);
+# `radio` and the options of `mac-sim radio --sweep ...` run a radio sweep instead
+# (OUT_FILE gets its report: text, or --csv or --json as the options say).
 #
 # The binary: --mac-sim PATH, else MAC_SIM, else the one built in this tree
 # (target/release/mac-sim, then target/debug/mac-sim), else mac-sim on PATH; it is
@@ -59,11 +64,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=find-mac-sim.sh
 . "$here/find-mac-sim.sh"
 mac_sim=$(find_mac_sim "$given") || exit 1
+# The command: sweep (the default) or radio, as the first of the options.
+cmd=sweep
+case ${1:-} in sweep | radio) cmd=$1; shift ;; esac
 mkdir -p "$shard_dir"
 # Each shard is one command: mac-sim sweep OPTIONS --db SHARD_DIR/shard-K.db --shard K/N.
 # shellcheck disable=SC2086
 seq 1 "$n" | parallel --will-cite --halt now,fail=1 -j "${JOBS:-100%}" ${PARALLEL_OPTIONS:-} \
-    "$mac_sim" sweep "$@" --db "$shard_dir/shard-{}.db" --shard "{}/$n" --quiet
+    "$mac_sim" "$cmd" "$@" --db "$shard_dir/shard-{}.db" --shard "{}/$n" --quiet
 rm -f "$shard_dir/merged.db"
 "$mac_sim" merge --quiet -o "$shard_dir/merged.db" "$shard_dir"/shard-*.db
 # The merge reads each shard read-only, and SQLite leaves an empty -wal and a -shm
@@ -72,4 +80,4 @@ rm -f "$shard_dir/merged.db"
 for db in "$shard_dir"/shard-*.db; do
     [ -s "$db-wal" ] || rm -f "$db-wal" "$db-shm"
 done
-"$mac_sim" sweep "$@" --db "$shard_dir/merged.db" -o "$out" --quiet
+"$mac_sim" "$cmd" "$@" --db "$shard_dir/merged.db" -o "$out" --quiet

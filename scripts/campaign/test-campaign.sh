@@ -127,6 +127,31 @@ kept=$(sqlite3 "$work/killed.db" "SELECT count(*) FROM runs")
 "$MAC_SIM" sweep "${KILLED[@]}" --db "$work/killed.db" -o "$work/killed" --quiet >/dev/null
 same_files "$work/killed-one-go" "$work/killed" "killed by SIGKILL after $kept of 30 runs, resumed"
 
+echo "a radio sweep killed while storing, then resumed"
+# shellcheck disable=SC2054
+RADIO=(radio --sweep stations=4,8,12,16,20,24 --sweep rule=beb,dcf --duration 60s --warmup 0s --csv)
+"$MAC_SIM" "${RADIO[@]}" -q -o "$work/radio-one-go.csv"
+"$MAC_SIM" "${RADIO[@]}" -j 1 -q --db "$work/radio-killed.db" -o "$work/radio-killed.csv" &
+pid=$!
+for _ in $(seq 1 1000); do
+    n=0
+    if [ -s "$work/radio-killed.db" ]; then
+        n=$(sqlite3 -readonly "$work/radio-killed.db" "SELECT count(*) FROM runs" 2>/dev/null || echo 0)
+    fi
+    [ "${n:-0}" -ge 2 ] && break
+    sleep 0.01
+done
+kill -9 "$pid" 2>/dev/null || die "the radio sweep finished before it could be killed"
+wait "$pid" 2>/dev/null || true
+[ ! -e "$work/radio-killed.csv" ] || die "a killed radio sweep left its output"
+[ "$(sqlite3 "$work/radio-killed.db" 'PRAGMA integrity_check')" = ok ] || die "integrity check failed after SIGKILL (radio)"
+kept=$(sqlite3 "$work/radio-killed.db" "SELECT count(*) FROM runs")
+[ "$kept" -lt 12 ] || die "all 12 radio runs were stored before the kill: the test did not interrupt anything"
+"$MAC_SIM" "${RADIO[@]}" -q --db "$work/radio-killed.db" -o "$work/radio-killed.csv"
+cmp -s "$work/radio-one-go.csv" "$work/radio-killed.csv" \
+    || die "a radio sweep killed by SIGKILL after $kept of 12 runs and resumed differs from one in one go"
+echo "ok: radio sweep killed by SIGKILL after $kept of 12 runs, resumed: the same CSV"
+
 echo "4 shards under GNU parallel"
 command -v parallel >/dev/null 2>&1 || die "GNU parallel not found (Debian package parallel)"
 JOBS=2 "$here/sweep-parallel.sh" 4 "$work/parallel-shards" "$work/parallel" "${SWEEP[@]}" >/dev/null
@@ -137,6 +162,12 @@ no_journal_files "$work/parallel-shards" "sweep-parallel.sh"
 JOBS=2 "$here/sweep-parallel.sh" 4 "$work/crn-shards" "$work/crn-parallel" "${SWEEP[@]}" --common-random-numbers >/dev/null
 same_files "$work/crn-one-go" "$work/crn-parallel" "4 shards under GNU parallel with common random numbers, merged"
 no_journal_files "$work/crn-shards" "sweep-parallel.sh with common random numbers"
+
+# A radio sweep the same way: 3 shards, merged, its report the one-go CSV.
+JOBS=2 "$here/sweep-parallel.sh" 3 "$work/radio-shards" "$work/radio-parallel.csv" "${RADIO[@]}" >/dev/null
+cmp -s "$work/radio-one-go.csv" "$work/radio-parallel.csv" || die "a radio sweep in 3 shards under GNU parallel differs from one in one go"
+no_journal_files "$work/radio-shards" "sweep-parallel.sh radio"
+echo "ok: a radio sweep in 3 shards under GNU parallel, merged: the same CSV"
 
 echo "which mac-sim sweep-parallel.sh runs"
 run_and_capture tree-parallel bare env JOBS=2 "$work/tree/scripts/campaign/sweep-parallel.sh" 4 \
@@ -262,6 +293,14 @@ state=$(job_state "$merge")
 same_files "$work/one-go" "$work/slurm-out" "4-task Slurm job array, merged by a dependent job"
 no_journal_files "$work/slurm-shards" "submit-slurm.sh"
 queue_empty "a campaign that succeeded"
+
+echo "a radio sweep as a 3-task Slurm job array"
+run_and_capture radio-slurm timeout 300 "$here/submit-slurm.sh" --wait 3 \
+    "$work/radio-slurm-shards" "$work/radio-slurm.csv" "${RADIO[@]}"
+[ "$status" -eq 0 ] || { cat "$work/radio-slurm.err" "$work"/radio-slurm-shards/*.log >&2 || true; die "submit-slurm.sh --wait radio: exit $status"; }
+cmp -s "$work/radio-one-go.csv" "$work/radio-slurm.csv" || die "a radio sweep as a Slurm job array differs from one in one go"
+queue_empty "a radio campaign that succeeded"
+echo "ok: a radio sweep as a 3-task Slurm job array, merged: the same CSV"
 
 echo "a failing task: Slurm cancels the merge, submit-slurm.sh --wait says which task"
 # mac-sim, except that shard 2 of 4 fails.

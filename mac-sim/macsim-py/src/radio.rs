@@ -13,6 +13,7 @@ use pyo3::types::{PyDict, PyList, PyString};
 use radio_sim::scenario::{self, Scenario, ScenarioFile};
 use radio_sim::sweep::{Axis, Point, points};
 use radio_sim::{RadioConfig, report};
+use radio_sim_host::sweep::{Campaign, SweepError};
 
 use crate::convert::text_of;
 use crate::progress::{Counters, Reporter};
@@ -100,11 +101,14 @@ pub fn radio<'py>(
     let mut reporter = Reporter::new(progress);
     let results = interruptible(
         py,
-        |cancel| radio_sim_host::sweep::run(&pts, cancel, &counters),
+        |cancel| radio_sim_host::sweep::run(&pts, Campaign::default(), cancel, &counters),
         |_| reporter.tick(&counters),
     )?
-    .map_err(value_error)?
-    .ok_or_else(|| PyKeyboardInterrupt::new_err("radio interrupted"))?;
+    .map_err(|e| match e {
+        SweepError::Interrupted { .. } => PyKeyboardInterrupt::new_err("radio interrupted"),
+        e => PyValueError::new_err(e.to_string()),
+    })?
+    .points;
     reporter.tick(&counters)?;
     let out = PyDict::new(py);
     if swept {

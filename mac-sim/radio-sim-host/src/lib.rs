@@ -5,9 +5,13 @@
 //! charts, and nothing of the model itself.
 //!
 //! * [`sweep`]: a sweep's points on every core, deterministic whatever the number
-//!   of threads, with progress and cancellation.
+//!   of threads, with progress and cancellation, kept in a results database when
+//!   given one (resumed, grown, sharded).
+//! * [`store`]: the model's layout in the host kit's results database
+//!   ([`sim_host::store`]): every figure of a run and its stations' rows.
 //! * [`checks`]: the checks against the literature (Bianchi, pure ALOHA,
 //!   non-persistent CSMA, hidden terminals) as tables, CSV and charts.
 
 pub mod checks;
+pub mod store;
 pub mod sweep;

@@ -4,48 +4,162 @@
 //! configuration, and the results come back in the points' order, so a sweep's output
 //! is the same on one thread or many.
 
+use std::fmt;
 use std::sync::atomic::AtomicBool;
 
 use radio_sim::ConfigError;
 use radio_sim::sweep::{Point, PointResult};
-use sim_host::runner::grid::{Done, RunError, run_grid};
+use sim_host::store::{CampaignError, Job, StoreError, run_campaign};
 use sim_kit::progress::Progress;
+use sim_kit::shard::Shard;
+
+use crate::store::{Store, run_key};
+
+/// Where a sweep keeps its runs: nowhere, or a results database, whole or one shard
+/// of the sweep's runs.
+#[derive(Clone, Copy, Default)]
+pub struct Campaign<'a> {
+    /// The database: runs it holds are read, not run again, and every finished run
+    /// is stored in it at once.
+    pub store: Option<&'a Store>,
+    /// Run only this shard's share of the points, into `store`; no results are
+    /// returned.
+    pub shard: Option<Shard>,
+}
+
+/// What a sweep gave.
+#[derive(Debug)]
+pub struct Outcome {
+    /// Every point's result, in the points' order (none for a shard).
+    pub points: Vec<PointResult>,
+    /// The runs of the sweep (of the shard).
+    pub runs: usize,
+    /// Of those, how many the database held already.
+    pub stored: usize,
+    /// The events of every run (stored ones included).
+    pub events: u64,
+}
+
+/// Why a sweep gave no results.
+#[derive(Debug)]
+pub enum SweepError {
+    /// A point cannot run: its [`ConfigError`], with the point's values.
+    Config(ConfigError),
+    /// The results database cannot be used or written.
+    Store(StoreError),
+    /// The cancel flag was raised (a database keeps the runs that finished).
+    Interrupted {
+        /// Runs finished and kept.
+        runs_done: usize,
+        /// Runs it had to do.
+        runs: usize,
+    },
+}
+
+impl fmt::Display for SweepError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Config(e) => write!(f, "{e}"),
+            Self::Store(e) => write!(f, "{e}"),
+            Self::Interrupted { runs_done, runs } => {
+                write!(
+                    f,
+                    "radio sweep interrupted after {runs_done} of {runs} runs"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for SweepError {}
+
+/// The expected cost of a point's run, for dealing runs out to shards: stations
+/// times simulated time, times the offered load when it is not saturated. Only the
+/// ratios between runs matter.
+fn expected_cost(p: &Point) -> f64 {
+    let c = &p.config;
+    let share = match c.traffic {
+        radio_sim::Traffic::Saturated => 1.0,
+        _ => c.load.min(1.0) + 0.1,
+    };
+    f64::from(c.stations) * (c.warmup + c.duration).as_secs_f64() * share
+}
 
 /// Check every point before any runs (so that a point that cannot run fails the
-/// sweep at once), then run them all in parallel; `None` if `cancel` was raised
-/// (nothing is returned of an interrupted sweep).
+/// sweep at once), then run those the campaign's database does not hold (all of
+/// them without one; a shard's share with a shard) in parallel, each stored as it
+/// finishes.
 ///
 /// # Errors
 ///
-/// The first point's [`ConfigError`], with the point's values.
+/// [`SweepError::Config`] with the first point's error, [`SweepError::Store`] if the
+/// database refuses the sweep or a run cannot be stored, [`SweepError::Interrupted`]
+/// if `cancel` was raised (nothing is returned of an interrupted sweep).
 pub fn run(
     points: &[Point],
+    campaign: Campaign<'_>,
     cancel: &AtomicBool,
     progress: &dyn Progress,
-) -> Result<Option<Vec<PointResult>>, ConfigError> {
-    radio_sim::sweep::check(points)?;
-    if points.is_empty() {
-        return Ok(Some(Vec::new()));
-    }
-    let out = run_grid(points, 1, cancel, progress, |p, _| {
-        // A run stopped by `cancel` gives nothing; the grid then reports the sweep
-        // interrupted, as it sees the flag raised.
-        let result =
-            radio_sim::run_with(&p.config, cancel).map_err(|e| radio_sim::sweep::at_point(p, e))?;
-        Ok(Done {
-            work: result.as_ref().map_or(0, |r| r.events),
-            value: result.map(|result| PointResult {
-                values: p.values.clone(),
-                result,
-            }),
+) -> Result<Outcome, SweepError> {
+    radio_sim::sweep::check(points).map_err(SweepError::Config)?;
+    let jobs: Vec<Job<'_, Point>> = points
+        .iter()
+        .map(|p| Job {
+            key: run_key(&p.config),
+            point: p,
+            replication: 0,
+            cost: expected_cost(p),
         })
-    });
-    match out {
-        Ok(rows) => Ok(rows.into_iter().flatten().collect::<Option<Vec<_>>>()),
-        Err(RunError::Interrupted { .. }) => Ok(None),
-        Err(RunError::Job { error, .. }) => Err(error),
-        Err(RunError::Empty) => Ok(Some(Vec::new())),
-    }
+        .collect();
+    let ran = run_campaign(
+        &jobs,
+        campaign.store,
+        campaign.shard,
+        cancel,
+        progress,
+        |job| {
+            // A run stopped by `cancel` gives nothing; the grid then reports the
+            // sweep interrupted, as it sees the flag raised.
+            radio_sim::run_with(&job.point.config, cancel)
+                .map(|r| {
+                    r.map(|r| {
+                        let events = r.events;
+                        (r, events)
+                    })
+                })
+                .map_err(|e| radio_sim::sweep::at_point(job.point, e))
+        },
+    )
+    .map_err(|e| match e {
+        CampaignError::Store(e) => SweepError::Store(e),
+        CampaignError::Run(e) => SweepError::Config(e),
+        CampaignError::Interrupted { runs_done, runs } => {
+            SweepError::Interrupted { runs_done, runs }
+        }
+    })?;
+    let events = ran.records.iter().map(|r| r.events).sum();
+    let points = if campaign.shard.is_some() {
+        Vec::new()
+    } else {
+        points
+            .iter()
+            .zip(ran.records)
+            .map(|(p, mut result)| {
+                // A stored record holds no configuration: it is the point's.
+                result.config = p.config.clone();
+                PointResult {
+                    values: p.values.clone(),
+                    result,
+                }
+            })
+            .collect()
+    };
+    Ok(Outcome {
+        points,
+        runs: ran.runs,
+        stored: ran.stored,
+        events,
+    })
 }
 
 #[cfg(test)]
@@ -74,7 +188,10 @@ mod tests {
                 .num_threads(threads)
                 .build()
                 .unwrap();
-            let parallel = pool.install(|| run(&pts, &stop, &Quiet)).unwrap().unwrap();
+            let parallel = pool
+                .install(|| run(&pts, Campaign::default(), &stop, &Quiet))
+                .unwrap()
+                .points;
             // As JSON: an undefined figure (the sink's delay) is NaN, unequal to itself.
             let json = |r: &[PointResult]| radio_sim::report::sweep_json(&[], r);
             assert_eq!(json(&parallel), json(&sequential), "{threads} threads");
@@ -85,9 +202,13 @@ mod tests {
     fn a_raised_flag_returns_nothing_and_a_bad_point_names_itself() {
         let base = RadioConfig::default();
         let pts = points(&base, &[Axis::parse_spec("stations=2,3").unwrap()]).unwrap();
-        assert_eq!(run(&pts, &AtomicBool::new(true), &Quiet), Ok(None));
+        let stop = AtomicBool::new(true);
+        assert!(matches!(
+            run(&pts, Campaign::default(), &stop, &Quiet),
+            Err(SweepError::Interrupted { .. })
+        ));
         let bad = points(&base, &[Axis::parse_spec("stations=2,300").unwrap()]).unwrap();
-        let e = run(&bad, &AtomicBool::new(false), &Quiet).unwrap_err();
+        let e = run(&bad, Campaign::default(), &AtomicBool::new(false), &Quiet).unwrap_err();
         assert!(
             e.to_string().contains("(at sweep point stations=300)"),
             "{e}"

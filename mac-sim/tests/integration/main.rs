@@ -15,6 +15,7 @@ mod golden;
 mod outputs;
 mod pcap_cli;
 mod per_station_cli;
+mod radio_store;
 mod restart_rule;
 mod scenario;
 mod signals;

@@ -101,6 +101,20 @@ pub trait Schema: Clone + Default + fmt::Debug + PartialEq {
     /// with their units in the names.
     fn columns(c: &Self::Config) -> Vec<(String, Cell)>;
 
+    /// The identity of a configuration as its parameters state it: `key=value`, one
+    /// line each in table order, for every parameter whose value is not its default,
+    /// the keys `except` left out (a seed each run has its own of). A parameter added
+    /// to the table at its default changes no identity, and so no key or seed derived
+    /// from one.
+    fn identity(c: &Self::Config, except: &[&str]) -> String {
+        let s = Self::from_config(c);
+        Self::defaults()
+            .into_iter()
+            .filter(|(k, _)| !except.contains(k))
+            .filter_map(|(k, d)| s.get(k).filter(|v| *v != d).map(|v| format!("{k}={v}\n")))
+            .collect()
+    }
+
     /// The text form of every parameter's default, in table order.
     fn defaults() -> Vec<(&'static str, String)> {
         let d = Self::from_config(&Self::Config::default());
