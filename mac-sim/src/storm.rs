@@ -10,7 +10,8 @@ use retry_storm_host::chart::trigger_window;
 use retry_storm_host::{
     contention::{run_contention_seeds_with, run_contention_sweep},
     files, replicate, run_scenario_with, scenario_file,
-    sweep::run_sweep,
+    store::Store,
+    sweep::{Campaign, SweepError, run_stored_sweep, run_sweep},
 };
 use sim_host::output::atomic::OutputError;
 use sim_host::output::plan::{self, Output};
@@ -89,6 +90,15 @@ pub struct StormArgs {
     /// intervals).
     #[arg(long, value_name = "PARAM=VALUES")]
     sweep: Option<String>,
+    /// Keep every run of the sweep in this results database (SQLite): runs it holds
+    /// are read, not run again, each finished run is stored at once, and the same
+    /// command resumes an interrupted sweep.
+    #[arg(long, value_name = "FILE", requires = "sweep")]
+    db: Option<std::path::PathBuf>,
+    /// Run only shard K of N of the sweep's runs (balanced by expected cost) into
+    /// --db and print no results; combine the shards with `mac-sim merge`.
+    #[arg(long, value_name = "K/N", requires = "db", conflicts_with = "out")]
+    shard: Option<sim_kit::shard::Shard>,
     /// Print JSON (summaries and time series) instead of the report.
     #[arg(long, conflicts_with_all = ["csv", "series"])]
     json: bool,
@@ -314,16 +324,76 @@ fn sweep_cmd(
         ));
     }
     let spec = retry_storm::sweep::SweepSpec::parse(spec)?;
-    check_out(a, &files::sweep_files(&sc.name))?;
+    let names = files::sweep_files(&sc.name);
+    let mut outputs = Vec::new();
+    if let Some(dir) = &a.out {
+        outputs.push(Output::folder("--out", dir, &names));
+    }
+    if let Some(db) = &a.db {
+        outputs.push(Output::file("--db", db));
+    }
+    plan::check(&outputs).map_err(Failure::usage)?;
     let progress = progress::for_stderr(a.quiet, "storm sweep", "runs", "events");
-    let (_, points) = run_sweep(
-        source,
-        opts,
-        &spec,
-        a.seeds,
-        progress.as_ref(),
-        interrupt::flag(),
-    )?;
+    let points = match &a.db {
+        None => {
+            run_sweep(
+                source,
+                opts,
+                &spec,
+                a.seeds,
+                progress.as_ref(),
+                interrupt::flag(),
+            )?
+            .1
+        }
+        Some(db) => {
+            let store = Store::open(db)?;
+            let campaign = Campaign {
+                store: &store,
+                shard: a.shard,
+            };
+            let ran = run_stored_sweep(
+                source,
+                opts,
+                &spec,
+                a.seeds,
+                campaign,
+                progress.as_ref(),
+                interrupt::flag(),
+            )
+            .map_err(|e| match e {
+                SweepError::Storm(e) => Failure::from(e),
+                SweepError::Store(e) => Failure::from(e),
+                SweepError::Interrupted { runs_done, runs } => Failure::interrupted(format!(
+                    "storm sweep interrupted after {runs_done} of {runs} runs; nothing was published, but {} keeps every finished run: run the same command again to resume",
+                    db.display()
+                )),
+            })?;
+            match ran.points {
+                Some((_, points)) => {
+                    if !a.quiet {
+                        crate::note(&format!(
+                            "mac-sim storm: {} runs ({} read from the database)",
+                            ran.runs, ran.stored
+                        ));
+                    }
+                    points
+                }
+                None => {
+                    if !a.quiet {
+                        crate::note(&format!(
+                            "mac-sim storm: shard {}: {} runs ({} already stored); kept in {}",
+                            a.shard.map(|s| s.to_string()).unwrap_or_default(),
+                            ran.runs,
+                            ran.stored,
+                            db.display()
+                        ));
+                    }
+                    return Ok(());
+                }
+            }
+        }
+    };
     drop(progress);
     publish(a, |d| files::write_sweep(d, sc, &spec, &points))?;
     print_as(

@@ -161,8 +161,8 @@ pub struct MergeArgs {
     /// The merged database to write (must not exist).
     #[arg(short = 'o', long, value_name = "FILE")]
     out: PathBuf,
-    /// The shard databases written by `sweep --db FILE --shard K/N` (or by `radio
-    /// --sweep ... --db FILE --shard K/N`: every shard of one model).
+    /// The shard databases written by `sweep --db FILE --shard K/N` (or by `radio` or
+    /// `storm --sweep ... --db FILE --shard K/N`: every shard of one model).
     #[arg(required = true, value_name = "SHARD")]
     shards: Vec<PathBuf>,
     /// No summary line.
@@ -182,15 +182,15 @@ pub fn merge_cmd(a: &MergeArgs) -> Result<(), Failure> {
     temporaries::track(&a.out);
     // The first shard says whose runs these are; each model's store checks that every
     // shard holds its model's runs.
-    let radio = a
-        .shards
-        .first()
-        .and_then(|p| sim_host::store::model_of(p))
-        .is_some_and(|m| m == radio_sim_host::store::MODEL_VERSION);
-    let merged = if radio {
-        radio_sim_host::store::merge(&a.out, &a.shards)
-    } else {
-        store::merge(&a.out, &a.shards)
+    let model = a.shards.first().and_then(|p| sim_host::store::model_of(p));
+    let merged = match model.as_deref() {
+        Some(radio_sim_host::store::MODEL_VERSION) => {
+            radio_sim_host::store::merge(&a.out, &a.shards)
+        }
+        Some(retry_storm_host::store::MODEL_VERSION) => {
+            retry_storm_host::store::merge(&a.out, &a.shards)
+        }
+        _ => store::merge(&a.out, &a.shards),
     };
     let m = merged.inspect_err(|_| temporaries::forget(&a.out))?;
     if temporaries::gate(interrupt::flag(), || temporaries::forget(&a.out)).is_none() {

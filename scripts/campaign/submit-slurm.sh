@@ -3,9 +3,10 @@
 #
 #   scripts/campaign/submit-slurm.sh [--mac-sim PATH] [--wait] N SHARD_DIR OUT_DIR SWEEP_OPTIONS...
 #   scripts/campaign/submit-slurm.sh [--mac-sim PATH] [--wait] N SHARD_DIR OUT_FILE radio RADIO_OPTIONS...
+#   scripts/campaign/submit-slurm.sh [--mac-sim PATH] [--wait] N SHARD_DIR OUT_DIR storm STORM_OPTIONS...
 #
 # As sweep-parallel.sh: `radio` first in the options runs a radio sweep, whose report
-# goes to OUT_FILE.
+# goes to OUT_FILE; `storm`, a storm sweep, whose --out files go to OUT_DIR.
 #
 # Submits the array (sweep-shard.sbatch, tasks 1..N) and the merge
 # (merge-results.sbatch) with --dependency=afterok on the array and

@@ -4,10 +4,12 @@
 #
 #   scripts/campaign/sweep-parallel.sh [--mac-sim PATH] N SHARD_DIR OUT_DIR SWEEP_OPTIONS...
 #   scripts/campaign/sweep-parallel.sh [--mac-sim PATH] N SHARD_DIR OUT_FILE radio RADIO_OPTIONS...
+#   scripts/campaign/sweep-parallel.sh [--mac-sim PATH] N SHARD_DIR OUT_DIR storm STORM_OPTIONS...
 #
 # SWEEP_OPTIONS are those of `mac-sim sweep` (OUT_DIR gets its results and charts);
 # `radio` and the options of `mac-sim radio --sweep ...` run a radio sweep instead
-# (OUT_FILE gets its report: text, or --csv or --json as the options say).
+# (OUT_FILE gets its report: text, or --csv or --json as the options say), `storm` and
+# those of `mac-sim storm --sweep ...` a storm sweep (OUT_DIR gets its --out files).
 #
 # The binary: --mac-sim PATH, else MAC_SIM, else the one built in this tree
 # (target/release/mac-sim, then target/debug/mac-sim), else mac-sim on PATH; it is
@@ -64,9 +66,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=find-mac-sim.sh
 . "$here/find-mac-sim.sh"
 mac_sim=$(find_mac_sim "$given") || exit 1
-# The command: sweep (the default) or radio, as the first of the options.
+# The command: sweep (the default), radio or storm, as the first of the options; the
+# results go to -o, a storm's files to --out.
 cmd=sweep
-case ${1:-} in sweep | radio) cmd=$1; shift ;; esac
+case ${1:-} in sweep | radio | storm) cmd=$1; shift ;; esac
+to=-o
+[ "$cmd" != storm ] || to=--out
 mkdir -p "$shard_dir"
 # Each shard is one command: mac-sim sweep OPTIONS --db SHARD_DIR/shard-K.db --shard K/N.
 # shellcheck disable=SC2086
@@ -80,4 +85,4 @@ rm -f "$shard_dir/merged.db"
 for db in "$shard_dir"/shard-*.db; do
     [ -s "$db-wal" ] || rm -f "$db-wal" "$db-shm"
 done
-"$mac_sim" "$cmd" "$@" --db "$shard_dir/merged.db" -o "$out" --quiet
+"$mac_sim" "$cmd" "$@" --db "$shard_dir/merged.db" "$to" "$out" --quiet

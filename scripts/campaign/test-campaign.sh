@@ -152,6 +152,29 @@ cmp -s "$work/radio-one-go.csv" "$work/radio-killed.csv" \
     || die "a radio sweep killed by SIGKILL after $kept of 12 runs and resumed differs from one in one go"
 echo "ok: radio sweep killed by SIGKILL after $kept of 12 runs, resumed: the same CSV"
 
+echo "a storm sweep killed while storing, then resumed"
+# shellcheck disable=SC2054
+STORM=(storm --scenario metastable --sweep utilisation=0.4,0.6,0.8,0.93 --seeds 2 -n 400)
+"$MAC_SIM" "${STORM[@]}" -q --out "$work/storm-one-go" >/dev/null
+"$MAC_SIM" "${STORM[@]}" -q --db "$work/storm-killed.db" --out "$work/storm-killed" >/dev/null &
+pid=$!
+for _ in $(seq 1 1000); do
+    n=0
+    if [ -s "$work/storm-killed.db" ]; then
+        n=$(sqlite3 -readonly "$work/storm-killed.db" "SELECT count(*) FROM runs" 2>/dev/null || echo 0)
+    fi
+    [ "${n:-0}" -ge 2 ] && break
+    sleep 0.01
+done
+kill -9 "$pid" 2>/dev/null || die "the storm sweep finished before it could be killed"
+wait "$pid" 2>/dev/null || true
+[ ! -e "$work/storm-killed" ] || die "a killed storm sweep left its output folder"
+[ "$(sqlite3 "$work/storm-killed.db" 'PRAGMA integrity_check')" = ok ] || die "integrity check failed after SIGKILL (storm)"
+kept=$(sqlite3 "$work/storm-killed.db" "SELECT count(*) FROM runs")
+[ "$kept" -lt 16 ] || die "all 16 storm runs were stored before the kill: the test did not interrupt anything"
+"$MAC_SIM" "${STORM[@]}" -q --db "$work/storm-killed.db" --out "$work/storm-killed" >/dev/null
+same_files "$work/storm-one-go" "$work/storm-killed" "a storm sweep killed by SIGKILL after $kept of 16 runs, resumed"
+
 echo "4 shards under GNU parallel"
 command -v parallel >/dev/null 2>&1 || die "GNU parallel not found (Debian package parallel)"
 JOBS=2 "$here/sweep-parallel.sh" 4 "$work/parallel-shards" "$work/parallel" "${SWEEP[@]}" >/dev/null
@@ -168,6 +191,11 @@ JOBS=2 "$here/sweep-parallel.sh" 3 "$work/radio-shards" "$work/radio-parallel.cs
 cmp -s "$work/radio-one-go.csv" "$work/radio-parallel.csv" || die "a radio sweep in 3 shards under GNU parallel differs from one in one go"
 no_journal_files "$work/radio-shards" "sweep-parallel.sh radio"
 echo "ok: a radio sweep in 3 shards under GNU parallel, merged: the same CSV"
+
+# A storm sweep: 3 shards, merged, its --out files those of the sweep in one go.
+JOBS=2 "$here/sweep-parallel.sh" 3 "$work/storm-shards" "$work/storm-parallel" "${STORM[@]}" >/dev/null
+same_files "$work/storm-one-go" "$work/storm-parallel" "a storm sweep in 3 shards under GNU parallel, merged"
+no_journal_files "$work/storm-shards" "sweep-parallel.sh storm"
 
 echo "which mac-sim sweep-parallel.sh runs"
 run_and_capture tree-parallel bare env JOBS=2 "$work/tree/scripts/campaign/sweep-parallel.sh" 4 \

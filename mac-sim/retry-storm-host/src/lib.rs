@@ -14,7 +14,10 @@
 //!   shared parallel runner ([`sim_host::runner::grid`]), with progress and
 //!   cancellation.
 //! * [`replicate`]: a scenario over several seeds, summarised with 95 % intervals.
-//! * [`sweep`]: one parameter swept, every strategy at every value over the seeds.
+//! * [`sweep`]: one parameter swept, every strategy at every value over the seeds,
+//!   kept in a results database when given one (resumed, grown, sharded).
+//! * [`store`]: the model's layout in the host kit's results database
+//!   ([`sim_host::store`]): headline figures for queries and each run's whole record.
 //! * [`contention`]: the contention experiment over several seeds.
 //! * [`chart`]: the time-series panels of a scenario (one run or the mean over seeds),
 //!   the contention chart and the sweep chart.
@@ -22,7 +25,7 @@
 //!   written atomically.
 //! * [`scenario_file`]: a scenario by preset name or file path, read from disk.
 //!
-//! Dependencies run one way: `scenario` ← `replicate`, `sweep`; `chart` ← `files`;
+//! Dependencies run one way: `scenario` ← `replicate`, `sweep`; `store` ← `sweep`; `chart` ← `files`;
 //! `contention` and `scenario_file` stand alone; all of them on [`retry_storm`],
 //! [`sim_kit`] and [`sim_host`].
 //!
@@ -40,6 +43,7 @@ pub mod files;
 pub mod replicate;
 pub mod scenario;
 pub mod scenario_file;
+pub mod store;
 pub mod sweep;
 
 pub use scenario::{run_all, run_all_with, run_scenario, run_scenario_with};

@@ -1,6 +1,8 @@
 //! A storm sweep on every core: the engine's plan ([`retry_storm::sweep::plan`]: every
 //! strategy at every value) in one grid on the shared parallel runner, each run over
-//! several seeds, summarised per point by the engine ([`retry_storm::sweep::points`]).
+//! several seeds, summarised per point by the engine ([`retry_storm::sweep::points`]);
+//! or the same runs kept in a results database ([`run_stored_sweep`]: resumed, grown,
+//! one shard of them), with the same points.
 //!
 //! ```
 //! use retry_storm::presets::{Options, Source};
@@ -16,15 +18,20 @@
 //! assert!(retrying(&points[0]) > retrying(&points[1])); // 40 % recovers, 93 % does not
 //! ```
 
+use std::fmt;
 use std::sync::atomic::AtomicBool;
 
 use retry_storm::presets::{Options, Source};
 use retry_storm::replicate::check_seeds;
+use retry_storm::scenario::replication;
 use retry_storm::sweep::{SweepPoint, SweepSpec, plan, points};
-use retry_storm::{Scenario, StormError};
+use retry_storm::{Scenario, StormError, StormResult};
+use sim_host::store::{CampaignError, Job, StoreError, run_campaign};
 use sim_kit::progress::Progress;
+use sim_kit::shard::Shard;
 
 use crate::scenario::run_all_with;
+use crate::store::{Store, StormPoint, StormRecord, run_key};
 
 /// Every strategy of the scenario of `source` with `opts` at every value of `spec`,
 /// `seeds` seeds each, in one grid on the shared runner: the scenario, and the points
@@ -49,4 +56,176 @@ pub fn run_sweep(
     let grid = run_all_with(&runs, seeds, progress, cancel)?;
     let points = points(&sc, spec, &grid);
     Ok((sc, points))
+}
+
+/// Where a sweep keeps its runs: a results database, whole or one shard of the
+/// sweep's runs.
+#[derive(Clone, Copy)]
+pub struct Campaign<'a> {
+    /// The database: runs it holds are read, not run again, and every finished run
+    /// is stored in it at once.
+    pub store: &'a Store,
+    /// Run only this shard's share of the runs, into `store`; no points are returned.
+    pub shard: Option<Shard>,
+}
+
+/// What a stored sweep gave.
+#[derive(Debug)]
+pub struct StoredSweep {
+    /// The scenario and the points, as [`run_sweep`] gives them (none for a shard).
+    pub points: Option<(Scenario, Vec<SweepPoint>)>,
+    /// The runs of the sweep (of the shard).
+    pub runs: usize,
+    /// Of those, how many the database held already.
+    pub stored: usize,
+}
+
+/// Why a stored sweep gave no points.
+#[derive(Debug)]
+pub enum SweepError {
+    /// The scenario, a value or a run failed.
+    Storm(StormError),
+    /// The results database cannot be used or written.
+    Store(StoreError),
+    /// The cancel flag was raised: the database keeps the runs that finished.
+    Interrupted {
+        /// Runs finished and kept.
+        runs_done: usize,
+        /// Runs it had to do.
+        runs: usize,
+    },
+}
+
+impl fmt::Display for SweepError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Storm(e) => write!(f, "{e}"),
+            Self::Store(e) => write!(f, "{e}"),
+            Self::Interrupted { runs_done, runs } => {
+                write!(
+                    f,
+                    "storm sweep interrupted after {runs_done} of {runs} runs"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for SweepError {}
+
+impl From<StormError> for SweepError {
+    fn from(e: StormError) -> Self {
+        Self::Storm(e)
+    }
+}
+
+/// [`run_sweep`] with its runs kept in `campaign`'s database: the runs it holds are
+/// read, the others run on every core and each stored as it finishes; with a shard,
+/// only the shard's share runs and no points come back. The points are those of
+/// [`run_sweep`], bit for bit.
+///
+/// # Errors
+///
+/// As [`run_sweep`] ([`SweepError::Storm`]); [`SweepError::Store`] if the database
+/// refuses the sweep or a run cannot be stored; [`SweepError::Interrupted`] if
+/// `cancel` was raised.
+pub fn run_stored_sweep(
+    source: &Source,
+    opts: &Options,
+    spec: &SweepSpec,
+    seeds: u32,
+    campaign: Campaign<'_>,
+    progress: &dyn Progress,
+    cancel: &AtomicBool,
+) -> Result<StoredSweep, SweepError> {
+    check_seeds(seeds)?;
+    let (sc, runs) = plan(source, opts, spec)?;
+    retry_storm::scenario::check_grid(&runs, seeds)?;
+    // `runs[value * strategies + strategy]`: each run's value, as given.
+    let per = sc.runs.len().max(1);
+    let stored: Vec<StormPoint> = runs
+        .iter()
+        .enumerate()
+        .map(|(i, cfg)| StormPoint {
+            config: cfg.clone(),
+            key: spec.param.name().to_string(),
+            value: spec
+                .values
+                .get(i / per)
+                .map(ToString::to_string)
+                .unwrap_or_default(),
+        })
+        .collect();
+    let jobs: Vec<Job<'_, StormPoint>> = stored
+        .iter()
+        .flat_map(|p| {
+            (0..seeds).map(move |r| {
+                let cfg = replication(&p.config, r);
+                Job {
+                    key: run_key(&p.config, cfg.seed),
+                    point: p,
+                    replication: r,
+                    cost: expected_cost(&cfg),
+                }
+            })
+        })
+        .collect();
+    let run = |job: &Job<'_, StormPoint>| {
+        match retry_storm::run_with(&replication(&job.point.config, job.replication), cancel) {
+            Ok(r) => {
+                let record = StormRecord::of(r);
+                let events = record.events();
+                Ok(Some((record, events)))
+            }
+            // A run stopped by `cancel`: the campaign reports the interruption.
+            Err(StormError::Interrupted) => Ok(None),
+            Err(e) => Err(e),
+        }
+    };
+    let ran = run_campaign(
+        &jobs,
+        Some(campaign.store),
+        campaign.shard,
+        cancel,
+        progress,
+        run,
+    )
+    .map_err(|e| match e {
+        CampaignError::Store(e) => SweepError::Store(e),
+        CampaignError::Run(e) => SweepError::Storm(e),
+        CampaignError::Interrupted { runs_done, runs } => {
+            SweepError::Interrupted { runs_done, runs }
+        }
+    })?;
+    let (runs_of, stored) = (ran.runs, ran.stored);
+    if campaign.shard.is_some() {
+        return Ok(StoredSweep {
+            points: None,
+            runs: runs_of,
+            stored,
+        });
+    }
+    let grid: Vec<Vec<StormResult>> = ran
+        .records
+        .chunks(seeds as usize)
+        .zip(&runs)
+        .map(|(records, cfg)| {
+            (0..seeds)
+                .zip(records)
+                .map(|(r, rec)| rec.clone().into_result(replication(cfg, r)))
+                .collect()
+        })
+        .collect();
+    let points = points(&sc, spec, &grid);
+    Ok(StoredSweep {
+        points: Some((sc, points)),
+        runs: runs_of,
+        stored,
+    })
+}
+
+/// The expected cost of a run, for dealing runs out to shards: its clients times its
+/// simulated time. Only the ratios between runs matter.
+fn expected_cost(c: &retry_storm::StormConfig) -> f64 {
+    f64::from(c.users.max(1)) * c.horizon_ps.as_secs_f64()
 }

@@ -5,7 +5,7 @@
 //! `k ≥ 1` is the `k`-th service of [`StormConfig::chain`], one instance with one set
 //! of guards. The last layer's attempts go to the server.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::config::StormConfig;
 use crate::error::StormError;
@@ -63,7 +63,7 @@ pub fn layers(cfg: &StormConfig) -> Result<Vec<Layer>, StormError> {
 }
 
 /// The load one layer sent down, in a run's result.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LayerLoad {
     /// Who calls: `clients` or the service's name.
     pub caller: String,

@@ -4,7 +4,7 @@
 //! retry policies of `backoff-core` take nanoseconds, and the conversion happens only
 //! where a client asks them for a decision ([`crate::strategy`]).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use rand_core::Rng;
 
@@ -401,6 +401,31 @@ pub struct Fitted {
     /// horizon without a trigger), or from the first bin after the triggers to the
     /// horizon (the sustain window).
     pub room: Time,
+}
+
+/// A [`Fitted`] read back (a stored run's record): its key is one of those a default
+/// is fitted for.
+impl<'de> Deserialize<'de> for Fitted {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Read {
+            key: String,
+            default: Time,
+            fitted: Time,
+            room: Time,
+        }
+        let r = Read::deserialize(d)?;
+        let key = ["warmup", "recovery.sustain"]
+            .into_iter()
+            .find(|k| *k == r.key)
+            .ok_or_else(|| serde::de::Error::custom(format!("no default {} is fitted", r.key)))?;
+        Ok(Self {
+            key,
+            default: r.default,
+            fitted: r.fitted,
+            room: r.room,
+        })
+    }
 }
 
 /// One storm run: a load, a server, a trigger and one client strategy.

@@ -1,6 +1,6 @@
 //! The time series of a storm run, in fixed bins.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use sim_kit::time::{PS_PER_SEC, Time};
 
@@ -42,7 +42,7 @@ pub struct Series {
 
 /// One bin of the time series. Rates are per second of the bin; ratios are `null` in
 /// JSON (empty in CSV) when their denominator is zero.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BinRow {
     /// Start of the bin, seconds.
     pub t_s: f64,
@@ -57,7 +57,7 @@ pub struct BinRow {
     pub server_attempts_per_s: f64,
     /// With a call chain: the attempts each caller sent down per second, the clients
     /// first (the last one's are `server_attempts_per_s`); empty without a chain.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub layer_attempts_per_s: Vec<f64>,
     /// The server's throughput: work it finished per second.
     pub served_per_s: f64,

@@ -11,14 +11,14 @@
 //! the first bin of a sustained healthy run, so it is a whole number of bins (the
 //! reports print it at the bins' resolution, [`recovery_decimals`]).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::config::{Fitted, RecoveryRule};
 use crate::metrics::BinRow;
 use sim_kit::time::{PS_PER_SEC, Time};
 
 /// Did the system recover after the trigger?
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "verdict", rename_all = "snake_case")]
 pub enum Recovery {
     /// The run has no trigger (or no healthy baseline before it).
@@ -86,7 +86,7 @@ pub fn seconds_text(secs: f64, decimals: usize) -> String {
 }
 
 /// Aggregates over a window of bins.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Window {
     /// Attempts / new logical requests over the window (ratio of the sums).
     pub mean_amplification: f64,
@@ -102,7 +102,7 @@ pub struct Window {
     pub server_attempts_per_s: f64,
     /// With a call chain: the attempts each caller sent down per second, mean over
     /// the bins, the clients first (empty without a chain).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub layer_attempts_per_s: Vec<f64>,
     /// The server's throughput (work finished) per second, mean over the bins.
     pub served_per_s: f64,
@@ -117,7 +117,7 @@ pub struct Window {
 }
 
 /// A run's summary.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// Before the trigger (after the warm-up).
     pub before: Window,
@@ -144,7 +144,7 @@ pub struct Summary {
     pub retrying_threshold: f64,
     /// The defaults scaled to fit the run (the warm-up, the sustain window), each
     /// with what it was and what it became; empty when none was.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fitted: Vec<Fitted>,
     /// The recovery verdict.
     pub recovery: Recovery,

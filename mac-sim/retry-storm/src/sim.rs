@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use backoff_core::{Deadline, QuotaFailure, RetryDecision, RetryState, ServerAnswer, StopReason};
 use rand_core::{Rng, SeedableRng};
 use rand_xorshift::XorShiftRng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::chain::{Layer, LayerLoad};
 use crate::clients::{Next, Population, Request, Requests};
@@ -93,7 +93,7 @@ impl ServerEvent for Event {
 }
 
 /// How the logical requests ended, and what the server did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
     /// Logical requests issued.
     pub offered: u64,
@@ -115,10 +115,10 @@ pub struct Counts {
     /// waiting line was full).
     pub turned_away: u64,
     /// Arrivals that waited for a free capped client (counted when they arrived).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub waited: u64,
     /// The longest the line of arrivals waiting for a free client grew.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub max_waiting: u64,
     /// Still in flight at the horizon (arrivals still waiting for a client included).
     pub in_flight: u64,
@@ -127,7 +127,7 @@ pub struct Counts {
     /// Attempts answered with an error.
     pub errors: u64,
     /// Error answers the server gave after holding a worker for their error work.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub error_work: u64,
     /// Server work finished (answers to attempts, whether awaited or not).
     pub served: u64,
@@ -137,19 +137,19 @@ pub struct Counts {
     /// Server jobs stopped at their propagated deadline.
     pub cancelled: u64,
     /// Attempts rejected at once by load shedding or the rate limiter.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub rejected: u64,
     /// Attempts dropped by a full listen backlog, never answered (their clients
     /// timed out).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub dropped: u64,
     /// Attempts answered "overloaded, do not retry" (by an overloaded trigger, a
     /// rejection that says so, or the first service of a call chain).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub overloaded: u64,
     /// Failed: the server said not to retry, and the strategy honours it
     /// (`honour-overload`).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub refused: u64,
     /// Queued server jobs dropped, deadline passed, with no work done.
     pub expired: u64,

@@ -20,6 +20,7 @@ mod restart_rule;
 mod scenario;
 mod signals;
 mod store_cli;
+mod storm_store;
 mod sweep_cli;
 mod trace_cli;
 mod write_failures;
