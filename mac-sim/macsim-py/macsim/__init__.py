@@ -305,9 +305,10 @@ def sweep(
 
 
 def read_campaign(path: Union[str, "_os.PathLike[str]"]):
-    """The runs of a results database written by ``mac-sim sweep --db`` (or merged
-    shards, ``mac-sim merge``) as a DataFrame: its ``runs`` table, one row per run
-    (every column but the checksum).
+    """The runs of a results database written by ``mac-sim sweep --db``, ``radio
+    --db`` or ``storm --db`` (or by ``db=`` here, or merged shards, ``mac-sim merge``)
+    as a DataFrame: its ``runs`` table, one row per run (every column but the
+    checksum and a storm run's stored record, whose figures are in the columns).
 
     The file is only read, so it may be on read-only media, and it is verified as
     ``mac-sim sweep --db`` verifies it: SQLite's integrity check, and each run's key
@@ -447,6 +448,7 @@ def storm(
     timeouts: Optional[list] = None,
     bin: Optional[str] = None,
     progress: Progress = True,
+    db: Union[str, "_os.PathLike[str]", None] = None,
 ) -> StormResult:
     """A retry-storm scenario, as ``mac-sim storm --scenario`` runs it: a preset's
     name (``mac-sim storm --list``) or a scenario file of either kind. ``set``: keys
@@ -466,7 +468,9 @@ def storm(
     20])``, ``("trigger.end", ["30s", "40s"])``), every strategy at every value over
     ``seeds`` seeds (at least 2 for intervals). ``progress``: a tqdm bar (if tqdm is installed) for a call
     that lasts more than a second, ``False`` for none, or a callable
-    ``progress(runs_done, runs)``.
+    ``progress(runs_done, runs)``. ``db``: a results database that keeps a sweep's
+    runs (``--db``): a second call with the same arguments reads them back rather
+    than running them again, and one interrupted resumes; ``read_campaign`` reads it.
 
     The contention experiment (``storm("contention")``, ``mac-sim storm --scenario
     contention``, or a file with ``experiment = "contention"``) takes only ``set``,
@@ -488,6 +492,7 @@ def storm(
             _whole("seeds", seeds, 0, 2**32 - 1),
             _sweep_text(sweep),
             _progress_bar(progress, "storm", "run", delay=1.0),
+            None if db is None else _os.fspath(db),
         )
     )
 
@@ -526,6 +531,7 @@ def radio(
     *,
     sweep: Optional[dict] = None,
     progress: Progress = True,
+    db: Union[str, "_os.PathLike[str]", None] = None,
     **params: Any,
 ) -> RadioResult:
     """The radio MAC model (the firmware's CSMA/CA MAC at scale), as ``mac-sim
@@ -535,7 +541,9 @@ def radio(
     each (``{"stations": [2, 5, 10], "load": "0.1..=0.5:0.1"}``): every combination,
     the first key varying slowest, on every core. ``progress``: a tqdm bar (if tqdm is
     installed) for a sweep that lasts more than a second, ``False`` for none, or a
-    callable ``progress(points_done, points)``.
+    callable ``progress(points_done, points)``. ``db``: a results database that keeps
+    a sweep's runs (``--db``): a second call reads them back, one interrupted
+    resumes; ``read_campaign`` reads it.
 
     A key that has no effect on any run is refused, as on the command line. Raises
     ``ValueError`` with the command line's message, ``KeyboardInterrupt`` on
@@ -550,6 +558,7 @@ def radio(
             sweep,
             None if scenario is None else _os.fspath(scenario),
             _progress_bar(progress, "radio", "point", delay=1.0),
+            None if db is None else _os.fspath(db),
         )
     )
 

@@ -69,6 +69,7 @@ def storm(
     seeds: int = 1,
     sweep: Optional[str] = None,
     progress: Optional[Callable[[int, int], None]] = None,
+    db: Optional[str] = None,
 ) -> Dict[str, Optional[str]]: ...
 
 def radio(
@@ -76,6 +77,7 @@ def radio(
     sweep: Optional[Dict[str, Any]] = None,
     scenario: Optional[str] = None,
     progress: Optional[Callable[[int, int], None]] = None,
+    db: Optional[str] = None,
 ) -> Dict[str, str]: ...
 
 class Delays(Iterator[float]):

@@ -13,11 +13,13 @@ use pyo3::types::{PyDict, PyList, PyString};
 use radio_sim::scenario::{self, Scenario, ScenarioFile};
 use radio_sim::sweep::{Axis, Point, points};
 use radio_sim::{RadioConfig, report};
+use radio_sim_host::store::Store;
 use radio_sim_host::sweep::{Campaign, SweepError};
 
 use crate::convert::text_of;
 use crate::progress::{Counters, Reporter};
 use crate::scenario::value_error;
+use crate::sweep::store_error;
 use crate::wait::interruptible;
 
 /// The list of values of a sweep axis: a string as it is (`"2..=10:2"`), or the text
@@ -48,16 +50,19 @@ fn list_text(key: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
 /// cartesian product (the first key varies slowest), as `--sweep KEY=LIST`;
 /// `scenario`: a scenario file under both. A key that has no effect on any run (the
 /// load of saturated traffic, say) is refused, as on the command line. `progress`, if
-/// given, is called as `progress(points_done, points)` while a sweep runs. Raises
-/// `ValueError` with the command line's message, `KeyboardInterrupt` on Ctrl-C.
+/// given, is called as `progress(points_done, points)` while a sweep runs; `db`, a
+/// results database that keeps a sweep's runs, as `--db` (a second call resumes).
+/// Raises `ValueError` with the command line's message (and for a database that
+/// cannot serve), `KeyboardInterrupt` on Ctrl-C.
 #[pyfunction]
-#[pyo3(signature = (params = None, sweep = None, scenario = None, progress = None))]
+#[pyo3(signature = (params = None, sweep = None, scenario = None, progress = None, db = None))]
 pub fn radio<'py>(
     py: Python<'py>,
     params: Option<&Bound<'py, PyDict>>,
     sweep: Option<&Bound<'py, PyDict>>,
     scenario: Option<PathBuf>,
     progress: Option<Bound<'py, PyAny>>,
+    db: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let file = match &scenario {
         None => ScenarioFile::default(),
@@ -97,15 +102,38 @@ pub fn radio<'py>(
     };
     let configs: Vec<&RadioConfig> = pts.iter().map(|p| &p.config).collect();
     scenario::check_effect(&configs, given).map_err(value_error)?;
+    if db.is_some() && !swept {
+        return Err(PyValueError::new_err(
+            "db keeps a sweep's runs: give sweep={...} too",
+        ));
+    }
+    let store = db
+        .as_deref()
+        .map(|p| py.detach(|| Store::open(p)))
+        .transpose()
+        .map_err(store_error)?;
+    let campaign = Campaign {
+        store: store.as_ref(),
+        shard: None,
+    };
     let counters = Counters::default();
     let mut reporter = Reporter::new(progress);
     let results = interruptible(
         py,
-        |cancel| radio_sim_host::sweep::run(&pts, Campaign::default(), cancel, &counters),
+        |cancel| radio_sim_host::sweep::run(&pts, campaign, cancel, &counters),
         |_| reporter.tick(&counters),
     )?
     .map_err(|e| match e {
-        SweepError::Interrupted { .. } => PyKeyboardInterrupt::new_err("radio interrupted"),
+        SweepError::Interrupted { runs_done, runs } => {
+            PyKeyboardInterrupt::new_err(match &db {
+                Some(db) => format!(
+                    "radio interrupted after {runs_done} of {runs} runs; {} keeps every finished run: call radio again with the same arguments to resume",
+                    db.display()
+                ),
+                None => "radio interrupted".to_string(),
+            })
+        }
+        SweepError::Store(e) => store_error(e),
         e => PyValueError::new_err(e.to_string()),
     })?
     .points;

@@ -2,8 +2,11 @@
 //! `mac-sim storm --scenario` runs it: once ([`retry_storm_host::run_scenario_with`]),
 //! over several seeds ([`retry_storm_host::replicate::run_seeds_with`], `--seeds`) or
 //! over the values of one parameter ([`retry_storm_host::sweep::run_sweep`],
-//! `--sweep`), with its results as the command line's JSON, summary CSV and
+//! `--sweep`; its runs kept in a results database with `db`,
+//! [`retry_storm_host::sweep::run_stored_sweep`]), with its results as the command line's JSON, summary CSV and
 //! time-series CSV.
+
+use std::path::{Path, PathBuf};
 
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
@@ -14,17 +17,31 @@ use retry_storm::sweep::SweepSpec;
 use retry_storm::{StormError, contention, presets, report};
 use retry_storm_host::contention::{run_contention_seeds_with, run_contention_sweep};
 use retry_storm_host::replicate::run_seeds_with;
-use retry_storm_host::sweep::run_sweep;
+use retry_storm_host::store::Store;
+use retry_storm_host::sweep::{Campaign, SweepError, run_stored_sweep, run_sweep};
 use retry_storm_host::{run_scenario_with, scenario_file};
 use sim_kit::output::json;
 
 use crate::progress::{Counters, Reporter};
+use crate::sweep::store_error;
 use crate::wait::interruptible;
 
 fn storm_error(e: StormError) -> PyErr {
     match e {
         StormError::Interrupted => PyKeyboardInterrupt::new_err(e.to_string()),
         _ => PyValueError::new_err(e.to_string()),
+    }
+}
+
+/// A stored sweep's error: an interruption says what `db` keeps.
+fn stored_error(e: SweepError, db: &Path) -> PyErr {
+    match e {
+        SweepError::Storm(e) => storm_error(e),
+        SweepError::Store(e) => store_error(e),
+        SweepError::Interrupted { runs_done, runs } => PyKeyboardInterrupt::new_err(format!(
+            "storm sweep interrupted after {runs_done} of {runs} runs; {} keeps every finished run: call storm again with the same arguments to resume",
+            db.display()
+        )),
     }
 }
 
@@ -52,7 +69,7 @@ enum Form {
 /// Ctrl-C. A contention experiment takes only `seed`, `seeds`, `clients` and
 /// `settings`.
 #[pyfunction]
-#[pyo3(signature = (scenario, seed = None, clients = None, horizon = None, strategies = None, timeouts = None, bin = None, settings = None, seeds = 1, sweep = None, progress = None))]
+#[pyo3(signature = (scenario, seed = None, clients = None, horizon = None, strategies = None, timeouts = None, bin = None, settings = None, seeds = 1, sweep = None, progress = None, db = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn storm<'py>(
     py: Python<'py>,
@@ -67,6 +84,7 @@ pub fn storm<'py>(
     seeds: u32,
     sweep: Option<&str>,
     progress: Option<Bound<'py, PyAny>>,
+    db: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyDict>> {
     // The arguments that set a key of the file, named as the caller wrote them; then
     // `set`'s keys, as --set's.
@@ -129,6 +147,16 @@ pub fn storm<'py>(
             };
         }
     };
+    if db.is_some() && (sweep.is_none() || source.is_contention()) {
+        return Err(PyValueError::new_err(
+            "db keeps the runs of a storm scenario's sweep: give sweep= too",
+        ));
+    }
+    let store = db
+        .as_deref()
+        .map(|p| py.detach(|| Store::open(p)))
+        .transpose()
+        .map_err(store_error)?;
     // The command line's order: --sweep (over --seeds), else --seeds, else once.
     let form = match sweep {
         Some(text) => Form::Sweep(SweepSpec::parse(text).map_err(storm_error)?, seeds),
@@ -140,33 +168,45 @@ pub fn storm<'py>(
     let texts = interruptible(
         py,
         |cancel| match &form {
-            Form::Once => run_scenario_with(&sc, &counters, cancel).map(|r| {
-                (
-                    json::to_string(&r),
-                    report::summary_csv(&r),
-                    Some(report::series_csv(&r)),
-                )
-            }),
-            Form::Seeds(n) => run_seeds_with(&sc, *n, &counters, cancel).map(|r| {
-                (
-                    json::to_string(&r),
-                    report::replicated_csv(&r),
-                    Some(report::replicated_series_csv(&r)),
-                )
-            }),
-            Form::Sweep(spec, n) => {
-                run_sweep(&source, &opts, spec, *n, &counters, cancel).map(|(_, points)| {
+            Form::Once => run_scenario_with(&sc, &counters, cancel)
+                .map(|r| {
                     (
-                        report::sweep_json(&sc, spec, &points),
-                        report::sweep_csv(&sc, spec, &points),
-                        None,
+                        json::to_string(&r),
+                        report::summary_csv(&r),
+                        Some(report::series_csv(&r)),
                     )
                 })
+                .map_err(storm_error),
+            Form::Seeds(n) => run_seeds_with(&sc, *n, &counters, cancel)
+                .map(|r| {
+                    (
+                        json::to_string(&r),
+                        report::replicated_csv(&r),
+                        Some(report::replicated_series_csv(&r)),
+                    )
+                })
+                .map_err(storm_error),
+            Form::Sweep(spec, n) => {
+                let points = match (&store, &db) {
+                    (Some(store), Some(db)) => {
+                        let campaign = Campaign { store, shard: None };
+                        run_stored_sweep(&source, &opts, spec, *n, campaign, &counters, cancel)
+                            .map_err(|e| stored_error(e, db))
+                            .map(|s| s.points.map(|(_, p)| p).unwrap_or_default())
+                    }
+                    _ => run_sweep(&source, &opts, spec, *n, &counters, cancel)
+                        .map(|(_, p)| p)
+                        .map_err(storm_error),
+                }?;
+                Ok((
+                    report::sweep_json(&sc, spec, &points),
+                    report::sweep_csv(&sc, spec, &points),
+                    None,
+                ))
             }
         },
         |_| reporter.tick(&counters),
-    )?
-    .map_err(storm_error)?;
+    )??;
     reporter.tick(&counters)?;
     let (json, summary, series) = texts;
     let out = PyDict::new(py);

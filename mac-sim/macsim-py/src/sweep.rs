@@ -180,15 +180,22 @@ pub fn sweep<'py>(
     Ok(out)
 }
 
-/// The `runs` table of the results database at `path`, read only (so the file may be
-/// on read-only media) and every run verified as `mac-sim sweep --db` verifies it,
-/// as columns: `id`, then the table's columns but the checksum, in table order.
+/// The `runs` table of the results database at `path` (of any model: CSMA/CD's `sweep
+/// --db`, `radio --db` or `storm --db`, by the model the file records), read only (so
+/// the file may be on read-only media) and every run verified as the command line
+/// verifies it, as columns: `id`, then the table's columns but the checksum and a
+/// stored record's bytes, in table order.
 ///
 /// Raises `FileNotFoundError` for a missing file, `ValueError` for a file that is not
 /// a results database of this mac-sim or is damaged, `OSError` if it cannot be read.
 #[pyfunction]
 pub fn read_campaign<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
-    let (header, rows) = py.detach(|| store::read_runs(&path)).map_err(store_error)?;
+    let read = || match sim_host::store::model_of(&path).as_deref() {
+        Some(radio_sim_host::store::MODEL_VERSION) => radio_sim_host::store::read_runs(&path),
+        Some(retry_storm_host::store::MODEL_VERSION) => retry_storm_host::store::read_runs(&path),
+        _ => store::read_runs(&path),
+    };
+    let (header, rows) = py.detach(read).map_err(store_error)?;
     columns(py, &rows, &header)
 }
 
@@ -196,7 +203,7 @@ pub fn read_campaign<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py,
 /// wrong with the file the caller named (not a results database, damaged, its folder
 /// missing or read-only, ...) is `ValueError` (`FileNotFoundError` for a file to read
 /// that does not exist); SQLite or the disk failing while working is `OSError`.
-fn store_error(e: StoreError) -> PyErr {
+pub(crate) fn store_error(e: StoreError) -> PyErr {
     match e {
         StoreError::Unusable(_, store::Unusable::Missing) => {
             PyFileNotFoundError::new_err(e.to_string())

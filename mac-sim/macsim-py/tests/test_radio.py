@@ -67,3 +67,26 @@ def test_bad_keys_and_values_raise_the_cli_message(cli):
     # The same words as the command line.
     cli_error = cli("radio", "-n", "1", check=False).stderr.strip()
     assert cli_error == "mac-sim: error: stations: 1 must be 2 to 254"
+
+
+def test_a_sweep_kept_in_a_database_reads_back_what_the_cli_stored(cli, tmp_path):
+    db = tmp_path / "radio.db"
+    sweep = {"stations": [3, 5]}
+    first = macsim.radio(sweep=sweep, duration="300ms", warmup="0s", db=db, progress=False)
+    # The command line reads the same file: every run stored, the same table.
+    flags = ["radio", "--sweep", "stations=3,5", "-d", "300ms", "--warmup", "0s"]
+    stored = cli(*flags, "--db", db, "--csv")
+    assert "2 points (2 read from the database)" in stored.stderr, stored.stderr
+    pd.testing.assert_frame_equal(first.table, table(stored.stdout))
+    again = macsim.radio(sweep=sweep, duration="300ms", warmup="0s", db=db, progress=False)
+    assert again.result == first.result
+    runs = macsim.read_campaign(db)
+    assert list(runs["stations"]) == [3, 5]
+    assert list(runs["delivered"]) == list(first.table["delivered"])
+    assert "record_sha256" not in runs.columns
+    with pytest.raises(ValueError, match="^db keeps a sweep's runs"):
+        macsim.radio(stations=3, db=tmp_path / "one.db")
+    csma = tmp_path / "csma.db"
+    cli("sweep", "-n", "2", "-d", "1ms", "-r", "1", "--db", csma, "-q", "-o", tmp_path / "out")
+    with pytest.raises(ValueError, match="holds results of 'csma-cd"):
+        macsim.radio(sweep=sweep, duration="300ms", warmup="0s", db=csma, progress=False)

@@ -172,3 +172,20 @@ def test_contention_equals_the_cli(cli, seeds):
     assert r.result == json.loads(cli(*args, "--json").stdout)
     assert r.series is None
     assert list(r.summary.columns) == cli(*args, "--csv").stdout.splitlines()[0].split(",")
+
+
+def test_storm_sweep_kept_in_a_database(cli, tmp_path):
+    db = tmp_path / "storm.db"
+    args = dict(sweep="utilisation=0.4,0.93", seeds=2, clients=20, progress=False)
+    first = macsim.storm("metastable", db=db, **args)
+    flags = ["storm", "--scenario", "metastable", "--sweep", "utilisation=0.4,0.93",
+             "--seeds", "2", "-n", "20", "-q"]
+    # The command line reads the runs Python stored: the same results, none run again.
+    assert first.result == json.loads(cli(*flags, "--db", db, "--json").stdout)
+    assert first.result == json.loads(cli(*flags, "--json").stdout)
+    runs = macsim.read_campaign(db)
+    assert len(runs) == 2 * 2 * 2  # values x strategies x seeds
+    assert set(runs["sweep_value"]) == {"0.4", "0.93"}
+    assert "record" not in runs.columns and "record_sha256" not in runs.columns
+    with pytest.raises(ValueError, match="^db keeps the runs of a storm scenario's sweep"):
+        macsim.storm("pause", db=tmp_path / "one.db")

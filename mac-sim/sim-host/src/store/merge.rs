@@ -138,9 +138,10 @@ fn read_shards<L: Layout>(
 }
 
 /// The runs of the results database at `path`, read only and each verified, as rows
-/// named as the `runs` table's columns (`id`, `point`, `seed`, ... the last metric;
-/// not the checksum), in id order; and the header (those names) for a file with no
-/// run. Integers read back as the unsigned values stored (a seed as itself).
+/// named as the `runs` table's columns (`id`, `point`, `seed`, ... the last figure;
+/// not the checksum, nor a record stored as bytes: its figures are in the columns),
+/// in id order; and the header (those names) for a file with no run. Integers read
+/// back as the unsigned values stored (a seed as itself).
 ///
 /// # Errors
 ///
@@ -148,18 +149,29 @@ fn read_shards<L: Layout>(
 /// checks.
 pub fn read_runs<L: Layout>(path: &Path) -> Result<(Row, Vec<Row>), StoreError> {
     let store = Store::<L>::open_read_only(path)?;
+    let bytes: Vec<String> = L::results()
+        .into_iter()
+        .filter(|c| c.sql.starts_with("BLOB"))
+        .map(|c| c.name)
+        .collect();
     let names: Vec<String> = ["id".to_string()]
         .into_iter()
         .chain(store.columns().iter().cloned())
         .collect();
-    let header = Row(names.iter().map(|n| (n.clone(), Cell::Empty)).collect());
+    let shown = |n: &String| !bytes.contains(n);
+    let header = Row(names
+        .iter()
+        .filter(|n| shown(n))
+        .map(|n| (n.clone(), Cell::Empty))
+        .collect());
     let cell = |v: Value| match v {
         Value::Null => Cell::Empty,
         // Every integer stored is an unsigned value written as its i64 bit pattern.
         Value::Integer(i) => Cell::Int(i as u64),
         Value::Real(x) => Cell::Exact(x),
         Value::Text(t) => Cell::Text(t),
-        Value::Blob(b) => Cell::Text(String::from_utf8_lossy(&b).into_owned()),
+        // Not reached for a layout's byte columns, which are left out.
+        Value::Blob(b) => Cell::Text(format!("{} bytes", b.len())),
     };
     let rows = store
         .runs()?
@@ -168,12 +180,9 @@ pub fn read_runs<L: Layout>(path: &Path) -> Result<(Row, Vec<Row>), StoreError> 
             Row(names
                 .iter()
                 .cloned()
-                .zip(
-                    [Value::Integer(run.id)]
-                        .into_iter()
-                        .chain(run.values)
-                        .map(cell),
-                )
+                .zip([Value::Integer(run.id)].into_iter().chain(run.values))
+                .filter(|(n, _)| shown(n))
+                .map(|(n, v)| (n, cell(v)))
                 .collect())
         })
         .collect();
