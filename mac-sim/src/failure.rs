@@ -168,9 +168,10 @@ impl From<SweepError> for Failure {
 /// same runs, is the environment.
 fn store_kind(e: &StoreError) -> FailureKind {
     match e {
-        StoreError::Sql(..) | StoreError::Io(..) | StoreError::Duplicate { .. } => {
-            FailureKind::Environment
-        }
+        StoreError::Sql(..)
+        | StoreError::Io(..)
+        | StoreError::Duplicate { .. }
+        | StoreError::Busy { .. } => FailureKind::Environment,
         _ => FailureKind::Usage,
     }
 }

@@ -208,9 +208,10 @@ pub(crate) fn store_error(e: StoreError) -> PyErr {
         StoreError::Unusable(_, store::Unusable::Missing) => {
             PyFileNotFoundError::new_err(e.to_string())
         }
-        StoreError::Sql(..) | StoreError::Io(..) | StoreError::Duplicate { .. } => {
-            PyOSError::new_err(e.to_string())
-        }
+        StoreError::Sql(..)
+        | StoreError::Io(..)
+        | StoreError::Duplicate { .. }
+        | StoreError::Busy { .. } => PyOSError::new_err(e.to_string()),
         _ => PyValueError::new_err(e.to_string()),
     }
 }

@@ -305,3 +305,95 @@ fn db_and_merge_problems_exit_2_alike_with_one_line_naming_the_file() {
         .collect();
     assert!(left.is_empty(), "staging files left: {left:?}");
 }
+
+/// Two processes may grow one campaign file at once: started together on a new file,
+/// both finish with the results of the sweep in one go, and every run is stored once
+/// (a run both compute is stored by the first; the second finds it stored with the
+/// same values and goes on). One run takes about 40 ms in the debug build and each
+/// process runs on one thread, so they compute the same runs at the same time.
+#[test]
+fn two_processes_grow_one_campaign_file_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("c.db");
+    let args = |out: &str| -> Vec<String> {
+        [
+            "sweep",
+            "-n",
+            "1,2,4,8,16",
+            "-l",
+            "0.5,saturated",
+            "-r",
+            "3",
+            "-d",
+            "100s",
+            "-s",
+            "5",
+            "-j",
+            "1",
+            "-q",
+            "-o",
+            out,
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .collect()
+    };
+    let one = dir.path().join("one");
+    ok(
+        &mac_sim(&args(s(&one)).iter().map(String::as_str).collect::<Vec<_>>()),
+        "one go",
+    );
+    let spawn = |out: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_mac-sim"))
+            .args(args(s(out)))
+            .args(["--db", s(&db)])
+            .output()
+    };
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    let (oa, ob) = std::thread::scope(|sc| {
+        let ta = sc.spawn(|| spawn(&a).unwrap());
+        let tb = sc.spawn(|| spawn(&b).unwrap());
+        (ta.join().unwrap(), tb.join().unwrap())
+    });
+    ok(&oa, "the first process");
+    ok(&ob, "the second process");
+    assert_eq!(files_below(&a), files_below(&one));
+    assert_eq!(files_below(&b), files_below(&one));
+    let runs: i64 = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT count(*) FROM runs", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(runs, 30, "each run stored once");
+}
+
+/// A file another process holds locked is waited for (30 s), then refused with exit
+/// status 1 and one line saying so. The test holds the lock itself, with an open
+/// write transaction, for longer than the wait.
+#[test]
+fn a_database_locked_by_another_process_is_waited_for_then_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("c.db");
+    let out = dir.path().join("out");
+    ok(
+        &mac_sim(&sweep_args("1,2", Some(s(&db)), s(&out))),
+        "the first sweep",
+    );
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let start = std::time::Instant::now();
+    let o = mac_sim(&sweep_args(
+        "1,2,4",
+        Some(s(&db)),
+        s(&dir.path().join("out2")),
+    ));
+    let waited = start.elapsed();
+    conn.execute_batch("ROLLBACK").unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("locked by another process") && err.lines().count() == 1,
+        "{err}"
+    );
+    assert!(waited.as_secs() >= 25, "gave up after {waited:?}, not 30 s");
+    assert!(!dir.path().join("out2").exists());
+}

@@ -408,7 +408,7 @@ fn a_run_whose_record_was_changed_in_the_file_is_never_used() {
 }
 
 #[test]
-fn a_run_is_stored_once_a_second_time_is_an_error() {
+fn a_run_is_stored_once_again_with_other_values_is_an_error() {
     let t = tempfile::tempdir().unwrap();
     let db = t.path().join("c.db");
     let s = spec(vec![2], 1);
@@ -417,7 +417,14 @@ fn a_run_is_stored_once_a_second_time_is_an_error() {
     let key = run_key(&points[0], s.run_seed(&points[0], 0));
     let store = Store::open(&db).unwrap();
     store.put(&key, &points[0], 0, &o.records[0]).unwrap();
-    let again = store.put(&key, &points[0], 0, &o.records[0]);
+    // The same run again, as another process sharing the file would store it: left
+    // as it is.
+    store.put(&key, &points[0], 0, &o.records[0]).unwrap();
+    assert_eq!(store.len().unwrap(), 1);
+    // The same key with other values: an error, and the stored run is kept.
+    let mut other = o.records[0].clone();
+    other.events += 1;
+    let again = store.put(&key, &points[0], 0, &other);
     assert!(
         matches!(again, Err(StoreError::Duplicate { seed, .. }) if seed == key.seed),
         "{again:?}"

@@ -144,13 +144,21 @@ pub enum StoreError {
     },
     /// SQLite failed on this file while working (disk full, I/O error, ...).
     Sql(PathBuf, rusqlite::Error),
-    /// The run is stored already: another process is writing the same runs into the
-    /// file, or its key index is damaged.
+    /// The run is stored already with other results: the file is damaged, or was
+    /// written by another build of the model.
     Duplicate {
         /// The file.
         path: PathBuf,
         /// The run's seed.
         seed: u64,
+    },
+    /// Another process held the file's lock for the whole wait
+    /// ([`LOCK_WAIT`](super::LOCK_WAIT)).
+    Busy {
+        /// The file.
+        path: PathBuf,
+        /// How long it was waited for.
+        waited: std::time::Duration,
     },
     /// The file holds results of another model or model version.
     ModelVersion {
@@ -258,8 +266,14 @@ impl fmt::Display for Text<'_> {
             StoreError::Sql(p, e) => write!(f, "results database '{}': {e}", p.display()),
             StoreError::Duplicate { path, seed } => write!(
                 f,
-                "results database '{}' already holds the run with seed {seed}: another process is writing the same runs into it (run one sweep per file at a time; --shard splits a sweep), or the file is damaged",
+                "results database '{}' already holds the run with seed {seed} with other results: the file is damaged or was written by another build; move it aside and start a new file",
                 path.display()
+            ),
+            StoreError::Busy { path, waited } => write!(
+                f,
+                "results database '{}' was locked by another process for {} s: let it finish, or give another file",
+                path.display(),
+                waited.as_secs()
             ),
             StoreError::ModelVersion {
                 path,

@@ -6,6 +6,7 @@ use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, params};
@@ -28,6 +29,18 @@ pub struct Store<L> {
     /// Whether the file is in WAL mode (it goes into it when a run is to be stored).
     wal: AtomicBool,
     layout: PhantomData<fn() -> L>,
+}
+
+/// How long a store waits for another process's lock on the file before it gives
+/// up: SQLite's busy timeout, and the wait to put the file in WAL mode.
+pub const LOCK_WAIT: Duration = Duration::from_secs(30);
+
+/// Why a store cannot write its file.
+enum NotWritable {
+    /// It cannot be written at all: why.
+    ReadOnly(String),
+    /// Another process held its lock for [`LOCK_WAIT`].
+    Busy,
 }
 
 /// The columns of `runs` from `point` to the last of the record, in table order.
@@ -127,6 +140,15 @@ fn cannot_write(e: &rusqlite::Error) -> bool {
     matches!(
         e.sqlite_error_code(),
         Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied)
+    )
+}
+
+/// Whether an SQLite error says another connection held the file's lock for the
+/// whole busy timeout ([`LOCK_WAIT`]).
+fn busy(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
     )
 }
 
@@ -286,8 +308,7 @@ impl<L: Layout> Store<L> {
                 "a read-only file or file system".into(),
             ));
         }
-        conn.busy_timeout(std::time::Duration::from_secs(30))
-            .map_err(open_error)?;
+        conn.busy_timeout(LOCK_WAIT).map_err(open_error)?;
         let verdict = match integrity(&conn) {
             // A WAL-mode file whose folder cannot be written: SQLite cannot make its
             // `-shm` there. With no writes waiting in its `-wal`, the file alone is
@@ -307,6 +328,13 @@ impl<L: Layout> Store<L> {
         match verdict {
             Ok(v) if v == "ok" => {}
             Ok(v) => return Err(StoreError::Damaged(named, Damage::Check(v)).into()),
+            Err(e) if busy(&e) => {
+                return Err(StoreError::Busy {
+                    path: named,
+                    waited: LOCK_WAIT,
+                }
+                .into());
+            }
             Err(e) if write && cannot_write(&e) => {
                 return Err(ConnectError::CannotWrite(e.to_string()));
             }
@@ -326,7 +354,7 @@ impl<L: Layout> Store<L> {
             if !write {
                 return Err(StoreError::Schema(named).into());
             }
-            create::<L>(&conn).map_err(|e| {
+            create_if_empty::<L>(&mut conn).map_err(|e| {
                 if cannot_write(&e) {
                     ConnectError::CannotWrite(e.to_string())
                 } else {
@@ -362,7 +390,14 @@ impl<L: Layout> Store<L> {
     }
 
     pub(super) fn sql(&self, e: rusqlite::Error) -> StoreError {
-        StoreError::Sql(self.path.clone(), e)
+        if busy(&e) {
+            StoreError::Busy {
+                path: self.path.clone(),
+                waited: LOCK_WAIT,
+            }
+        } else {
+            StoreError::Sql(self.path.clone(), e)
+        }
     }
 
     /// An error while reading: damage if SQLite says so, else SQLite failing.
@@ -401,27 +436,47 @@ impl<L: Layout> Store<L> {
         if missing == 0 {
             return Ok(());
         }
-        self.writable().map_err(|why| StoreError::ReadOnly {
-            path: self.path.clone(),
-            why,
-            lacking: Lacking::Runs { missing, of },
+        self.writable().map_err(|e| match e {
+            NotWritable::ReadOnly(why) => StoreError::ReadOnly {
+                path: self.path.clone(),
+                why,
+                lacking: Lacking::Runs { missing, of },
+            },
+            NotWritable::Busy => StoreError::Busy {
+                path: self.path.clone(),
+                waited: LOCK_WAIT,
+            },
         })
     }
 
     /// Put the file in WAL mode to write it, once; why it cannot be written if not.
-    fn writable(&self) -> Result<(), String> {
+    /// The switch needs the file to itself: while another process holds it, the switch
+    /// is tried again for up to [`LOCK_WAIT`] (SQLite does not wait for it itself).
+    fn writable(&self) -> Result<(), NotWritable> {
         if let Some(why) = &self.read_only {
-            return Err(why.clone());
+            return Err(NotWritable::ReadOnly(why.clone()));
         }
         if self.wal.load(Ordering::SeqCst) {
             return Ok(());
         }
         let conn = self.lock();
-        let mode: String = conn
-            .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))
-            .map_err(|e| e.to_string())?;
+        let until = Instant::now() + LOCK_WAIT;
+        let mode: String = loop {
+            match conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0)) {
+                Ok(mode) => break mode,
+                Err(e) if e.sqlite_error_code() == Some(ErrorCode::DatabaseBusy) => {
+                    if Instant::now() >= until {
+                        return Err(NotWritable::Busy);
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(e) => return Err(NotWritable::ReadOnly(e.to_string())),
+            }
+        };
         if !mode.eq_ignore_ascii_case("wal") {
-            return Err(format!("SQLite keeps it in journal mode {mode}"));
+            return Err(NotWritable::ReadOnly(format!(
+                "SQLite keeps it in journal mode {mode}"
+            )));
         }
         self.wal.store(true, Ordering::SeqCst);
         Ok(())
@@ -586,11 +641,14 @@ impl<L: Layout> Store<L> {
 
     /// Store the record of replication `replication` of `point`, the run `key` (the
     /// point's identity and the run's seed), with its checksum, in one transaction.
+    /// A run stored already with the same values (another process sharing the file
+    /// computed it too: a run's results are a function of its key) is left as it is.
     ///
     /// # Errors
     ///
-    /// [`StoreError::Duplicate`] if the run is stored already, [`StoreError::ReadOnly`]
-    /// if the file cannot be written, [`StoreError::Sql`] if writing fails.
+    /// [`StoreError::Duplicate`] if the run is stored already with other values,
+    /// [`StoreError::ReadOnly`] if the file cannot be written, [`StoreError::Busy`] if
+    /// another process holds it for [`LOCK_WAIT`], [`StoreError::Sql`] if writing fails.
     pub fn put(
         &self,
         key: &RunKey,
@@ -615,8 +673,32 @@ impl<L: Layout> Store<L> {
         .collect();
         let mut conn = self.lock();
         let tx = conn.transaction().map_err(|e| self.sql(e))?;
-        self.insert(&tx, key.seed, values, &detail)?;
-        tx.commit().map_err(|e| self.sql(e))
+        match self.insert(&tx, key.seed, values.clone(), &detail) {
+            Ok(()) => tx.commit().map_err(|e| self.sql(e)),
+            Err(StoreError::Duplicate { path, seed }) => {
+                tx.rollback().map_err(|e| self.sql(e))?;
+                match self.find(&conn, key)? {
+                    Some(run) if run.values == values && run.detail == detail => Ok(()),
+                    _ => Err(StoreError::Duplicate { path, seed }),
+                }
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The run stored under `key`, verified, if any.
+    fn find(&self, conn: &Connection, key: &RunKey) -> Result<Option<StoredRun>, StoreError> {
+        let mut q = conn
+            .prepare_cached(&format!(
+                "SELECT id, {}, record_sha256 FROM runs WHERE point = ?1 AND seed = ?2",
+                quoted(&self.columns)
+            ))
+            .map_err(|e| self.read_error(e))?;
+        let raw = q
+            .query_map(params![key.point, key.seed as i64], |r| self.raw(r))
+            .and_then(|mut it| it.next().transpose())
+            .map_err(|e| self.read_error(e))?;
+        raw.map(|raw| self.verify(conn, raw)).transpose()
     }
 
     /// Insert a run's row (`values`: from `point` to the last of the record) with
@@ -702,10 +784,16 @@ impl<L: Layout> Store<L> {
             return Ok(());
         }
         drop(conn);
-        self.writable().map_err(|why| StoreError::ReadOnly {
-            path: self.path.clone(),
-            why,
-            lacking: Lacking::Shard(shard),
+        self.writable().map_err(|e| match e {
+            NotWritable::ReadOnly(why) => StoreError::ReadOnly {
+                path: self.path.clone(),
+                why,
+                lacking: Lacking::Shard(shard),
+            },
+            NotWritable::Busy => StoreError::Busy {
+                path: self.path.clone(),
+                waited: LOCK_WAIT,
+            },
         })?;
         self.lock()
             .execute(
@@ -819,12 +907,29 @@ CREATE TABLE runs (
 
 /// Create the tables of an empty file and record its versions, in one transaction.
 fn create<L: Layout>(conn: &Connection) -> rusqlite::Result<()> {
-    conn.execute_batch(&format!(
-        "BEGIN; {} INSERT INTO meta (key, value) VALUES ('schema_version', '{}'), ('model_version', '{}'); COMMIT;",
+    conn.execute_batch(&format!("BEGIN; {} COMMIT;", create_statements::<L>()))
+}
+
+/// The tables and the versions of an empty file, as statements.
+fn create_statements<L: Layout>() -> String {
+    format!(
+        "{} INSERT INTO meta (key, value) VALUES ('schema_version', '{}'), ('model_version', '{}');",
         create_sql::<L>(),
         L::SCHEMA_VERSION,
         L::MODEL_VERSION
-    ))
+    )
+}
+
+/// Create the tables of a file that has none, in one transaction that holds the
+/// file's write lock from its start: of two processes that found the same new file
+/// empty, the second waits for the first and then finds the tables made.
+fn create_if_empty<L: Layout>(conn: &mut Connection) -> rusqlite::Result<()> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let tables: i64 = tx.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))?;
+    if tables == 0 {
+        tx.execute_batch(&create_statements::<L>())?;
+    }
+    tx.commit()
 }
 
 fn check_versions<L: Layout>(conn: &Connection, path: &Path) -> Result<(), StoreError> {

@@ -90,7 +90,7 @@ use sim_kit::output::table::Cell;
 
 pub use campaign::{CampaignError, Job, Ran, run_campaign};
 pub use error::{Damage, Lacking, StoreError, Unusable};
-pub use file::Store;
+pub use file::{LOCK_WAIT, Store};
 pub use merge::{Merged, merge, model_of, read_runs};
 
 /// A value of a column as SQLite stores it (integer, real, text, blob or NULL).
