@@ -1,5 +1,7 @@
-//! One replication of the exact CSMA/CD model as a sweep job: run in slices so that a
-//! raised cancel flag stops it within 1/64 of its simulated duration.
+//! One replication of the exact CSMA/CD model as a sweep job (and `mac-sim run`'s
+//! run): in 64 slices of simulated time for its progress, the cancel flag looked at
+//! every [`CANCEL_EVERY`](sim_kit::engine::CANCEL_EVERY) events, so that a raised flag
+//! stops a run of any length within milliseconds of work.
 //!
 //! Running to `t₁`, then to `t₂`, ... handles exactly the events that one run to the
 //! end would, in the same order, so a sliced run's results are identical to
@@ -46,7 +48,9 @@ fn drive<O: Observer>(
         }
         // k·d/64 without overflow (d < 2^62).
         let t = Time::from_ps((u128::from(d.as_ps()) * u128::from(k) / u128::from(SLICES)) as u64);
-        exact::run_to(&mut engine, t);
+        if !exact::run_to_or_cancelled(&mut engine, t, cancel) {
+            return Ok(None);
+        }
         steps.done(k as usize, engine.events());
     }
     Ok(Some(engine))

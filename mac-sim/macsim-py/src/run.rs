@@ -29,7 +29,7 @@ use crate::wait::interruptible;
 /// `progress`, if given, is called as `progress(slices_done, 64)` from the calling
 /// thread while the run goes through the 64 slices of its simulated time. Raises
 /// `ValueError` naming the parameter at fault before running, and
-/// `KeyboardInterrupt` on Ctrl-C (within 1/64 of the simulated duration). `given`:
+/// `KeyboardInterrupt` on Ctrl-C (within 16 384 events of the run). `given`:
 /// the keys the caller gave as keyword arguments, each refused (`ValueError`) where it
 /// has no effect, as the command line refuses its flag.
 #[pyfunction]

@@ -1,6 +1,6 @@
 //! Work on a worker thread, off the GIL, while the calling thread watches for Ctrl-C:
-//! a pending signal raises the cancel flag the work checks (a run between slices of
-//! 1/64 of its simulated time, a sweep between runs and slices), waits for it to stop
+//! a pending signal raises the cancel flag the work checks (a run every 16 384 events,
+//! a sweep between runs too), waits for it to stop
 //! and raises Python's exception (`KeyboardInterrupt`). Between watches the caller's
 //! `tick` runs with the GIL (a progress bar's update).
 //!

@@ -134,7 +134,7 @@ fn sigterm_and_sighup_during_a_run_with_trace_and_pcap_leave_nothing() {
         let d = tempfile::tempdir().unwrap();
         let p = |name: &str| d.path().join(name).to_str().unwrap().to_string();
         let (trace, pcap) = (p("t.csv"), p("c.pcapng"));
-        // A run far longer than the test (about a minute), stopped within 1/64 of it.
+        // A run far longer than the test (about a minute), stopped within milliseconds.
         let args = [
             "run", "-q", "-d", "1000s", "--trace", &trace, "--pcap", &pcap,
         ];
@@ -165,12 +165,16 @@ fn sigterm_and_sighup_during_a_run_with_trace_and_pcap_leave_nothing() {
 }
 
 /// Runs stored in the database at `db`.
-/// A radio run, a radio sweep and a storm of hundreds of thousands of simulated
-/// seconds (hours of work) stop at the first SIGTERM or SIGHUP, within the test's
-/// bound: a run looks at the flag every few milliseconds of its work, not only at its
-/// end. Nothing is printed or published.
+/// A CSMA/CD run and sweep, a radio run, a radio sweep and a storm of hundreds of
+/// thousands of simulated seconds (hours of work) stop at the first SIGTERM or SIGHUP,
+/// within the test's bound: a run looks at the flag every few milliseconds of its
+/// work, not only at its end. Nothing is printed or published.
 #[test]
-fn sigterm_and_sighup_stop_a_long_radio_run_and_storm() {
+fn sigterm_and_sighup_stop_a_long_run_of_every_model() {
+    let run = ["run", "-n", "32", "-d", "1000000s", "-q", "--plot"];
+    let csma_sweep = [
+        "sweep", "-n", "32,64", "-r", "2", "-d", "1000000s", "-q", "-o",
+    ];
     let one = ["radio", "-n", "20", "-d", "1000000s", "--output"];
     let sweep = [
         "radio",
@@ -190,7 +194,7 @@ fn sigterm_and_sighup_stop_a_long_radio_run_and_storm() {
         "-q",
         "--out",
     ];
-    let runs = [&one[..], &sweep[..], &storm[..]];
+    let runs = [&run[..], &csma_sweep[..], &one[..], &sweep[..], &storm[..]];
     for ((sig, status), first) in TERM_AND_HUP.into_iter().flat_map(|s| runs.map(|r| (s, r))) {
         let d = tempfile::tempdir().unwrap();
         let out = d.path().join("r.txt");
@@ -205,14 +209,16 @@ fn sigterm_and_sighup_stop_a_long_radio_run_and_storm() {
         let (code, printed, err) = finish(child, err);
         assert_eq!(code, Some(status), "SIG{sig}: {err}");
         assert!(printed.is_empty(), "SIG{sig}: printed {printed}");
-        let what = match (args[0], args[1]) {
-            ("storm", _) => "storm",
-            (_, "--sweep") => "radio sweep",
-            _ => "radio",
+        let said = match (args[0], args[1]) {
+            ("run", _) => "run interrupted; nothing was written",
+            ("sweep", _) => "sweep interrupted after 0 of 4 runs; no results were written",
+            ("storm", _) => "storm interrupted; nothing was published",
+            (_, "--sweep") => "radio sweep interrupted; nothing was published",
+            _ => "radio interrupted; nothing was published",
         };
         assert_eq!(
             last_line(&err),
-            format!("mac-sim: error: {what} interrupted; nothing was published"),
+            format!("mac-sim: error: {said}"),
             "SIG{sig}"
         );
         assert!(
