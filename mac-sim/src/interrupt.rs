@@ -12,7 +12,7 @@
 //!   and exits 0).
 //! * **A second signal** (any of the three) quits at once, with its own status: it
 //!   waits for a publication under way, removes every temporary of the process (the
-//!   hidden `.NAME.partial-PID-N` files and folders) and exits; nothing is published
+//!   hidden `.NAME.partial-HOST-PID-N` files and folders) and exits; nothing is published
 //!   after it. A database being written keeps its finished runs (SQLite's journal,
 //!   beside it, completes or undoes the last transaction when it is next opened).
 //! * **Work that cannot look at the flag** (`merge`, a bench measurement in this

@@ -118,7 +118,8 @@ fn finish(mut child: Child, mut err: BufReader<ChildStderr>) -> (Option<i32>, St
     (status.code(), out, rest)
 }
 
-/// Whether a temporary (a hidden `.NAME.partial-PID-N` file or folder) is in `dir`.
+/// Whether a temporary (a hidden `.NAME.partial-HOST-PID-N` file or folder) is in
+/// `dir`.
 fn has_temporary(dir: &Path) -> bool {
     tree(dir).iter().any(|p| p.contains(".partial-"))
 }
@@ -162,6 +163,54 @@ fn sigterm_and_sighup_during_a_run_with_trace_and_pcap_leave_nothing() {
             "SIG{sig}: left behind"
         );
     }
+}
+
+/// SIGKILL leaves a process no chance to clean up: a run killed while it writes a
+/// trace and a capture leaves its temporaries (and no output), and the next run that
+/// writes in that folder removes them (they are this machine's, of a process that no
+/// longer runs). A temporary of a running process is kept.
+#[test]
+fn the_temporaries_of_a_killed_run_go_with_the_next_run_in_the_folder() {
+    let d = tempfile::tempdir().unwrap();
+    let p = |name: &str| d.path().join(name).to_str().unwrap().to_string();
+    let (trace, pcap) = (p("t.csv"), p("c.pcapng"));
+    let mut child = start(
+        &[
+            "run", "-q", "-d", "1000s", "--trace", &trace, "--pcap", &pcap,
+        ],
+        false,
+    );
+    wait_for("the trace's temporary", || has_temporary(d.path()));
+    let kill = Command::new("sh")
+        .args(["-c", &format!("kill -KILL {}", child.id())])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = child.wait().unwrap();
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status),
+        Some(9)
+    );
+    let left = tree(d.path());
+    assert!(
+        !left.is_empty() && left.iter().all(|n| n.contains(".partial-")),
+        "{left:?}"
+    );
+    // A temporary of a process that still runs (this test's own) is kept.
+    let mine = left[0].replacen(
+        &format!("-{}-", child.id()),
+        &format!("-{}-", std::process::id()),
+        1,
+    );
+    assert_ne!(mine, left[0]);
+    std::fs::write(d.path().join(&mine), "x").unwrap();
+    let o = mac_sim(&["run", "-q", "-d", "1ms", "--trace", &trace]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut after = tree(d.path());
+    after.sort();
+    let mut expected = vec![mine, "t.csv".to_string()];
+    expected.sort();
+    assert_eq!(after, expected);
 }
 
 /// Runs stored in the database at `db`.

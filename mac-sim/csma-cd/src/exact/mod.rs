@@ -76,5 +76,5 @@ mod station;
 
 pub use model::{CsmaCd, INDEXED_SENSE_FROM};
 pub use results::RunResult;
-pub use runs::{run, run_to, run_to_or_cancelled, run_with_observer};
+pub use runs::{run, run_to, run_with_observer};
 pub use station::Event;

@@ -6,8 +6,6 @@ use super::observe::{NoTrace, Observer};
 use super::results::RunResult;
 use crate::config::RunConfig;
 use crate::error::ConfigError;
-use std::sync::atomic::AtomicBool;
-
 use sim_kit::engine::Engine;
 use sim_kit::time::Time;
 
@@ -21,25 +19,6 @@ pub fn run_to<O: Observer>(engine: &mut Engine<CsmaCd<O>>, t: Time) {
         engine.model_mut().reset_statistics();
     }
     engine.run_until(t);
-}
-
-/// [`run_to`], looking at `cancel` every [`CANCEL_EVERY`](sim_kit::engine::CANCEL_EVERY)
-/// events (a few milliseconds of work): `false` as soon as it is seen raised, with the
-/// engine part way (the events after it stay queued), `true` when the engine reached
-/// `t`. Uncancelled, the run is the one [`run_to`] makes, event for event.
-pub fn run_to_or_cancelled<O: Observer>(
-    engine: &mut Engine<CsmaCd<O>>,
-    t: Time,
-    cancel: &AtomicBool,
-) -> bool {
-    let warmup = engine.model().cfg.warmup;
-    if !warmup.is_zero() && engine.now() < warmup && t >= warmup {
-        if !engine.run_until_or_cancelled(warmup, cancel) {
-            return false;
-        }
-        engine.model_mut().reset_statistics();
-    }
-    engine.run_until_or_cancelled(t, cancel)
 }
 
 /// Run the exact model for `cfg.duration` and return its results.

@@ -4,7 +4,7 @@
 //! A rename within one directory is atomic on POSIX file systems, so a reader (or a
 //! user looking at the directory after a crash or Ctrl-C) sees the old file, the new
 //! file, or no file — never a half-written one under the final name. Temporary files
-//! are hidden (`.name.partial-PID-N.ext`), keep the target's extension (backends that
+//! are hidden (`.name.partial-HOST-PID-N.ext`: [`super::orphans`]), keep the target's extension (backends that
 //! choose a format from it still work) and are removed if writing fails; every one is
 //! recorded in [`super::temporaries`], so that a process stopped at once removes them
 //! too.
@@ -100,8 +100,13 @@ pub fn temp_path(target: &Path) -> PathBuf {
     tmp
 }
 
-/// A fresh hidden temporary name for `target`, not recorded.
+/// A fresh hidden temporary name for `target`, not recorded; the first in a folder
+/// clears it of the temporaries of processes that no longer run
+/// ([`super::orphans::clean`]).
 fn fresh_name(target: &Path) -> PathBuf {
+    if let Some(dir) = target.parent() {
+        super::orphans::clean(dir);
+    }
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let stem = target
@@ -111,10 +116,10 @@ fn fresh_name(target: &Path) -> PathBuf {
     let name = match target.extension() {
         Some(ext) => format!(
             ".{stem}.partial-{}-{n}.{}",
-            std::process::id(),
+            super::orphans::mark(),
             ext.to_string_lossy()
         ),
-        None => format!(".{stem}.partial-{}-{n}", std::process::id()),
+        None => format!(".{stem}.partial-{}-{n}", super::orphans::mark()),
     };
     target.with_file_name(name)
 }

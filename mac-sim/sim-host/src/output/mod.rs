@@ -8,11 +8,14 @@
 //! * [`publish`]: the outputs of one command published together, or none of them;
 //! * [`temporaries`]: the temporaries of the process and the one moment its outputs
 //!   appear, so that a command stopped at any instant leaves all of them or none, and
-//!   no temporary.
+//!   no temporary;
+//! * [`orphans`]: the temporaries of processes killed without warning, removed by the
+//!   next process that writes in their folder.
 //!
-//! Inside the module: `temporaries` ← `atomic` ← `set` ← `plan`, `publish`.
+//! Inside the module: `orphans`, `temporaries` ← `atomic` ← `set` ← `plan`, `publish`.
 
 pub mod atomic;
+pub mod orphans;
 pub mod plan;
 pub mod publish;
 pub mod set;

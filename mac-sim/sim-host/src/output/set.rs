@@ -138,9 +138,10 @@ impl OutputSet {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "out".into());
+        super::orphans::clean(&base);
         let staging = base.join(format!(
             ".{name}.partial-{}-{}",
-            std::process::id(),
+            super::orphans::mark(),
             fresh()
         ));
         temporaries::create(&staging, |p| fs::create_dir(p))

@@ -240,10 +240,10 @@ mod tests {
     fn abandon_removes_files_folders_and_companions() {
         let r = Registry::new();
         let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join(".a.partial-1-0.db");
+        let file = dir.path().join(".a.partial-00000000-1-0.db");
         r.create(&file, |p| fs::write(p, "x")).unwrap();
-        fs::write(dir.path().join(".a.partial-1-0.db-wal"), "w").unwrap();
-        let folder = dir.path().join(".out.partial-1-1");
+        fs::write(dir.path().join(".a.partial-00000000-1-0.db-wal"), "w").unwrap();
+        let folder = dir.path().join(".out.partial-00000000-1-1");
         r.create(&folder, |p| fs::create_dir(p)).unwrap();
         fs::write(folder.join("chart.png"), "x").unwrap();
         let kept = dir.path().join("kept.csv");
@@ -263,7 +263,7 @@ mod tests {
     fn a_publication_is_never_abandoned() {
         let r = Registry::new();
         let dir = tempfile::tempdir().unwrap();
-        let tmp = dir.path().join(".t.partial-1-0");
+        let tmp = dir.path().join(".t.partial-00000000-1-0");
         r.create(&tmp, |p| fs::write(p, "x")).unwrap();
         let cancel = AtomicBool::new(false);
         assert_eq!(r.gate(&cancel, || 7), Some(7));
