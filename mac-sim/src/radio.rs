@@ -191,7 +191,7 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
         let bar = progress::for_stderr(a.quiet, "radio sweep", "points", "events");
         let run = || radio_sim_host::sweep::run(&points, campaign, interrupt::flag(), bar.as_ref());
         let outcome = on_threads(a.threads, || Ok(run()))?.map_err(|e| match e {
-            SweepError::Config(e) => {
+            SweepError::Run(e) => {
                 let swept = axes.iter().any(|x| x.key == e.key());
                 Failure::usage(file_blame(file.as_ref().filter(|_| !swept), &e))
             }

@@ -362,7 +362,7 @@ fn sweep_cmd(
                 interrupt::flag(),
             )
             .map_err(|e| match e {
-                SweepError::Storm(e) => Failure::from(e),
+                SweepError::Run(e) => Failure::from(e),
                 SweepError::Store(e) => Failure::from(e),
                 SweepError::Interrupted { runs_done, runs } => Failure::interrupted(format!(
                     "storm sweep interrupted after {runs_done} of {runs} runs; nothing was published, but {} keeps every finished run: run the same command again to resume",

@@ -98,6 +98,31 @@ bare() { env -u MAC_SIM -u CARGO_TARGET_DIR PATH="$bare_path" "$@"; }
 echo "sweep in one go"
 "$MAC_SIM" sweep "${SWEEP[@]}" -o "$work/one-go" --quiet >/dev/null
 
+# kill_while_storing DB RUNS AT WHAT -- COMMAND...: start COMMAND (a sweep storing into
+# DB), kill it with SIGKILL once AT of its RUNS runs are stored, and check that the
+# file is whole and lacks runs. Sets `kept`, the runs stored.
+kill_while_storing() {
+    local db=$1 runs=$2 at=$3 what=$4 pid n
+    shift 5
+    "$@" >/dev/null &
+    pid=$!
+    for _ in $(seq 1 1000); do
+        # Read-only, and only once the sweep has made the file: a plain sqlite3 would
+        # create it first, and the sweep would then find a file it did not make.
+        n=0
+        if [ -s "$db" ]; then
+            n=$(sqlite3 -readonly "$db" "SELECT count(*) FROM runs" 2>/dev/null || echo 0)
+        fi
+        [ "${n:-0}" -ge "$at" ] && break
+        sleep 0.01
+    done
+    kill -9 "$pid" 2>/dev/null || die "the $what finished before it could be killed"
+    wait "$pid" 2>/dev/null || true
+    [ "$(sqlite3 "$db" 'PRAGMA integrity_check')" = ok ] || die "integrity check failed after SIGKILL ($what)"
+    kept=$(sqlite3 "$db" "SELECT count(*) FROM runs")
+    [ "$kept" -lt "$runs" ] || die "all $runs runs of the $what were stored before the kill: the test did not interrupt anything"
+}
+
 echo "killed while storing, then resumed"
 # Longer runs, one thread: the kill lands while runs are still being stored. Each run
 # takes about 40 ms in the debug build (the 30 about 1.2 s) and one poll about 15 ms, so
@@ -106,72 +131,33 @@ echo "killed while storing, then resumed"
 # shellcheck disable=SC2054
 KILLED=(-n 1,2,4,8,16 -l 0.5,saturated -r 3 -d 100s -s 5)
 "$MAC_SIM" sweep "${KILLED[@]}" -o "$work/killed-one-go" --quiet >/dev/null
-"$MAC_SIM" sweep "${KILLED[@]}" -j 1 --db "$work/killed.db" -o "$work/killed" --quiet >/dev/null &
-pid=$!
-for _ in $(seq 1 1000); do
-    # Read-only, and only once the sweep has made the file: a plain sqlite3 would
-    # create it first, and the sweep would then find a file it did not make.
-    n=0
-    if [ -s "$work/killed.db" ]; then
-        n=$(sqlite3 -readonly "$work/killed.db" "SELECT count(*) FROM runs" 2>/dev/null || echo 0)
-    fi
-    [ "${n:-0}" -ge 3 ] && break
-    sleep 0.01
-done
-kill -9 "$pid" 2>/dev/null || die "the sweep finished before it could be killed"
-wait "$pid" 2>/dev/null || true
+kill_while_storing "$work/killed.db" 30 3 sweep -- \
+    "$MAC_SIM" sweep "${KILLED[@]}" -j 1 --db "$work/killed.db" -o "$work/killed" --quiet
 [ ! -e "$work/killed" ] || die "a killed sweep left its output folder"
-[ "$(sqlite3 "$work/killed.db" 'PRAGMA integrity_check')" = ok ] || die "integrity check failed after SIGKILL"
-kept=$(sqlite3 "$work/killed.db" "SELECT count(*) FROM runs")
-[ "$kept" -lt 30 ] || die "all 30 runs were stored before the kill: the test did not interrupt anything"
 "$MAC_SIM" sweep "${KILLED[@]}" --db "$work/killed.db" -o "$work/killed" --quiet >/dev/null
 same_files "$work/killed-one-go" "$work/killed" "killed by SIGKILL after $kept of 30 runs, resumed"
 
 echo "a radio sweep killed while storing, then resumed"
+# 12 runs of about 90 ms each in the debug build, on one thread.
 # shellcheck disable=SC2054
 RADIO=(radio --sweep stations=4,8,12,16,20,24 --sweep rule=beb,dcf --duration 60s --warmup 0s --csv)
 "$MAC_SIM" "${RADIO[@]}" -q -o "$work/radio-one-go.csv"
-"$MAC_SIM" "${RADIO[@]}" -j 1 -q --db "$work/radio-killed.db" -o "$work/radio-killed.csv" &
-pid=$!
-for _ in $(seq 1 1000); do
-    n=0
-    if [ -s "$work/radio-killed.db" ]; then
-        n=$(sqlite3 -readonly "$work/radio-killed.db" "SELECT count(*) FROM runs" 2>/dev/null || echo 0)
-    fi
-    [ "${n:-0}" -ge 2 ] && break
-    sleep 0.01
-done
-kill -9 "$pid" 2>/dev/null || die "the radio sweep finished before it could be killed"
-wait "$pid" 2>/dev/null || true
+kill_while_storing "$work/radio-killed.db" 12 2 "radio sweep" -- \
+    "$MAC_SIM" "${RADIO[@]}" -j 1 -q --db "$work/radio-killed.db" -o "$work/radio-killed.csv"
 [ ! -e "$work/radio-killed.csv" ] || die "a killed radio sweep left its output"
-[ "$(sqlite3 "$work/radio-killed.db" 'PRAGMA integrity_check')" = ok ] || die "integrity check failed after SIGKILL (radio)"
-kept=$(sqlite3 "$work/radio-killed.db" "SELECT count(*) FROM runs")
-[ "$kept" -lt 12 ] || die "all 12 radio runs were stored before the kill: the test did not interrupt anything"
 "$MAC_SIM" "${RADIO[@]}" -q --db "$work/radio-killed.db" -o "$work/radio-killed.csv"
 cmp -s "$work/radio-one-go.csv" "$work/radio-killed.csv" \
     || die "a radio sweep killed by SIGKILL after $kept of 12 runs and resumed differs from one in one go"
 echo "ok: radio sweep killed by SIGKILL after $kept of 12 runs, resumed: the same CSV"
 
 echo "a storm sweep killed while storing, then resumed"
+# 16 runs of about 0.35 s each in the debug build, two at a time.
 # shellcheck disable=SC2054
 STORM=(storm --scenario metastable --sweep utilisation=0.4,0.6,0.8,0.93 --seeds 2 -n 400)
 "$MAC_SIM" "${STORM[@]}" -q --out "$work/storm-one-go" >/dev/null
-"$MAC_SIM" "${STORM[@]}" -q --db "$work/storm-killed.db" --out "$work/storm-killed" >/dev/null &
-pid=$!
-for _ in $(seq 1 1000); do
-    n=0
-    if [ -s "$work/storm-killed.db" ]; then
-        n=$(sqlite3 -readonly "$work/storm-killed.db" "SELECT count(*) FROM runs" 2>/dev/null || echo 0)
-    fi
-    [ "${n:-0}" -ge 2 ] && break
-    sleep 0.01
-done
-kill -9 "$pid" 2>/dev/null || die "the storm sweep finished before it could be killed"
-wait "$pid" 2>/dev/null || true
+kill_while_storing "$work/storm-killed.db" 16 2 "storm sweep" -- \
+    "$MAC_SIM" "${STORM[@]}" -q --db "$work/storm-killed.db" --out "$work/storm-killed"
 [ ! -e "$work/storm-killed" ] || die "a killed storm sweep left its output folder"
-[ "$(sqlite3 "$work/storm-killed.db" 'PRAGMA integrity_check')" = ok ] || die "integrity check failed after SIGKILL (storm)"
-kept=$(sqlite3 "$work/storm-killed.db" "SELECT count(*) FROM runs")
-[ "$kept" -lt 16 ] || die "all 16 storm runs were stored before the kill: the test did not interrupt anything"
 "$MAC_SIM" "${STORM[@]}" -q --db "$work/storm-killed.db" --out "$work/storm-killed" >/dev/null
 same_files "$work/storm-one-go" "$work/storm-killed" "a storm sweep killed by SIGKILL after $kept of 16 runs, resumed"
 

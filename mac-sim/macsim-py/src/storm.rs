@@ -36,7 +36,7 @@ fn storm_error(e: StormError) -> PyErr {
 /// A stored sweep's error: an interruption says what `db` keeps.
 fn stored_error(e: SweepError, db: &Path) -> PyErr {
     match e {
-        SweepError::Storm(e) => storm_error(e),
+        SweepError::Run(e) => storm_error(e),
         SweepError::Store(e) => store_error(e),
         SweepError::Interrupted { runs_done, runs } => PyKeyboardInterrupt::new_err(format!(
             "storm sweep interrupted after {runs_done} of {runs} runs; {} keeps every finished run: call storm again with the same arguments to resume",

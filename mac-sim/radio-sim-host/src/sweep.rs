@@ -4,12 +4,11 @@
 //! configuration, and the results come back in the points' order, so a sweep's output
 //! is the same on one thread or many.
 
-use std::fmt;
 use std::sync::atomic::AtomicBool;
 
 use radio_sim::ConfigError;
 use radio_sim::sweep::{Point, PointResult};
-use sim_host::store::{CampaignError, Job, StoreError, run_campaign};
+use sim_host::store::{CampaignError, Job, run_campaign};
 use sim_kit::progress::Progress;
 use sim_kit::shard::Shard;
 
@@ -40,38 +39,9 @@ pub struct Outcome {
     pub events: u64,
 }
 
-/// Why a sweep gave no results.
-#[derive(Debug)]
-pub enum SweepError {
-    /// A point cannot run: its [`ConfigError`], with the point's values.
-    Config(ConfigError),
-    /// The results database cannot be used or written.
-    Store(StoreError),
-    /// The cancel flag was raised (a database keeps the runs that finished).
-    Interrupted {
-        /// Runs finished and kept.
-        runs_done: usize,
-        /// Runs it had to do.
-        runs: usize,
-    },
-}
-
-impl fmt::Display for SweepError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Config(e) => write!(f, "{e}"),
-            Self::Store(e) => write!(f, "{e}"),
-            Self::Interrupted { runs_done, runs } => {
-                write!(
-                    f,
-                    "radio sweep interrupted after {runs_done} of {runs} runs"
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for SweepError {}
+/// Why a sweep gave no results: [`CampaignError::Run`] holds a point's
+/// [`ConfigError`], with the point's values.
+pub type SweepError = CampaignError<ConfigError>;
 
 /// The expected cost of a point's run, for dealing runs out to shards: stations
 /// times simulated time, times the offered load when it is not saturated. Only the
@@ -92,16 +62,17 @@ fn expected_cost(p: &Point) -> f64 {
 ///
 /// # Errors
 ///
-/// [`SweepError::Config`] with the first point's error, [`SweepError::Store`] if the
-/// database refuses the sweep or a run cannot be stored, [`SweepError::Interrupted`]
-/// if `cancel` was raised (nothing is returned of an interrupted sweep).
+/// [`CampaignError::Run`] with the first point's error, [`CampaignError::Store`] if
+/// the database refuses the sweep or a run cannot be stored,
+/// [`CampaignError::Interrupted`] if `cancel` was raised (nothing is returned of an
+/// interrupted sweep).
 pub fn run(
     points: &[Point],
     campaign: Campaign<'_>,
     cancel: &AtomicBool,
     progress: &dyn Progress,
 ) -> Result<Outcome, SweepError> {
-    radio_sim::sweep::check(points).map_err(SweepError::Config)?;
+    radio_sim::sweep::check(points).map_err(CampaignError::Run)?;
     let jobs: Vec<Job<'_, Point>> = points
         .iter()
         .map(|p| Job {
@@ -129,14 +100,7 @@ pub fn run(
                 })
                 .map_err(|e| radio_sim::sweep::at_point(job.point, e))
         },
-    )
-    .map_err(|e| match e {
-        CampaignError::Store(e) => SweepError::Store(e),
-        CampaignError::Run(e) => SweepError::Config(e),
-        CampaignError::Interrupted { runs_done, runs } => {
-            SweepError::Interrupted { runs_done, runs }
-        }
-    })?;
+    )?;
     let events = ran.records.iter().map(|r| r.events).sum();
     let points = if campaign.shard.is_some() {
         Vec::new()

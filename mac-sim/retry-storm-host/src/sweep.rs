@@ -18,7 +18,6 @@
 //! assert!(retrying(&points[0]) > retrying(&points[1])); // 40 % recovers, 93 % does not
 //! ```
 
-use std::fmt;
 use std::sync::atomic::AtomicBool;
 
 use retry_storm::presets::{Options, Source};
@@ -26,7 +25,7 @@ use retry_storm::replicate::check_seeds;
 use retry_storm::scenario::replication;
 use retry_storm::sweep::{SweepPoint, SweepSpec, plan, points};
 use retry_storm::{Scenario, StormError, StormResult};
-use sim_host::store::{CampaignError, Job, StoreError, run_campaign};
+use sim_host::store::{CampaignError, Job, run_campaign};
 use sim_kit::progress::Progress;
 use sim_kit::shard::Shard;
 
@@ -80,44 +79,9 @@ pub struct StoredSweep {
     pub stored: usize,
 }
 
-/// Why a stored sweep gave no points.
-#[derive(Debug)]
-pub enum SweepError {
-    /// The scenario, a value or a run failed.
-    Storm(StormError),
-    /// The results database cannot be used or written.
-    Store(StoreError),
-    /// The cancel flag was raised: the database keeps the runs that finished.
-    Interrupted {
-        /// Runs finished and kept.
-        runs_done: usize,
-        /// Runs it had to do.
-        runs: usize,
-    },
-}
-
-impl fmt::Display for SweepError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Storm(e) => write!(f, "{e}"),
-            Self::Store(e) => write!(f, "{e}"),
-            Self::Interrupted { runs_done, runs } => {
-                write!(
-                    f,
-                    "storm sweep interrupted after {runs_done} of {runs} runs"
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for SweepError {}
-
-impl From<StormError> for SweepError {
-    fn from(e: StormError) -> Self {
-        Self::Storm(e)
-    }
-}
+/// Why a stored sweep gave no points: [`CampaignError::Run`] holds the scenario's,
+/// a value's or a run's [`StormError`].
+pub type SweepError = CampaignError<StormError>;
 
 /// [`run_sweep`] with its runs kept in `campaign`'s database: the runs it holds are
 /// read, the others run on every core and each stored as it finishes; with a shard,
@@ -126,9 +90,9 @@ impl From<StormError> for SweepError {
 ///
 /// # Errors
 ///
-/// As [`run_sweep`] ([`SweepError::Storm`]); [`SweepError::Store`] if the database
-/// refuses the sweep or a run cannot be stored; [`SweepError::Interrupted`] if
-/// `cancel` was raised.
+/// As [`run_sweep`] ([`CampaignError::Run`]); [`CampaignError::Store`] if the
+/// database refuses the sweep or a run cannot be stored;
+/// [`CampaignError::Interrupted`] if `cancel` was raised.
 pub fn run_stored_sweep(
     source: &Source,
     opts: &Options,
@@ -138,9 +102,9 @@ pub fn run_stored_sweep(
     progress: &dyn Progress,
     cancel: &AtomicBool,
 ) -> Result<StoredSweep, SweepError> {
-    check_seeds(seeds)?;
-    let (sc, runs) = plan(source, opts, spec)?;
-    retry_storm::scenario::check_grid(&runs, seeds)?;
+    check_seeds(seeds).map_err(CampaignError::Run)?;
+    let (sc, runs) = plan(source, opts, spec).map_err(CampaignError::Run)?;
+    retry_storm::scenario::check_grid(&runs, seeds).map_err(CampaignError::Run)?;
     // `runs[value * strategies + strategy]`: each run's value, as given.
     let per = sc.runs.len().max(1);
     let stored: Vec<StormPoint> = runs
@@ -189,14 +153,7 @@ pub fn run_stored_sweep(
         cancel,
         progress,
         run,
-    )
-    .map_err(|e| match e {
-        CampaignError::Store(e) => SweepError::Store(e),
-        CampaignError::Run(e) => SweepError::Storm(e),
-        CampaignError::Interrupted { runs_done, runs } => {
-            SweepError::Interrupted { runs_done, runs }
-        }
-    })?;
+    )?;
     let (runs_of, stored) = (ran.runs, ran.stored);
     if campaign.shard.is_some() {
         return Ok(StoredSweep {

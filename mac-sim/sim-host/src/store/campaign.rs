@@ -69,6 +69,8 @@ impl<E: fmt::Display> fmt::Display for CampaignError<E> {
     }
 }
 
+impl<E: fmt::Debug + fmt::Display> std::error::Error for CampaignError<E> {}
+
 impl<E> From<StoreError> for CampaignError<E> {
     fn from(e: StoreError) -> Self {
         Self::Store(e)
