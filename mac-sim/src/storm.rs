@@ -9,7 +9,7 @@ use retry_storm::{contention, presets, strategy::Strategy};
 use retry_storm_host::chart::trigger_window;
 use retry_storm_host::{
     contention::{run_contention_seeds_with, run_contention_sweep},
-    files, replicate, run_scenario_with, scenario_file,
+    files, replicate, run_comparison_with, scenario_file,
     store::Store,
     sweep::{Campaign, SweepError, run_stored_sweep, run_sweep},
 };
@@ -151,7 +151,7 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
     }
     check_out(a, &files::scenario_files(&sc.name))?;
     let progress = progress::for_stderr(a.quiet, "storm", "runs", "events");
-    let r = run_scenario_with(&sc, progress.as_ref(), interrupt::flag())?;
+    let r = run_comparison_with(&sc, progress.as_ref(), interrupt::flag())?;
     drop(progress);
     publish(a, |d| files::write_scenario(d, &r))?;
     print_as(
@@ -293,7 +293,7 @@ fn print_as(
     })
 }
 
-fn seeds_cmd(a: &StormArgs, sc: &presets::Scenario) -> Result<(), Failure> {
+fn seeds_cmd(a: &StormArgs, sc: &presets::Comparison) -> Result<(), Failure> {
     check_out(a, &files::replicated_files(&sc.name))?;
     let progress = progress::for_stderr(a.quiet, "storm", "runs", "events");
     let r = replicate::run_seeds_with(sc, a.seeds, progress.as_ref(), interrupt::flag())?;
@@ -315,7 +315,7 @@ fn sweep_cmd(
     a: &StormArgs,
     source: &presets::Source,
     opts: &presets::Options,
-    sc: &retry_storm::Scenario,
+    sc: &retry_storm::Comparison,
     spec: &str,
 ) -> Result<(), Failure> {
     if a.series {

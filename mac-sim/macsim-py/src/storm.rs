@@ -1,5 +1,5 @@
 //! `storm`: a retry-storm scenario (a preset's name or a scenario file), run as
-//! `mac-sim storm --scenario` runs it: once ([`retry_storm_host::run_scenario_with`]),
+//! `mac-sim storm --scenario` runs it: once ([`retry_storm_host::run_comparison_with`]),
 //! over several seeds ([`retry_storm_host::replicate::run_seeds_with`], `--seeds`) or
 //! over the values of one parameter ([`retry_storm_host::sweep::run_sweep`],
 //! `--sweep`; its runs kept in a results database with `db`,
@@ -19,7 +19,7 @@ use retry_storm_host::contention::{run_contention_seeds_with, run_contention_swe
 use retry_storm_host::replicate::run_seeds_with;
 use retry_storm_host::store::Store;
 use retry_storm_host::sweep::{Campaign, SweepError, run_stored_sweep, run_sweep};
-use retry_storm_host::{run_scenario_with, scenario_file};
+use retry_storm_host::{run_comparison_with, scenario_file};
 use sim_kit::output::json;
 
 use crate::progress::{Counters, Reporter};
@@ -168,7 +168,7 @@ pub fn storm<'py>(
     let texts = interruptible(
         py,
         |cancel| match &form {
-            Form::Once => run_scenario_with(&sc, &counters, cancel)
+            Form::Once => run_comparison_with(&sc, &counters, cancel)
                 .map(|r| {
                     (
                         json::to_string(&r),

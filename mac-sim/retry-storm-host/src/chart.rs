@@ -9,7 +9,7 @@ use retry_storm::contention::{ContentionRow, KINDS};
 use retry_storm::metrics::BinRow;
 use retry_storm::replicate::{BinEstimate, Replicated, StrategyOverSeeds};
 use retry_storm::sweep::SweepPoint;
-use retry_storm::{ScenarioResult, StormConfig};
+use retry_storm::{ComparisonResult, StormConfig};
 use sim_host::chart::figure::{Figure, PlotError};
 use sim_host::chart::line::{Axis, LegendAt, LineChart, Series, Stroke};
 use sim_host::chart::style::SIZE;
@@ -186,7 +186,7 @@ pub fn trigger_window(cfg: &StormConfig) -> Option<(f64, f64)> {
 /// client and attempt success ratios, concurrency, p99 latency), one line per
 /// strategy (dots where a bin can be undefined, so that gaps show), the trigger
 /// window shaded.
-pub fn scenario_chart(r: &ScenarioResult) -> Panels {
+pub fn scenario_chart(r: &ComparisonResult) -> Panels {
     let trigger = r.runs.first().and_then(|x| trigger_window(&x.config));
     let charts = PANELS
         .iter()

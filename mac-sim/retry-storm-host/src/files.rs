@@ -11,7 +11,7 @@ use retry_storm::report::{
     summary_csv, sweep_csv, sweep_json,
 };
 use retry_storm::sweep::{SweepPoint, SweepSpec};
-use retry_storm::{Scenario, ScenarioResult};
+use retry_storm::{Comparison, ComparisonResult};
 use sim_host::chart::save::save;
 use sim_host::output::atomic::{OutputError, write_atomic};
 
@@ -100,7 +100,7 @@ fn write_data(
 ///
 /// [`OutputError`] for the first file that cannot be written or chart that cannot be
 /// drawn.
-pub fn write_scenario(dir: &Path, r: &ScenarioResult) -> Result<(), OutputError> {
+pub fn write_scenario(dir: &Path, r: &ComparisonResult) -> Result<(), OutputError> {
     let stem = format!("storm-{}", r.name);
     write_data(
         dir,
@@ -181,7 +181,7 @@ pub fn write_replicated(
 /// drawn.
 pub fn write_sweep(
     dir: &Path,
-    sc: &Scenario,
+    sc: &Comparison,
     spec: &SweepSpec,
     points: &[SweepPoint],
 ) -> Result<(), OutputError> {

@@ -10,7 +10,7 @@
 //!
 //! ## Module map
 //!
-//! * [`scenario`]: every strategy of a scenario, each over one or more seeds, on the
+//! * [`comparison`]: every strategy of a scenario, each over one or more seeds, on the
 //!   shared parallel runner ([`sim_host::runner::grid`]), with progress and
 //!   cancellation.
 //! * [`replicate`]: a scenario over several seeds, summarised with 95 % intervals.
@@ -25,25 +25,25 @@
 //!   written atomically.
 //! * [`scenario_file`]: a scenario by preset name or file path, read from disk.
 //!
-//! Dependencies run one way: `scenario` ← `replicate`, `sweep`; `store` ← `sweep`; `chart` ← `files`;
+//! Dependencies run one way: `comparison` ← `replicate`, `sweep`; `store` ← `sweep`; `chart` ← `files`;
 //! `contention` and `scenario_file` stand alone; all of them on [`retry_storm`],
 //! [`sim_kit`] and [`sim_host`].
 //!
 //! ```
 //! use retry_storm::{presets, run_sequential};
-//! use retry_storm_host::scenario::run_scenario;
+//! use retry_storm_host::comparison::run_comparison;
 //! let sc = presets::scenario("partial", &presets::Options::default()).unwrap();
-//! let json = |r: &retry_storm::ScenarioResult| sim_kit::output::json::to_string(r);
-//! assert_eq!(json(&run_scenario(&sc).unwrap()), json(&run_sequential(&sc).unwrap()));
+//! let json = |r: &retry_storm::ComparisonResult| sim_kit::output::json::to_string(r);
+//! assert_eq!(json(&run_comparison(&sc).unwrap()), json(&run_sequential(&sc).unwrap()));
 //! ```
 
 pub mod chart;
+pub mod comparison;
 pub mod contention;
 pub mod files;
 pub mod replicate;
-pub mod scenario;
 pub mod scenario_file;
 pub mod store;
 pub mod sweep;
 
-pub use scenario::{run_all, run_all_with, run_scenario, run_scenario_with};
+pub use comparison::{run_all, run_all_with, run_comparison, run_comparison_with};

@@ -1,14 +1,14 @@
 //! A scenario over several seeds on every core: each strategy with seeds `seed,
-//! seed + 1, …` on the shared parallel runner ([`crate::scenario::run_all_with`]),
+//! seed + 1, …` on the shared parallel runner ([`crate::comparison::run_all_with`]),
 //! summarised by the engine ([`retry_storm::replicate::Replicated::from_grid`]).
 
 use std::sync::atomic::AtomicBool;
 
 use retry_storm::replicate::{Replicated, check_seeds};
-use retry_storm::{Scenario, StormError};
+use retry_storm::{Comparison, StormError};
 use sim_kit::progress::{Progress, Quiet};
 
-use crate::scenario::run_all_with;
+use crate::comparison::run_all_with;
 
 /// Run every strategy of `sc` with `seeds` consecutive seeds from each run's own seed.
 ///
@@ -26,7 +26,7 @@ use crate::scenario::run_all_with;
 ///
 /// [`StormError::Param`] for seeds outside 1..=1000; the first run's
 /// [`StormError`].
-pub fn run_seeds(sc: &Scenario, seeds: u32) -> Result<Replicated, StormError> {
+pub fn run_seeds(sc: &Comparison, seeds: u32) -> Result<Replicated, StormError> {
     run_seeds_with(sc, seeds, &Quiet, &AtomicBool::new(false))
 }
 
@@ -37,7 +37,7 @@ pub fn run_seeds(sc: &Scenario, seeds: u32) -> Result<Replicated, StormError> {
 ///
 /// As [`run_seeds`], and [`StormError::Interrupted`] if `cancel` was raised.
 pub fn run_seeds_with(
-    sc: &Scenario,
+    sc: &Comparison,
     seeds: u32,
     progress: &dyn Progress,
     cancel: &AtomicBool,

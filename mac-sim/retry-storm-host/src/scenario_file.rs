@@ -7,7 +7,7 @@ use std::path::Path;
 use retry_storm::error::{FileError, FileProblem};
 use retry_storm::file::Experiment;
 use retry_storm::presets::{Options, Source};
-use retry_storm::{Scenario, StormError};
+use retry_storm::{Comparison, StormError};
 
 /// A preset by name (the contention experiment among them), or else the scenario
 /// file at `name_or_path`, read.
@@ -30,7 +30,7 @@ pub fn source(name_or_path: &str) -> Result<Source, StormError> {
 /// # Errors
 ///
 /// As [`source`]; then those of [`Source::scenario`].
-pub fn load(name_or_path: &str, opts: &Options) -> Result<Scenario, StormError> {
+pub fn load(name_or_path: &str, opts: &Options) -> Result<Comparison, StormError> {
     source(name_or_path)?.scenario(opts)
 }
 

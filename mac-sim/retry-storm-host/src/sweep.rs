@@ -20,16 +20,16 @@
 
 use std::sync::atomic::AtomicBool;
 
+use retry_storm::comparison::replication;
 use retry_storm::presets::{Options, Source};
 use retry_storm::replicate::check_seeds;
-use retry_storm::scenario::replication;
 use retry_storm::sweep::{SweepPoint, SweepSpec, plan, points};
-use retry_storm::{Scenario, StormError, StormResult};
+use retry_storm::{Comparison, StormError, StormResult};
 use sim_host::store::{CampaignError, Job, run_campaign};
 use sim_kit::progress::Progress;
 use sim_kit::shard::Shard;
 
-use crate::scenario::run_all_with;
+use crate::comparison::run_all_with;
 use crate::store::{Store, StormPoint, StormRecord, run_key};
 
 /// Every strategy of the scenario of `source` with `opts` at every value of `spec`,
@@ -49,7 +49,7 @@ pub fn run_sweep(
     seeds: u32,
     progress: &dyn Progress,
     cancel: &AtomicBool,
-) -> Result<(Scenario, Vec<SweepPoint>), StormError> {
+) -> Result<(Comparison, Vec<SweepPoint>), StormError> {
     check_seeds(seeds)?;
     let (sc, runs) = plan(source, opts, spec)?;
     let grid = run_all_with(&runs, seeds, progress, cancel)?;
@@ -72,7 +72,7 @@ pub struct Campaign<'a> {
 #[derive(Debug)]
 pub struct StoredSweep {
     /// The scenario and the points, as [`run_sweep`] gives them (none for a shard).
-    pub points: Option<(Scenario, Vec<SweepPoint>)>,
+    pub points: Option<(Comparison, Vec<SweepPoint>)>,
     /// The runs of the sweep (of the shard).
     pub runs: usize,
     /// Of those, how many the database held already.
@@ -104,7 +104,7 @@ pub fn run_stored_sweep(
 ) -> Result<StoredSweep, SweepError> {
     check_seeds(seeds).map_err(CampaignError::Run)?;
     let (sc, runs) = plan(source, opts, spec).map_err(CampaignError::Run)?;
-    retry_storm::scenario::check_grid(&runs, seeds).map_err(CampaignError::Run)?;
+    retry_storm::comparison::check_grid(&runs, seeds).map_err(CampaignError::Run)?;
     // `runs[value * strategies + strategy]`: each run's value, as given.
     let per = sc.runs.len().max(1);
     let stored: Vec<StormPoint> = runs

@@ -42,10 +42,11 @@
 //!
 //! Scenarios and what is made of them:
 //!
-//! * [`file`](mod@file): scenario files (TOML text) read into a [`Scenario`];
+//! * [`file`](mod@file): scenario files (TOML text) read into a [`Comparison`];
 //!   [`names`], [`presets`]: the shipped scenarios, each a file of `scenarios/` built
 //!   in, and a file's text with the command line's changes.
-//! * [`scenario`]: a [`Scenario`], its runs over seeds and its [`ScenarioResult`];
+//! * [`comparison`]: a [`Comparison`] (the strategies a scenario compares), its runs
+//!   over seeds and its [`ComparisonResult`];
 //!   [`run_sequential`].
 //! * [`replicate`]: a scenario over several seeds, with 95 % confidence intervals.
 //! * [`sweep`]: one parameter swept (utilisation, rate, clients, retries, timeout):
@@ -109,6 +110,7 @@
 
 pub mod chain;
 pub mod clients;
+pub mod comparison;
 pub mod config;
 pub mod contention;
 pub mod error;
@@ -120,7 +122,6 @@ pub mod presets;
 pub mod recovery;
 pub mod replicate;
 pub mod report;
-pub mod scenario;
 pub mod server;
 pub mod shedding;
 pub mod sim;
@@ -129,7 +130,7 @@ pub mod strategy;
 pub mod sweep;
 pub mod triggers;
 
+pub use comparison::{Comparison, ComparisonResult, run_sequential};
 pub use config::StormConfig;
 pub use error::StormError;
-pub use scenario::{Scenario, ScenarioResult, run_sequential};
 pub use sim::{StormResult, run, run_with};

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use crate::file::{ContentionScenario, Experiment, Setting};
 use crate::strategy::Strategy;
 
-pub use crate::scenario::Scenario;
+pub use crate::comparison::Comparison;
 
 pub use crate::names::PRESETS as NAMES;
 
@@ -100,7 +100,7 @@ impl Source {
     ///
     /// As [`experiment`](Self::experiment); [`StormError::File`] for a contention
     /// experiment's file.
-    pub fn scenario(&self, opts: &Options) -> Result<Scenario, StormError> {
+    pub fn scenario(&self, opts: &Options) -> Result<Comparison, StormError> {
         let sc = crate::file::parse_with(&self.text, &self.origin, &opts.settings)?;
         with_options(sc, opts)
     }
@@ -179,7 +179,7 @@ pub fn text(name: &str) -> Option<&'static str> {
 ///
 /// [`StormError::UnknownScenario`] for a name that is not a storm preset; those of
 /// [`Source::scenario`].
-pub fn scenario(name: &str, opts: &Options) -> Result<Scenario, StormError> {
+pub fn scenario(name: &str, opts: &Options) -> Result<Comparison, StormError> {
     match text(name) {
         Some(_) => Source::preset(name)
             .ok_or_else(|| StormError::UnknownScenario(name.to_string()))?
@@ -189,7 +189,7 @@ pub fn scenario(name: &str, opts: &Options) -> Result<Scenario, StormError> {
 }
 
 /// Apply `opts` to every run of `sc`.
-fn with_options(mut sc: Scenario, opts: &Options) -> Result<Scenario, StormError> {
+fn with_options(mut sc: Comparison, opts: &Options) -> Result<Comparison, StormError> {
     if let Some(strategies) = &opts.strategies {
         let Some(first) = sc.runs.first().cloned() else {
             return Err(StormError::param(Param::Strategies, 0));

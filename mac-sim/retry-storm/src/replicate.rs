@@ -1,5 +1,5 @@
 //! A scenario over several seeds, as data: each strategy's runs with seeds `seed,
-//! seed + 1, …` ([`crate::scenario::replication`]) summarised with 95 % confidence
+//! seed + 1, …` ([`crate::comparison::replication`]) summarised with 95 % confidence
 //! intervals ([`sim_kit::stats::ci`]). Running them in parallel is the host layer's
 //! (`retry_storm_host::replicate`). Any single run can be repeated with `--seed`.
 
@@ -7,9 +7,9 @@ use serde::Serialize;
 
 use crate::StormResult;
 
+use crate::comparison::{Comparison, ComparisonResult};
 use crate::error::{Param, StormError};
 use crate::metrics::BinRow;
-use crate::scenario::{Scenario, ScenarioResult};
 use sim_kit::stats::ci::{Estimate, mean_ci95};
 
 /// One strategy over all seeds.
@@ -108,7 +108,7 @@ pub struct Replicated {
     pub strategies: Vec<StrategyOverSeeds>,
     /// Every seed's full result, in the order of the seeds: each as the same
     /// scenario run with that one seed gives it.
-    pub per_seed: Vec<ScenarioResult>,
+    pub per_seed: Vec<ComparisonResult>,
 }
 
 fn est(values: impl Iterator<Item = f64>) -> Estimate {
@@ -167,7 +167,7 @@ impl Replicated {
     /// in the scenario's order, summarised by [`over_seeds`].
     ///
     /// ```
-    /// use retry_storm::{presets, replicate::Replicated, run, scenario::replication};
+    /// use retry_storm::{presets, replicate::Replicated, run, comparison::replication};
     /// let sc = presets::scenario("partial", &presets::Options::default()).unwrap();
     /// let grid: Vec<Vec<_>> = sc
     ///     .runs
@@ -181,7 +181,7 @@ impl Replicated {
     /// assert_eq!(r.per_seed.len(), 2);
     /// assert_eq!(r.per_seed[1].runs[0], grid[0][1]);
     /// ```
-    pub fn from_grid(sc: &Scenario, grid: &[Vec<StormResult>]) -> Self {
+    pub fn from_grid(sc: &Comparison, grid: &[Vec<StormResult>]) -> Self {
         let seeds = grid.first().map_or(0, Vec::len);
         Self {
             name: sc.name.to_string(),

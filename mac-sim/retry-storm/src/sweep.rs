@@ -22,7 +22,7 @@
 //!
 //! ```
 //! use retry_storm::presets::{Options, Source};
-//! use retry_storm::{run, scenario::replication, sweep};
+//! use retry_storm::{run, comparison::replication, sweep};
 //! let src = Source::preset("metastable").unwrap();
 //! let spec = sweep::SweepSpec::parse("utilisation=0.4,0.93").unwrap();
 //! let (sc, runs) = sweep::plan(&src, &Options::default(), &spec).unwrap();
@@ -46,13 +46,13 @@ use serde::Serialize;
 
 use std::fmt;
 
+use crate::comparison::Comparison;
 pub use crate::config::with_clients;
 use crate::config::{Load, ServerConfig, StormConfig};
 use crate::error::{Param, StormError};
 use crate::file::{Setting, resolve};
 use crate::presets::{Options, Source};
 use crate::replicate::{StrategyOverSeeds, over_seeds};
-use crate::scenario::Scenario;
 use crate::sim::StormResult;
 use sim_kit::time::{PS_PER_SEC, Time};
 
@@ -292,7 +292,7 @@ pub fn plan(
     source: &Source,
     opts: &Options,
     spec: &SweepSpec,
-) -> Result<(Scenario, Vec<StormConfig>), StormError> {
+) -> Result<(Comparison, Vec<StormConfig>), StormError> {
     let sc = source.scenario(opts)?;
     let mut runs = Vec::with_capacity(spec.values.len() * sc.runs.len());
     for v in &spec.values {
@@ -321,7 +321,7 @@ pub fn plan(
 
 /// The points of a sweep from `grid[run][seed]`, the runs in [`plan`]'s order: one
 /// per value of `spec`, in order, each strategy summarised over its seeds.
-pub fn points(sc: &Scenario, spec: &SweepSpec, grid: &[Vec<StormResult>]) -> Vec<SweepPoint> {
+pub fn points(sc: &Comparison, spec: &SweepSpec, grid: &[Vec<StormResult>]) -> Vec<SweepPoint> {
     let per = sc.runs.len().max(1);
     spec.values
         .iter()

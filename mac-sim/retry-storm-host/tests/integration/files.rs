@@ -39,7 +39,7 @@ fn declared_names_are_the_files_written() {
     use retry_storm::contention::{ContentionConfig, run_contention};
     use retry_storm::sweep::SweepSpec;
     use retry_storm_host::contention::run_contention_seeds;
-    use retry_storm_host::{files, replicate, run_scenario, sweep};
+    use retry_storm_host::{files, replicate, run_comparison, sweep};
     let listing = |write: &dyn Fn(&std::path::Path)| {
         let dir = tempfile::tempdir().unwrap();
         write(dir.path());
@@ -55,7 +55,7 @@ fn declared_names_are_the_files_written() {
         v
     };
     let sc = load("partial", &presets::Options::default()).unwrap();
-    let r = run_scenario(&sc).unwrap();
+    let r = run_comparison(&sc).unwrap();
     assert_eq!(
         listing(&|d| files::write_scenario(d, &r).unwrap()),
         sorted(files::scenario_files("partial"))

@@ -2,17 +2,17 @@
 //! sequential results, a scenario over seeds is made of the single runs, and the
 //! charts have what they should.
 
-use retry_storm::{ScenarioResult, StormResult, presets, run_sequential};
-use retry_storm_host::run_scenario;
+use retry_storm::{ComparisonResult, StormResult, presets, run_sequential};
+use retry_storm_host::run_comparison;
 
 const SEEDS: [u64; 3] = [1, 2, 3];
 
-fn scenario(name: &str, seed: u64) -> ScenarioResult {
+fn scenario(name: &str, seed: u64) -> ComparisonResult {
     let o = presets::Options {
         settings: vec![retry_storm::file::Setting::new("seed", seed.to_string())],
         ..Default::default()
     };
-    run_scenario(&presets::scenario(name, &o).unwrap()).unwrap()
+    run_comparison(&presets::scenario(name, &o).unwrap()).unwrap()
 }
 
 /// The parallel runner returns exactly what one run after another gives (compared
@@ -21,7 +21,7 @@ fn scenario(name: &str, seed: u64) -> ScenarioResult {
 fn parallel_runs_equal_sequential_runs() {
     use sim_kit::output::json::to_string;
     let sc = presets::scenario("shard", &presets::Options::default()).unwrap();
-    let par = run_scenario(&sc).unwrap();
+    let par = run_comparison(&sc).unwrap();
     for (cfg, got) in sc.runs.iter().zip(&par.runs) {
         let one = retry_storm::run(cfg).unwrap();
         assert_eq!(to_string(&one), to_string(got), "{}", cfg.strategy.name);
@@ -113,7 +113,7 @@ fn seeds_summary_agrees_with_the_single_runs() {
     use retry_storm_host::replicate::run_seeds;
     let sc = presets::scenario("deadline", &presets::Options::default()).unwrap();
     let rep = run_seeds(&sc, 3).unwrap();
-    let singles: Vec<ScenarioResult> = SEEDS.iter().map(|&s| scenario("deadline", s)).collect();
+    let singles: Vec<ComparisonResult> = SEEDS.iter().map(|&s| scenario("deadline", s)).collect();
     for (i, st) in rep.strategies.iter().enumerate() {
         assert_eq!(st.seeds, SEEDS);
         let runs: Vec<&StormResult> = singles.iter().map(|r| &r.runs[i]).collect();

@@ -7,10 +7,10 @@ use sim_kit::locate;
 use sim_kit::time::Time;
 
 use super::schema::{self, ContentionFile, ExperimentName, ServiceKind};
+use crate::comparison::Comparison;
 use crate::config::ServiceTime;
 use crate::contention::ContentionConfig;
 use crate::error::{FileError, FileProblem, Param, StormError};
-use crate::scenario::Scenario;
 
 /// A contention experiment read from a file: its name, what it is and its
 /// parameters.
@@ -30,7 +30,7 @@ pub struct ContentionScenario {
 #[derive(Clone, Debug)]
 pub enum Experiment {
     /// A storm scenario (the default, or `experiment = "storm"`).
-    Storm(Scenario),
+    Storm(Comparison),
     /// A contention experiment (`experiment = "contention"`).
     Contention(ContentionScenario),
 }

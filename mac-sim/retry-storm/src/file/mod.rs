@@ -1,6 +1,6 @@
 //! Scenario files: a retry-storm experiment written in TOML — the load, the server,
 //! the triggers, the strategies to compare, the recovery rule, the horizon and bins —
-//! read into a [`Scenario`]. Every shipped preset is one of these files
+//! read into a [`Comparison`]. Every shipped preset is one of these files
 //! ([`crate::presets`]); `mac-sim storm --scenario PATH` reads a user's.
 //!
 //! A file that cannot be used gives one [`FileError`]: the file, the line, the key and
@@ -51,7 +51,7 @@ pub(crate) use set::resolve;
 /// As [`parse`], the error naming the setting when its value is at fault; a
 /// [`FileError`] naming a setting whose key no file has or whose table this file
 /// lacks (or has several of, without saying which).
-pub fn parse_with(text: &str, origin: &str, settings: &[Setting]) -> Result<Scenario, FileError> {
+pub fn parse_with(text: &str, origin: &str, settings: &[Setting]) -> Result<Comparison, FileError> {
     set::apply(text, origin, settings, parse)
 }
 
@@ -83,12 +83,12 @@ pub fn parse_contention_with(
     set::apply(text, origin, settings, parse_contention)
 }
 
+use crate::comparison::Comparison;
 use crate::config::{
     ChainLayer, ErrorWork, Latency, Load, RecoveryRule, RejectAnswer, ServerConfig, ServiceTime,
     Slowdown, StormConfig, Trigger, TriggerKind, WhenBusy,
 };
 use crate::error::{FileError, FileProblem, Param, StormError};
-use crate::scenario::Scenario;
 use crate::shedding::RateLimit;
 use crate::strategy::Strategy;
 use schema::{LatencyName, LoadKind, RejectAnswerName, ServiceKind, TriggerKindName, WhenBusyName};
@@ -102,7 +102,7 @@ use sim_kit::time::Time;
 /// A [`FileError`] with the line and key: TOML that cannot be read, an unknown key, a
 /// value of the wrong type or out of range, a key missing for the chosen kind or
 /// given for another one, or a strategy specification that cannot be used.
-pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
+pub fn parse(text: &str, origin: &str) -> Result<Comparison, FileError> {
     let at = |table: &str, index: usize, key: &str, problem: FileProblem| FileError {
         file: origin.to_string(),
         line: Some(locate::line_of_key(text, table, index, key)),
@@ -381,7 +381,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, FileError> {
     let stem = std::path::Path::new(origin)
         .file_stem()
         .map_or_else(|| origin.to_string(), |s| s.to_string_lossy().into_owned());
-    Ok(Scenario {
+    Ok(Comparison {
         name: f.name.unwrap_or(stem),
         title: f.title.unwrap_or_default(),
         expectation: f.expectation.unwrap_or_default(),

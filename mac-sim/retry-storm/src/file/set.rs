@@ -406,7 +406,7 @@ mod tests {
         [[trigger]]\nkind = \"outage\"\nstart = \"20s\"\nend = \"30s\"\n\
         [[strategy]]\nspec = \"exp-full\"\n[[strategy]]\nspec = \"none\"\n";
 
-    fn set(pairs: &[&str]) -> Result<crate::Scenario, FileError> {
+    fn set(pairs: &[&str]) -> Result<crate::Comparison, FileError> {
         let s: Vec<Setting> = pairs.iter().map(|p| Setting::parse(p).unwrap()).collect();
         super::super::parse_with(FILE, "f.toml", &s)
     }

@@ -6,10 +6,10 @@ use std::fmt::Write as _;
 use super::describe::describe;
 use super::format::{csv_num, f, fitted_lines, heading, recover_decimals};
 use crate::recovery::seconds_text;
-use crate::{ScenarioResult, StormResult};
+use crate::{ComparisonResult, StormResult};
 
 /// The text summary of a scenario: one line per strategy, then the verdicts.
-pub fn report(r: &ScenarioResult) -> String {
+pub fn report(r: &ComparisonResult) -> String {
     let mut s = heading(&r.name, &r.title, &r.expectation);
     if let Some(first) = r.runs.first() {
         let _ = writeln!(s, "{}", describe(&first.config));
@@ -229,14 +229,14 @@ fn server_line(run: &StormResult) -> String {
 pub const SERIES_HEADER: &str = "scenario,strategy,seed,t_s,offered_per_s,attempts_per_s,retries_per_s,server_attempts_per_s,served_per_s,rejected_per_s,amplification,success_ratio,completed,attempt_success_ratio,concurrency,concurrency_max,queue,retrying,latency_p50_ms,latency_p99_ms";
 
 /// Every run's time series as CSV (header included), one line per bin and strategy.
-pub fn series_csv(r: &ScenarioResult) -> String {
+pub fn series_csv(r: &ComparisonResult) -> String {
     let mut s = format!("{SERIES_HEADER}\n");
     series_rows(&mut s, r);
     s
 }
 
 /// The lines of [`series_csv`] for every run of `r`, without the header.
-pub(super) fn series_rows(s: &mut String, r: &ScenarioResult) {
+pub(super) fn series_rows(s: &mut String, r: &ComparisonResult) {
     let g = csv_num;
     for run in &r.runs {
         for b in &run.series {
@@ -272,7 +272,7 @@ pub(super) fn series_rows(s: &mut String, r: &ScenarioResult) {
 pub const SUMMARY_HEADER: &str = "scenario,strategy,seed,events,offered,attempts,succeeded,before_success,before_concurrency,during_mean_amp,during_peak_amp,during_success,during_attempts_cv,after_mean_amp,after_peak_amp,after_success,load_during,load_peak,load_after,wasted_fraction,recover_s,verdict";
 
 /// One summary line per strategy, header included.
-pub fn summary_csv(r: &ScenarioResult) -> String {
+pub fn summary_csv(r: &ComparisonResult) -> String {
     let mut s = format!("{SUMMARY_HEADER}\n");
     let g = csv_num;
     for run in &r.runs {

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::format::{csv_estimate, heading, pm, recover_decimals};
-use crate::scenario::Scenario;
+use crate::comparison::Comparison;
 use crate::sweep::{SweepPoint, SweepSpec};
 
 /// A sweep with what it swept, for JSON.
@@ -17,7 +17,7 @@ struct SweepRecord<'a> {
 }
 
 /// The sweep as JSON.
-pub fn sweep_json(sc: &Scenario, spec: &SweepSpec, points: &[SweepPoint]) -> String {
+pub fn sweep_json(sc: &Comparison, spec: &SweepSpec, points: &[SweepPoint]) -> String {
     sim_kit::output::json::to_string(&SweepRecord {
         scenario: &sc.name,
         param: spec.param.name(),
@@ -26,7 +26,7 @@ pub fn sweep_json(sc: &Scenario, spec: &SweepSpec, points: &[SweepPoint]) -> Str
 }
 
 /// The sweep as a table: a line per value and strategy.
-pub fn sweep_report(sc: &Scenario, spec: &SweepSpec, points: &[SweepPoint]) -> String {
+pub fn sweep_report(sc: &Comparison, spec: &SweepSpec, points: &[SweepPoint]) -> String {
     let mut s = heading(&sc.name, &sc.title, &sc.expectation);
     let seeds = points
         .first()
@@ -76,7 +76,7 @@ pub fn sweep_report(sc: &Scenario, spec: &SweepSpec, points: &[SweepPoint]) -> S
 pub const SWEEP_HEADER: &str = "scenario,param,value,strategy,seeds,recovered,recover_s,recover_s_ci95,load_during,load_during_ci95,load_after,load_after_ci95,during_success,during_success_ci95,wasted_fraction,wasted_fraction_ci95";
 
 /// The sweep as CSV, header included: a line per value and strategy.
-pub fn sweep_csv(sc: &Scenario, spec: &SweepSpec, points: &[SweepPoint]) -> String {
+pub fn sweep_csv(sc: &Comparison, spec: &SweepSpec, points: &[SweepPoint]) -> String {
     let mut s = format!("{SWEEP_HEADER}\n");
     let e = csv_estimate;
     for p in points {

@@ -3,10 +3,10 @@
 //! against `--sweep clients`, the load that reaches the server through a chain, and
 //! the multi-seed result with every seed's.
 
+use retry_storm::comparison::replication;
 use retry_storm::file::parse;
 use retry_storm::recovery::Recovery;
 use retry_storm::replicate::Replicated;
-use retry_storm::scenario::replication;
 use retry_storm::{presets, report, run, sweep};
 
 /// A short scenario: an outage from 3 s to 6 s in 10 s, no warm-up or sustain given.

@@ -8,12 +8,12 @@
 
 use retry_storm::metrics::BinRow;
 use retry_storm::recovery::Recovery;
-use retry_storm::{ScenarioResult, StormResult, presets, run_sequential};
+use retry_storm::{ComparisonResult, StormResult, presets, run_sequential};
 use sim_kit::time::Time;
 
 const SEEDS: [u64; 3] = [1, 2, 3];
 
-fn scenario(name: &str, seed: u64) -> ScenarioResult {
+fn scenario(name: &str, seed: u64) -> ComparisonResult {
     let o = presets::Options {
         settings: vec![retry_storm::file::Setting::new("seed", (seed).to_string())],
         ..Default::default()
@@ -21,7 +21,7 @@ fn scenario(name: &str, seed: u64) -> ScenarioResult {
     run_sequential(&presets::scenario(name, &o).unwrap()).unwrap()
 }
 
-fn by<'a>(r: &'a ScenarioResult, name: &str) -> &'a StormResult {
+fn by<'a>(r: &'a ComparisonResult, name: &str) -> &'a StormResult {
     r.runs
         .iter()
         .find(|x| x.strategy == name)
@@ -251,7 +251,7 @@ fn same_seed_same_result_other_seed_differs() {
     let a = scenario("budget", 7);
     let b = scenario("budget", 7);
     let c = scenario("budget", 8);
-    let json = |r: &ScenarioResult| sim_kit::output::json::to_string(r);
+    let json = |r: &ComparisonResult| sim_kit::output::json::to_string(r);
     assert_eq!(json(&a), json(&b));
     assert_ne!(json(&a), json(&c));
 }
@@ -836,7 +836,7 @@ fn reevaluated_latency_recovers_sooner_than_latency_fixed_at_start() {
 
 /// The mean recovery time, seconds, of strategy `name` over `runs` (each run of the
 /// scenario with one seed); `None` if any run did not recover.
-fn mean_recovery(runs: &[ScenarioResult], name: &str) -> Option<f64> {
+fn mean_recovery(runs: &[ComparisonResult], name: &str) -> Option<f64> {
     let s: Option<Vec<f64>> = runs
         .iter()
         .map(|r| by(r, name).summary.recovery.seconds())
@@ -851,7 +851,7 @@ fn mean_recovery(runs: &[ScenarioResult], name: &str) -> Option<f64> {
 #[test]
 fn outage_with_costly_errors_jitter_helps_more_with_less_headroom() {
     use retry_storm::config::Load;
-    let runs = |rate: Option<f64>, error_work: bool| -> Vec<ScenarioResult> {
+    let runs = |rate: Option<f64>, error_work: bool| -> Vec<ComparisonResult> {
         (1..=5)
             .map(|seed| {
                 let o = presets::Options {
@@ -878,7 +878,7 @@ fn outage_with_costly_errors_jitter_helps_more_with_less_headroom() {
     );
     let tight = runs(None, true); // 2.16x headroom
     let roomy = runs(Some(100.0), true); // 4x
-    let rec = |r: &[ScenarioResult], n| {
+    let rec = |r: &[ComparisonResult], n| {
         mean_recovery(r, n).unwrap_or_else(|| panic!("{n}: a seed did not recover"))
     };
     // Seeds 1..=5 at 2.16x: none 0.1 s, plain 0.7 s, jitter 0.3 s; at 4x 0.1, 0.2, 0.1.
@@ -897,7 +897,7 @@ fn outage_with_costly_errors_jitter_helps_more_with_less_headroom() {
     // Free errors keep no worker busy during the outage; costly ones do (Little: about
     // 185 x 3.7 errors/s of 10 ms on average, some 7 of the 8 workers).
     let free = runs(None, false);
-    let busy = |r: &ScenarioResult| {
+    let busy = |r: &ComparisonResult| {
         let bins = trigger_bins(by(r, plain));
         bins.iter().map(|b| b.concurrency).sum::<f64>() / bins.len() as f64
     };

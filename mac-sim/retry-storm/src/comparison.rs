@@ -1,16 +1,19 @@
-//! A scenario, and its runs as data: which runs a grid of configurations × seeds has
+//! What a storm scenario compares, a [`Comparison`] (one run per strategy under the
+//! same load, server and trigger; the word `Scenario` is kept, in every model, for one
+//! run's parameters), and its runs as data: which runs a grid of configurations × seeds has
 //! ([`replication`], [`check_grid`]) and how one run per strategy makes a
-//! [`ScenarioResult`] ([`Scenario::result`]). Running them in parallel is the host
-//! layer's (`retry_storm_host::scenario`); [`run_sequential`] runs them one after the
+//! [`ComparisonResult`] ([`Comparison::result`]). Running them in parallel is the host
+//! layer's (`retry_storm_host::comparison`); [`run_sequential`] runs them one after the
 //! other on the calling thread, with the same results.
 
 use crate::config::StormConfig;
 use crate::error::{Param, StormError};
 use crate::sim::{StormResult, run};
 
-/// A scenario: the runs to compare and what they are expected to show.
+/// What a scenario (a preset or a file) compares: one run per strategy, and what the
+/// runs are expected to show.
 #[derive(Clone, Debug)]
-pub struct Scenario {
+pub struct Comparison {
     /// Its name.
     pub name: String,
     /// One line on what it is.
@@ -23,7 +26,7 @@ pub struct Scenario {
 
 /// The results of every run of a scenario.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct ScenarioResult {
+pub struct ComparisonResult {
     /// The scenario's name.
     pub name: String,
     /// What it is.
@@ -34,10 +37,10 @@ pub struct ScenarioResult {
     pub runs: Vec<StormResult>,
 }
 
-impl Scenario {
+impl Comparison {
     /// The scenario's result from `runs`, one per strategy in the scenario's order.
-    pub fn result(&self, runs: Vec<StormResult>) -> ScenarioResult {
-        ScenarioResult {
+    pub fn result(&self, runs: Vec<StormResult>) -> ComparisonResult {
+        ComparisonResult {
             name: self.name.clone(),
             title: self.title.clone(),
             expectation: self.expectation.clone(),
@@ -77,7 +80,7 @@ pub fn check_grid(runs: &[StormConfig], seeds: u32) -> Result<(), StormError> {
 ///
 /// The first run's [`StormError`]; [`StormError::Param`] when the scenario has no
 /// runs.
-pub fn run_sequential(sc: &Scenario) -> Result<ScenarioResult, StormError> {
+pub fn run_sequential(sc: &Comparison) -> Result<ComparisonResult, StormError> {
     check_grid(&sc.runs, 1)?;
     let runs = sc.runs.iter().map(run).collect::<Result<_, _>>()?;
     Ok(sc.result(runs))

@@ -1,12 +1,12 @@
 //! A scenario's runs on every core: every configuration over one or more seeds on the
 //! shared parallel runner ([`sim_host::runner::grid`]). Which runs a grid has and how
-//! they combine is the engine's ([`retry_storm::scenario`]); the results equal
+//! they combine is the engine's ([`retry_storm::comparison`]); the results equal
 //! [`retry_storm::run_sequential`]'s, whatever the number of threads.
 
 use std::sync::atomic::AtomicBool;
 
+use retry_storm::comparison::{Comparison, ComparisonResult, check_grid, replication};
 use retry_storm::error::Param;
-use retry_storm::scenario::{Scenario, ScenarioResult, check_grid, replication};
 use retry_storm::{StormConfig, StormError, StormResult, run_with};
 use sim_host::runner::grid::{Done, RunError, run_grid};
 use sim_kit::progress::{Progress, Quiet};
@@ -57,21 +57,21 @@ pub fn run_all_with(
 /// # Errors
 ///
 /// The first run's [`StormError`].
-pub fn run_scenario(sc: &Scenario) -> Result<ScenarioResult, StormError> {
-    run_scenario_with(sc, &Quiet, &AtomicBool::new(false))
+pub fn run_comparison(sc: &Comparison) -> Result<ComparisonResult, StormError> {
+    run_comparison_with(sc, &Quiet, &AtomicBool::new(false))
 }
 
-/// [`run_scenario`], reporting each finished run to `progress` and stopping when
+/// [`run_comparison`], reporting each finished run to `progress` and stopping when
 /// `cancel` is raised.
 ///
 /// # Errors
 ///
 /// The first run's [`StormError`]; [`StormError::Interrupted`] if `cancel` was raised.
-pub fn run_scenario_with(
-    sc: &Scenario,
+pub fn run_comparison_with(
+    sc: &Comparison,
     progress: &dyn Progress,
     cancel: &AtomicBool,
-) -> Result<ScenarioResult, StormError> {
+) -> Result<ComparisonResult, StormError> {
     let runs = run_all_with(&sc.runs, 1, progress, cancel)?;
     Ok(sc.result(runs.into_iter().flatten().collect()))
 }
