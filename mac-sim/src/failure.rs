@@ -6,7 +6,7 @@
 //! | status | meaning |
 //! | --- | --- |
 //! | 0 | success |
-//! | 1 | the environment failed while working: a result file could not be written, a finished run could not be stored (the disk is full, another process writes the same runs into the results database), standard output closed with an error, threads could not be started, a run failed |
+//! | 1 | the environment failed while working: a result file could not be written, a finished run could not be stored (the disk is full, another process held the results database locked for 30 s, it holds the run with other results), standard output closed with an error, threads could not be started, a run failed |
 //! | 2 | bad arguments, found before anything runs: an option, value or combination the simulators cannot accept, an output path that is not a usable directory, or a file the command reads or writes that cannot serve (a results database or merge output whose folder is missing or cannot be written, a file that is not a results database, is damaged or is of another schema or model, shards that do not belong together or disagree, a database that cannot be written and lacks runs); a folder where an output file goes, or two outputs that clash |
 //! | 129 | stopped by SIGHUP (the terminal closed): nothing was published |
 //! | 130 | stopped by SIGINT (Ctrl-C): nothing was published |
