@@ -244,7 +244,12 @@ fn contention_cmd(a: &StormArgs, cfg: &contention::ContentionConfig) -> Result<(
 /// Refuse the flags of a storm scenario for a contention experiment (before its
 /// file is read, so that the message names the rule rather than a key).
 fn check_contention_flags(a: &StormArgs) -> Result<(), Failure> {
-    if a.horizon.is_some() || !a.strategy.is_empty() || !a.timeouts.is_empty() || a.bin.is_some() {
+    if a.horizon.is_some()
+        || !a.strategy.is_empty()
+        || !a.timeouts.is_empty()
+        || a.bin.is_some()
+        || a.db.is_some()
+    {
         return Err(Failure::usage(
             "contention takes only --seed, --seeds, --clients, --set, --sweep, --json, --csv and --out",
         ));

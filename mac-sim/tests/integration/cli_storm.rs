@@ -207,6 +207,20 @@ fn bad_input_gets_one_line_and_status_2() {
             &["storm", "--scenario", "contention", "-d", "5s"],
             "contention takes only",
         ),
+        // A results database keeps a storm scenario's sweep: a contention sweep has
+        // none to keep, and the file would be silently left unmade.
+        (
+            &[
+                "storm",
+                "--scenario",
+                "contention",
+                "--sweep",
+                "contention.base=1ms,5ms",
+                "--db",
+                "c.db",
+            ],
+            "contention takes only",
+        ),
         (
             &["storm", "--scenario", "contention", "--clients", "0"],
             "client counts must be between 1 and 10000",
