@@ -15,12 +15,8 @@ use csma_cd::scenario::{Scenario, ScenarioError};
 /// bad syntax, an unknown key, a wrong type or a value out of range.
 pub fn load(path: &Path) -> Result<(Scenario, RunConfig), ScenarioError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
-        file: file.clone(),
-        line: 0,
-        key: String::new(),
-        message: format!("cannot read: {e}"),
-    })?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ScenarioError::new(file.as_str(), None, "", format!("cannot read: {e}")))?;
     let json = path.extension().is_some_and(|x| x == "json");
     Scenario::from_file_text(&file, &text, json)
 }

@@ -130,7 +130,7 @@ def test_scenario_class():
     assert s.replace(stations=9).get("stations") == "9"
     assert macsim.Scenario.from_toml(s.to_toml()) == s
     assert "stations" in repr(s)
-    with pytest.raises(ValueError, match=r"^<toml>:2: key `queue_limt`"):
+    with pytest.raises(ValueError, match=r"^<toml>:2: queue_limt"):
         macsim.Scenario.from_toml("seed = 1\nqueue_limt = 3\n")
     full = s.complete()
     assert len(full.keys()) == len(macsim.FIELDS)

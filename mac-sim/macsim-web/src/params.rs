@@ -83,7 +83,7 @@ pub fn values_json(sc: &Scenario) -> String {
 /// # Errors
 ///
 /// The file's error as the command line reports it, naming the line and the key
-/// (`scenario.toml:2: key `stations`: ...`), or the value refused by the model.
+/// (`scenario.toml:2: stations: ...`), or the value refused by the model.
 pub fn from_toml(text: &str) -> Result<String, String> {
     let sc = Scenario::from_toml(text).map_err(|mut e| {
         e.file = "scenario.toml".into();
@@ -200,16 +200,16 @@ mod tests {
     fn bad_scenario_files_name_the_line_and_the_key() {
         let e = from_toml("stations = 4\nfoo = 3\n").unwrap_err();
         assert!(
-            e.starts_with("scenario.toml:2: key `foo`: unknown parameter 'foo' (the parameters are medium, stations,"),
+            e.starts_with("scenario.toml:2: foo: unknown parameter 'foo' (the parameters are medium, stations,"),
             "{e}"
         );
         assert_eq!(
             from_toml("stations = 4\nload = \"x\"\n").unwrap_err(),
-            "scenario.toml:2: key `load`: offered load 'x' must be a fraction of the bit rate above 0 and at most 100 (e.g. 0.7)"
+            "scenario.toml:2: load: offered load 'x' must be a fraction of the bit rate above 0 and at most 100 (e.g. 0.7)"
         );
         assert_eq!(
             from_toml("stations = 4\nseed = [\n").unwrap_err(),
-            "scenario.toml:2: key `seed`: unclosed array, expected `]`"
+            "scenario.toml:2: seed: unclosed array, expected `]`"
         );
         assert_eq!(
             from_toml("\n\nstations = 0\n").unwrap_err(),
@@ -222,7 +222,7 @@ mod tests {
         let e = from_toml("stations = [1, 2]\n").unwrap_err();
         assert_eq!(
             e,
-            "scenario.toml:1: key `stations`: expected a single value, not an array or a table"
+            "scenario.toml:1: stations: expected a single value, not an array or a table"
         );
     }
 

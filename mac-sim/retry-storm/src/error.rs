@@ -341,19 +341,10 @@ impl From<FileError> for StormError {
     }
 }
 
-/// A scenario file that cannot be used: the file, the line and the key, and what is
-/// wrong. `Display` is one line, `FILE:LINE: KEY: PROBLEM`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FileError {
-    /// The file as named (a path, or a preset's name).
-    pub file: String,
-    /// The 1-based line, when the problem has one.
-    pub line: Option<usize>,
-    /// The key (or table) at fault; empty when the problem has none.
-    pub key: String,
-    /// What is wrong.
-    pub problem: FileProblem,
-}
+/// A scenario file that cannot be used: the kit's one file error
+/// ([`sim_kit::locate::FileError`]: the file, the line and the key), with the storm's
+/// kinds of problem. `Display` is one line, `FILE:LINE: KEY: PROBLEM`.
+pub type FileError = sim_kit::locate::FileError<FileProblem>;
 
 /// What is wrong in a scenario file.
 #[derive(Clone, Debug, PartialEq)]
@@ -384,19 +375,6 @@ pub enum FileProblem {
     },
 }
 
-impl fmt::Display for FileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if let Some(l) = self.line {
-            write!(f, ":{l}")?;
-        }
-        if !self.key.is_empty() {
-            write!(f, ": {}", self.key)?;
-        }
-        write!(f, ": {}", self.problem)
-    }
-}
-
 impl fmt::Display for FileProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -414,8 +392,6 @@ impl fmt::Display for FileProblem {
         }
     }
 }
-
-impl std::error::Error for FileError {}
 
 /// What is wrong with a strategy specification.
 #[derive(Clone, Debug, PartialEq)]

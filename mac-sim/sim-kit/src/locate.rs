@@ -1,8 +1,67 @@
 //! Where a key is in a scenario file's text, for error messages that name the file,
 //! the line and the key: the line of a byte offset, the key written on that line, the
 //! line of a key inside the n-th table of a name, the line of a top-level TOML key or
-//! JSON object key, and the key named by a "unknown field" message. One piece for
-//! every model's scenario files.
+//! JSON object key, and the key named by a "unknown field" message; and the one error
+//! of every model's scenario files, [`FileError`]. One piece for every model's
+//! scenario files.
+//!
+//! ```
+//! use sim_kit::locate::FileError;
+//! let e = FileError::new("s.toml", Some(2), "load", "must be at most 1".to_string());
+//! assert_eq!(e.to_string(), "s.toml:2: load: must be at most 1");
+//! let whole: FileError = FileError::new("s.toml", None, "", "cannot be read".into());
+//! assert_eq!(whole.to_string(), "s.toml: cannot be read");
+//! ```
+
+use core::fmt;
+
+/// A scenario file that cannot be used, in every model: the file as the user named it
+/// (a path, or a preset's name), the 1-based line when the problem has one, the key
+/// (or table) at fault (empty when none) and what is wrong (`P`: text, or a model's
+/// own kinds of problem). `Display` is one line, `FILE[:LINE][: KEY]: PROBLEM`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileError<P = String> {
+    /// The file as named.
+    pub file: String,
+    /// The 1-based line, when the problem has one.
+    pub line: Option<usize>,
+    /// The key at fault; empty when the problem has none.
+    pub key: String,
+    /// What is wrong.
+    pub problem: P,
+}
+
+impl<P> FileError<P> {
+    /// The error `problem` at `key` on `line` of `file`.
+    pub fn new(
+        file: impl Into<String>,
+        line: Option<usize>,
+        key: impl Into<String>,
+        problem: P,
+    ) -> Self {
+        Self {
+            file: file.into(),
+            line,
+            key: key.into(),
+            problem,
+        }
+    }
+}
+
+impl<P: fmt::Display> fmt::Display for FileError<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(l) = self.line {
+            write!(f, ":{l}")?;
+        }
+        if !self.key.is_empty() {
+            write!(f, ": {}", self.key)?;
+        }
+        write!(f, ": {}", self.problem)
+    }
+}
+
+impl<P: fmt::Debug + fmt::Display> core::error::Error for FileError<P> {}
 
 /// The 1-based line holding byte `offset`.
 pub fn line_of(text: &str, offset: usize) -> usize {

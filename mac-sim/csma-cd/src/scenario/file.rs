@@ -9,34 +9,10 @@ use sim_kit::locate::{key_line, key_on_line, line_of, unknown_key};
 use super::{FieldError, Scenario};
 use crate::config::RunConfig;
 
-/// A scenario that could not be read: the file, the line (1-based, 0 when unknown),
-/// the key (empty when unknown) and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScenarioError {
-    /// The file as named by the user.
-    pub file: String,
-    /// 1-based line, 0 when not known.
-    pub line: usize,
-    /// The key at fault, empty when not known.
-    pub key: String,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl std::fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.file)?;
-        if self.line > 0 {
-            write!(f, ":{}", self.line)?;
-        }
-        if !self.key.is_empty() {
-            write!(f, ": key `{}`", self.key)?;
-        }
-        write!(f, ": {}", self.message)
-    }
-}
-
-impl std::error::Error for ScenarioError {}
+/// A scenario that could not be read: the kit's one file error
+/// ([`sim_kit::locate::FileError`]: the file, the line when known, the key when known,
+/// and what is wrong), `FILE:LINE: KEY: PROBLEM`.
+pub type ScenarioError = sim_kit::locate::FileError;
 
 /// The text of a value in a file: a string as it is, a number or a boolean as
 /// written (a float keeps its point, `5.0`, so that a whole-number key refuses it as
@@ -69,11 +45,8 @@ impl Scenario {
     /// parameter's kind; the error's file is empty (see
     /// [`Scenario::from_file_text`]).
     pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
-        let err = |line, key: String, message: String| ScenarioError {
-            file: String::new(),
-            line,
-            key,
-            message,
+        let err = |line: usize, key: String, message: String| {
+            ScenarioError::new("", known(line), key, message)
         };
         let table: toml::Table = toml::from_str(text).map_err(|e| {
             let line = e.span().map_or(0, |s| line_of(text, s.start));
@@ -106,11 +79,8 @@ impl Scenario {
 
     /// Reads the `"scenario"` object of a `mac-sim run --json` result.
     fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let err = |line: usize, key: String, message: String| ScenarioError {
-            file: String::new(),
-            line,
-            key,
-            message,
+        let err = |line: usize, key: String, message: String| {
+            ScenarioError::new("", known(line), key, message)
         };
         // Bad JSON (a word not quoted, a comma missing) names the key on its line.
         let v: serde_json::Value = serde_json::from_str(text)
@@ -175,12 +145,17 @@ fn located(file: &str, text: &str, json: bool, e: FieldError) -> ScenarioError {
     } else {
         0
     };
-    ScenarioError {
-        file: file.to_string(),
-        line: key_line(text, &e.key, start),
-        key: e.key,
-        message: e.error.to_string(),
-    }
+    ScenarioError::new(
+        file,
+        known(key_line(text, &e.key, start)),
+        e.key,
+        e.error.to_string(),
+    )
+}
+
+/// A 1-based line, `None` for 0 (not found).
+fn known(line: usize) -> Option<usize> {
+    (line > 0).then_some(line)
 }
 
 #[cfg(test)]
@@ -190,20 +165,20 @@ mod tests {
     #[test]
     fn errors_name_line_and_key() {
         let e = Scenario::from_toml("seed = 1\nqueue_limt = 3\n").unwrap_err();
-        assert_eq!((e.line, e.key.as_str()), (2, "queue_limt"));
+        assert_eq!((e.line, e.key.as_str()), (Some(2), "queue_limt"));
         let e = Scenario::from_toml("seed = -1\n").unwrap_err();
-        assert_eq!((e.line, e.key.as_str()), (1, "seed"));
+        assert_eq!((e.line, e.key.as_str()), (Some(1), "seed"));
         let e = Scenario::from_toml("stations = [1, 2]\n").unwrap_err();
-        assert_eq!((e.line, e.key.as_str()), (1, "stations"));
+        assert_eq!((e.line, e.key.as_str()), (Some(1), "stations"));
         let json = "{\n  \"config\": {\n    \"stations\": 0\n  },\n  \"scenario\": {\n    \"stations\": 0\n  }\n}\n";
         let e = Scenario::from_file_text("r.json", json, true).unwrap_err();
-        assert_eq!((e.line, e.key.as_str()), (6, "stations"), "{e}");
+        assert_eq!((e.line, e.key.as_str()), (Some(6), "stations"), "{e}");
         let json = "{\"scenario\": {\"stations\": \"many\"}}";
         let e = Scenario::from_file_text("r.json", json, true).unwrap_err();
-        assert_eq!((e.line, e.key.as_str()), (1, "stations"), "{e}");
+        assert_eq!((e.line, e.key.as_str()), (Some(1), "stations"), "{e}");
         let json = "{\n  \"scenario\": {\n    \"stations\": four,\n    \"seed\": 1\n  }\n}\n";
         let e = Scenario::from_file_text("r.json", json, true).unwrap_err();
-        assert_eq!((e.line, e.key.as_str()), (3, "stations"), "{e}");
+        assert_eq!((e.line, e.key.as_str()), (Some(3), "stations"), "{e}");
     }
 
     /// A value means the same in a file as on the command line: a whole-number key
@@ -213,8 +188,8 @@ mod tests {
     #[test]
     fn a_file_a_flag_and_a_list_read_a_value_alike() {
         let e = Scenario::from_toml("stations = 5.0\n").unwrap_err();
-        assert_eq!((e.line, e.key.as_str()), (1, "stations"), "{e}");
-        assert!(e.message.contains("'5.0' is not a whole number"), "{e}");
+        assert_eq!((e.line, e.key.as_str()), (Some(1), "stations"), "{e}");
+        assert!(e.problem.contains("'5.0' is not a whole number"), "{e}");
         assert!(Scenario::default().set("stations", "5.0").is_err());
         assert!(Scenario::list("stations", "4,5.0").is_err());
         assert!(Scenario::list("attempt_limit", "1e3").is_err());
@@ -225,7 +200,7 @@ mod tests {
             Some(100.0)
         );
         let e = Scenario::from_toml("seed = 18446744073709551615\n").unwrap_err();
-        assert!(e.message.contains("as a string"), "{e}");
+        assert!(e.problem.contains("as a string"), "{e}");
         let s = Scenario::from_toml("seed = \"18446744073709551615\"\n").unwrap();
         assert_eq!(s.seed, Some(u64::MAX));
         assert!(Scenario::default().set("medium", "").is_err());
@@ -312,12 +287,12 @@ mod tests {
                     let shown = e.to_string();
                     assert_eq!(
                         (e.line, e.key.as_str()),
-                        (line, f.key),
+                        (Some(line), f.key),
                         "{name}: {} = {bad}: {shown}",
                         f.key
                     );
                     assert!(
-                        shown.starts_with(&format!("{name}:{line}: key `{}`: ", f.key)),
+                        shown.starts_with(&format!("{name}:{line}: {}: ", f.key)),
                         "{shown}"
                     );
                     assert_eq!(shown.lines().count(), 1, "{shown}");

@@ -26,8 +26,6 @@ mod codecs;
 mod effect;
 mod table;
 
-use core::fmt;
-
 use sim_kit::locate;
 
 use crate::config::{Position, RadioConfig, Topology};
@@ -50,30 +48,9 @@ pub fn reference() -> String {
     out
 }
 
-/// A scenario file that cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FileError {
-    /// The file as named.
-    pub file: String,
-    /// The line (1-based).
-    pub line: usize,
-    /// The key.
-    pub key: String,
-    /// What is wrong.
-    pub problem: String,
-}
-
-impl fmt::Display for FileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}: {}: {}",
-            self.file, self.line, self.key, self.problem
-        )
-    }
-}
-
-impl std::error::Error for FileError {}
+/// A scenario file that cannot be used: the kit's one file error
+/// ([`sim_kit::locate::FileError`]), `FILE:LINE: KEY: PROBLEM`.
+pub type FileError = sim_kit::locate::FileError;
 
 impl RadioConfig {
     /// Sets the key `key` from its text form, as a flag or a file does (not
@@ -147,7 +124,7 @@ pub fn parse(text: &str, origin: &str) -> Result<RadioConfig, FileError> {
 pub fn read(text: &str, origin: &str) -> Result<ScenarioFile, FileError> {
     let err = |table: &str, index: usize, key: &str, problem: String| FileError {
         file: origin.to_string(),
-        line: locate::line_of_key(text, table, index, key),
+        line: Some(locate::line_of_key(text, table, index, key)),
         key: key.to_string(),
         problem,
     };
@@ -155,7 +132,7 @@ pub fn read(text: &str, origin: &str) -> Result<ScenarioFile, FileError> {
         let line = e.span().map_or(1, |s| locate::line_of(text, s.start));
         FileError {
             file: origin.to_string(),
-            line,
+            line: Some(line),
             key: locate::key_on_line(text, line),
             problem: e.message().trim().to_string(),
         }
@@ -241,17 +218,17 @@ mod tests {
     fn errors_give_the_line_and_key() {
         let e = parse("stations = 3\nload = \"high\"\n", "f.toml").unwrap_err();
         assert_eq!(e.problem, "'high' is not a number");
-        assert_eq!((e.line, e.key.as_str()), (2, "load"));
+        assert_eq!((e.line, e.key.as_str()), (Some(2), "load"));
         let e = parse("stations = 3\n\nloss = [2.0]\n", "f.toml").unwrap_err();
-        assert_eq!((e.line, e.key.as_str()), (3, "loss"));
+        assert_eq!((e.line, e.key.as_str()), (Some(3), "loss"));
         let e = parse("stations = = 3\n", "f.toml").unwrap_err();
-        assert_eq!(e.line, 1);
+        assert_eq!(e.line, Some(1));
         let e = parse(
             "[[station]]\nx = 1\ny = 2\n[[station]]\nx = 1\nz = 2\n",
             "f.toml",
         )
         .unwrap_err();
-        assert_eq!((e.line, e.key.as_str()), (6, "z"));
+        assert_eq!((e.line, e.key.as_str()), (Some(6), "z"));
     }
 
     #[test]
