@@ -7,7 +7,7 @@
 //! | --- | --- |
 //! | 0 | success |
 //! | 1 | the environment failed while working: a result file could not be written, a finished run could not be stored (the disk is full, another process held the results database locked for 30 s, it holds the run with other results), standard output closed with an error, threads could not be started, a run failed |
-//! | 2 | bad arguments, found before anything runs: an option, value or combination the simulators cannot accept, an output path that is not a usable directory, or a file the command reads or writes that cannot serve (a results database or merge output whose folder is missing or cannot be written, a file that is not a results database, is damaged or is of another schema or model, shards that do not belong together or disagree, a database that cannot be written and lacks runs); a folder where an output file goes, or two outputs that clash |
+//! | 2 | bad arguments, found before anything runs: an option, value or combination the simulators cannot accept, an output path that is not a usable directory, or a file the command reads or writes that cannot serve (a results database or merge output whose folder is missing or cannot be written, a file that is not a results database, is damaged or is of another schema or model, shards that do not belong together or disagree, a database that cannot be written and lacks runs); a folder where an output file goes, or two outputs that clash; work whose estimated memory exceeds what the process may have or `--max-memory` |
 //! | 129 | stopped by SIGHUP (the terminal closed): nothing was published |
 //! | 130 | stopped by SIGINT (Ctrl-C): nothing was published |
 //! | 143 | stopped by SIGTERM (`kill`, `timeout`, a batch system's time limit): nothing was published |
@@ -32,7 +32,7 @@ use sim_host::store::StoreError;
 use crate::interrupt::{self, Signal};
 
 /// The exit-status table, as printed at the end of `mac-sim --help`.
-pub const EXIT_STATUS_HELP: &str = "Exit status: 0 success; 1 the environment failed while working (a result file could not be written or a run stored, threads could not start, a run failed); 2 bad arguments, an unusable output directory, an output path that cannot be written or outputs that clash, or a results database that cannot serve (its folder missing or not writable, not a database, damaged, another schema or model), found before anything runs; stopped by a signal, nothing published, no temporary left (a database keeps its finished runs): 129 SIGHUP, 130 SIGINT (Ctrl-C), 143 SIGTERM.";
+pub const EXIT_STATUS_HELP: &str = "Exit status: 0 success; 1 the environment failed while working (a result file could not be written or a run stored, threads could not start, a run failed); 2 bad arguments, an unusable output directory, an output path that cannot be written or outputs that clash, or a results database that cannot serve (its folder missing or not writable, not a database, damaged, another schema or model), or work that would not fit in memory, found before anything runs; stopped by a signal, nothing published, no temporary left (a database keeps its finished runs): 129 SIGHUP, 130 SIGINT (Ctrl-C), 143 SIGTERM.";
 
 /// What kind of failure ended the command; decides the exit status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

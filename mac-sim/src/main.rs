@@ -20,6 +20,7 @@ use sim_kit::output::json;
 mod bench;
 mod failure;
 mod interrupt;
+mod memory;
 mod radio;
 mod radio_check;
 mod run;

@@ -22,6 +22,7 @@ use sim_host::runner::progress;
 use sim_kit::shard::Shard;
 
 use crate::failure::Failure;
+use crate::memory::MemoryArgs;
 use crate::scenario_flags::RadioFlags;
 use crate::sweep::on_threads;
 use crate::{emit, interrupt, note};
@@ -74,6 +75,8 @@ pub struct RadioArgs {
     /// No progress output for a sweep.
     #[arg(short = 'q', long, requires = "sweep")]
     quiet: bool,
+    #[command(flatten)]
+    memory: MemoryArgs,
     /// Run a check against the literature instead: bianchi, aloha, csma or hidden
     /// (the tests' points and seeds; with --csv as CSV).
     #[arg(long, value_name = "NAME")]
@@ -153,8 +156,12 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
     let (text, events) = if a.sweep.is_empty() {
         scenario::check_effect(&[&config], given.iter().map(String::as_str))
             .map_err(Failure::usage)?;
-        // The run checks the configuration before it starts, and stops at once when a
-        // signal raises the flag.
+        config
+            .validate()
+            .map_err(|e| Failure::usage(file_blame(file.as_ref(), &e)))?;
+        a.memory
+            .check("run", &radio_sim::memory::estimate(&config), 1)?;
+        // The run stops at once when a signal raises the flag.
         let r = radio_sim::run_with(&config, interrupt::flag())
             .map_err(|e| Failure::usage(file_blame(file.as_ref(), &e)))?
             .ok_or_else(|| Failure::interrupted("radio interrupted; nothing was published"))?;
@@ -190,7 +197,13 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
         };
         let bar = progress::for_stderr(a.quiet, "radio sweep", "points", "events");
         let run = || radio_sim_host::sweep::run(&points, campaign, interrupt::flag(), bar.as_ref());
-        let outcome = on_threads(a.threads, || Ok(run()))?.map_err(|e| match e {
+        let outcome = on_threads(a.threads, || {
+            let threads = rayon::current_num_threads();
+            a.memory
+                .check("sweep", &radio_sim::memory::of_points(&points, threads), threads)?;
+            Ok(run())
+        })?
+        .map_err(|e| match e {
             SweepError::Run(e) => {
                 let swept = axes.iter().any(|x| x.key == e.key());
                 Failure::usage(file_blame(file.as_ref().filter(|_| !swept), &e))

@@ -26,6 +26,7 @@ use sim_kit::output::json;
 use crate::emit;
 use crate::failure::Failure;
 use crate::interrupt;
+use crate::memory::MemoryArgs;
 use crate::scenario_flags::RunFlags;
 
 #[derive(Args, Debug, Clone)]
@@ -62,11 +63,19 @@ pub struct RunArgs {
     /// contains "from=3;"); classic pcap has room for neither.
     #[arg(long, value_name = "FILE")]
     pcap: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    memory: MemoryArgs,
 }
 
 /// `mac-sim run`: the run, then its result as a report, `--json` or `--csv`.
 pub fn run_cmd(args: &RunArgs) -> Result<(), Failure> {
     let cfg = args.params.config()?;
+    let observed = csma_cd::exact::memory::Observed {
+        per_station: args.per_station,
+        timeline_windows: args.plot.is_some().then_some(DEFAULT_WINDOWS),
+    };
+    args.memory
+        .check("run", &csma_cd::exact::memory::estimate(&cfg, observed), 1)?;
     let (r, stations) = run_observed(
         &cfg,
         args.plot.as_deref(),

@@ -22,6 +22,7 @@ use sim_kit::output::json;
 use crate::emit;
 use crate::failure::Failure;
 use crate::interrupt;
+use crate::memory::MemoryArgs;
 use sim_host::runner::progress;
 
 #[derive(Args, Debug)]
@@ -115,6 +116,25 @@ pub struct StormArgs {
     /// (NAME.png, NAME.svg) into this directory.
     #[arg(long, value_name = "DIR")]
     out: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    memory: MemoryArgs,
+}
+
+impl StormArgs {
+    /// Refuse before any work the storm runs `runs`, each `seeds` times, that would
+    /// not fit: the largest on every core at once, every finished run's results kept.
+    fn check_memory(&self, runs: &[retry_storm::StormConfig]) -> Result<(), Failure> {
+        let threads = rayon::current_num_threads();
+        let all: Vec<_> = runs
+            .iter()
+            .flat_map(|r| std::iter::repeat_n(r.clone(), self.seeds.max(1) as usize))
+            .collect();
+        self.memory.check(
+            "storm",
+            &retry_storm::memory::of_runs(&all, threads),
+            threads,
+        )
+    }
 }
 
 pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
@@ -146,6 +166,7 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
     if let Some(spec) = &a.sweep {
         return sweep_cmd(a, &source, &opts, &sc, spec);
     }
+    a.check_memory(&sc.runs)?;
     if a.seeds != 1 {
         return seeds_cmd(a, &sc);
     }
@@ -329,6 +350,7 @@ fn sweep_cmd(
         ));
     }
     let spec = retry_storm::sweep::SweepSpec::parse(spec)?;
+    a.check_memory(&retry_storm::sweep::plan(source, opts, &spec)?.1)?;
     let names = files::sweep_files(&sc.name);
     let mut outputs = Vec::new();
     if let Some(dir) = &a.out {

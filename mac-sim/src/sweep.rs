@@ -16,6 +16,7 @@ use sim_kit::progress::{Progress, Snapshot};
 
 use crate::failure::Failure;
 use crate::interrupt;
+use crate::memory::MemoryArgs;
 use crate::scenario_flags::SweepFlags;
 
 #[derive(Args, Debug)]
@@ -62,6 +63,8 @@ pub struct SweepArgs {
     /// No progress output.
     #[arg(short = 'q', long)]
     quiet: bool,
+    #[command(flatten)]
+    memory: MemoryArgs,
 }
 
 impl SweepArgs {
@@ -118,7 +121,12 @@ pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
         },
         out: &a.out,
     };
-    let out = on_threads(a.threads, || Ok(run_sweep(&spec, &opts, &progress, cancel)))??;
+    let out = on_threads(a.threads, || {
+        let threads = rayon::current_num_threads();
+        a.memory
+            .check("sweep", &spec.memory(&spec.validate()?, threads), threads)?;
+        Ok(run_sweep(&spec, &opts, &progress, cancel))
+    })??;
     if let Some(shard) = a.shard {
         if !a.quiet {
             crate::note(&format!(

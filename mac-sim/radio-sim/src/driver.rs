@@ -88,6 +88,21 @@ struct Station {
     delay_sum_us: f64,
 }
 
+/// What a station's state holds (its MAC, its host queue of `queue` frames full, its
+/// traffic stream), and one pending event: for [`crate::memory`].
+pub(crate) fn station_and_event_bytes(
+    queue: u32,
+) -> (sim_kit::memory::Bytes, sim_kit::memory::Bytes) {
+    use sim_kit::memory::Bytes;
+    let station = Bytes::of::<StationMac>(1)
+        + Bytes::of::<Station>(1)
+        + Bytes::growable::<Pending>(u64::from(queue) + 1)
+        + Bytes::of::<XorShiftRng>(1)
+        + Bytes::of::<Vec<u8>>(1)
+        + Bytes::new(16);
+    (station, Bytes::of::<(sim_kit::time::Time, u64, Ev)>(1))
+}
+
 /// The state of a run.
 struct Run<'c> {
     c: &'c RadioConfig,

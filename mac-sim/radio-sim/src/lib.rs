@@ -35,6 +35,8 @@
 //!   time; an arrival to a full FIFO is dropped (drop kind "queue").
 //! * **Driver** ([`driver`]): a discrete-event loop on sim-kit's event queue; when each
 //!   station is polled is described there.
+//! * **Memory** ([`memory`]): what a run or a sweep holds at its peak, estimated from
+//!   its configuration before it starts.
 //! * **Figures** ([`metrics`]): over the window after the warm-up: offered and
 //!   delivered frames, throughput S (the fraction of channel time carrying data frames
 //!   that reached their destination intact, as in Abramson's ALOHA, Kleinrock-Tobagi
@@ -71,6 +73,7 @@ pub mod channel;
 pub mod checks;
 pub mod config;
 pub mod driver;
+pub mod memory;
 pub mod metrics;
 pub mod report;
 pub mod scenario;

@@ -475,6 +475,21 @@ fn positive_rate(r: f64) -> Result<(), StormError> {
 }
 
 impl StormConfig {
+    /// The logical requests a run is expected to issue: the arrival rate × the horizon
+    /// (open and capped loops), or the clients × the horizon / the think time (a
+    /// closed loop, at most: each client thinks between its requests).
+    pub fn expected_requests(&self) -> f64 {
+        let horizon_s = self.horizon_ps.as_ps_f64() / PS_PER_SEC as f64;
+        match self.load {
+            Load::Open { rate_per_s, .. } | Load::Capped { rate_per_s, .. } => {
+                rate_per_s * horizon_s
+            }
+            Load::Closed { clients, think_ps } => {
+                f64::from(clients) * self.horizon_ps.as_ps_f64() / think_ps.as_ps_f64()
+            }
+        }
+    }
+
     /// From the first trigger's start to the last one's end: "before", "during" and
     /// "after" in the summary and the recovery verdict; `None` without a trigger.
     pub fn trigger_window(&self) -> Option<(Time, Time)> {
@@ -521,15 +536,7 @@ impl StormConfig {
                 }
             }
         }
-        let horizon_s = self.horizon_ps.as_ps_f64() / PS_PER_SEC as f64;
-        let expected = match self.load {
-            Load::Open { rate_per_s, .. } | Load::Capped { rate_per_s, .. } => {
-                rate_per_s * horizon_s
-            }
-            Load::Closed { clients, think_ps } => {
-                f64::from(clients) * self.horizon_ps.as_ps_f64() / think_ps.as_ps_f64()
-            }
-        };
+        let expected = self.expected_requests();
         if expected > MAX_REQUESTS {
             return Err(StormError::param(Param::Requests, format!("{expected:.0}")));
         }

@@ -18,7 +18,7 @@
 //! What a run is:
 //!
 //! * [`config`]: the parameters of a run ([`StormConfig`]: load, server, timeouts,
-//!   trigger, strategy, bins, recovery rule); [`limits`]: the largest runs accepted.
+//!   trigger, strategy, bins, recovery rule); [`limits`]: the largest runs accepted; [`memory`]: what a run holds at its peak, estimated before it starts.
 //! * [`strategy`]: client strategies built from `backoff-core` parts; [`spec`]: their
 //!   specification syntax, every parameter settable.
 //! * [`error`]: [`StormError`], a parameter the model cannot accept, with its value.
@@ -116,6 +116,7 @@ pub mod contention;
 pub mod error;
 pub mod file;
 pub mod limits;
+pub mod memory;
 pub mod metrics;
 pub mod names;
 pub mod presets;

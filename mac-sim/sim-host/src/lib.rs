@@ -18,6 +18,10 @@
 //! * [`chart`]: line and bar charts as PNG and SVG, drawn with a bundled font so they
 //!   render on a machine with no fonts, saved through [`output`].
 //!
+//! * [`memory`]: the room the host gives a process (the machine, its cgroup,
+//!   `ulimit`) and a run's estimate checked against it, or a limit the user gives,
+//!   before any work.
+//!
 //! * [`store`]: the results database of every model (SQLite): a sweep's runs stored
 //!   as they finish, resumed and grown without recomputing, split into shards and
 //!   merged ([`store::merge`]), every run read verified against its checksum; a model
@@ -27,6 +31,7 @@
 //! depends on this crate, never the reverse.
 
 pub mod chart;
+pub mod memory;
 pub mod output;
 pub mod runner;
 pub mod store;

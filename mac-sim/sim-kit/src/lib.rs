@@ -18,6 +18,9 @@
 //! * [`stats`]: streaming statistics (a log-linear [`stats::Histogram`], Jain's index
 //!   and the capture share in [`stats::fairness`]) and means with Student-t 95 %
 //!   intervals ([`stats::ci`]).
+//! * [`memory`]: [`memory::Bytes`], a size with its unit, and
+//!   [`memory::MemoryEstimate`], a run's peak memory as named parts sized from its
+//!   parameters, so that a run that cannot fit is refused before it starts.
 //! * [`progress`]: what a long run reports ([`progress::Snapshot`]) to a
 //!   [`progress::Progress`], and the time left and rate of a display.
 //! * [`locate`]: where a key is in a scenario file's text (line and key for the
@@ -39,7 +42,7 @@
 //! this one.
 //!
 //! The layering inside the kit runs one way: `time` ← `engine`, `stats`, `output`;
-//! `maths`, `hash`, `shard`, `progress`, `locate` and `range` stand alone; `schema` builds on
+//! `maths`, `memory`, `hash`, `shard`, `progress`, `locate` and `range` stand alone; `schema` builds on
 //! `range`, `time` and `output`. A model crate depends on the
 //! kit, never the reverse.
 //!
@@ -67,6 +70,7 @@ pub mod engine;
 pub mod hash;
 pub mod locate;
 pub mod maths;
+pub mod memory;
 pub mod output;
 pub mod progress;
 pub mod range;

@@ -12,6 +12,7 @@ mod cli_storm;
 mod doc_excerpts;
 mod exit_status;
 mod golden;
+mod memory;
 mod outputs;
 mod pcap_cli;
 mod per_station_cli;

@@ -199,6 +199,27 @@ fn off(u: SignedTime, v: SignedTime, p: SignedTime) -> SignedTime {
     (u + p).max(v - p)
 }
 
+/// An upper bound of what a cable of `n` stations holds at most with `method`: every
+/// list of signals (fronts travelling, signals past, scratch) holds at most one entry
+/// per station, or twice that after a doubling; the front sets are bits; the
+/// indexed method adds its tree of fronts.
+pub fn memory_bound(n: u64, method: SenseMethod) -> sim_kit::memory::Bytes {
+    use sim_kit::memory::Bytes;
+    let lists = Bytes::of::<Signal>(n)
+        + Bytes::growable::<Past>(2 * n)
+        + Bytes::growable::<Front>(n)
+        + Bytes::growable::<(Time, Time, u32)>(n)
+        + Bytes::growable::<u32>(n)
+        // Two front sets of n bits and their summary levels.
+        + Bytes::new(2 * (n.div_ceil(64) + n.div_ceil(4096) + 1) * 8);
+    let tree = if method == SenseMethod::Indexed {
+        Bytes::of::<[SignedTime; 4]>(2 * n.max(1).next_power_of_two())
+    } else {
+        Bytes::ZERO
+    };
+    lists + tree
+}
+
 impl Medium {
     /// A quiet cable with stations at `positions` (ascending propagation delays from
     /// the cable's start).

@@ -41,6 +41,8 @@
 //! * [`observe`]: the observation hook, every step of every station as a
 //!   [`TraceEvent`](observe::TraceEvent) (traces and per-station results build on
 //!   it).
+//! * [`memory`]: what a run holds at its peak, estimated from its parameters
+//!   before it starts.
 //! * [`per_station`], [`capture_timeline`]: per-station results and the capture
 //!   effect over time, collected through that hook.
 //! * `station`: a station's [`Event`]s and the state it keeps between them.
@@ -65,6 +67,7 @@ pub mod deference;
 mod mac;
 mod measure;
 pub mod medium;
+pub mod memory;
 mod model;
 pub mod observe;
 pub mod per_station;

@@ -21,9 +21,11 @@
 use std::fmt;
 
 use crate::config::RunConfig;
+use crate::exact::memory::Observed;
 use crate::scenario::{FieldError, Scenario};
 use crate::sweep::key::{fnv1a, point_key};
 use sim_kit::maths::{replication_seed, split_seed};
+use sim_kit::memory::{Bytes, MemoryEstimate};
 
 /// The most runs (points × replications) a sweep may ask for: every finished run's
 /// results (about 1 KB) are held until the sweep ends.
@@ -227,6 +229,25 @@ impl SweepSpec {
             return Err(SpecError::TooManyRuns(n));
         }
         self.points()
+    }
+}
+
+impl SweepSpec {
+    /// What the sweep holds at its peak (see [`crate::exact::memory`]): the `threads`
+    /// largest of its `points` running at once, and every finished run's results,
+    /// held until the sweep ends.
+    pub fn memory(&self, points: &[RunConfig], threads: usize) -> MemoryEstimate {
+        let running: Vec<MemoryEstimate> = points
+            .iter()
+            .map(|p| crate::exact::memory::estimate(p, Observed::default()))
+            .collect();
+        let per_result = |p: &RunConfig| {
+            Bytes::of::<crate::RunResult>(1)
+                + Bytes::of::<u64>(u64::from(p.attempt_limit))
+                + Bytes::kib(4)
+        };
+        let kept: Bytes = points.iter().map(per_result).sum();
+        MemoryEstimate::at_once(&running, threads, kept.times(u64::from(self.replications)))
     }
 }
 
