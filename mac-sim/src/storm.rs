@@ -125,13 +125,9 @@ impl StormArgs {
     /// not fit: the largest on every core at once, every finished run's results kept.
     fn check_memory(&self, runs: &[retry_storm::StormConfig]) -> Result<(), Failure> {
         let threads = rayon::current_num_threads();
-        let all: Vec<_> = runs
-            .iter()
-            .flat_map(|r| std::iter::repeat_n(r.clone(), self.seeds.max(1) as usize))
-            .collect();
         self.memory.check(
             "storm",
-            &retry_storm::memory::of_runs(&all, threads),
+            &retry_storm::memory::of_runs(runs, self.seeds, threads),
             threads,
         )
     }

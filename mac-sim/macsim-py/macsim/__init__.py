@@ -231,6 +231,7 @@ def run(
     per_station: bool = False,
     trace: bool = False,
     progress: Progress = True,
+    max_memory: Optional[str] = None,
     **params: Any,
 ) -> RunResult:
     """One run of the exact CSMA/CD model, as ``mac-sim run`` does it.
@@ -245,14 +246,17 @@ def run(
     ``ValueError`` naming a bad parameter, or one given where it has no effect (as
     ``mac-sim run`` refuses its flag: ``queue_limit`` with saturated traffic,
     ``placement_seed`` unless the placement is random, ``backoff_limit`` with the
-    fixed window), and ``KeyboardInterrupt`` on Ctrl-C.
+    fixed window), and ``KeyboardInterrupt`` on Ctrl-C. ``max_memory``: as
+    ``--max-memory``, a size (``"4G"``) the run must fit in besides what the machine
+    and its limits give this process, or ``"none"`` for no check; a run that would
+    not fit raises ``MemoryError`` with its estimate before it starts.
     """
     s = _scenario(scenario)
     if params:
         s = s.replace(**params)
     bar = _progress_bar(progress, "run", "slice", delay=1.0, counts=False)
     given = [k for k, v in params.items() if v is not None]
-    return RunResult(_native.run(s, per_station, trace, bar, given))
+    return RunResult(_native.run(s, per_station, trace, bar, given, max_memory))
 
 
 def sweep(
@@ -265,6 +269,7 @@ def sweep(
     common_random_numbers: bool = False,
     progress: Progress = True,
     per_run: bool = False,
+    max_memory: Optional[str] = None,
     **axes: Any,
 ):
     """Many runs on every core, as ``mac-sim sweep`` runs them: the same points,
@@ -289,7 +294,9 @@ def sweep(
     ``mac-sim sweep`` refuses its flag) or a database that cannot serve (not a
     results database, damaged, its folder missing or read-only) before anything
     runs, ``OSError`` if storing a run fails, and ``KeyboardInterrupt`` on Ctrl-C (the
-    database keeps the runs that finished).
+    database keeps the runs that finished). ``max_memory``: as in :func:`run`, for the
+    whole sweep (its largest runs on every thread at once): ``MemoryError`` before
+    any run.
     """
     out = _native.sweep(
         _scenario(scenario),
@@ -299,6 +306,7 @@ def sweep(
         threads=None if threads is None else _whole("threads", threads, 1, 2**16),
         db=None if db is None else _os.fspath(db),
         progress=_progress_bar(progress, "sweep", "run"),
+        max_memory=max_memory,
         **axes,
     )
     return _frame(out["runs"] if per_run else out["points"])
@@ -449,6 +457,7 @@ def storm(
     bin: Optional[str] = None,
     progress: Progress = True,
     db: Union[str, "_os.PathLike[str]", None] = None,
+    max_memory: Optional[str] = None,
 ) -> StormResult:
     """A retry-storm scenario, as ``mac-sim storm --scenario`` runs it: a preset's
     name (``mac-sim storm --list``) or a scenario file of either kind. ``set``: keys
@@ -477,7 +486,8 @@ def storm(
     ``seed``, ``seeds``, ``clients`` and a ``sweep`` of a key of its file
     (``("contention.base", ["1ms", "5ms"])``: its table at each value, after the
     columns ``param`` and ``value``); its ``series`` is ``None``. Raises ``ValueError`` with the command line's message,
-    ``KeyboardInterrupt`` on Ctrl-C."""
+    ``KeyboardInterrupt`` on Ctrl-C, and ``MemoryError`` before any run for work that
+    would not fit (``max_memory``, as in :func:`run`)."""
     return StormResult(
         _native.storm(
             _os.fspath(scenario),
@@ -493,6 +503,7 @@ def storm(
             _sweep_text(sweep),
             _progress_bar(progress, "storm", "run", delay=1.0),
             None if db is None else _os.fspath(db),
+            max_memory,
         )
     )
 
@@ -532,6 +543,7 @@ def radio(
     sweep: Optional[dict] = None,
     progress: Progress = True,
     db: Union[str, "_os.PathLike[str]", None] = None,
+    max_memory: Optional[str] = None,
     **params: Any,
 ) -> RadioResult:
     """The radio MAC model (the firmware's CSMA/CA MAC at scale), as ``mac-sim
@@ -547,7 +559,8 @@ def radio(
 
     A key that has no effect on any run is refused, as on the command line. Raises
     ``ValueError`` with the command line's message, ``KeyboardInterrupt`` on
-    Ctrl-C."""
+    Ctrl-C, and ``MemoryError`` before any run for work that would not fit
+    (``max_memory``, as in :func:`run`)."""
     if sweep is not None and not isinstance(sweep, dict):
         raise ValueError(
             f"sweep: expected a dict of keys and lists of values, not {type(sweep).__name__}"
@@ -559,6 +572,7 @@ def radio(
             None if scenario is None else _os.fspath(scenario),
             _progress_bar(progress, "radio", "point", delay=1.0),
             None if db is None else _os.fspath(db),
+            max_memory,
         )
     )
 

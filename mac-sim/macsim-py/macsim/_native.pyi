@@ -31,6 +31,7 @@ def run(
     trace: bool = False,
     progress: Optional[Callable[[int, int], None]] = None,
     given: List[str] = ...,
+    max_memory: Optional[str] = None,
 ) -> Dict[str, Any]: ...
 def sweep(
     base: Scenario,
@@ -40,6 +41,7 @@ def sweep(
     threads: Optional[int] = None,
     db: Optional[str] = None,
     progress: Optional[Callable[[int, int], None]] = None,
+    max_memory: Optional[str] = None,
     **axes: Any,
 ) -> Dict[str, Any]: ...
 def read_campaign(path: str) -> Dict[str, List[Any]]: ...
@@ -70,6 +72,7 @@ def storm(
     sweep: Optional[str] = None,
     progress: Optional[Callable[[int, int], None]] = None,
     db: Optional[str] = None,
+    max_memory: Optional[str] = None,
 ) -> Dict[str, Optional[str]]: ...
 
 def radio(
@@ -78,6 +81,7 @@ def radio(
     scenario: Optional[str] = None,
     progress: Optional[Callable[[int, int], None]] = None,
     db: Optional[str] = None,
+    max_memory: Optional[str] = None,
 ) -> Dict[str, str]: ...
 
 class Delays(Iterator[float]):

@@ -30,6 +30,7 @@
 
 pub mod convert;
 pub mod extras;
+pub mod memory;
 pub mod policy;
 pub mod progress;
 pub mod radio;

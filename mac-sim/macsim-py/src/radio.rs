@@ -53,9 +53,10 @@ fn list_text(key: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
 /// given, is called as `progress(points_done, points)` while a sweep runs; `db`, a
 /// results database that keeps a sweep's runs, as `--db` (a second call resumes).
 /// Raises `ValueError` with the command line's message (and for a database that
-/// cannot serve), `KeyboardInterrupt` on Ctrl-C.
+/// cannot serve), `KeyboardInterrupt` on Ctrl-C; `max_memory`, as `--max-memory`:
+/// `MemoryError` before any run when the work would not fit.
 #[pyfunction]
-#[pyo3(signature = (params = None, sweep = None, scenario = None, progress = None, db = None))]
+#[pyo3(signature = (params = None, sweep = None, scenario = None, progress = None, db = None, max_memory = None))]
 pub fn radio<'py>(
     py: Python<'py>,
     params: Option<&Bound<'py, PyDict>>,
@@ -63,6 +64,7 @@ pub fn radio<'py>(
     scenario: Option<PathBuf>,
     progress: Option<Bound<'py, PyAny>>,
     db: Option<PathBuf>,
+    max_memory: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let file = match &scenario {
         None => ScenarioFile::default(),
@@ -116,6 +118,23 @@ pub fn radio<'py>(
         store: store.as_ref(),
         shard: None,
     };
+    // As the command line checks them: one run on its thread, a sweep on every core.
+    if swept {
+        let on = rayon::current_num_threads();
+        crate::memory::check(
+            "sweep",
+            &radio_sim::memory::of_points(&pts, on),
+            on,
+            max_memory,
+        )?;
+    } else {
+        crate::memory::check(
+            "run",
+            &radio_sim::memory::estimate(&pts[0].config),
+            1,
+            max_memory,
+        )?;
+    }
     let counters = Counters::default();
     let mut reporter = Reporter::new(progress);
     let results = interruptible(

@@ -31,9 +31,10 @@ use crate::wait::interruptible;
 /// `ValueError` naming the parameter at fault before running, and
 /// `KeyboardInterrupt` on Ctrl-C (within 16 384 events of the run). `given`:
 /// the keys the caller gave as keyword arguments, each refused (`ValueError`) where it
-/// has no effect, as the command line refuses its flag.
+/// has no effect, as the command line refuses its flag. `max_memory`, as
+/// `--max-memory`: `MemoryError` before the run when it would not fit.
 #[pyfunction]
-#[pyo3(signature = (scenario, per_station = false, trace = false, progress = None, given = Vec::new()))]
+#[pyo3(signature = (scenario, per_station = false, trace = false, progress = None, given = Vec::new(), max_memory = None))]
 pub fn run<'py>(
     py: Python<'py>,
     scenario: &PyScenario,
@@ -41,10 +42,21 @@ pub fn run<'py>(
     trace: bool,
     progress: Option<Bound<'py, PyAny>>,
     given: Vec<String>,
+    max_memory: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let cfg = scenario.inner.to_config().map_err(value_error)?;
     csma_cd::scenario::check_effect(std::slice::from_ref(&cfg), given.iter().map(String::as_str))
         .map_err(value_error)?;
+    let observed = csma_cd::exact::memory::Observed {
+        per_station,
+        timeline_windows: None,
+    };
+    crate::memory::check(
+        "run",
+        &csma_cd::exact::memory::estimate(&cfg, observed),
+        1,
+        max_memory,
+    )?;
     let per_station = per_station
         .then(|| PerStation::new(cfg.stations))
         .transpose()

@@ -69,7 +69,7 @@ enum Form {
 /// Ctrl-C. A contention experiment takes only `seed`, `seeds`, `clients` and
 /// `settings`.
 #[pyfunction]
-#[pyo3(signature = (scenario, seed = None, clients = None, horizon = None, strategies = None, timeouts = None, bin = None, settings = None, seeds = 1, sweep = None, progress = None, db = None))]
+#[pyo3(signature = (scenario, seed = None, clients = None, horizon = None, strategies = None, timeouts = None, bin = None, settings = None, seeds = 1, sweep = None, progress = None, db = None, max_memory = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn storm<'py>(
     py: Python<'py>,
@@ -85,6 +85,7 @@ pub fn storm<'py>(
     sweep: Option<&str>,
     progress: Option<Bound<'py, PyAny>>,
     db: Option<PathBuf>,
+    max_memory: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     // The arguments that set a key of the file, named as the caller wrote them; then
     // `set`'s keys, as --set's.
@@ -163,6 +164,23 @@ pub fn storm<'py>(
         None if seeds != 1 => Form::Seeds(seeds),
         None => Form::Once,
     };
+    let (runs, times) = match &form {
+        Form::Once => (sc.runs.clone(), 1),
+        Form::Seeds(n) => (sc.runs.clone(), *n),
+        Form::Sweep(spec, n) => (
+            retry_storm::sweep::plan(&source, &opts, spec)
+                .map_err(storm_error)?
+                .1,
+            *n,
+        ),
+    };
+    let on = rayon::current_num_threads();
+    crate::memory::check(
+        "storm",
+        &retry_storm::memory::of_runs(&runs, times, on),
+        on,
+        max_memory,
+    )?;
     let counters = Counters::default();
     let mut reporter = Reporter::new(progress);
     let texts = interruptible(

@@ -87,9 +87,10 @@ fn interrupted(runs_done: usize, runs: usize, db: Option<&std::path::Path>) -> S
 /// fault before anything runs, `KeyboardInterrupt` on Ctrl-C (a database keeps the
 /// runs that finished), `ValueError` if the database cannot serve (not a results
 /// database, damaged, its folder missing or read-only) and `OSError` if storing a run
-/// fails.
+/// fails. `max_memory`, as `--max-memory`: `MemoryError` before any run when the
+/// sweep would not fit.
 #[pyfunction]
-#[pyo3(signature = (base, replications = 5, seed = 1, common_random_numbers = false, threads = None, db = None, progress = None, **axes))]
+#[pyo3(signature = (base, replications = 5, seed = 1, common_random_numbers = false, threads = None, db = None, progress = None, max_memory = None, **axes))]
 #[allow(clippy::too_many_arguments)]
 pub fn sweep<'py>(
     py: Python<'py>,
@@ -100,6 +101,7 @@ pub fn sweep<'py>(
     threads: Option<usize>,
     db: Option<PathBuf>,
     progress: Option<Bound<'py, PyAny>>,
+    max_memory: Option<&str>,
     axes: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut base = base.inner.clone();
@@ -124,6 +126,10 @@ pub fn sweep<'py>(
     csma_cd::scenario::check_effect(&points, given.iter().map(String::as_str))
         .map_err(value_error)?;
     let pool = threads.map(pool).transpose().map_err(value_error)?;
+    let on = pool
+        .as_ref()
+        .map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
+    crate::memory::check("sweep", &spec.memory(&points, on), on, max_memory)?;
     let counters = Counters::default();
     let mut reporter = Reporter::new(progress);
     let outcome = interruptible_with(

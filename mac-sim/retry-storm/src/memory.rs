@@ -30,7 +30,7 @@
 //! let e = memory::estimate(&day);
 //! assert!(e.total() > memory::estimate(&pause.runs[0]).total(), "{e}");
 //! // Both strategies at once on two threads, and their results kept.
-//! assert!(memory::of_runs(&pause.runs, 2).total() > e.total());
+//! assert!(memory::of_runs(&pause.runs, 1, 2).total() > e.total());
 //! ```
 
 use sim_kit::memory::{Bytes, MemoryEstimate};
@@ -126,11 +126,19 @@ pub fn kept(cfg: &StormConfig) -> Bytes {
     Bytes::of::<BinRow>(bins(cfg))
 }
 
-/// Runs of `runs` on `threads` threads at once (the largest first), with every
-/// finished run's results kept.
-pub fn of_runs(runs: &[StormConfig], threads: usize) -> MemoryEstimate {
-    let running: Vec<MemoryEstimate> = runs.iter().map(estimate).collect();
-    MemoryEstimate::at_once(&running, threads, runs.iter().map(kept).sum())
+/// The runs `runs`, each over `seeds` seeds, on `threads` threads at once (the
+/// largest first), with every finished run's results kept.
+pub fn of_runs(runs: &[StormConfig], seeds: u32, threads: usize) -> MemoryEstimate {
+    let seeds = u64::from(seeds.max(1));
+    let mut running: Vec<MemoryEstimate> = runs.iter().map(estimate).collect();
+    // The largest runs at once: each run's seeds are as large as it.
+    let copies = seeds.min(threads as u64) as usize;
+    running = running
+        .iter()
+        .flat_map(|e| std::iter::repeat_n(e.clone(), copies))
+        .collect();
+    let kept: Bytes = runs.iter().map(kept).sum();
+    MemoryEstimate::at_once(&running, threads, kept.times(seeds))
 }
 
 fn bins(cfg: &StormConfig) -> u64 {
