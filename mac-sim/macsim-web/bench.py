@@ -69,6 +69,7 @@ def main():
         for _ in range(a.runs):
             d.find_element("id", "reset").click()
             d.find_element("id", "run-end").click()
+            wait_done(d)
             engine_ms.append(float(d.find_element("id", "perf").get_attribute("data-engine-ms")))
             assert int(d.find_element("id", "perf").get_attribute("data-events")) == events
         play_ms = []

@@ -57,6 +57,12 @@ class Page:
     def text(self, id_):
         return self.el(id_).text
 
+    def run_to_end(self, timeout=60):
+        """Click "Run to end" and wait for the run's end: it runs in slices, one per
+        animation frame."""
+        self.click("run-end")
+        self.wait_done(timeout)
+
     def wait_done(self, timeout=30):
         WebDriverWait(self.d, timeout, poll_frequency=0.05).until(
             lambda d: d.execute_script("return document.getElementById('status').dataset.done") == "1"

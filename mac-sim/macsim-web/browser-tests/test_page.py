@@ -5,6 +5,7 @@ import base64
 import json
 import os
 import shutil
+import time
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
@@ -49,7 +50,7 @@ def test_default_run_at_full_speed_shows_the_cli_numbers(page, cli):
     record("page_play_full_speed_ms", float(perf.get_attribute("data-ms")))
     record("page_play_events", int(perf.get_attribute("data-events")))
     page.click("reset")
-    page.click("run-end")
+    page.run_to_end()
     record("page_engine_run_to_end_ms", float(page.el("perf").get_attribute("data-engine-ms")))
 
 
@@ -85,7 +86,7 @@ def test_a_link_reproduces_its_run(page, cli):
     page.open(q)
     assert page.el("p-stations").get_attribute("value") == "7"
     assert page.el("p-frames").get_attribute("value") == "64:7,594:4,1518:1"
-    page.click("run-end")
+    page.run_to_end()
     want = cli_result(cli, "-n", 7, "-l", 0.5, "-f", "64:7,594:4,1518:1", "-d", "50ms", "-s", 9, "-p", "random")
     assert page_result(page) == want
     # Applying the same controls keeps the link.
@@ -100,7 +101,7 @@ def test_exported_toml_runs_in_the_cli_with_identical_results(page, cli, tmp_pat
         page.set_control(k, v)
     page.click("apply")
     assert "stations=5" in page.js("return location.search")
-    page.click("run-end")
+    page.run_to_end()
     toml = page.js("return macsimPage.exportToml()")
     f = tmp_path / "exported.toml"
     f.write_text(toml)
@@ -112,7 +113,7 @@ def test_imported_toml_sets_the_controls_and_runs(page, cli):
     page.open()
     page.js("macsimPage.importToml(arguments[0])", 'stations = 3\nseed = 8\nduration = "5ms"\nbackoff = "fixed:16"\n')
     assert page.el("p-stations").get_attribute("value") == "3"
-    page.click("run-end")
+    page.run_to_end()
     assert page_result(page) == cli_result(cli, "-n", 3, "-s", 8, "-d", "5ms", "-b", "fixed:16")
     page.js("macsimPage.importToml(arguments[0])", 'stations = 3\nseed = "eight"\n')
     assert page.text("error").startswith("scenario.toml:2: seed")
@@ -144,6 +145,36 @@ def test_a_bad_value_shows_the_cli_message_and_the_page_keeps_working(page, cli,
     assert page.js("return macsimPage.sim.recorded()") > before
 
 
+def test_a_long_run_to_the_end_keeps_the_page_answering_and_stops_at_once(page):
+    # A million simulated seconds: hours of the engine's work.
+    page.open("?stations=32&duration=1000000s")
+    page.click("run-end")
+    WebDriverWait(page.d, 10, poll_frequency=0.02).until(lambda d: page.js("return macsimPage.sim.now_ps()") > 0)
+    # The page answered the poll between slices; the button is now Stop.
+    assert page.text("run-end") == "Stop"
+    t0 = time.perf_counter()
+    page.click("run-end")
+    stopped_ms = (time.perf_counter() - t0) * 1e3
+    at = page.js("return macsimPage.sim.now_ps()")
+    time.sleep(0.3)
+    assert page.js("return macsimPage.sim.now_ps()") == at, "nothing runs after Stop"
+    assert page.text("run-end") == "Run to end"
+    assert page.el("status").get_attribute("data-done") == "0"
+    assert page.text("perf").startswith("Stopped at ")
+    # A click waits at most for the task under way: a slice and its drawing. The
+    # WebDriver click itself (several round trips, each waiting for a task) is
+    # recorded, with a bound loose enough for a busy machine.
+    longest = float(page.el("perf").get_attribute("data-longest-task-ms"))
+    record("page_run_to_end_longest_task_ms", longest)
+    record("page_run_to_end_longest_slice_ms", float(page.el("perf").get_attribute("data-longest-slice-ms")))
+    record("page_stop_click_ms", round(stopped_ms, 1))
+    assert longest < 1000 and stopped_ms < 5000, (longest, stopped_ms)
+    # Run to end goes on from where it stopped.
+    page.click("run-end")
+    WebDriverWait(page.d, 10, poll_frequency=0.02).until(lambda d: page.js("return macsimPage.sim.now_ps()") > at)
+    page.click("run-end")
+
+
 def test_a_bad_link_says_why_and_shows_the_defaults(page):
     page.open("?stations=0")
     assert page.text("error") == "stations: the number of stations must be at least 1"
@@ -152,7 +183,7 @@ def test_a_bad_link_says_why_and_shows_the_defaults(page):
 
 def test_the_capture_is_the_one_the_cli_writes(page, cli, tmp_path):
     page.open("?stations=4&duration=20ms&seed=2")
-    page.click("run-end")
+    page.run_to_end()
     got = base64.b64decode(page.js(
         "const b = macsimPage.sim.pcapng(); let s = ''; for (const x of b) s += String.fromCharCode(x); return btoa(s);"
     ))

@@ -19,6 +19,8 @@ const page = {
   layout: null,
   values: {},
   playing: false,
+  // A run to the end under way (see runToEnd), or null.
+  running: null,
   events: [],
   next: 0,
   selected: null,
@@ -134,6 +136,7 @@ function start(values) {
   page.next = 0;
   page.selected = null;
   page.playing = false;
+  page.running = null;
   page.runStart = null;
   page.tableDirty = true;
   $("event-detail").hidden = true;
@@ -149,14 +152,86 @@ function start(values) {
 
 function updatePlay() {
   $("play").textContent = page.playing ? "Pause" : "Play";
+  $("run-end").textContent = page.running ? "Stop" : "Run to end";
 }
 
 function setPlaying(on) {
   if (!page.sim) return;
+  stopRunning();
   if (on && page.sim.done()) return;
   page.playing = on;
   if (on && page.sim.now_ps() === 0) page.runStart = { wall: performance.now(), speed: $("speed").value };
   updatePlay();
+}
+
+// ---- running to the end ---------------------------------------------------
+
+// "Run to end" runs in slices of about RUN_SLICE_MS of the engine's work, each a task
+// of its own, so that the page answers clicks and keys between them: the same button,
+// now "Stop", halts a run of any length within one slice. The view is drawn every
+// SHOW_EVERY_MS meanwhile. Each slice advances in steps of
+// simulated time that double or halve to take about STEP_MS each, so that no step of
+// a long run holds the page for long. The events are the same as in one call, so the
+// end is the same as `mac-sim run`'s.
+const RUN_SLICE_MS = 25;
+const STEP_MS = 4;
+const SHOW_EVERY_MS = 250;
+
+function runToEnd() {
+  setPlaying(false);
+  const sim = page.sim;
+  if (!sim || sim.done()) return;
+  const run = { sim, engineMs: 0, longestSliceMs: 0, longestTaskMs: 0, step: 1e6, shown: performance.now() };
+  page.running = run;
+  updatePlay();
+  const slice = () => {
+    if (page.running !== run || page.sim !== sim) return;
+    const t0 = performance.now();
+    while (!sim.done() && performance.now() - t0 < RUN_SLICE_MS) {
+      const s0 = performance.now();
+      sim.advance(run.step);
+      const took = performance.now() - s0;
+      if (took < STEP_MS / 2) run.step *= 2;
+      else if (took > 2 * STEP_MS) run.step = Math.max(1, Math.floor(run.step / 2));
+    }
+    const ms = performance.now() - t0;
+    run.engineMs += ms;
+    run.longestSliceMs = Math.max(run.longestSliceMs, ms);
+    if (sim.done()) {
+      page.running = null;
+      const ev = sim.engine_events();
+      $("perf").textContent = `Ran to the end: ${ev} events in ${run.engineMs.toFixed(0)} ms.`;
+      $("perf").dataset.engineMs = run.engineMs.toFixed(1);
+      $("perf").dataset.events = String(ev);
+      $("perf").dataset.longestSliceMs = run.longestSliceMs.toFixed(1);
+      updatePlay();
+      render(true);
+      return;
+    }
+    if (performance.now() - run.shown > SHOW_EVERY_MS) {
+      run.shown = performance.now();
+      const pct = (100 * sim.now_ps()) / page.layout.duration_ps;
+      $("perf").textContent = `Running to the end: ${pct.toFixed(1)} % of the simulated time.`;
+      render(false);
+    }
+    // The longest the page went without answering: a slice and its drawing.
+    run.longestTaskMs = Math.max(run.longestTaskMs, performance.now() - t0);
+    // A task, not an animation frame: clicks and keys are handled between slices.
+    setTimeout(slice, 0);
+  };
+  slice();
+}
+
+// Stop a run to the end where it is; Play, Step or Run to end go on from there.
+function stopRunning() {
+  const run = page.running;
+  if (!run) return;
+  page.running = null;
+  $("perf").textContent = `Stopped at ${(page.sim.now_ps() / 1e9).toFixed(3)} ms of simulated time.`;
+  $("perf").dataset.longestSliceMs = run.longestSliceMs.toFixed(1);
+  $("perf").dataset.longestTaskMs = run.longestTaskMs.toFixed(1);
+  updatePlay();
+  render(true);
 }
 
 function finished() {
@@ -478,17 +553,7 @@ function wire() {
     page.sim.step_to_collision();
     render(true);
   });
-  $("run-end").addEventListener("click", () => {
-    setPlaying(false);
-    const t0 = performance.now();
-    page.sim.run_to_end();
-    const ms = performance.now() - t0;
-    const ev = page.sim.engine_events();
-    $("perf").textContent = `Ran to the end: ${ev} events in ${ms.toFixed(0)} ms.`;
-    $("perf").dataset.engineMs = ms.toFixed(1);
-    $("perf").dataset.events = String(ev);
-    render(true);
-  });
+  $("run-end").addEventListener("click", () => (page.running ? stopRunning() : runToEnd()));
   $("reset").addEventListener("click", () => start(page.values));
   $("zoom").addEventListener("change", () => render(true));
   $("diagram").addEventListener("click", (ev) => {
