@@ -281,6 +281,72 @@ fn sigterm_and_sighup_stop_a_long_run_of_every_model() {
     }
 }
 
+/// As a batch system stops a job (`timeout -k`, Slurm: SIGTERM, then SIGKILL a little
+/// later): a run of 10^6 simulated seconds of each model, and a CSMA/CD sweep, stop
+/// at the SIGTERM, long before the SIGKILL would come, with the signal's status,
+/// their note and nothing printed or published.
+#[test]
+fn under_timeout_k_a_long_run_of_every_model_stops_at_the_sigterm() {
+    let runs: [&[&str]; 5] = [
+        &["run", "-n", "32", "-d", "1000000s", "-q", "--plot"],
+        &[
+            "sweep", "-n", "32,64", "-r", "2", "-d", "1000000s", "-q", "-o",
+        ],
+        &[
+            "radio",
+            "-n",
+            "20",
+            "-d",
+            "1000000s",
+            "--max-memory",
+            "none",
+            "--output",
+        ],
+        &[
+            "storm",
+            "--scenario",
+            "outage-open",
+            "--set",
+            "load.rate=20",
+            "-d",
+            "1000000s",
+            "-q",
+            "--out",
+        ],
+        &[
+            "radio",
+            "--sweep",
+            "stations=10,20",
+            "-d",
+            "1000000s",
+            "-q",
+            "--max-memory",
+            "none",
+            "--output",
+        ],
+    ];
+    for run in runs {
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path().join("out");
+        let started = Instant::now();
+        let o = Command::new("timeout")
+            .args(["-k", "60", "--preserve-status", "1"])
+            .arg(env!("CARGO_BIN_EXE_mac-sim"))
+            .args(run)
+            .arg(&out)
+            .output()
+            .expect("timeout (coreutils) runs");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(143), "{run:?}: {err}");
+        // Stopped by the SIGTERM a second in, not by the SIGKILL a minute later.
+        assert!(started.elapsed() < Duration::from_secs(50), "{run:?}");
+        assert!(o.stdout.is_empty(), "{run:?}");
+        assert!(err.contains("interrupted by SIGTERM"), "{run:?}: {err}");
+        assert!(last_line(&err).contains("interrupted"), "{run:?}: {err}");
+        assert!(tree(d.path()).is_empty(), "{run:?}: {:?}", tree(d.path()));
+    }
+}
+
 /// The runs stored in `db` so far: 0 before the sweep has made the file (opened
 /// read-only, never created here: the sweep must find no file it did not make).
 fn stored(db: &Path) -> i64 {
