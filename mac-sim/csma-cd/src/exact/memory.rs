@@ -61,11 +61,13 @@ pub fn estimate(cfg: &RunConfig, observed: Observed) -> MemoryEstimate {
         );
     }
     if let Traffic::Poisson { .. } = cfg.traffic {
-        let held = u64::from(cfg.queue_limit).min(arrivals_bound(cfg));
+        // Every queue full, but never more frames than the run is offered.
+        let held = u64::from(cfg.queue_limit)
+            .saturating_mul(n)
+            .min(arrivals_bound(cfg));
         m.add(
             "queues",
-            Bytes::of::<VecDeque<(Time, u32)>>(n)
-                + Bytes::growable::<(Time, u32)>(held.saturating_mul(n).min(arrivals_bound(cfg))),
+            Bytes::of::<VecDeque<(Time, u32)>>(n) + Bytes::growable::<(Time, u32)>(held),
         );
     }
     m.add(
