@@ -3,7 +3,7 @@ backoff from backoff-core) for notebooks.
 
     import macsim
     r = macsim.run(stations=64, frames="64:7,594:4,1518:1", load=0.6, seed=1)
-    r.summary["utilisation"], r.per_station      # a dict, a DataFrame
+    r.summary["utilisation_fraction"], r.per_station      # a dict, a DataFrame
     df = macsim.sweep(stations=[2, 4, 8, 16, 32, 64], load=[0.2, 0.5, 0.8, "saturated"],
                       backoff=["beb", "linear"], replications=5)
 
@@ -137,7 +137,7 @@ class RunResult:
     def __repr__(self) -> str:
         s = self.summary
         return (
-            f"<macsim.RunResult {self.scenario!r}: utilisation {s['utilisation']:.4f}, "
+            f"<macsim.RunResult {self.scenario!r}: utilisation {s['utilisation_fraction']:.4f}, "
             f"{s['events']} events>"
         )
 

@@ -20,7 +20,7 @@ def test_one_run_equals_cli(cli):
     assert r.result == json.loads(cli(*flags, "--json").stdout)
     pd.testing.assert_frame_equal(r.table, table(cli(*flags, "--csv").stdout))
     assert r.table["stations"][0] == 6 and r.table["rule"][0] == "dcf"
-    assert r.table["delivered"].dtype == "int64"
+    assert r.table["delivered_frames"].dtype == "int64"
     # The parameters' columns carry their units.
     assert "radius_m" in r.table.columns and "duration_s" in r.table.columns
 
@@ -46,9 +46,9 @@ def test_sweep_equals_cli_and_keeps_its_order(cli, tmp_path):
 
 def test_a_figure_with_nothing_to_measure_is_nan():
     r = macsim.radio(stations=3, duration="1ms", warmup="0s")
-    assert r.table["delivered"][0] == 0
-    assert r.table["delivery_ratio"].isna().all() and r.table["delay_p50_us"].isna().all()
-    assert r.result["delivery_ratio"] is None
+    assert r.table["delivered_frames"][0] == 0
+    assert r.table["delivery_fraction"].isna().all() and r.table["delay_p50_us"].isna().all()
+    assert r.result["delivery_fraction"] is None
 
 
 def test_bad_keys_and_values_raise_the_cli_message(cli):
@@ -82,7 +82,7 @@ def test_a_sweep_kept_in_a_database_reads_back_what_the_cli_stored(cli, tmp_path
     assert again.result == first.result
     runs = macsim.read_campaign(db)
     assert list(runs["stations"]) == [3, 5]
-    assert list(runs["delivered"]) == list(first.table["delivered"])
+    assert list(runs["delivered_frames"]) == list(first.table["delivered_frames"])
     assert "record_sha256" not in runs.columns
     with pytest.raises(ValueError, match="^db keeps a sweep's runs"):
         macsim.radio(stations=3, db=tmp_path / "one.db")

@@ -203,7 +203,7 @@ def test_trace_equals_cli_trace_csv(cli, tmp_path):
     assert got.loc[got["backoff_slots"].notna(), "kind"].eq("jam_end").all()
     assert got["backoff_slots"].notna().any()
     assert got["access_delay_ps"].notna().equals(got["kind"].eq("success"))
-    assert (got["kind"] == "success").sum() == r.summary["conservation"]["delivered"]
+    assert (got["kind"] == "success").sum() == r.summary["conservation"]["delivered_frames"]
     # The trace changes nothing else, and goes with the per-station results.
     both = macsim.run(trace=True, per_station=True, **ARGS)
     assert both.summary == macsim.run(**ARGS).summary == r.summary

@@ -33,11 +33,11 @@ def test_default_run_at_full_speed_shows_the_cli_numbers(page, cli):
     page.wait_done()
     want = cli_result(cli)  # the defaults: 32 stations, 10 s, seed 1
     got = page.results()
-    assert got["r-delivered"] == str(want["conservation"]["delivered"])
+    assert got["r-delivered"] == str(want["conservation"]["delivered_frames"])
     assert got["r-collisions"] == str(want["collision_events"])
     assert got["r-collided"] == str(want["collided_attempts"])
-    assert got["r-dropped"] == str(want["conservation"]["dropped_excessive"])
-    assert float(got["r-utilisation"]) == want["utilisation"]
+    assert got["r-dropped"] == str(want["conservation"]["dropped_excessive_frames"])
+    assert float(got["r-utilisation"]) == want["utilisation_fraction"]
     rows = page.js(
         "return [...document.querySelectorAll('#ec-table tbody tr')].map(r => "
         "[Number(r.dataset.c), Number(r.dataset.draws), Number(r.dataset.mean)])"

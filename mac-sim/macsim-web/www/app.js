@@ -411,14 +411,14 @@ function updateResults() {
   const live = JSON.parse(page.sim.live());
   const r = live.result;
   $("r-time").textContent = `${(live.now_ps / 1e12).toFixed(6)} s`;
-  $("r-delivered").textContent = show(r.conservation.delivered);
+  $("r-delivered").textContent = show(r.conservation.delivered_frames);
   $("r-collisions").textContent = show(r.collision_events);
   $("r-collided").textContent = show(r.collided_attempts);
-  $("r-dropped").textContent = show(r.conservation.dropped_excessive);
-  $("r-utilisation").textContent = show(r.utilisation);
-  $("r-mb").textContent = show(r.metcalfe_boggs_efficiency);
+  $("r-dropped").textContent = show(r.conservation.dropped_excessive_frames);
+  $("r-utilisation").textContent = show(r.utilisation_fraction);
+  $("r-mb").textContent = show(r.mb_efficiency_fraction);
   $("r-delay").textContent = r.access_delay.count ? `${show(r.access_delay.mean_us, 1)} \u00b5s` : "\u2013";
-  $("r-jain").textContent = show(r.jain_index, 4);
+  $("r-jain").textContent = show(r.jain_fairness_index, 4);
   const ec = $("ec-table").tBodies[0];
   ec.textContent = "";
   for (const row of r.backoff) {
@@ -447,8 +447,8 @@ function drawCharts(live, r) {
   }
   let f = frame($("chart-util"), { x0: 0, x1: dur, y0: 0, y1: 1, xlabel: "simulated time (s)", ylabel: "utilisation" });
   line(f, util, "#1f5fa8");
-  if (r.metcalfe_boggs_efficiency != null) {
-    line(f, [[0, r.metcalfe_boggs_efficiency], [dur, r.metcalfe_boggs_efficiency]], "#c0392b", [5, 4]);
+  if (r.mb_efficiency_fraction != null) {
+    line(f, [[0, r.mb_efficiency_fraction], [dur, r.mb_efficiency_fraction]], "#c0392b", [5, 4]);
   }
   legend(f, [["measured, since the start", "#1f5fa8"], ["Metcalfe & Boggs", "#c0392b"]]);
 

@@ -174,7 +174,7 @@ fn loads(csv: bool, kind: Kind) -> Result<(String, LineChart), ConfigError> {
     };
     let mut text = String::new();
     if csv {
-        text.push_str("series,load,g,throughput,theory,delivery_ratio,collision_probability,attempts_per_frame\n");
+        text.push_str("series,load,g,throughput_fraction,theory,delivery_fraction,collision_probability,attempts_per_frame\n");
     } else {
         text.push_str(match kind {
             Kind::Aloha => "20 senders hidden from each other around the sink, Poisson load, against pure ALOHA with the sink's turnaround\n",

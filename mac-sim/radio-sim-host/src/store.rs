@@ -13,10 +13,11 @@
 //!      stations, topology, radius_m, ..., duration_s,
 //!      -- the whole result, every figure of radio_sim::RadioResult, NULL where a
 //!      -- figure is undefined (a ratio over nothing):
-//!      events, stale_events, senders, links, offered, delivered, ended, attempts,
+//!      events, stale_events, senders, links, offered_frames, delivered_frames,
+//!      ended_frames, attempts,
 //!      drops_no_ack, drops_channel_busy, drops_radio_error, drops_queue,
 //!      data_transmissions, overlapped_transmissions, busy_assessments,
-//!      throughput, goodput_kbps, delivery_ratio, attempts_per_frame,
+//!      throughput_fraction, goodput_kbps, delivery_fraction, attempts_per_frame,
 //!      collision_probability, delay_count, delay_mean_us, delay_p50_us,
 //!      delay_p90_us, delay_p99_us, delay_max_us, transmissions, collisions,
 //!      captures, half_duplex_losses, random_losses, intact, duplicates_suppressed,
@@ -44,7 +45,7 @@ use sim_kit::output::table::{Cell, Row};
 use sim_kit::schema::Schema;
 
 /// The version of the file layout.
-pub const SCHEMA_VERSION: &str = "radio 1";
+pub const SCHEMA_VERSION: &str = "radio 2";
 
 /// The version of the model whose results a file holds. Change it with any change
 /// that changes a run's results (the golden outputs tell): a database is then refused
@@ -106,9 +107,9 @@ const FIGURES: &[(&str, bool)] = &[
     ("stale_events", true),
     ("senders", true),
     ("links", true),
-    ("offered", true),
-    ("delivered", true),
-    ("ended", true),
+    ("offered_frames", true),
+    ("delivered_frames", true),
+    ("ended_frames", true),
     ("attempts", true),
     ("drops_no_ack", true),
     ("drops_channel_busy", true),
@@ -117,9 +118,9 @@ const FIGURES: &[(&str, bool)] = &[
     ("data_transmissions", true),
     ("overlapped_transmissions", true),
     ("busy_assessments", true),
-    ("throughput", false),
+    ("throughput_fraction", false),
     ("goodput_kbps", false),
-    ("delivery_ratio", false),
+    ("delivery_fraction", false),
     ("attempts_per_frame", false),
     ("collision_probability", false),
     ("delay_count", true),
@@ -182,10 +183,10 @@ fn figures(r: &RadioResult) -> Vec<Figure> {
 const STATIONS: &[(&str, bool)] = &[
     ("station", true),
     ("neighbours", true),
-    ("offered", true),
-    ("delivered", true),
+    ("offered_frames", true),
+    ("delivered_frames", true),
     ("attempts", true),
-    ("dropped", true),
+    ("dropped_frames", true),
     ("mean_delay_us", false),
 ];
 

@@ -80,12 +80,15 @@ pub struct StationRow {
     /// Stations it hears.
     pub neighbours: u32,
     /// Frames offered.
+    #[serde(rename = "offered_frames")]
     pub offered: u64,
     /// Frames delivered.
+    #[serde(rename = "delivered_frames")]
     pub delivered: u64,
     /// Attempts of the frames that ended (delivered or dropped by the MAC).
     pub attempts: u64,
     /// Frames dropped, all kinds.
+    #[serde(rename = "dropped_frames")]
     pub dropped: u64,
     /// Mean delay of its delivered frames, microseconds (NaN without any).
     pub mean_delay_us: f64,
@@ -102,10 +105,13 @@ pub struct RadioResult {
     /// Links (pairs of stations that hear each other).
     pub links: u32,
     /// Frames offered: arrivals (Poisson) or frames handed to the MAC (saturated).
+    #[serde(rename = "offered_frames")]
     pub offered: u64,
     /// Frames the sender saw delivered (`Event::Delivered`).
+    #[serde(rename = "delivered_frames")]
     pub delivered: u64,
     /// Frames that ended at the MAC, delivered or dropped.
+    #[serde(rename = "ended_frames")]
     pub ended: u64,
     /// Attempts of the frames that ended.
     pub attempts: u64,
@@ -124,11 +130,13 @@ pub struct RadioResult {
     /// S: the fraction of the window's channel time carrying data frames that reached
     /// their destination intact (the ALOHA and CSMA literature's throughput; above 1
     /// where distant stations reuse the channel).
+    #[serde(rename = "throughput_fraction")]
     pub throughput: f64,
     /// Payload of the delivered frames, kb/s.
     pub goodput_kbps: f64,
     /// Delivered / frames whose fate was decided in the window (ended at the MAC or
     /// dropped at a full queue); NaN when none was.
+    #[serde(rename = "delivery_fraction")]
     pub delivery_ratio: f64,
     /// Attempts / frames that ended; NaN when none did.
     pub attempts_per_frame: f64,

@@ -322,7 +322,7 @@ pub fn sweep_chart(name: &str, param: &str, points: &[SweepPoint]) -> Panels {
         (
             "client success during the triggers",
             "ratio",
-            |s| s.during_success,
+            |s| s.during_success_ratio,
             true,
         ),
         ("seeds that recovered", "share", recovered, true),

@@ -19,7 +19,7 @@ use crate::comparison::run_all_with;
 /// let r = run_seeds(&sc, 2).unwrap();
 /// assert_eq!(r.strategies.len(), 3);
 /// assert_eq!(r.strategies[0].seeds, [1, 2]);
-/// assert_eq!(r.strategies[0].during_success.n, 2);
+/// assert_eq!(r.strategies[0].during_success_ratio.n, 2);
 /// ```
 ///
 /// # Errors

@@ -13,8 +13,8 @@
 //!      sweep_key, sweep_value, strategy,
 //!      -- the run's headline figures, for queries (NULL where undefined):
 //!      events, offered, attempts, succeeded, timeouts, served, wasted,
-//!      recovered_after_s (NULL: did not recover, or no trigger),
-//!      during_amplification, during_success_ratio, after_success_ratio,
+//!      recover_s (NULL: did not recover, or no trigger),
+//!      during_mean_amplification, during_success_ratio, after_success_ratio,
 //!      load_during, load_after, load_peak,
 //!      -- the whole result but its configuration (the point's), as CBOR: counts,
 //!      -- summary, time series and per-layer loads, read back bit for bit:
@@ -41,7 +41,7 @@ use sim_host::store::{
 use sim_kit::output::table::{Cell, Row};
 
 /// The version of the file layout.
-pub const SCHEMA_VERSION: &str = "storm 1";
+pub const SCHEMA_VERSION: &str = "storm 2";
 
 /// The version of the model whose results a file holds. Change it with any change
 /// that changes a run's results (the golden outputs tell): a database is then refused
@@ -142,8 +142,8 @@ const FIGURES: &[(&str, bool)] = &[
     ("timeouts", true),
     ("served", true),
     ("wasted", true),
-    ("recovered_after_s", false),
-    ("during_amplification", false),
+    ("recover_s", false),
+    ("during_mean_amplification", false),
     ("during_success_ratio", false),
     ("after_success_ratio", false),
     ("load_during", false),

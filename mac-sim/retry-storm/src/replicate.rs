@@ -24,17 +24,17 @@ pub struct StrategyOverSeeds {
     /// Seconds to recover, over the runs that recovered.
     pub recover_s: Estimate,
     /// Mean amplification during the trigger.
-    pub during_amplification: Estimate,
+    pub during_mean_amplification: Estimate,
     /// Peak amplification during the trigger.
     pub during_peak_amplification: Estimate,
     /// Client success ratio during the trigger (runs where requests ended).
-    pub during_success: Estimate,
+    pub during_success_ratio: Estimate,
     /// Burstiness of attempts in the trigger's second half.
     pub during_attempts_cv: Estimate,
     /// Mean amplification after the trigger.
-    pub after_amplification: Estimate,
+    pub after_mean_amplification: Estimate,
     /// Client success ratio after the trigger.
-    pub after_success: Estimate,
+    pub after_success_ratio: Estimate,
     /// Normalised server load during the triggers ([`Summary::load_during`](crate::recovery::Summary::load_during)).
     pub load_during: Estimate,
     /// Normalised server load after them.
@@ -177,7 +177,7 @@ impl Replicated {
     /// let r = Replicated::from_grid(&sc, &grid);
     /// assert_eq!(r.strategies.len(), 3);
     /// assert_eq!(r.strategies[0].seeds, [1, 2]);
-    /// assert_eq!(r.strategies[0].during_success.n, 2);
+    /// assert_eq!(r.strategies[0].during_success_ratio.n, 2);
     /// assert_eq!(r.per_seed.len(), 2);
     /// assert_eq!(r.per_seed[1].runs[0], grid[0][1]);
     /// ```
@@ -206,12 +206,12 @@ pub fn over_seeds(runs: &[StormResult]) -> StrategyOverSeeds {
             .filter(|r| r.summary.recovery.seconds().is_some())
             .count() as u32,
         recover_s: est(runs.iter().filter_map(|r| r.summary.recovery.seconds())),
-        during_amplification: s(|r| r.summary.during.mean_amplification),
+        during_mean_amplification: s(|r| r.summary.during.mean_amplification),
         during_peak_amplification: s(|r| r.summary.during.peak_amplification),
-        during_success: s(|r| r.summary.during.success_ratio),
+        during_success_ratio: s(|r| r.summary.during.success_ratio),
         during_attempts_cv: s(|r| r.summary.during.attempts_cv),
-        after_amplification: s(|r| r.summary.after.mean_amplification),
-        after_success: s(|r| r.summary.after.success_ratio),
+        after_mean_amplification: s(|r| r.summary.after.mean_amplification),
+        after_success_ratio: s(|r| r.summary.after.success_ratio),
         load_during: s(|r| r.summary.load_during),
         load_after: s(|r| r.summary.load_after),
         wasted_fraction: s(|r| r.counts.wasted_fraction()),

@@ -56,12 +56,12 @@ fn json_output_parses_and_balances() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
     let k = &v["conservation"];
     assert_eq!(k["holds"], true);
-    let g = k["generated"].as_u64().unwrap();
+    let g = k["generated_frames"].as_u64().unwrap();
     let sum: u64 = [
-        "delivered",
-        "dropped_excessive",
-        "dropped_overflow",
-        "in_system",
+        "delivered_frames",
+        "dropped_excessive_frames",
+        "dropped_overflow_frames",
+        "in_system_frames",
     ]
     .iter()
     .map(|f| k[f].as_u64().unwrap())
@@ -379,12 +379,12 @@ fn undefined_figures_are_empty_null_or_a_dash() {
     }
     let v: serde_json::Value = serde_json::from_str(&with(&["--json"])).unwrap();
     for (key, v) in [
-        ("jain_index", &v["jain_index"]),
-        ("mean_attempts", &v["mean_attempts"]),
+        ("jain_fairness_index", &v["jain_fairness_index"]),
+        ("attempts_per_frame", &v["attempts_per_frame"]),
         ("access_delay.mean_us", &v["access_delay"]["mean_us"]),
         (
-            "capture.max_window_share",
-            &v["capture"]["max_window_share"],
+            "capture.max_window_share_fraction",
+            &v["capture"]["max_window_share_fraction"],
         ),
     ] {
         assert!(v.is_null(), "{key}: {v}");

@@ -60,11 +60,11 @@ fn csv_and_json_parse_back_and_agree() {
     let json = stdout(&mac_sim(&args(&["-n", "4", "--json"])));
     let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
     assert_eq!(v["config"]["stations"], 4);
-    assert_eq!(v["delivered"].to_string(), cell("delivered"));
-    assert_eq!(v["offered"].to_string(), cell("offered"));
+    assert_eq!(v["delivered_frames"].to_string(), cell("delivered_frames"));
+    assert_eq!(v["offered_frames"].to_string(), cell("offered_frames"));
     assert_eq!(v["per_station"].as_array().unwrap().len(), 4);
-    let s: f64 = cell("throughput").parse().unwrap();
-    assert!((v["throughput"].as_f64().unwrap() - s).abs() < 1e-12);
+    let s: f64 = cell("throughput_fraction").parse().unwrap();
+    assert!((v["throughput_fraction"].as_f64().unwrap() - s).abs() < 1e-12);
     assert_eq!(v["exactly_once_violations"], 0);
 }
 
@@ -172,7 +172,7 @@ fn the_shipped_scenarios_run_and_flags_override_them() {
         assert!(o.status.success(), "{name}: {}", stderr(&o));
         let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
         assert_eq!(v["config"]["duration"], 200_000_000_000u64, "{name}");
-        assert!(v["delivered"].as_u64().unwrap() > 0, "{name}");
+        assert!(v["delivered_frames"].as_u64().unwrap() > 0, "{name}");
     }
     let o = mac_sim(&[
         "radio",
@@ -522,9 +522,9 @@ fn undefined_figures_are_empty_null_or_a_dash() {
     let head: Vec<&str> = lines[0].split(',').collect();
     let row: Vec<&str> = lines[1].split(',').collect();
     let cell = |name: &str| row[head.iter().position(|h| *h == name).unwrap()];
-    assert_eq!(cell("delivered"), "0");
+    assert_eq!(cell("delivered_frames"), "0");
     for name in [
-        "delivery_ratio",
+        "delivery_fraction",
         "attempts_per_frame",
         "delay_p50_us",
         "delay_max_us",
@@ -533,7 +533,7 @@ fn undefined_figures_are_empty_null_or_a_dash() {
     }
     let v: serde_json::Value = serde_json::from_str(&with("--json")).unwrap();
     assert!(
-        v["delivery_ratio"].is_null() && v["delay"]["p50_us"].is_null(),
+        v["delivery_fraction"].is_null() && v["delay"]["p50_us"].is_null(),
         "{v}"
     );
     assert!(v["per_station"][1]["mean_delay_us"].is_null());

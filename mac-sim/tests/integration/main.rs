@@ -11,6 +11,7 @@ mod cli_radio;
 mod cli_storm;
 mod doc_excerpts;
 mod exit_status;
+mod figure_names;
 mod golden;
 mod memory;
 mod outputs;

@@ -29,7 +29,7 @@ fn run_json(args: &[&str]) -> serde_json::Value {
 
 fn count(r: &serde_json::Value, key: &str) -> u64 {
     match key {
-        "delivered" => r["conservation"]["delivered"].as_u64().unwrap(),
+        "delivered" => r["conservation"]["delivered_frames"].as_u64().unwrap(),
         k => r[k].as_u64().unwrap(),
     }
 }

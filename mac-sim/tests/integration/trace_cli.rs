@@ -32,7 +32,7 @@ fn csv_and_jsonl_traces_match_the_run() {
     let n = |k: &str| kinds.iter().filter(|x| *x == k).count() as u64;
     assert_eq!(
         n("success"),
-        r["conservation"]["delivered"].as_u64().unwrap()
+        r["conservation"]["delivered_frames"].as_u64().unwrap()
     );
     assert_eq!(n("transmit"), r["attempts"].as_u64().unwrap());
     assert_eq!(n("collision"), r["collided_attempts"].as_u64().unwrap());

@@ -46,10 +46,13 @@ pub struct StationResult {
     /// Delivered frame bits per second, Mb/s.
     pub throughput_mbps: f64,
     /// Frames delivered.
+    #[serde(rename = "delivered_frames")]
     pub delivered: u64,
     /// Frames dropped after `attemptLimit` collided attempts.
+    #[serde(rename = "dropped_frames")]
     pub dropped: u64,
     /// Attempts of this station that collided.
+    #[serde(rename = "collided_attempts")]
     pub collisions: u64,
     /// Mean access delay (head of queue to end of successful transmission), µs;
     /// undefined (NaN) without deliveries.

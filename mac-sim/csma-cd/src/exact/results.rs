@@ -12,14 +12,19 @@ use sim_kit::stats::histogram::Summary;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Conservation {
     /// Frames that arrived (or, saturated, were taken up) at a station.
+    #[serde(rename = "generated_frames")]
     pub generated: u64,
     /// Frames delivered.
+    #[serde(rename = "delivered_frames")]
     pub delivered: u64,
     /// Frames dropped after `attemptLimit` attempts all collided.
+    #[serde(rename = "dropped_excessive_frames")]
     pub dropped_excessive: u64,
     /// Frames refused by a full station queue.
+    #[serde(rename = "dropped_overflow_frames")]
     pub dropped_overflow: u64,
     /// Frames still queued or being sent when the run ended.
+    #[serde(rename = "in_system_frames")]
     pub in_system: u64,
     /// Whether the balance holds.
     pub holds: bool,
@@ -63,10 +68,12 @@ pub struct RunResult {
     /// Delivered frame bits per second, Mb/s.
     pub throughput_mbps: f64,
     /// Delivered frame bits / (bit rate × time): the channel efficiency.
+    #[serde(rename = "utilisation_fraction")]
     pub utilisation: f64,
     /// Delivered payload (frame minus 18 bytes of header and FCS), Mb/s.
     pub goodput_mbps: f64,
     /// Metcalfe-Boggs efficiency for Q = N, P = mean frame, C = slot.
+    #[serde(rename = "mb_efficiency_fraction")]
     pub metcalfe_boggs_efficiency: f64,
     /// Transmission attempts started.
     pub attempts: u64,
@@ -75,10 +82,12 @@ pub struct RunResult {
     /// Busy periods of the bus that contained a collision.
     pub collision_events: u64,
     /// `collided_attempts / attempts`; undefined (NaN) without attempts.
+    #[serde(rename = "collision_rate_per_attempt")]
     pub collisions_per_attempt: f64,
     /// `attempts_histogram[i]`: frames delivered on attempt `i + 1`.
     pub attempts_histogram: Vec<u64>,
     /// Mean attempts per delivered frame; undefined (NaN) when none was delivered.
+    #[serde(rename = "attempts_per_frame")]
     pub mean_attempts: f64,
     /// Head of queue to end of successful transmission.
     pub access_delay: Summary,
@@ -88,6 +97,7 @@ pub struct RunResult {
     pub backoff: Vec<BackoffRow>,
     /// Jain's index over per-station delivered bits; NaN (undefined) when no station
     /// delivered anything.
+    #[serde(rename = "jain_fairness_index")]
     pub jain_index: f64,
     /// Capture effect.
     pub capture: CaptureResult,

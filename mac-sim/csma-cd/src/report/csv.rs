@@ -63,7 +63,7 @@ pub fn run_csv(r: &RunResult) -> String {
 }
 
 /// The header of [`slotted_row`].
-pub const SLOTTED_HEADER: &str = "stations,frame_bits,slot_bits,seed,successes,idle_slots,collision_slots,efficiency,predicted_efficiency,acquisition,predicted_acquisition,wait_slots,collision_rate,jain_index";
+pub const SLOTTED_HEADER: &str = "stations,frame_bits,slot_bits,seed,successes,idle_slots,collision_slots,efficiency,predicted_efficiency,acquisition,predicted_acquisition,wait_slots,collision_rate,jain_fairness_index";
 
 /// One CSV line (no newline) for a slotted run.
 pub fn slotted_row(r: &SlottedResult) -> String {

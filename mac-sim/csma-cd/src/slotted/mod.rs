@@ -120,6 +120,7 @@ pub struct SlottedResult {
     /// Collision slots / contention slots.
     pub collision_rate: f64,
     /// Jain's index over per-station successes.
+    #[serde(rename = "jain_fairness_index")]
     pub jain_index: f64,
     /// Events (contention slots) handled.
     pub events: u64,

@@ -127,7 +127,7 @@ fn seeds_summary_agrees_with_the_single_runs() {
             .map(|r| r.summary.during.mean_amplification)
             .sum::<f64>()
             / 3.0;
-        assert!((st.during_amplification.mean - amp).abs() < 1e-12);
+        assert!((st.during_mean_amplification.mean - amp).abs() < 1e-12);
         assert_eq!(st.events, runs.iter().map(|r| r.events).sum::<u64>());
     }
     // Plain retries never recover, with deadlines every seed does.

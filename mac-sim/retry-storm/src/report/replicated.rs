@@ -45,14 +45,14 @@ pub fn replicated_report(r: &Replicated) -> String {
             s,
             "{:<32} {:>11} {:>11} {:>11} {:>13} {:>11} | {:>11} {:>11} {:>13} | {:>9} {:>13}",
             st.strategy,
-            pm(&st.during_amplification, 2),
+            pm(&st.during_mean_amplification, 2),
             pm(&st.during_peak_amplification, 2),
             pm(&st.load_during, 2),
-            pm(&st.during_success, 3),
+            pm(&st.during_success_ratio, 3),
             pm(&st.during_attempts_cv, 2),
-            pm(&st.after_amplification, 2),
+            pm(&st.after_mean_amplification, 2),
             pm(&st.load_after, 2),
-            pm(&st.after_success, 3),
+            pm(&st.after_success_ratio, 3),
             format!("{}/{}", st.recovered, st.seeds.len()),
             pm(&st.recover_s, prec)
         );
@@ -82,7 +82,7 @@ pub fn replicated_report(r: &Replicated) -> String {
 }
 
 /// The header of [`replicated_csv`].
-pub const REPLICATED_HEADER: &str = "scenario,strategy,seeds,recovered,recover_s,recover_s_ci95,during_amp,during_amp_ci95,during_peak_amp,during_peak_amp_ci95,during_success,during_success_ci95,during_attempts_cv,during_attempts_cv_ci95,after_amp,after_amp_ci95,after_success,after_success_ci95,load_during,load_during_ci95,load_after,load_after_ci95,wasted_fraction,wasted_fraction_ci95";
+pub const REPLICATED_HEADER: &str = "scenario,strategy,seeds,recovered,recover_s,recover_s_ci95,during_mean_amplification,during_mean_amplification_ci95,during_peak_amplification,during_peak_amplification_ci95,during_success_ratio,during_success_ratio_ci95,during_attempts_cv,during_attempts_cv_ci95,after_mean_amplification,after_mean_amplification_ci95,after_success_ratio,after_success_ratio_ci95,load_during,load_during_ci95,load_after,load_after_ci95,wasted_fraction,wasted_fraction_ci95";
 
 /// One line per strategy over all seeds (means and 95 % half-widths), header included.
 pub fn replicated_csv(r: &Replicated) -> String {
@@ -97,12 +97,12 @@ pub fn replicated_csv(r: &Replicated) -> String {
             st.seeds.len(),
             st.recovered,
             e(&st.recover_s),
-            e(&st.during_amplification),
+            e(&st.during_mean_amplification),
             e(&st.during_peak_amplification),
-            e(&st.during_success),
+            e(&st.during_success_ratio),
             e(&st.during_attempts_cv),
-            e(&st.after_amplification),
-            e(&st.after_success),
+            e(&st.after_mean_amplification),
+            e(&st.after_success_ratio),
             e(&st.load_during),
             e(&st.load_after),
             e(&st.wasted_fraction)

@@ -269,7 +269,7 @@ pub(super) fn series_rows(s: &mut String, r: &ComparisonResult) {
 }
 
 /// The header of [`summary_csv`].
-pub const SUMMARY_HEADER: &str = "scenario,strategy,seed,events,offered,attempts,succeeded,before_success,before_concurrency,during_mean_amp,during_peak_amp,during_success,during_attempts_cv,after_mean_amp,after_peak_amp,after_success,load_during,load_peak,load_after,wasted_fraction,recover_s,verdict";
+pub const SUMMARY_HEADER: &str = "scenario,strategy,seed,events,offered,attempts,succeeded,before_success_ratio,before_concurrency,during_mean_amplification,during_peak_amplification,during_success_ratio,during_attempts_cv,after_mean_amplification,after_peak_amplification,after_success_ratio,load_during,load_peak,load_after,wasted_fraction,recover_s,verdict";
 
 /// One summary line per strategy, header included.
 pub fn summary_csv(r: &ComparisonResult) -> String {

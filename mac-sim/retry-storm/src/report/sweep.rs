@@ -59,7 +59,7 @@ pub fn sweep_report(sc: &Comparison, spec: &SweepSpec, points: &[SweepPoint]) ->
                 st.strategy,
                 pm(&st.load_during, 2),
                 pm(&st.load_after, 2),
-                pm(&st.during_success, 3),
+                pm(&st.during_success_ratio, 3),
                 format!("{}/{}", st.recovered, st.seeds.len()),
                 pm(&st.recover_s, prec)
             );
@@ -73,7 +73,7 @@ pub fn sweep_report(sc: &Comparison, spec: &SweepSpec, points: &[SweepPoint]) ->
 }
 
 /// The header of [`sweep_csv`].
-pub const SWEEP_HEADER: &str = "scenario,param,value,strategy,seeds,recovered,recover_s,recover_s_ci95,load_during,load_during_ci95,load_after,load_after_ci95,during_success,during_success_ci95,wasted_fraction,wasted_fraction_ci95";
+pub const SWEEP_HEADER: &str = "scenario,param,value,strategy,seeds,recovered,recover_s,recover_s_ci95,load_during,load_during_ci95,load_after,load_after_ci95,during_success_ratio,during_success_ratio_ci95,wasted_fraction,wasted_fraction_ci95";
 
 /// The sweep as CSV, header included: a line per value and strategy.
 pub fn sweep_csv(sc: &Comparison, spec: &SweepSpec, points: &[SweepPoint]) -> String {
@@ -93,7 +93,7 @@ pub fn sweep_csv(sc: &Comparison, spec: &SweepSpec, points: &[SweepPoint]) -> St
                 e(&st.recover_s),
                 e(&st.load_during),
                 e(&st.load_after),
-                e(&st.during_success),
+                e(&st.during_success_ratio),
                 e(&st.wasted_fraction)
             );
         }

@@ -24,7 +24,9 @@ pub struct Estimate {
     /// Sample mean.
     pub mean: f64,
     /// Half-width of the 95 % confidence interval; NaN (undefined) for fewer than 2
-    /// values: one replication says nothing of the spread.
+    /// values: one replication says nothing of the spread. Written `ci95`, as every
+    /// table's interval column (`X_ci95`) is named.
+    #[serde(rename = "ci95")]
     pub half_width: f64,
     /// Number of values.
     pub n: u32,

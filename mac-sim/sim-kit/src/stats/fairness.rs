@@ -44,6 +44,7 @@ pub struct Capture {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct CaptureResult {
     /// Longest run of consecutive successes by one station.
+    #[serde(rename = "longest_run_frames")]
     pub longest_run: u64,
     /// The station that had it.
     pub longest_run_station: u32,
@@ -51,6 +52,7 @@ pub struct CaptureResult {
     pub window: u64,
     /// Largest share of a window's successes taken by one station (0..=1);
     /// undefined (NaN) when there was no success.
+    #[serde(rename = "max_window_share_fraction")]
     pub max_window_share: f64,
     /// The station that took it.
     pub max_window_station: u32,
