@@ -282,7 +282,7 @@ fn contention_sweep_cmd(
     opts: &presets::Options,
     text: &str,
 ) -> Result<(), Failure> {
-    let spec = retry_storm::sweep::SweepSpec::parse(text)?;
+    let spec = retry_storm::sweep::parse_axis(text)?;
     check_out(a, &files::contention_sweep_files())?;
     let (key, tables) = run_contention_sweep(source, opts, &spec, a.seeds, interrupt::flag())?;
     let (json, csv) = (tables.json(&key), tables.csv(&key));
@@ -345,7 +345,7 @@ fn sweep_cmd(
             "--sweep has no time series: use --csv or --json",
         ));
     }
-    let spec = retry_storm::sweep::SweepSpec::parse(spec)?;
+    let spec = retry_storm::sweep::parse_axis(spec)?;
     a.check_memory(&retry_storm::sweep::plan(source, opts, &spec)?.1)?;
     let names = files::sweep_files(&sc.name);
     let mut outputs = Vec::new();

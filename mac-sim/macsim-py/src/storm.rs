@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use retry_storm::file::{Experiment, Setting};
 use retry_storm::strategy::Strategy;
-use retry_storm::sweep::SweepSpec;
+use retry_storm::sweep::{Axis, parse_axis};
 use retry_storm::{StormError, contention, presets, report};
 use retry_storm_host::contention::{run_contention_seeds_with, run_contention_sweep};
 use retry_storm_host::replicate::run_seeds_with;
@@ -52,7 +52,7 @@ enum Form {
     /// Every strategy over `n` seeds (`--seeds`).
     Seeds(u32),
     /// Every strategy at every value of one parameter, over `seeds` seeds (`--sweep`).
-    Sweep(SweepSpec, u32),
+    Sweep(Axis, u32),
 }
 
 /// Runs the storm scenario `scenario` (a preset's name, see `mac-sim storm --list`,
@@ -141,7 +141,7 @@ pub fn storm<'py>(
         Experiment::Contention(c) => {
             return match sweep {
                 Some(text) => {
-                    let spec = SweepSpec::parse(text).map_err(storm_error)?;
+                    let spec = parse_axis(text).map_err(storm_error)?;
                     run_contention_swept(py, &source, &opts, &spec, seeds)
                 }
                 None => run_contention(py, &c.config, seeds),
@@ -160,7 +160,7 @@ pub fn storm<'py>(
         .map_err(store_error)?;
     // The command line's order: --sweep (over --seeds), else --seeds, else once.
     let form = match sweep {
-        Some(text) => Form::Sweep(SweepSpec::parse(text).map_err(storm_error)?, seeds),
+        Some(text) => Form::Sweep(parse_axis(text).map_err(storm_error)?, seeds),
         None if seeds != 1 => Form::Seeds(seeds),
         None => Form::Once,
     };
@@ -241,7 +241,7 @@ fn run_contention_swept<'py>(
     py: Python<'py>,
     source: &presets::Source,
     opts: &presets::Options,
-    spec: &SweepSpec,
+    spec: &Axis,
     seeds: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (key, tables) = interruptible(

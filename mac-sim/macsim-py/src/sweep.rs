@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use csma_cd::sweep::record::METRICS;
-use csma_cd::sweep::spec::{RandomNumbers, SweepSpec};
+use csma_cd::sweep::spec::{self, RandomNumbers};
 use csma_cd::sweep::summary::{row, run_row};
 use csma_cd::table::Row;
 use csma_cd_host::sweep::execute::{SweepError, summarise};
@@ -119,7 +119,7 @@ pub fn sweep<'py>(
     } else {
         RandomNumbers::Independent
     };
-    let spec = SweepSpec::from_lists(base, axes, replications, seed, random_numbers)
+    let spec = spec::from_lists(base, axes, replications, seed, random_numbers)
         .map_err(value_error)?;
     let points = spec.validate().map_err(value_error)?;
     // A keyword argument that no point reads is refused, as the command line's flag.
@@ -129,7 +129,7 @@ pub fn sweep<'py>(
     let on = pool
         .as_ref()
         .map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
-    crate::memory::check("sweep", &spec.memory(&points, on), on, max_memory)?;
+    crate::memory::check("sweep", &spec::memory(&spec, &points, on), on, max_memory)?;
     let counters = Counters::default();
     let mut reporter = Reporter::new(progress);
     let outcome = interruptible_with(

@@ -9,10 +9,10 @@ use retry_storm::contention::{
     ContentionConfig, ContentionOverSeeds, ContentionRow, over_seeds, run_contention_with,
 };
 use retry_storm::error::Param;
-use retry_storm::file::{Experiment, Setting};
+use retry_storm::file::Experiment;
 use retry_storm::presets::{Options, Source};
 use retry_storm::replicate::check_seeds;
-use retry_storm::sweep::{SweepParam, SweepSpec, SweepValue, TablePoint};
+use retry_storm::sweep::{Axis, SweepParam, SweepValue, TablePoint};
 use retry_storm::{StormError, report};
 use sim_host::runner::grid::{Done, RunError, run_grid};
 use sim_kit::progress::Quiet;
@@ -122,23 +122,22 @@ impl ContentionSweep {
 pub fn run_contention_sweep(
     source: &Source,
     opts: &Options,
-    spec: &SweepSpec,
+    spec: &Axis,
     seeds: u32,
     cancel: &AtomicBool,
 ) -> Result<(String, ContentionSweep), StormError> {
-    let SweepParam::Key(key) = &spec.param else {
+    let SweepParam::Key(key) = retry_storm::sweep::param(spec) else {
         return Err(StormError::param(
             Param::SweepValues,
             format!(
                 "'{}': a contention experiment sweeps a key of its file (see --keys), e.g. contention.base=1ms,5ms",
-                spec.param.name()
+                spec.key
             ),
         ));
     };
     check_seeds(seeds)?;
     let mut configs = Vec::with_capacity(spec.values.len());
-    for v in &spec.values {
-        let setting = Setting::new(key.as_str(), v.to_string());
+    for (setting, v) in spec.values.iter().zip(retry_storm::sweep::values(spec)) {
         let setting = setting.clone().given_as(format!("--sweep {setting}"));
         match source.experiment(&opts.with(setting))? {
             Experiment::Contention(c) => configs.push((v.clone(), c.config)),

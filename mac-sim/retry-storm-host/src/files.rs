@@ -10,7 +10,7 @@ use retry_storm::report::{
     contention_csv, contention_seeds_csv, replicated_csv, replicated_series_csv, series_csv,
     summary_csv, sweep_csv, sweep_json,
 };
-use retry_storm::sweep::{SweepPoint, SweepSpec};
+use retry_storm::sweep::{Axis, SweepPoint};
 use retry_storm::{Comparison, ComparisonResult};
 use sim_host::chart::save::save;
 use sim_host::output::atomic::{OutputError, write_atomic};
@@ -182,7 +182,7 @@ pub fn write_replicated(
 pub fn write_sweep(
     dir: &Path,
     sc: &Comparison,
-    spec: &SweepSpec,
+    spec: &Axis,
     points: &[SweepPoint],
 ) -> Result<(), OutputError> {
     let stem = format!("storm-{}-sweep", sc.name);
@@ -195,7 +195,7 @@ pub fn write_sweep(
         sweep_csv(sc, spec, points).as_bytes(),
     )?;
     save(
-        &sweep_chart(&sc.name, spec.param.name(), points),
+        &sweep_chart(&sc.name, &spec.key, points),
         dir,
         &stem,
     )?;

@@ -6,10 +6,10 @@
 //!
 //! ```
 //! use retry_storm::presets::{Options, Source};
-//! use retry_storm::sweep::SweepSpec;
+//! use retry_storm::sweep::parse_axis;
 //! use retry_storm_host::sweep::run_sweep;
 //! let src = Source::preset("metastable").unwrap();
-//! let spec = SweepSpec::parse("utilisation=0.4,0.93").unwrap();
+//! let spec = parse_axis("utilisation=0.4,0.93").unwrap();
 //! let stop = std::sync::atomic::AtomicBool::new(false);
 //! let quiet = sim_kit::progress::Quiet;
 //! let (_, points) = run_sweep(&src, &Options::default(), &spec, 2, &quiet, &stop).unwrap();
@@ -23,7 +23,7 @@ use std::sync::atomic::AtomicBool;
 use retry_storm::comparison::replication;
 use retry_storm::presets::{Options, Source};
 use retry_storm::replicate::check_seeds;
-use retry_storm::sweep::{SweepPoint, SweepSpec, plan, points};
+use retry_storm::sweep::{Axis, SweepPoint, plan, points, values};
 use retry_storm::{Comparison, StormError, StormResult};
 use sim_host::store::{CampaignError, Job, run_campaign};
 use sim_kit::progress::Progress;
@@ -45,7 +45,7 @@ use crate::store::{Store, StormPoint, StormRecord, run_key};
 pub fn run_sweep(
     source: &Source,
     opts: &Options,
-    spec: &SweepSpec,
+    spec: &Axis,
     seeds: u32,
     progress: &dyn Progress,
     cancel: &AtomicBool,
@@ -96,7 +96,7 @@ pub type SweepError = CampaignError<StormError>;
 pub fn run_stored_sweep(
     source: &Source,
     opts: &Options,
-    spec: &SweepSpec,
+    spec: &Axis,
     seeds: u32,
     campaign: Campaign<'_>,
     progress: &dyn Progress,
@@ -112,9 +112,8 @@ pub fn run_stored_sweep(
         .enumerate()
         .map(|(i, cfg)| StormPoint {
             config: cfg.clone(),
-            key: spec.param.name().to_string(),
-            value: spec
-                .values
+            key: spec.key.clone(),
+            value: values(spec)
                 .get(i / per)
                 .map(ToString::to_string)
                 .unwrap_or_default(),

@@ -24,7 +24,7 @@
 //! use retry_storm::presets::{Options, Source};
 //! use retry_storm::{run, comparison::replication, sweep};
 //! let src = Source::preset("metastable").unwrap();
-//! let spec = sweep::SweepSpec::parse("utilisation=0.4,0.93").unwrap();
+//! let spec = sweep::parse_axis("utilisation=0.4,0.93").unwrap();
 //! let (sc, runs) = sweep::plan(&src, &Options::default(), &spec).unwrap();
 //! assert_eq!(runs.len(), 2 * sc.runs.len()); // value by value, the strategies in order
 //! let grid: Vec<Vec<_>> = runs
@@ -36,7 +36,7 @@
 //! let retrying = |p: &sweep::SweepPoint| p.strategies[1].recovered;
 //! assert!(retrying(&points[0]) > retrying(&points[1])); // 40 % recovers, 93 % does not
 //! // A key of the file: the server's workers.
-//! let spec = sweep::SweepSpec::parse("server.workers=30,60").unwrap();
+//! let spec = sweep::parse_axis("server.workers=30,60").unwrap();
 //! let (_, runs) = sweep::plan(&src, &Options::default(), &spec).unwrap();
 //! assert_eq!(runs[runs.len() - 1].server.workers, Some(60));
 //! ```
@@ -51,6 +51,7 @@ pub use crate::config::with_clients;
 use crate::config::{Load, ServerConfig, StormConfig};
 use crate::error::{Param, StormError};
 use crate::file::{Setting, resolve};
+use sim_kit::schema::{FieldError, Values};
 use crate::presets::{Options, Source};
 use crate::replicate::{StrategyOverSeeds, over_seeds};
 use crate::sim::StormResult;
@@ -131,76 +132,103 @@ impl fmt::Display for SweepValue {
     }
 }
 
-/// A parameter and its values.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SweepSpec {
-    /// The parameter.
-    pub param: SweepParam,
-    /// Its values, in order.
-    pub values: Vec<SweepValue>,
+/// A sweep's axis: one parameter (a run-wide one of the table above, or a key of
+/// the file) and its values, each a [`Setting`] of that key alone: the kit's one
+/// [`Axis`](sim_kit::schema::Axis) type, over the storm's settings.
+pub type Axis = sim_kit::schema::Axis<Setting>;
+
+/// Read `PARAM=VALUES` as a storm sweep's [`Axis`].
+///
+/// # Errors
+///
+/// [`StormError::Param`]: [`Param::Sweep`] for text without `=` or more than
+/// [`MAX_SWEEP_VALUES`] values; [`Param::SweepValues`] (with the reason) for a
+/// parameter that is neither one of the table's nor a file's key, a key whose
+/// value is a list or text, values that [`sim_kit::range::values`] cannot read,
+/// or a list of text with an empty or repeated value.
+pub fn parse_axis(text: &str) -> Result<Axis, StormError> {
+    let (p, v) = text
+        .split_once('=')
+        .ok_or_else(|| StormError::param(Param::Sweep, text))?;
+    Axis::parse(p.trim(), v.trim()).map_err(|e| e.error)
 }
 
-impl SweepSpec {
-    /// Read `PARAM=VALUES`.
-    ///
-    /// # Errors
-    ///
-    /// [`StormError::Param`]: [`Param::Sweep`] for text without `=` or more than
-    /// [`MAX_SWEEP_VALUES`] values; [`Param::SweepValues`] (with the reason) for a
-    /// parameter that is neither one of the table's nor a file's key, a key whose
-    /// value is a list or text, values that [`sim_kit::range::values`] cannot read,
-    /// or a list of text with an empty or repeated value.
-    pub fn parse(text: &str) -> Result<Self, StormError> {
-        let bad = || StormError::param(Param::Sweep, text);
-        let (p, v) = text.split_once('=').ok_or_else(bad)?;
-        let (p, v) = (p.trim(), v.trim());
-        let values_error = |why: String| {
-            StormError::param(Param::SweepValues, format!("'{}': {why}", text.trim()))
+/// The parameter an axis sweeps.
+pub fn param(axis: &Axis) -> SweepParam {
+    run_wide(&axis.key).unwrap_or_else(|| SweepParam::Key(axis.key.clone()))
+}
+
+/// An axis's values as reports write them: numbers for a run-wide parameter and a
+/// file's numeric key, text for a key written as text (a duration, a name).
+pub fn values(axis: &Axis) -> Vec<SweepValue> {
+    let numeric = run_wide(&axis.key).is_some()
+        || resolve(&axis.key).is_ok_and(|t| !t.is_text());
+    axis.values
+        .iter()
+        .map(|s| match s.value.parse::<f64>() {
+            Ok(x) if numeric => SweepValue::Number(x),
+            _ => SweepValue::Text(s.value.clone()),
+        })
+        .collect()
+}
+
+fn run_wide(key: &str) -> Option<SweepParam> {
+    SweepParam::RUN_WIDE.into_iter().find(|x| x.name() == key)
+}
+
+impl Values for Setting {
+    type Error = StormError;
+
+    /// One setting of `key` per value of `list`. The errors name the whole
+    /// `KEY=LIST` themselves, so the [`FieldError`]'s key is empty.
+    fn list(key: &str, list: &str) -> Result<Vec<Self>, FieldError<StormError>> {
+        let whole = format!("{key}={list}");
+        let fail = |error: StormError| FieldError {
+            key: String::new(),
+            error,
         };
+        let bad = || fail(StormError::param(Param::Sweep, whole.as_str()));
+        let values_error =
+            |why: String| fail(StormError::param(Param::SweepValues, format!("'{whole}': {why}")));
         let numbers = || {
-            sim_kit::range::values(v)
-                .map(|xs| xs.into_iter().map(SweepValue::Number).collect::<Vec<_>>())
+            sim_kit::range::values(list)
+                .map(|xs| xs.into_iter().map(|x| x.to_string()).collect::<Vec<_>>())
                 .map_err(|e| values_error(e.to_string()))
         };
-        if let Some(param) = SweepParam::RUN_WIDE.into_iter().find(|x| x.name() == p) {
-            let values = numbers()?;
-            if values.len() > MAX_SWEEP_VALUES {
+        let values = if run_wide(key).is_some() {
+            numbers()?
+        } else {
+            if key.is_empty() {
                 return Err(bad());
             }
-            return Ok(Self { param, values });
-        }
-        if p.is_empty() {
-            return Err(bad());
-        }
-        let target = resolve(p).map_err(values_error)?;
-        if target.is_list() || target.doc.value == "text" {
-            return Err(values_error(format!(
-                "{p} is {}: a sweep takes a key with one number, duration or name",
-                if target.is_list() { "a list" } else { "text" }
-            )));
-        }
-        let values = if target.is_text() {
-            let items: Vec<&str> = sim_kit::schema::split_items(v).collect();
-            if items.iter().any(|x| x.is_empty()) {
-                return Err(values_error("an empty value".into()));
+            let target = resolve(key).map_err(values_error)?;
+            if target.is_list() || target.doc.value == "text" {
+                return Err(values_error(format!(
+                    "{key} is {}: a sweep takes a key with one number, duration or name",
+                    if target.is_list() { "a list" } else { "text" }
+                )));
             }
-            if let Some(twice) = sim_kit::schema::first_repeated(&items, |x| x.to_string()) {
-                return Err(values_error(format!("{twice} is given twice")));
+            if target.is_text() {
+                let items: Vec<&str> = sim_kit::schema::split_items(list).collect();
+                if items.iter().any(|x| x.is_empty()) {
+                    return Err(values_error("an empty value".into()));
+                }
+                if let Some(twice) = sim_kit::schema::first_repeated(&items, |x| x.to_string()) {
+                    return Err(values_error(format!("{twice} is given twice")));
+                }
+                items.into_iter().map(str::to_string).collect()
+            } else {
+                numbers()?
             }
-            items
-                .into_iter()
-                .map(|x| SweepValue::Text(x.to_string()))
-                .collect()
-        } else {
-            numbers()?
         };
         if values.len() > MAX_SWEEP_VALUES {
             return Err(bad());
         }
-        Ok(Self {
-            param: SweepParam::Key(p.to_string()),
-            values,
-        })
+        Ok(values.into_iter().map(|v| Setting::new(key, v)).collect())
+    }
+
+    fn get(&self, key: &str) -> Option<String> {
+        (self.key == key).then(|| self.value.clone())
     }
 }
 
@@ -291,21 +319,21 @@ pub struct SweepPoint {
 pub fn plan(
     source: &Source,
     opts: &Options,
-    spec: &SweepSpec,
+    spec: &Axis,
 ) -> Result<(Comparison, Vec<StormConfig>), StormError> {
     let sc = source.scenario(opts)?;
     let mut runs = Vec::with_capacity(spec.values.len() * sc.runs.len());
-    for v in &spec.values {
-        match (&spec.param, v) {
-            (SweepParam::Key(key), v) => {
-                let setting = Setting::new(key.as_str(), v.to_string());
+    let param = param(spec);
+    for (setting, v) in spec.values.iter().zip(values(spec)) {
+        match (&param, v) {
+            (SweepParam::Key(_), _) => {
                 let setting = setting.clone().given_as(format!("--sweep {setting}"));
                 let at = source.scenario(&opts.with(setting))?;
                 runs.extend(at.runs);
             }
             (param, SweepValue::Number(x)) => {
                 for r in &sc.runs {
-                    runs.push(apply(r, param, *x)?);
+                    runs.push(apply(r, param, x)?);
                 }
             }
             (param, SweepValue::Text(t)) => {
@@ -321,13 +349,13 @@ pub fn plan(
 
 /// The points of a sweep from `grid[run][seed]`, the runs in [`plan`]'s order: one
 /// per value of `spec`, in order, each strategy summarised over its seeds.
-pub fn points(sc: &Comparison, spec: &SweepSpec, grid: &[Vec<StormResult>]) -> Vec<SweepPoint> {
+pub fn points(sc: &Comparison, spec: &Axis, grid: &[Vec<StormResult>]) -> Vec<SweepPoint> {
     let per = sc.runs.len().max(1);
-    spec.values
-        .iter()
+    values(spec)
+        .into_iter()
         .zip(grid.chunks(per))
         .map(|(value, chunk)| SweepPoint {
-            value: value.clone(),
+            value,
             strategies: chunk.iter().map(|r| over_seeds(r)).collect(),
         })
         .collect()

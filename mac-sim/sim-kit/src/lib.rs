@@ -32,6 +32,9 @@
 //! * [`schema`](mod@schema): the one schema engine: a model's table of parameters, written once
 //!   with [`schema!`](macro@schema), gives its `Scenario` type, text forms, files, columns and the
 //!   reference that every door uses.
+//! * [`sweep`]: the one sweep specification of every model ([`sweep::SweepSpec`]: a
+//!   base, the [`schema::Axis`]es, replications and their seeds), the model giving
+//!   only how a point becomes its checked configuration ([`sweep::Sweepable`]).
 //! * [`output`]: formats written to any `std::io::Write`: JSON ([`output::json`]) and
 //!   packet captures, pcapng and pcap ([`output::pcap`]), and results tables as CSV
 //!   or JSON ([`output::table`]).
@@ -43,7 +46,7 @@
 //!
 //! The layering inside the kit runs one way: `time` ← `engine`, `stats`, `output`;
 //! `maths`, `memory`, `hash`, `shard`, `progress`, `locate` and `range` stand alone; `schema` builds on
-//! `range`, `time` and `output`. A model crate depends on the
+//! `range`, `time` and `output`; `sweep` on `schema`, `maths` and `hash`. A model crate depends on the
 //! kit, never the reverse.
 //!
 //! ## Example: a model on the engine
@@ -77,6 +80,7 @@ pub mod range;
 pub mod schema;
 pub mod shard;
 pub mod stats;
+pub mod sweep;
 pub mod time;
 
 pub use time::{SignedTime, Time};

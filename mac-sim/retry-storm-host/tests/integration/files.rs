@@ -37,7 +37,7 @@ fn names_and_paths() {
 #[test]
 fn declared_names_are_the_files_written() {
     use retry_storm::contention::{ContentionConfig, run_contention};
-    use retry_storm::sweep::SweepSpec;
+    use retry_storm::sweep::parse_axis;
     use retry_storm_host::contention::run_contention_seeds;
     use retry_storm_host::{files, replicate, run_comparison, sweep};
     let listing = |write: &dyn Fn(&std::path::Path)| {
@@ -65,7 +65,7 @@ fn declared_names_are_the_files_written() {
         listing(&|d| files::write_replicated(d, &r, None).unwrap()),
         sorted(files::replicated_files("partial"))
     );
-    let spec = SweepSpec::parse("retries=0,1").unwrap();
+    let spec = parse_axis("retries=0,1").unwrap();
     let (_, points) = sweep::run_sweep(
         &presets::Source::preset("partial").unwrap(),
         &presets::Options::default(),

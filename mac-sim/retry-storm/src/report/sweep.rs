@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::format::{csv_estimate, heading, pm, recover_decimals};
 use crate::comparison::Comparison;
-use crate::sweep::{SweepPoint, SweepSpec};
+use crate::sweep::{Axis, SweepPoint};
 
 /// A sweep with what it swept, for JSON.
 #[derive(Serialize)]
@@ -17,16 +17,16 @@ struct SweepRecord<'a> {
 }
 
 /// The sweep as JSON.
-pub fn sweep_json(sc: &Comparison, spec: &SweepSpec, points: &[SweepPoint]) -> String {
+pub fn sweep_json(sc: &Comparison, spec: &Axis, points: &[SweepPoint]) -> String {
     sim_kit::output::json::to_string(&SweepRecord {
         scenario: &sc.name,
-        param: spec.param.name(),
+        param: spec.key.as_str(),
         points,
     })
 }
 
 /// The sweep as a table: a line per value and strategy.
-pub fn sweep_report(sc: &Comparison, spec: &SweepSpec, points: &[SweepPoint]) -> String {
+pub fn sweep_report(sc: &Comparison, spec: &Axis, points: &[SweepPoint]) -> String {
     let mut s = heading(&sc.name, &sc.title, &sc.expectation);
     let seeds = points
         .first()
@@ -35,13 +35,13 @@ pub fn sweep_report(sc: &Comparison, spec: &SweepSpec, points: &[SweepPoint]) ->
     let _ = writeln!(
         s,
         "sweep of {} over {} values, {seeds} seeds each; mean ± half-width of the 95 % confidence interval\n",
-        spec.param.name(),
+        spec.key.as_str(),
         points.len()
     );
     let _ = writeln!(
         s,
         "{:>12} {:<32} {:>11} {:>11} {:>13} {:>9} {:>13}",
-        spec.param.name(),
+        spec.key.as_str(),
         "strategy",
         "load~",
         "load>",
@@ -76,7 +76,7 @@ pub fn sweep_report(sc: &Comparison, spec: &SweepSpec, points: &[SweepPoint]) ->
 pub const SWEEP_HEADER: &str = "scenario,param,value,strategy,seeds,recovered,recover_s,recover_s_ci95,load_during,load_during_ci95,load_after,load_after_ci95,during_success_ratio,during_success_ratio_ci95,wasted_fraction,wasted_fraction_ci95";
 
 /// The sweep as CSV, header included: a line per value and strategy.
-pub fn sweep_csv(sc: &Comparison, spec: &SweepSpec, points: &[SweepPoint]) -> String {
+pub fn sweep_csv(sc: &Comparison, spec: &Axis, points: &[SweepPoint]) -> String {
     let mut s = format!("{SWEEP_HEADER}\n");
     let e = csv_estimate;
     for p in points {
@@ -85,7 +85,7 @@ pub fn sweep_csv(sc: &Comparison, spec: &SweepSpec, points: &[SweepPoint]) -> St
                 s,
                 "{},{},{},\"{}\",{},{},{},{},{},{},{}",
                 sc.name,
-                spec.param.name(),
+                spec.key.as_str(),
                 p.value,
                 st.strategy,
                 st.seeds.len(),

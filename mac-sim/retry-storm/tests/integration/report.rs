@@ -120,7 +120,7 @@ fn clients_flag_and_clients_sweep_give_the_same_runs() {
         )
         .unwrap();
         let src = presets::Source::preset(name).unwrap();
-        let spec = sweep::SweepSpec::parse("clients=7").unwrap();
+        let spec = sweep::parse_axis("clients=7").unwrap();
         let (_, swept) = sweep::plan(&src, &presets::Options::default(), &spec).unwrap();
         assert_eq!(flag.runs, swept, "{name}");
     }
@@ -134,7 +134,7 @@ fn a_swept_key_gives_the_runs_of_the_key_set() {
     let src = presets::Source::preset("pause").unwrap();
     let none = presets::Options::default();
     let base = src.scenario(&none).unwrap();
-    let spec = sweep::SweepSpec::parse("trigger.end=25s,35s").unwrap();
+    let spec = sweep::parse_axis("trigger.end=25s,35s").unwrap();
     let (_, swept) = sweep::plan(&src, &none, &spec).unwrap();
     assert_eq!(swept.len(), 2 * base.runs.len());
     for (i, end) in ["25s", "35s"].into_iter().enumerate() {

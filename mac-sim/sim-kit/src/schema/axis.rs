@@ -1,10 +1,11 @@
 //! A sweep's axis, for every model: one parameter and its values, each a scenario
 //! that sets only it.
 
-use super::field::{FieldError, Schema};
+use super::field::{FieldError, Values};
 
-/// One swept parameter: its key and its values, each a scenario of the model's
-/// schema `S` that sets only it.
+/// One swept parameter: its key and its values, each a setting of the model's
+/// parameters `S` (a [`Schema`](super::Schema)'s scenario, or any [`Values`]) that
+/// sets only it.
 ///
 /// ```
 /// # use sim_kit::schema::{Axis, ValueError};
@@ -29,7 +30,7 @@ pub struct Axis<S> {
     pub values: Vec<S>,
 }
 
-impl<S: Schema> Axis<S> {
+impl<S: Values> Axis<S> {
     /// The axis of the parameter `key` from a list in its text form: comma-separated
     /// values, and for numbers ranges (`1..=256:x2`, `0.1..=1.0:0.1`).
     ///

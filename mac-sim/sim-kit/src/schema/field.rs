@@ -58,15 +58,31 @@ impl<E: fmt::Display> fmt::Display for FieldError<E> {
 
 impl<E: fmt::Debug + fmt::Display> std::error::Error for FieldError<E> {}
 
+/// Settings of a model's parameters read from text, one key at a time: what a sweep's
+/// [`Axis`](super::Axis) needs. Every [`Schema`] is one; so is a model whose
+/// parameters are the keys of a file of nested tables (the storm's settings).
+pub trait Values: Clone + fmt::Debug + PartialEq {
+    /// The model's error for a value that cannot be read.
+    type Error: fmt::Display;
+    /// One setting per item of the list `text` for the parameter `key`, each
+    /// setting only that key: a sweep's axis.
+    ///
+    /// # Errors
+    ///
+    /// A [`FieldError`] naming the key: an unknown key, an empty or bad list, or a
+    /// value given twice.
+    fn list(key: &str, text: &str) -> Result<Vec<Self>, FieldError<Self::Error>>;
+    /// The text form of the parameter `key`, if set.
+    fn get(&self, key: &str) -> Option<String>;
+}
+
 /// A model's parameters, each optional, as the [`schema!`](crate::schema!) macro
 /// defines them from one table: what every door needs to read, write, layer, sweep
 /// and document them without knowing the model. The macro implements it for the
 /// model's `Scenario`, which also has each method as its own.
-pub trait Schema: Clone + Default + fmt::Debug + PartialEq {
+pub trait Schema: Values + Default {
     /// The model's configuration that a scenario sets parameters of.
     type Config: Default;
-    /// The model's error for a value that cannot be read.
-    type Error: fmt::Display;
     /// Every parameter, in the order of the table.
     const FIELDS: &'static [Field];
     /// Sets the parameter `key` from its text form.
@@ -76,16 +92,6 @@ pub trait Schema: Clone + Default + fmt::Debug + PartialEq {
     /// A [`FieldError`] naming the key: an unknown key, or text that is not a value
     /// of the parameter's kind.
     fn set(&mut self, key: &str, text: &str) -> Result<(), FieldError<Self::Error>>;
-    /// The text form of the parameter `key`, if set.
-    fn get(&self, key: &str) -> Option<String>;
-    /// One scenario per item of the list `text` for the parameter `key`, each
-    /// setting only that key: a sweep's axis.
-    ///
-    /// # Errors
-    ///
-    /// A [`FieldError`] naming the key: an unknown key, an empty or bad list, or a
-    /// value given twice.
-    fn list(key: &str, text: &str) -> Result<Vec<Self>, FieldError<Self::Error>>;
     /// This scenario with every parameter that `top` sets replaced by `top`'s value.
     #[must_use]
     fn overlay(self, top: &Self) -> Self;

@@ -13,7 +13,8 @@
 //!   "not set".
 //! * [`Field`]: one parameter as the doors see it; [`FieldError`]: a value that
 //!   cannot be accepted, naming the parameter.
-//! * [`Axis`]: a sweep's axis, one parameter and its values.
+//! * [`Axis`]: a sweep's axis, one parameter and its values; [`Values`]: what an
+//!   axis needs of a model (every [`Schema`] has it).
 //! * [`ValueError`]: the kit's value errors, which every model's error type takes in.
 
 mod axis;
@@ -27,6 +28,6 @@ pub use codec::{
     Auto, Codec, Off, OrWord, Real, Scalar, Unit, ValueError, Word, numbers, split_items,
     whole_numbers,
 };
-pub use field::{Field, FieldError, Schema, first_without_effect};
+pub use field::{Field, FieldError, Schema, Values, first_without_effect};
 pub use reference::reference;
 pub use table::first_repeated;

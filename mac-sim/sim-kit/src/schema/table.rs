@@ -259,18 +259,21 @@ macro_rules! schema {
             }
         }
 
-        impl $crate::schema::Schema for $name {
-            type Config = $config;
+        impl $crate::schema::Values for $name {
             type Error = $err;
-            const FIELDS: &'static [$crate::schema::Field] = FIELDS;
-            fn set(&mut self, key: &str, text: &str) -> Result<(), $crate::schema::FieldError<$err>> {
-                $name::set(self, key, text)
+            fn list(key: &str, text: &str) -> Result<Vec<Self>, $crate::schema::FieldError<$err>> {
+                $name::list(key, text)
             }
             fn get(&self, key: &str) -> Option<String> {
                 $name::get(self, key)
             }
-            fn list(key: &str, text: &str) -> Result<Vec<Self>, $crate::schema::FieldError<$err>> {
-                $name::list(key, text)
+        }
+
+        impl $crate::schema::Schema for $name {
+            type Config = $config;
+            const FIELDS: &'static [$crate::schema::Field] = FIELDS;
+            fn set(&mut self, key: &str, text: &str) -> Result<(), $crate::schema::FieldError<$err>> {
+                $name::set(self, key, text)
             }
             fn overlay(self, top: &Self) -> Self {
                 $name::overlay(self, top)
