@@ -91,8 +91,7 @@ impl SweepArgs {
             spec::RandomNumbers::Independent
         };
         let given: Vec<String> = lists.iter().map(|(k, _)| k.clone()).collect();
-        let spec =
-            spec::from_lists(file, lists, self.replications, self.seed, random_numbers)?;
+        let spec = spec::from_lists(file, lists, self.replications, self.seed, random_numbers)?;
         // A flag or an axis that no point reads is refused, not ignored.
         csma_cd::scenario::check_effect(&spec.points()?, given.iter().map(String::as_str))
             .map_err(Failure::usage)?;
@@ -123,8 +122,11 @@ pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
     };
     let out = on_threads(a.threads, || {
         let threads = rayon::current_num_threads();
-        a.memory
-            .check("sweep", &spec::memory(&spec, &spec.validate()?, threads), threads)?;
+        a.memory.check(
+            "sweep",
+            &spec::memory(&spec, &spec.validate()?, threads),
+            threads,
+        )?;
         Ok(run_sweep(&spec, &opts, &progress, cancel))
     })??;
     if let Some(shard) = a.shard {

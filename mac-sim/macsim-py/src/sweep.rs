@@ -119,8 +119,8 @@ pub fn sweep<'py>(
     } else {
         RandomNumbers::Independent
     };
-    let spec = spec::from_lists(base, axes, replications, seed, random_numbers)
-        .map_err(value_error)?;
+    let spec =
+        spec::from_lists(base, axes, replications, seed, random_numbers).map_err(value_error)?;
     let points = spec.validate().map_err(value_error)?;
     // A keyword argument that no point reads is refused, as the command line's flag.
     csma_cd::scenario::check_effect(&points, given.iter().map(String::as_str))

@@ -194,10 +194,6 @@ pub fn write_sweep(
         &dir.join(format!("{stem}.csv")),
         sweep_csv(sc, spec, points).as_bytes(),
     )?;
-    save(
-        &sweep_chart(&sc.name, &spec.key, points),
-        dir,
-        &stem,
-    )?;
+    save(&sweep_chart(&sc.name, &spec.key, points), dir, &stem)?;
     Ok(())
 }

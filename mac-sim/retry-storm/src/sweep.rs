@@ -51,10 +51,10 @@ pub use crate::config::with_clients;
 use crate::config::{Load, ServerConfig, StormConfig};
 use crate::error::{Param, StormError};
 use crate::file::{Setting, resolve};
-use sim_kit::schema::{FieldError, Values};
 use crate::presets::{Options, Source};
 use crate::replicate::{StrategyOverSeeds, over_seeds};
 use crate::sim::StormResult;
+use sim_kit::schema::{FieldError, Values};
 use sim_kit::time::{PS_PER_SEC, Time};
 
 /// The most values a storm sweep takes (each one runs every strategy over every
@@ -161,8 +161,7 @@ pub fn param(axis: &Axis) -> SweepParam {
 /// An axis's values as reports write them: numbers for a run-wide parameter and a
 /// file's numeric key, text for a key written as text (a duration, a name).
 pub fn values(axis: &Axis) -> Vec<SweepValue> {
-    let numeric = run_wide(&axis.key).is_some()
-        || resolve(&axis.key).is_ok_and(|t| !t.is_text());
+    let numeric = run_wide(&axis.key).is_some() || resolve(&axis.key).is_ok_and(|t| !t.is_text());
     axis.values
         .iter()
         .map(|s| match s.value.parse::<f64>() {
@@ -188,8 +187,12 @@ impl Values for Setting {
             error,
         };
         let bad = || fail(StormError::param(Param::Sweep, whole.as_str()));
-        let values_error =
-            |why: String| fail(StormError::param(Param::SweepValues, format!("'{whole}': {why}")));
+        let values_error = |why: String| {
+            fail(StormError::param(
+                Param::SweepValues,
+                format!("'{whole}': {why}"),
+            ))
+        };
         let numbers = || {
             sim_kit::range::values(list)
                 .map(|xs| xs.into_iter().map(|x| x.to_string()).collect::<Vec<_>>())

@@ -27,9 +27,14 @@ fn check_sums(v: &Value, n: usize) {
     );
     assert_eq!(
         sum("dropped_frames"),
-        v["conservation"]["dropped_excessive_frames"].as_u64().unwrap()
+        v["conservation"]["dropped_excessive_frames"]
+            .as_u64()
+            .unwrap()
     );
-    assert_eq!(sum("collided_attempts"), v["collided_attempts"].as_u64().unwrap());
+    assert_eq!(
+        sum("collided_attempts"),
+        v["collided_attempts"].as_u64().unwrap()
+    );
     let tp: f64 = st
         .iter()
         .map(|s| s["throughput_mbps"].as_f64().unwrap())
@@ -53,11 +58,17 @@ fn json_station_sums_are_the_run_totals_with_and_without_warm_up() {
     ];
     let whole = run_json(&args);
     check_sums(&whole, 9);
-    assert!(whole["conservation"]["dropped_excessive_frames"].as_u64().unwrap() > 0);
+    assert!(
+        whole["conservation"]["dropped_excessive_frames"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
     let warm = run_json(&[&args[..], &["--warmup", "100ms"]].concat());
     check_sums(&warm, 9);
     assert!(
-        warm["conservation"]["delivered_frames"].as_u64() < whole["conservation"]["delivered_frames"].as_u64()
+        warm["conservation"]["delivered_frames"].as_u64()
+            < whole["conservation"]["delivered_frames"].as_u64()
     );
     // Without --per-station there is no "stations" key, as before.
     let o = mac_sim(&["run", "-q", "-n", "3", "-d", "10ms", "--json"]);

@@ -174,7 +174,10 @@ fn a_file_that_cannot_serve_is_refused_before_any_run() {
     // A run's record changed in the file: its checksum no longer matches.
     rusqlite::Connection::open(&radio)
         .unwrap()
-        .execute("UPDATE runs SET delivered_frames = delivered_frames + 1 WHERE id = 1", [])
+        .execute(
+            "UPDATE runs SET delivered_frames = delivered_frames + 1 WHERE id = 1",
+            [],
+        )
         .unwrap();
     let o = sweep("stations=3,5", &["--db", &radio]);
     assert_usage_error(&o, "does not match its checksum");

@@ -1,7 +1,7 @@
 //! The reference of every key of a scenario file: its table, the values it takes (with
-//! the unit), its default and its meaning. The table itself ([`TABLES`]) is written
-//! beside the TOML schema it documents (the file's private `schema` module), so that a
-//! key is added in one file with its line of reference. `mac-sim storm --keys` prints it,
+//! the unit), its default and its meaning. The table itself ([`TABLES`]) is the TOML
+//! schema's own: each table of the file's private `schema` module is written once with
+//! the kit's `file_table!`, a field and its line of reference side by side. `mac-sim storm --keys` prints it,
 //! `mac-sim storm --help` ends with it and mac-sim/README.md quotes it, so the three
 //! cannot drift apart; a test compares it with the keys the schema accepts, so a key
 //! added to the schema without a line here fails.
@@ -12,14 +12,14 @@
 //! assert!(text.lines().any(|l| l.trim_start().starts_with("horizon ")));
 //! ```
 
-use sim_kit::output::text::wrap;
+use sim_kit::schema::tables_reference;
 
-pub use super::schema::{KeyDoc, TABLES, TableDoc};
+pub use super::schema::TABLES;
+pub use sim_kit::schema::{KeyDoc, TableDoc};
 
 /// The reference as text: a heading per table, a line per key (key, values, default),
-/// the meaning wrapped under it.
+/// the meaning wrapped under it ([`sim_kit::schema::tables_reference`]).
 pub fn reference() -> String {
-    let mut out = String::new();
     let intro = "Scenario file keys (TOML; unknown keys are refused). A duration or an \
                  instant carries its unit: \"1s\", \"100ms\", \"50us\", \"10ns\" (an instant \
                  may be \"0s\"). On the command line, --set TABLE.KEY=VALUE sets any key but \
@@ -27,38 +27,7 @@ pub fn reference() -> String {
                  timeouts=100ms,200ms) and --sweep TABLE.KEY=LIST sweeps one that holds a \
                  number, a duration or a name; a repeated table's key says which, counted \
                  from 1 (trigger.2.end), unless the file has one.";
-    for line in wrap(intro, 90) {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    for t in TABLES {
-        let header = if t.header.is_empty() {
-            "top level"
-        } else {
-            t.header
-        };
-        out.push('\n');
-        for (i, line) in wrap(&format!("{header}: {}", t.about), 90)
-            .iter()
-            .enumerate()
-        {
-            let indent = if i == 0 { "" } else { "  " };
-            out.push_str(&format!("{indent}{line}\n"));
-        }
-        for key in t.keys {
-            let default = if key.default.starts_with("required") {
-                key.default.to_string()
-            } else {
-                format!("default {}", key.default)
-            };
-            let first = wrap(&format!("{}; {default}", key.value), 70);
-            for (i, line) in first.iter().chain(&wrap(key.meaning, 70)).enumerate() {
-                let name = if i == 0 { key.key } else { "" };
-                out.push_str(&format!("  {name:<20}{line}\n"));
-            }
-        }
-    }
-    out
+    tables_reference(intro, TABLES)
 }
 
 #[cfg(test)]

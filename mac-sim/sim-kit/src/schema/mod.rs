@@ -16,12 +16,16 @@
 //! * [`Axis`]: a sweep's axis, one parameter and its values; [`Values`]: what an
 //!   axis needs of a model (every [`Schema`] has it).
 //! * [`ValueError`]: the kit's value errors, which every model's error type takes in.
+//! * [`file_table!`](crate::file_table!), [`TableDoc`], [`tables_reference`]: the
+//!   schema of a file of nested and repeated tables (the storm's), each table written
+//!   once as the struct serde reads and its reference.
 
 mod axis;
 mod codec;
 mod field;
 mod reference;
 mod table;
+mod tables;
 
 pub use axis::Axis;
 pub use codec::{
@@ -31,3 +35,4 @@ pub use codec::{
 pub use field::{Field, FieldError, Schema, Values, first_without_effect};
 pub use reference::reference;
 pub use table::first_repeated;
+pub use tables::{KeyDoc, TableDoc, tables_reference};
