@@ -8,10 +8,10 @@ use std::time::Duration;
 
 use clap::Args;
 use csma_cd::ConfigError;
-use csma_cd_host::bench;
-use sim_host::output::temporaries;
-use sim_host::runner::progress::{self, Steps};
-use sim_kit::output::json;
+use csma_cd_host::{BenchRow, bench_one, bench_report, bench_steady};
+use sim_host::temporaries;
+use sim_host::{Steps, progress};
+use sim_kit::json;
 
 use crate::emit;
 use crate::failure::Failure;
@@ -69,7 +69,7 @@ pub struct BenchArgs {
 /// Measure N (its from-t=0 rows, or with `steady` its steady-state row) in a child
 /// process; `None` if that cannot be done (the caller then measures in this process)
 /// or a signal came (the child is then killed: it has nothing to clean up).
-fn bench_child(a: &BenchArgs, n: u32, steady: bool) -> Option<Vec<bench::BenchRow>> {
+fn bench_child(a: &BenchArgs, n: u32, steady: bool) -> Option<Vec<BenchRow>> {
     let exe = std::env::current_exe().ok()?;
     let mut cmd = std::process::Command::new(exe);
     cmd.args([
@@ -129,14 +129,14 @@ fn bench_child(a: &BenchArgs, n: u32, steady: bool) -> Option<Vec<bench::BenchRo
 
 /// Measure N in this process: its from-t=0 rows (saturated and Poisson), or with
 /// `steady` its steady-state row.
-fn bench_here(a: &BenchArgs, n: u32, steady: bool) -> Result<Vec<bench::BenchRow>, ConfigError> {
+fn bench_here(a: &BenchArgs, n: u32, steady: bool) -> Result<Vec<BenchRow>, ConfigError> {
     let budget = a.budget_ms as f64 / 1000.0;
     if steady {
-        return Ok(vec![bench::bench_steady(n, a.warmup_ms, budget, a.seed)?]);
+        return Ok(vec![bench_steady(n, a.warmup_ms, budget, a.seed)?]);
     }
     [None, Some(a.load)]
         .into_iter()
-        .map(|load| bench::bench_one(n, load, budget, a.seed))
+        .map(|load| bench_one(n, load, budget, a.seed))
         .collect()
 }
 
@@ -236,6 +236,6 @@ pub fn bench_cmd(a: &BenchArgs) -> Result<(), Failure> {
     if a.json {
         emit(&json::to_string(&rows))
     } else {
-        emit(&bench::report(&rows))
+        emit(&bench_report(&rows))
     }
 }

@@ -22,12 +22,12 @@
 
 use std::fmt;
 
+use csma_cd::CaptureError;
 use csma_cd::ConfigError;
-use csma_cd::capture::CaptureError;
-use csma_cd_host::sweep::execute::SweepError;
+use csma_cd_host::SweepError;
 use retry_storm::StormError;
-use sim_host::output::atomic::OutputError;
-use sim_host::store::StoreError;
+use sim_host::OutputError;
+use sim_host::StoreError;
 
 use crate::interrupt::{self, Signal};
 
@@ -107,8 +107,8 @@ impl From<ConfigError> for Failure {
     }
 }
 
-impl From<csma_cd::sweep::spec::SpecError> for Failure {
-    fn from(e: csma_cd::sweep::spec::SpecError) -> Self {
+impl From<csma_cd::SpecError> for Failure {
+    fn from(e: csma_cd::SpecError) -> Self {
         Self::usage(e)
     }
 }
@@ -209,7 +209,7 @@ mod tests {
 
     #[test]
     fn a_database_that_cannot_serve_is_2_a_failure_while_storing_is_1() {
-        use sim_host::store::{Damage, Unusable};
+        use sim_host::{Damage, Unusable};
         use std::path::PathBuf;
         let p = || PathBuf::from("c.db");
         for e in [

@@ -6,7 +6,7 @@
 //! * **The first signal** raises [`flag`], which every long computation looks at: the
 //!   command stops, removes its temporaries, publishes nothing and exits with the
 //!   signal's status. A results database keeps the runs it had finished. Outputs are
-//!   published only through `sim_host::output::temporaries::gate`, which reads the flag
+//!   published only through `sim_host::temporaries::gate`, which reads the flag
 //!   under its lock, so a signal after the work but before the publication publishes
 //!   nothing too, and one after the publication changes nothing (the command finishes
 //!   and exits 0).
@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Mutex, Once};
 use std::time::Duration;
 
-use sim_host::output::temporaries::{self, Abandoned};
+use sim_host::{Abandoned, temporaries};
 
 use crate::note;
 

@@ -15,7 +15,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use sim_kit::output::json;
+use sim_kit::json;
 
 mod bench;
 mod failure;

@@ -3,8 +3,8 @@
 //! the memory this process may have and the limit given, as `sim_host::memory` says.
 
 use clap::Args;
-use sim_host::memory::{self, Allowance};
-use sim_kit::memory::MemoryEstimate;
+use sim_host::{Allowance, check_memory};
+use sim_kit::MemoryEstimate;
 
 use crate::failure::Failure;
 
@@ -20,7 +20,7 @@ pub struct MemoryArgs {
 
 fn parse_allowance(text: &str) -> Result<Allowance, String> {
     text.parse()
-        .map_err(|e: sim_kit::memory::BytesParseError| format!("{e}, or none"))
+        .map_err(|e: sim_kit::BytesParseError| format!("{e}, or none"))
 }
 
 impl MemoryArgs {
@@ -32,7 +32,7 @@ impl MemoryArgs {
         work: &MemoryEstimate,
         threads: usize,
     ) -> Result<(), Failure> {
-        memory::check(what, work, threads, self.max_memory.unwrap_or_default())
+        check_memory(what, work, threads, self.max_memory.unwrap_or_default())
             .map_err(Failure::usage)
     }
 }

@@ -11,15 +11,14 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
-use radio_sim::scenario;
-use radio_sim::{RadioConfig, report, sweep};
-use radio_sim_host::store::Store;
-use radio_sim_host::sweep::{Campaign, SweepError};
-use sim_host::output::atomic::{AtomicFile, OutputError, check_file};
-use sim_host::output::plan::{self, Output};
-use sim_host::output::publish::Publication;
-use sim_host::runner::progress;
-use sim_kit::shard::Shard;
+use radio_sim::{Axis, RadioConfig, ScenarioFile};
+use radio_sim_host::Store;
+use radio_sim_host::{Campaign, SweepError};
+use sim_host::Publication;
+use sim_host::progress;
+use sim_host::{AtomicFile, OutputError, check_file};
+use sim_host::{Output, plan};
+use sim_kit::Shard;
 
 use crate::failure::Failure;
 use crate::memory::MemoryArgs;
@@ -28,7 +27,7 @@ use crate::sweep::on_threads;
 use crate::{emit, interrupt, note};
 
 #[derive(Args, Debug)]
-#[command(after_long_help = radio_sim::scenario::reference())]
+#[command(after_long_help = radio_sim::reference())]
 pub struct RadioArgs {
     /// Every key of the radio model as a flag, and `--scenario FILE`.
     #[command(flatten)]
@@ -124,7 +123,7 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
         if a.runs_something() {
             return Err(Failure::usage("--keys takes no other option"));
         }
-        return emit(&scenario::reference());
+        return emit(&radio_sim::reference());
     }
     if a.threads.is_some() && a.sweep.is_empty() {
         return Err(Failure::usage(
@@ -154,39 +153,39 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
     }
     let started = Instant::now();
     let (text, events) = if a.sweep.is_empty() {
-        scenario::check_effect(&[&config], given.iter().map(String::as_str))
+        radio_sim::check_effect(&[&config], given.iter().map(String::as_str))
             .map_err(Failure::usage)?;
         config
             .validate()
             .map_err(|e| Failure::usage(file_blame(file.as_ref(), &e)))?;
         a.memory
-            .check("run", &radio_sim::memory::estimate(&config), 1)?;
+            .check("run", &radio_sim::estimate_memory(&config), 1)?;
         // The run stops at once when a signal raises the flag.
         let r = radio_sim::run_with(&config, interrupt::flag())
             .map_err(|e| Failure::usage(file_blame(file.as_ref(), &e)))?
             .ok_or_else(|| Failure::interrupted("radio interrupted; nothing was published"))?;
         let text = if a.json {
-            let mut j = report::json(&r);
+            let mut j = radio_sim::run_json(&r);
             j.push('\n');
             j
         } else if a.csv {
-            report::csv::single(&r)
+            radio_sim::run_csv(&r)
         } else {
-            report::text::report(&r, a.per_station)
+            radio_sim::run_report(&r, a.per_station)
         };
         (text, r.events)
     } else {
         let axes = a
             .sweep
             .iter()
-            .map(|s| sweep::Axis::parse_spec(s))
+            .map(|s| Axis::parse_spec(s))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| Failure::usage(format!("--sweep {e}")))?;
-        let points =
-            sweep::points(&config, &axes).map_err(|e| Failure::usage(format!("--sweep {e}")))?;
+        let points = radio_sim::points(&config, &axes)
+            .map_err(|e| Failure::usage(format!("--sweep {e}")))?;
         given.extend(axes.iter().map(|x| x.key.clone()));
         let configs: Vec<&RadioConfig> = points.iter().map(|p| &p.config).collect();
-        scenario::check_effect(&configs, given.iter().map(String::as_str))
+        radio_sim::check_effect(&configs, given.iter().map(String::as_str))
             .map_err(Failure::usage)?;
         // The sweep checks every point before it runs any; a value the file set and
         // no axis changes is the file's fault.
@@ -196,11 +195,11 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
             shard: a.shard,
         };
         let bar = progress::for_stderr(a.quiet, "radio sweep", "points", "events");
-        let run = || radio_sim_host::sweep::run(&points, campaign, interrupt::flag(), bar.as_ref());
+        let run = || radio_sim_host::run_sweep(&points, campaign, interrupt::flag(), bar.as_ref());
         let outcome = on_threads(a.threads, || {
             let threads = rayon::current_num_threads();
             a.memory
-                .check("sweep", &radio_sim::memory::of_points(&points, threads), threads)?;
+                .check("sweep", &radio_sim::estimate_memory_of_points(&points, threads), threads)?;
             Ok(run())
         })?
         .map_err(|e| match e {
@@ -240,13 +239,13 @@ pub fn radio_cmd(a: &RadioArgs) -> Result<(), Failure> {
         let results = outcome.points;
         let keys: Vec<String> = axes.iter().map(|x| x.key.clone()).collect();
         let text = if a.json {
-            let mut j = report::sweep_json(&keys, &results);
+            let mut j = radio_sim::sweep_json(&keys, &results);
             j.push('\n');
             j
         } else if a.csv {
-            report::csv::sweep(&results)
+            radio_sim::sweep_csv(&results)
         } else {
-            report::text::sweep(&keys, &results)
+            radio_sim::sweep_report(&keys, &results)
         };
         (text, results.iter().map(|p| p.result.events).sum())
     };
@@ -282,7 +281,7 @@ struct Configured {
 fn file_blame(file: Option<&FileOrigin>, e: &radio_sim::ConfigError) -> String {
     match file.filter(|f| f.keys.iter().any(|k| k == e.key())) {
         Some(f) => {
-            let line = sim_kit::locate::line_of_key(&f.text, "", 0, e.key());
+            let line = sim_kit::line_of_key(&f.text, "", 0, e.key());
             format!("{}:{line}: {e}", f.name)
         }
         None => e.to_string(),
@@ -292,13 +291,13 @@ fn file_blame(file: Option<&FileOrigin>, e: &radio_sim::ConfigError) -> String {
 /// The one configuration: defaults, the file, the flags, then --set.
 fn configure(a: &RadioArgs) -> Result<Configured, Failure> {
     let mut file = None;
-    let mut read = scenario::ScenarioFile::default();
+    let mut read = ScenarioFile::default();
     if let Some(path) = &a.params.scenario {
         let text = std::fs::read_to_string(path).map_err(|e| {
             Failure::usage(format!("--scenario: cannot read '{}': {e}", path.display()))
         })?;
         let name = path.display().to_string();
-        read = scenario::read(&text, &name).map_err(Failure::usage)?;
+        read = radio_sim::read_scenario(&text, &name).map_err(Failure::usage)?;
         file = Some(FileOrigin {
             name,
             text,

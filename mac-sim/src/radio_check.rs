@@ -4,12 +4,12 @@
 
 use std::path::Path;
 
-use radio_sim_host::checks::{self, NAMES};
-use sim_host::chart::save::{file_names, save};
-use sim_host::output::atomic::OutputError;
-use sim_host::output::plan::{self, Output};
-use sim_host::output::publish::Publication;
-use sim_host::output::set::OutputSet;
+use radio_sim_host::CHECKS as NAMES;
+use sim_host::OutputError;
+use sim_host::OutputSet;
+use sim_host::Publication;
+use sim_host::{Output, plan};
+use sim_host::{chart_file_names as file_names, save_chart as save};
 
 use crate::failure::Failure;
 use crate::sweep::on_threads;
@@ -37,7 +37,7 @@ pub fn check_cmd(
         plan::check(&[Output::folder("--plot", dir, &files)]).map_err(Failure::usage)?;
     }
     let (text, chart) = on_threads(threads, || {
-        checks::check(name, csv)
+        radio_sim_host::check(name, csv)
             .ok_or_else(unknown)?
             .map_err(Failure::usage)
     })?;

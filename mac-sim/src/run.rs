@@ -5,23 +5,20 @@
 use std::path::Path;
 
 use clap::Args;
-use csma_cd::capture::{CaptureError, CaptureFormat, PcapWriter};
-use csma_cd::config::RunConfig;
-use csma_cd::exact::capture_timeline::{CaptureTimeline, DEFAULT_WINDOWS};
-use csma_cd::exact::per_station::{PerStation, StationResult};
-use csma_cd::report;
-use csma_cd::trace::{TraceFormat, TraceWriter};
-use csma_cd_host::charts as run_charts;
-use csma_cd_host::charts::STEMS;
-use csma_cd_host::job;
-use sim_host::chart::save::save;
-use sim_host::output::atomic::{AtomicFile, OutputError};
-use sim_host::output::plan::{self, Output};
-use sim_host::output::publish::Publication;
-use sim_host::output::set::OutputSet;
-use sim_host::runner::progress;
-use sim_kit::output::format::UnknownFormat;
-use sim_kit::output::json;
+use csma_cd::RunConfig;
+use csma_cd::{CaptureError, CaptureFormat, PcapWriter};
+use csma_cd::{CaptureTimeline, DEFAULT_WINDOWS};
+use csma_cd::{PerStation, StationResult};
+use csma_cd::{TraceFormat, TraceWriter};
+use csma_cd_host::CHART_STEMS as STEMS;
+use sim_host::OutputSet;
+use sim_host::Publication;
+use sim_host::progress;
+use sim_host::save_chart as save;
+use sim_host::{AtomicFile, OutputError};
+use sim_host::{Output, plan};
+use sim_kit::UnknownFormat;
+use sim_kit::json;
 
 use crate::emit;
 use crate::failure::Failure;
@@ -70,12 +67,12 @@ pub struct RunArgs {
 /// `mac-sim run`: the run, then its result as a report, `--json` or `--csv`.
 pub fn run_cmd(args: &RunArgs) -> Result<(), Failure> {
     let cfg = args.params.config()?;
-    let observed = csma_cd::exact::memory::Observed {
+    let observed = csma_cd::Observed {
         per_station: args.per_station,
         timeline_windows: args.plot.is_some().then_some(DEFAULT_WINDOWS),
     };
     args.memory
-        .check("run", &csma_cd::exact::memory::estimate(&cfg, observed), 1)?;
+        .check("run", &csma_cd::estimate_memory(&cfg, observed), 1)?;
     let (r, stations) = run_observed(
         &cfg,
         args.plot.as_deref(),
@@ -93,15 +90,15 @@ pub fn run_cmd(args: &RunArgs) -> Result<(), Failure> {
     }
     if let Some(rows) = &stations {
         return emit(&if args.csv {
-            report::csv::per_station_rows(&r, rows)
+            csma_cd::per_station_rows(&r, rows)
         } else {
-            report::text::run_report(&r) + &report::text::per_station_table(rows)
+            csma_cd::run_report(&r) + &csma_cd::per_station_report(rows)
         });
     }
     emit(&if args.csv {
-        report::csv::run_csv(&r)
+        csma_cd::run_csv(&r)
     } else {
-        report::text::run_report(&r)
+        csma_cd::run_report(&r)
     })
 }
 
@@ -110,7 +107,7 @@ pub fn run_cmd(args: &RunArgs) -> Result<(), Failure> {
 /// with `plot`, its four charts (the capture timeline among them).
 ///
 /// With `per_station`, the results of each station (numbered `0..N` along the bus)
-/// are returned too; more than [`csma_cd::exact::per_station::MAX_STATIONS`] stations are refused
+/// are returned too; more than [`csma_cd::MAX_STATIONS`] stations are refused
 /// before the run (exit 2).
 ///
 /// With `trace`, every step of the model is streamed to that file (see
@@ -130,7 +127,7 @@ fn run_observed(
     pcap: Option<&Path>,
     quiet: bool,
 ) -> Result<(csma_cd::RunResult, Option<Vec<StationResult>>), Failure> {
-    let charts = run_charts::file_names();
+    let charts = csma_cd_host::run_chart_names();
     let outputs: Vec<Output> = [
         trace.map(|p| Output::file("--trace", p)),
         pcap.map(|p| Output::file("--pcap", p)),
@@ -154,10 +151,10 @@ fn run_observed(
     let (r, bits, (per_station, (timeline, (trace, pcap)))) = match observers {
         // Nothing to observe: the model without its hook.
         (None, (None, (None, None))) => {
-            job::run_observed(cfg, interrupt::flag(), progress.as_ref())?
+            csma_cd_host::run_observed(cfg, interrupt::flag(), progress.as_ref())?
                 .map(|(r, bits)| (r, bits, observers))
         }
-        o => job::run_traced(cfg, interrupt::flag(), progress.as_ref(), o)?,
+        o => csma_cd_host::run_traced(cfg, interrupt::flag(), progress.as_ref(), o)?,
     }
     .ok_or_else(interrupted)?;
     drop(progress);
@@ -175,11 +172,16 @@ fn run_observed(
         let set = OutputSet::begin(dir)?;
         let d = set.dir();
         let drawn = (|| {
-            let mut n = save(&run_charts::attempts_histogram(&r), d, STEMS[0])?.len();
-            n += save(&run_charts::per_station_throughput(&r, &bits), d, STEMS[1])?.len();
-            n += save(&run_charts::backoff_vs_expected(&r), d, STEMS[2])?.len();
+            let mut n = save(&csma_cd_host::attempts_histogram(&r), d, STEMS[0])?.len();
+            n += save(
+                &csma_cd_host::per_station_throughput(&r, &bits),
+                d,
+                STEMS[1],
+            )?
+            .len();
+            n += save(&csma_cd_host::backoff_vs_expected(&r), d, STEMS[2])?.len();
             if let Some(t) = &timeline {
-                let chart = run_charts::capture_timeline(&r, t);
+                let chart = csma_cd_host::capture_timeline_chart(&r, t);
                 n += save(&chart, d, STEMS[3])?.len();
             }
             Ok(n)
@@ -209,7 +211,7 @@ struct WithScenario<'a> {
     #[serde(flatten)]
     pub result: &'a csma_cd::RunResult,
     /// The configuration that produced it.
-    pub scenario: csma_cd::scenario::Scenario,
+    pub scenario: csma_cd::Scenario,
     /// Each station's results (`--per-station`), numbered `0..N` along the bus.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stations: Option<&'a [StationResult]>,
@@ -223,7 +225,7 @@ fn with_scenario<'a>(
 ) -> WithScenario<'a> {
     WithScenario {
         result: r,
-        scenario: csma_cd::scenario::Scenario::from_config(cfg),
+        scenario: csma_cd::Scenario::from_config(cfg),
         stations,
     }
 }

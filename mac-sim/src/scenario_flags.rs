@@ -11,9 +11,9 @@ use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
-use csma_cd::config::RunConfig;
-use csma_cd::scenario::Scenario;
-use sim_kit::schema::{Field, Schema};
+use csma_cd::RunConfig;
+use csma_cd::Scenario;
+use sim_kit::{Field, Schema};
 
 use crate::failure::Failure;
 
@@ -184,7 +184,7 @@ impl<S: ModelFlags, const SWEEP: bool> FromArgMatches for SchemaFlags<S, SWEEP> 
 pub fn file_scenario(path: Option<&Path>) -> Result<Scenario, Failure> {
     match path {
         None => Ok(Scenario::default()),
-        Some(p) => csma_cd_host::scenario_file::load(p)
+        Some(p) => csma_cd_host::load_scenario_file(p)
             .map(|(s, _)| s)
             .map_err(|e| Failure::usage(format!("scenario {e}"))),
     }
@@ -208,11 +208,8 @@ impl RunFlags {
     /// blame for a configuration out of range, or a flag that has no effect on it.
     pub fn config(&self) -> Result<RunConfig, Failure> {
         let c = self.scenario()?.to_config().map_err(Failure::usage)?;
-        csma_cd::scenario::check_effect(
-            std::slice::from_ref(&c),
-            self.given.iter().map(|(k, _)| *k),
-        )
-        .map_err(Failure::usage)?;
+        csma_cd::check_effect(std::slice::from_ref(&c), self.given.iter().map(|(k, _)| *k))
+            .map_err(Failure::usage)?;
         Ok(c)
     }
 }

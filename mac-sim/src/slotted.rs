@@ -2,7 +2,6 @@
 //! result is printed; the model is `csma_cd::slotted`.
 
 use clap::Args;
-use csma_cd::report;
 
 use crate::emit_result;
 use crate::failure::Failure;
@@ -37,7 +36,7 @@ pub struct SlottedArgs {
 
 /// `mac-sim slotted`: the options checked, one run, its result printed.
 pub fn slotted_cmd(a: &SlottedArgs) -> Result<(), Failure> {
-    let mut cfg = csma_cd::slotted::SlottedConfig::checked(
+    let mut cfg = csma_cd::SlottedConfig::checked(
         a.stations,
         a.frame_bytes,
         a.slot_bits,
@@ -45,13 +44,13 @@ pub fn slotted_cmd(a: &SlottedArgs) -> Result<(), Failure> {
         a.seed,
     )?;
     cfg.probability = a.probability;
-    let r = csma_cd::slotted::run_slotted(&cfg)?;
+    let r = csma_cd::run_slotted(&cfg)?;
     emit_result(
         &r,
         a.json,
         a.csv,
-        report::csv::SLOTTED_HEADER,
-        report::csv::slotted_row,
-        report::text::slotted_report,
+        csma_cd::SLOTTED_HEADER,
+        csma_cd::slotted_row,
+        csma_cd::slotted_report,
     )
 }

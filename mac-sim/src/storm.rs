@@ -3,30 +3,27 @@
 //! runs, the charts and the files of `--out`).
 
 use clap::Args;
-use retry_storm::file::{Experiment, Setting};
-use retry_storm::report as out;
-use retry_storm::{contention, presets, strategy::Strategy};
-use retry_storm_host::chart::trigger_window;
+use retry_storm::Strategy;
+use retry_storm::{Comparison, ContentionConfig, Options, Source, run_contention_with};
+use retry_storm::{Experiment, Setting};
+use retry_storm_host::trigger_window;
 use retry_storm_host::{
-    contention::{run_contention_seeds_with, run_contention_sweep},
-    files, replicate, run_comparison_with, scenario_file,
-    store::Store,
-    sweep::{Campaign, SweepError, run_stored_sweep, run_sweep},
+    Campaign, Store, SweepError, run_comparison_with, run_contention_seeds_with,
+    run_contention_sweep, run_seeds_with, run_stored_sweep, run_sweep, scenario_source,
 };
-use sim_host::output::atomic::OutputError;
-use sim_host::output::plan::{self, Output};
-use sim_host::output::publish::Publication;
-use sim_host::output::set;
-use sim_kit::output::json;
+use sim_host::OutputError;
+use sim_host::Publication;
+use sim_host::{Output, plan};
+use sim_kit::json;
 
 use crate::emit;
 use crate::failure::Failure;
 use crate::interrupt;
 use crate::memory::MemoryArgs;
-use sim_host::runner::progress;
+use sim_host::progress;
 
 #[derive(Args, Debug)]
-#[command(after_long_help = retry_storm::file::keys::reference())]
+#[command(after_long_help = retry_storm::keys_reference())]
 pub struct StormArgs {
     /// The scenario: a preset's name (see --list), `contention`, or the path of a
     /// scenario file (TOML, a storm scenario or a contention experiment; see the
@@ -99,7 +96,7 @@ pub struct StormArgs {
     /// Run only shard K of N of the sweep's runs (balanced by expected cost) into
     /// --db and print no results; combine the shards with `mac-sim merge`.
     #[arg(long, value_name = "K/N", requires = "db", conflicts_with = "out")]
-    shard: Option<sim_kit::shard::Shard>,
+    shard: Option<sim_kit::Shard>,
     /// Print JSON (summaries and time series) instead of the report.
     #[arg(long, conflicts_with_all = ["csv", "series"])]
     json: bool,
@@ -127,7 +124,7 @@ impl StormArgs {
         let threads = rayon::current_num_threads();
         self.memory.check(
             "storm",
-            &retry_storm::memory::of_runs(runs, self.seeds, threads),
+            &retry_storm::estimate_memory_of_runs(runs, self.seeds, threads),
             threads,
         )
     }
@@ -135,10 +132,10 @@ impl StormArgs {
 
 pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
     if a.list {
-        return emit(&out::list());
+        return emit(&retry_storm::list_presets());
     }
     if a.keys {
-        return emit(&retry_storm::file::keys::reference());
+        return emit(&retry_storm::keys_reference());
     }
     let Some(name) = a.scenario.as_deref() else {
         return Err(Failure::usage(
@@ -146,7 +143,7 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
         ));
     };
     let opts = options(a)?;
-    let source = scenario_file::source(name)?;
+    let source = scenario_source(name)?;
     if source.is_contention() {
         check_contention_flags(a)?;
     }
@@ -166,24 +163,24 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
     if a.seeds != 1 {
         return seeds_cmd(a, &sc);
     }
-    check_out(a, &files::scenario_files(&sc.name))?;
+    check_out(a, &retry_storm_host::scenario_files(&sc.name))?;
     let progress = progress::for_stderr(a.quiet, "storm", "runs", "events");
     let r = run_comparison_with(&sc, progress.as_ref(), interrupt::flag())?;
     drop(progress);
-    publish(a, |d| files::write_scenario(d, &r))?;
+    publish(a, |d| retry_storm_host::write_scenario(d, &r))?;
     print_as(
         a,
         || json::to_string(&r),
-        || out::summary_csv(&r),
-        || out::series_csv(&r),
-        || out::report(&r),
+        || retry_storm::summary_csv(&r),
+        || retry_storm::series_csv(&r),
+        || retry_storm::comparison_report(&r),
     )
 }
 
 /// The changes the flags make to the scenario: `--set`, and the flags that set a
 /// key (`--seed`, `--horizon`, `--bin`, `--timeouts`) first; `--clients`;
 /// `--strategy`.
-fn options(a: &StormArgs) -> Result<presets::Options, Failure> {
+fn options(a: &StormArgs) -> Result<Options, Failure> {
     let mut settings = Vec::new();
     let flags = [
         ("seed", "--seed", a.seed.map(|s| s.to_string())),
@@ -223,7 +220,7 @@ fn options(a: &StormArgs) -> Result<presets::Options, Failure> {
                 .collect::<Result<_, _>>()?,
         )
     };
-    Ok(presets::Options {
+    Ok(Options {
         settings,
         clients: a.clients,
         strategies,
@@ -233,28 +230,28 @@ fn options(a: &StormArgs) -> Result<presets::Options, Failure> {
 /// `--scenario contention` or a contention file: its kinds (by default the jitter
 /// kinds and the immediate-retry baseline) at its client counts or `--clients`, over
 /// one seed or `--seeds`; `cfg` has `--seed`, `--set` and `--clients` applied.
-fn contention_cmd(a: &StormArgs, cfg: &contention::ContentionConfig) -> Result<(), Failure> {
+fn contention_cmd(a: &StormArgs, cfg: &ContentionConfig) -> Result<(), Failure> {
     if a.seeds != 1 {
-        check_out(a, &files::contention_seeds_files())?;
+        check_out(a, &retry_storm_host::contention_seeds_files())?;
         let rows = run_contention_seeds_with(cfg, a.seeds, interrupt::flag())?;
-        publish(a, |d| files::write_contention_seeds(d, &rows))?;
+        publish(a, |d| retry_storm_host::write_contention_seeds(d, &rows))?;
         return print_as(
             a,
             || json::to_string(&rows),
-            || out::contention_seeds_csv(&rows),
-            || out::contention_seeds_csv(&rows),
-            || out::contention_seeds_report(&rows),
+            || retry_storm::contention_seeds_csv(&rows),
+            || retry_storm::contention_seeds_csv(&rows),
+            || retry_storm::contention_seeds_report(&rows),
         );
     }
-    check_out(a, &files::contention_files())?;
-    let rows = contention::run_contention_with(cfg, interrupt::flag())?;
-    publish(a, |d| files::write_contention(d, &rows))?;
+    check_out(a, &retry_storm_host::contention_files())?;
+    let rows = run_contention_with(cfg, interrupt::flag())?;
+    publish(a, |d| retry_storm_host::write_contention(d, &rows))?;
     print_as(
         a,
         || json::to_string(&rows),
-        || out::contention_csv(&rows),
-        || out::contention_csv(&rows),
-        || out::contention_report(&rows),
+        || retry_storm::contention_csv(&rows),
+        || retry_storm::contention_csv(&rows),
+        || retry_storm::contention_report(&rows),
     )
 }
 
@@ -278,15 +275,17 @@ fn check_contention_flags(a: &StormArgs) -> Result<(), Failure> {
 /// of its file (`contention.base=1ms,5ms`), over one seed or `--seeds`.
 fn contention_sweep_cmd(
     a: &StormArgs,
-    source: &presets::Source,
-    opts: &presets::Options,
+    source: &Source,
+    opts: &Options,
     text: &str,
 ) -> Result<(), Failure> {
-    let spec = retry_storm::sweep::parse_axis(text)?;
-    check_out(a, &files::contention_sweep_files())?;
+    let spec = retry_storm::parse_axis(text)?;
+    check_out(a, &retry_storm_host::contention_sweep_files())?;
     let (key, tables) = run_contention_sweep(source, opts, &spec, a.seeds, interrupt::flag())?;
     let (json, csv) = (tables.json(&key), tables.csv(&key));
-    publish(a, |d| files::write_contention_sweep(d, &json, &csv))?;
+    publish(a, |d| {
+        retry_storm_host::write_contention_sweep(d, &json, &csv)
+    })?;
     print_as(
         a,
         || json.clone(),
@@ -315,19 +314,19 @@ fn print_as(
     })
 }
 
-fn seeds_cmd(a: &StormArgs, sc: &presets::Comparison) -> Result<(), Failure> {
-    check_out(a, &files::replicated_files(&sc.name))?;
+fn seeds_cmd(a: &StormArgs, sc: &Comparison) -> Result<(), Failure> {
+    check_out(a, &retry_storm_host::replicated_files(&sc.name))?;
     let progress = progress::for_stderr(a.quiet, "storm", "runs", "events");
-    let r = replicate::run_seeds_with(sc, a.seeds, progress.as_ref(), interrupt::flag())?;
+    let r = run_seeds_with(sc, a.seeds, progress.as_ref(), interrupt::flag())?;
     drop(progress);
     let trigger = sc.runs.first().and_then(trigger_window);
-    publish(a, |d| files::write_replicated(d, &r, trigger))?;
+    publish(a, |d| retry_storm_host::write_replicated(d, &r, trigger))?;
     print_as(
         a,
         || json::to_string(&r),
-        || out::replicated_csv(&r),
-        || out::replicated_series_csv(&r),
-        || out::replicated_report(&r),
+        || retry_storm::replicated_csv(&r),
+        || retry_storm::replicated_series_csv(&r),
+        || retry_storm::replicated_report(&r),
     )
 }
 
@@ -335,8 +334,8 @@ fn seeds_cmd(a: &StormArgs, sc: &presets::Comparison) -> Result<(), Failure> {
 /// is the scenario of `source` with `opts`, as read before the sweep.
 fn sweep_cmd(
     a: &StormArgs,
-    source: &presets::Source,
-    opts: &presets::Options,
+    source: &Source,
+    opts: &Options,
     sc: &retry_storm::Comparison,
     spec: &str,
 ) -> Result<(), Failure> {
@@ -345,9 +344,9 @@ fn sweep_cmd(
             "--sweep has no time series: use --csv or --json",
         ));
     }
-    let spec = retry_storm::sweep::parse_axis(spec)?;
-    a.check_memory(&retry_storm::sweep::plan(source, opts, &spec)?.1)?;
-    let names = files::sweep_files(&sc.name);
+    let spec = retry_storm::parse_axis(spec)?;
+    a.check_memory(&retry_storm::sweep_plan(source, opts, &spec)?.1)?;
+    let names = retry_storm_host::sweep_files(&sc.name);
     let mut outputs = Vec::new();
     if let Some(dir) = &a.out {
         outputs.push(Output::folder("--out", dir, &names));
@@ -418,13 +417,13 @@ fn sweep_cmd(
         }
     };
     drop(progress);
-    publish(a, |d| files::write_sweep(d, sc, &spec, &points))?;
+    publish(a, |d| retry_storm_host::write_sweep(d, sc, &spec, &points))?;
     print_as(
         a,
-        || out::sweep_json(sc, &spec, &points),
-        || out::sweep_csv(sc, &spec, &points),
-        || out::sweep_csv(sc, &spec, &points),
-        || out::sweep_report(sc, &spec, &points),
+        || retry_storm::sweep_json(sc, &spec, &points),
+        || retry_storm::sweep_csv(sc, &spec, &points),
+        || retry_storm::sweep_csv(sc, &spec, &points),
+        || retry_storm::sweep_report(sc, &spec, &points),
     )
 }
 
@@ -446,7 +445,7 @@ fn publish(
 ) -> Result<(), Failure> {
     let mut all = Publication::new();
     if let Some(dir) = &a.out {
-        let staged = set::OutputSet::begin(dir)?;
+        let staged = sim_host::OutputSet::begin(dir)?;
         // An error names the file in the --out folder, not in the staging one.
         write(staged.dir()).map_err(|e| staged.shown(e))?;
         all.set(staged);

@@ -5,14 +5,13 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use csma_cd::sweep::shard::Shard;
-use csma_cd::sweep::spec::{self, SweepSpec};
-use csma_cd_host::sweep::execute::{SweepOptions, output_names, run_sweep, table};
-use csma_cd_host::sweep::store;
-use sim_host::output::temporaries;
-use sim_host::runner::progress;
-use sim_host::runner::threads::{ThreadsError, pool};
-use sim_kit::progress::{Progress, Snapshot};
+use csma_cd::Shard;
+use csma_cd::{RandomNumbers, SweepSpec, sweep_from_lists, sweep_memory};
+use csma_cd_host::{SweepOptions, output_names, run_sweep, store, sweep_table as table};
+use sim_host::progress;
+use sim_host::temporaries;
+use sim_host::{ThreadsError, pool};
+use sim_kit::{Progress, Snapshot};
 
 use crate::failure::Failure;
 use crate::interrupt;
@@ -86,14 +85,14 @@ impl SweepArgs {
             lists.push((k.trim().replace('-', "_"), v.to_string()));
         }
         let random_numbers = if self.common_random_numbers {
-            spec::RandomNumbers::Common
+            RandomNumbers::Common
         } else {
-            spec::RandomNumbers::Independent
+            RandomNumbers::Independent
         };
         let given: Vec<String> = lists.iter().map(|(k, _)| k.clone()).collect();
-        let spec = spec::from_lists(file, lists, self.replications, self.seed, random_numbers)?;
+        let spec = sweep_from_lists(file, lists, self.replications, self.seed, random_numbers)?;
         // A flag or an axis that no point reads is refused, not ignored.
-        csma_cd::scenario::check_effect(&spec.points()?, given.iter().map(String::as_str))
+        csma_cd::check_effect(&spec.points()?, given.iter().map(String::as_str))
             .map_err(Failure::usage)?;
         Ok(spec)
     }
@@ -124,7 +123,7 @@ pub fn sweep_cmd(a: &SweepArgs) -> Result<(), Failure> {
         let threads = rayon::current_num_threads();
         a.memory.check(
             "sweep",
-            &spec::memory(&spec, &spec.validate()?, threads),
+            &sweep_memory(&spec, &spec.validate()?, threads),
             threads,
         )?;
         Ok(run_sweep(&spec, &opts, &progress, cancel))
@@ -192,14 +191,10 @@ pub fn merge_cmd(a: &MergeArgs) -> Result<(), Failure> {
     temporaries::track(&a.out);
     // The first shard says whose runs these are; each model's store checks that every
     // shard holds its model's runs.
-    let model = a.shards.first().and_then(|p| sim_host::store::model_of(p));
+    let model = a.shards.first().and_then(|p| sim_host::model_of(p));
     let merged = match model.as_deref() {
-        Some(radio_sim_host::store::MODEL_VERSION) => {
-            radio_sim_host::store::merge(&a.out, &a.shards)
-        }
-        Some(retry_storm_host::store::MODEL_VERSION) => {
-            retry_storm_host::store::merge(&a.out, &a.shards)
-        }
+        Some(radio_sim_host::MODEL_VERSION) => radio_sim_host::merge(&a.out, &a.shards),
+        Some(retry_storm_host::MODEL_VERSION) => retry_storm_host::merge(&a.out, &a.shards),
         _ => store::merge(&a.out, &a.shards),
     };
     let m = merged.inspect_err(|_| temporaries::forget(&a.out))?;

@@ -1,9 +1,8 @@
 //! `mac-sim theory`: the options of the analytic tables (Metcalfe & Boggs efficiency
-//! and E(c)); the tables are written by `csma_cd::report::text::theory_report`.
+//! and E(c)); the tables are written by `csma_cd::csma_cd::theory_report`.
 
 use clap::Args;
-use csma_cd::config::RunConfig;
-use csma_cd::report;
+use csma_cd::RunConfig;
 
 use crate::emit;
 use crate::failure::Failure;
@@ -23,12 +22,12 @@ pub struct TheoryArgs {
 
 /// `mac-sim theory`: the options checked, the tables printed.
 pub fn theory_cmd(a: &TheoryArgs) -> Result<(), Failure> {
-    let slot_bits = csma_cd::theory::checked_slot(a.slot_bits)?;
+    let slot_bits = csma_cd::checked_slot(a.slot_bits)?;
     let cfg = RunConfig {
         backoff_limit: a.backoff_limit,
         attempt_limit: a.attempt_limit,
         ..RunConfig::default()
     };
     let beb = cfg.beb()?;
-    emit(&report::text::theory_report(slot_bits, &beb))
+    emit(&csma_cd::theory_report(slot_bits, &beb))
 }

@@ -25,3 +25,17 @@ pub mod charts;
 pub mod job;
 pub mod scenario_file;
 pub mod sweep;
+
+// The crate's face: what the doors use, by name from the root.
+pub use bench::{BenchRow, bench_one, bench_steady, report as bench_report};
+pub use charts::STEMS as CHART_STEMS;
+pub use charts::{
+    attempts_histogram, backoff_vs_expected, capture_timeline as capture_timeline_chart,
+    file_names as run_chart_names, per_station_throughput,
+};
+pub use job::{run_observed, run_traced};
+pub use scenario_file::load as load_scenario_file;
+pub use sweep::execute::{
+    SweepError, SweepOptions, output_names, run_sweep, summarise, table as sweep_table,
+};
+pub use sweep::store::{self as store, StoreError};

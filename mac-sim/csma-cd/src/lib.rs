@@ -110,8 +110,34 @@ pub mod theory;
 pub mod trace;
 mod traffic;
 
-pub use config::RunConfig;
+// The crate's face: what the doors (the command line, Python, the browser) and the
+// host crate use, by name from the root.
+pub use backoff::Backoff;
+pub use capture::{CaptureError, CaptureFormat, PcapWriter};
+pub use config::{BackoffAlgorithm, IfgRule, JamRule, Placement, RunConfig, Timing, Traffic};
 pub use error::ConfigError;
-pub use exact::{RunResult, run};
-pub use scenario::{FieldError, Scenario, ScenarioError};
+pub use exact::capture_timeline::{CaptureTimeline, DEFAULT_WINDOWS};
+pub use exact::memory::{Observed, estimate as estimate_memory};
+pub use exact::observe::{EventKind, Observer, TraceEvent};
+pub use exact::per_station::{MAX_STATIONS as MAX_PER_STATION, PerStation, StationResult};
+pub use exact::placement::positions;
+pub use exact::{CsmaCd, RunResult, run, run_to, run_with_observer};
+pub use report::csv::{
+    SLOTTED_HEADER, per_station_rows, per_station_table, run_columns, run_csv, slotted_row,
+};
+pub use report::text::{
+    per_station_table as per_station_report, run_report, slotted_report, theory_report,
+};
+pub use scenario::{FIELDS, FieldError, Scenario, ScenarioError, check_effect, has_effect};
+pub use sim_kit::output::table::{Cell, Row};
+pub use sim_kit::schema::Scalar;
 pub use slotted::{SlottedConfig, SlottedResult, run_slotted};
+pub use sweep::record::METRICS as SWEEP_METRICS;
+pub use sweep::shard::Shard;
+pub use sweep::spec::{
+    Axis, RandomNumbers, SpecError, SweepSpec, from_lists as sweep_from_lists,
+    memory as sweep_memory,
+};
+pub use sweep::summary::{row as point_row, run_row};
+pub use theory::{beb_expected_backoff, checked_slot, mb_efficiency};
+pub use trace::{TraceFormat, TraceWriter};

@@ -1,7 +1,7 @@
 //! Python values to the schema's text forms, and table cells ([`csma_cd::table`]) to
 //! Python values, as columns that pandas takes whole.
 
-use csma_cd::table::{Cell, Row};
+use csma_cd::{Cell, Row};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString};

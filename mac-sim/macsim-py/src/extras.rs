@@ -2,8 +2,7 @@
 //! rule as Python functions.
 
 use backoff_core::{BebConfig, Decision};
-use csma_cd::slotted as slotted_model;
-use csma_cd::theory;
+use csma_cd::{SlottedConfig, run_slotted};
 use pyo3::prelude::*;
 use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
@@ -29,13 +28,10 @@ pub fn slotted(
     probability: Option<f64>,
     seed: u64,
 ) -> PyResult<String> {
-    let mut cfg =
-        slotted_model::SlottedConfig::checked(stations, frame_bytes, slot_bits, successes, seed)
-            .map_err(value_error)?;
-    cfg.probability = probability;
-    let r = py
-        .detach(|| slotted_model::run_slotted(&cfg))
+    let mut cfg = SlottedConfig::checked(stations, frame_bytes, slot_bits, successes, seed)
         .map_err(value_error)?;
+    cfg.probability = probability;
+    let r = py.detach(|| run_slotted(&cfg)).map_err(value_error)?;
     serde_json::to_string(&r).map_err(value_error)
 }
 
@@ -44,7 +40,7 @@ pub fn slotted(
 #[pyfunction]
 #[pyo3(signature = (stations, frame_bits = 12144.0, slot_bits = 512.0))]
 pub fn mb_efficiency(stations: u64, frame_bits: f64, slot_bits: f64) -> f64 {
-    theory::mb_efficiency(stations, frame_bits, slot_bits)
+    csma_cd::mb_efficiency(stations, frame_bits, slot_bits)
 }
 
 /// `E(c)`, slots: the mean BEB backoff after the c-th collision.
@@ -55,7 +51,7 @@ pub fn beb_expected_backoff(
     backoff_limit: u8,
     attempt_limit: u32,
 ) -> PyResult<f64> {
-    Ok(theory::beb_expected_backoff(
+    Ok(csma_cd::beb_expected_backoff(
         &beb(backoff_limit, attempt_limit)?,
         collisions,
     ))

@@ -5,7 +5,7 @@
 //! the column lists returned here into pandas DataFrames and draws the progress bar.
 //!
 //! Nothing here models anything. Every parameter goes through the one schema
-//! ([`csma_cd::scenario::Scenario`]): a Python value becomes its text form and is
+//! ([`csma_cd::Scenario`]): a Python value becomes its text form and is
 //! set by its key, so a bad value raises `ValueError` with the message the command
 //! line prints. Runs go through [`csma_cd_host::job`] and sweeps through
 //! [`csma_cd_host::sweep::execute`], off the GIL, on a worker thread that the

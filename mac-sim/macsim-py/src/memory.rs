@@ -4,8 +4,8 @@
 
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
-use sim_host::memory::{self, Allowance};
-use sim_kit::memory::MemoryEstimate;
+use sim_host::{Allowance, check_memory};
+use sim_kit::MemoryEstimate;
 
 /// Check the `what` `work` (on `threads` threads at once) against the host's limits
 /// and `max_memory` (a size such as `"4G"`, or `"none"` for no check).
@@ -26,7 +26,7 @@ pub fn check(
             .parse()
             .map_err(|e| PyValueError::new_err(format!("max_memory: {e}, or none")))?,
     };
-    memory::check(what, work, threads, allowance).map_err(|e| {
+    check_memory(what, work, threads, allowance).map_err(|e| {
         let text = e
             .to_string()
             .replace("--max-memory none", "max_memory=\"none\"")

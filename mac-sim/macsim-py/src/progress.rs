@@ -1,5 +1,5 @@
 //! The progress of a long call as Python sees it: the work reports through
-//! [`sim_kit::progress::Progress`] (the trait the host runners take, as the command
+//! [`sim_kit::Progress`] (the trait the host runners take, as the command
 //! line's bar does) into [`Counters`], and the calling thread, between its watches for
 //! Ctrl-C ([`crate::wait::interruptible`]), hands what changed to a Python callable
 //! `progress(done, total)` through a [`Reporter`]: the runs of a sweep or of a storm,
@@ -8,7 +8,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use pyo3::prelude::*;
-use sim_kit::progress::{Progress, Snapshot};
+use sim_kit::{Progress, Snapshot};
 
 /// Jobs finished and jobs in all, as the work last reported them.
 #[derive(Debug, Default)]

@@ -1,8 +1,8 @@
 //! `radio`: the radio MAC model (`radio-sim`), one run or a sweep of its keys, as
 //! `mac-sim radio` runs it: every keyword argument is a key of the model's table
-//! ([`radio_sim::scenario::FIELDS`]) set from its text form, a scenario file lies
+//! ([`radio_sim::FIELDS`]) set from its text form, a scenario file lies
 //! under them, a sweep's points run on every core
-//! ([`radio_sim_host::sweep::run`]), and the results are the command line's JSON and
+//! ([`radio_sim_host::run`]), and the results are the command line's JSON and
 //! CSV, byte for byte.
 
 use std::path::PathBuf;
@@ -10,11 +10,10 @@ use std::path::PathBuf;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
-use radio_sim::scenario::{self, Scenario, ScenarioFile};
-use radio_sim::sweep::{Axis, Point, points};
-use radio_sim::{RadioConfig, report};
-use radio_sim_host::store::Store;
-use radio_sim_host::sweep::{Campaign, SweepError};
+use radio_sim::RadioConfig;
+use radio_sim::{Axis, Point, Scenario, ScenarioFile, points};
+use radio_sim_host::Store;
+use radio_sim_host::{Campaign, SweepError};
 
 use crate::convert::text_of;
 use crate::progress::{Counters, Reporter};
@@ -72,7 +71,7 @@ pub fn radio<'py>(
             let text = std::fs::read_to_string(path).map_err(|e| {
                 PyValueError::new_err(format!("scenario: cannot read '{}': {e}", path.display()))
             })?;
-            scenario::read(&text, &path.display().to_string()).map_err(value_error)?
+            radio_sim::read_scenario(&text, &path.display().to_string()).map_err(value_error)?
         }
     };
     let mut top = Scenario::default();
@@ -103,7 +102,7 @@ pub fn radio<'py>(
         }]
     };
     let configs: Vec<&RadioConfig> = pts.iter().map(|p| &p.config).collect();
-    scenario::check_effect(&configs, given).map_err(value_error)?;
+    radio_sim::check_effect(&configs, given).map_err(value_error)?;
     if db.is_some() && !swept {
         return Err(PyValueError::new_err(
             "db keeps a sweep's runs: give sweep={...} too",
@@ -123,14 +122,14 @@ pub fn radio<'py>(
         let on = rayon::current_num_threads();
         crate::memory::check(
             "sweep",
-            &radio_sim::memory::of_points(&pts, on),
+            &radio_sim::estimate_memory_of_points(&pts, on),
             on,
             max_memory,
         )?;
     } else {
         crate::memory::check(
             "run",
-            &radio_sim::memory::estimate(&pts[0].config),
+            &radio_sim::estimate_memory(&pts[0].config),
             1,
             max_memory,
         )?;
@@ -139,7 +138,7 @@ pub fn radio<'py>(
     let mut reporter = Reporter::new(progress);
     let results = interruptible(
         py,
-        |cancel| radio_sim_host::sweep::run(&pts, campaign, cancel, &counters),
+        |cancel| radio_sim_host::run_sweep(&pts, campaign, cancel, &counters),
         |_| reporter.tick(&counters),
     )?
     .map_err(|e| match e {
@@ -160,15 +159,18 @@ pub fn radio<'py>(
     let out = PyDict::new(py);
     if swept {
         let keys: Vec<String> = axes.iter().map(|a| a.key.clone()).collect();
-        out.set_item("json", format!("{}\n", report::sweep_json(&keys, &results)))?;
-        out.set_item("csv", report::csv::sweep(&results))?;
+        out.set_item(
+            "json",
+            format!("{}\n", radio_sim::sweep_json(&keys, &results)),
+        )?;
+        out.set_item("csv", radio_sim::sweep_csv(&results))?;
     } else {
         let r = &results
             .first()
             .ok_or_else(|| PyValueError::new_err("radio: no result"))?
             .result;
-        out.set_item("json", format!("{}\n", report::json(r)))?;
-        out.set_item("csv", report::csv::single(r))?;
+        out.set_item("json", format!("{}\n", radio_sim::run_json(r)))?;
+        out.set_item("csv", radio_sim::run_csv(r))?;
     }
     Ok(out)
 }
@@ -177,5 +179,5 @@ pub fn radio<'py>(
 /// schema's reference), for `radio`'s help.
 #[pyfunction]
 pub fn radio_keys() -> String {
-    scenario::reference()
+    radio_sim::reference()
 }

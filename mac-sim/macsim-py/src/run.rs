@@ -2,10 +2,10 @@
 //! in slices, cancellable, its progress reported), with its results as the command
 //! line's JSON and CSV name them and, on request, its trace.
 
-use csma_cd::exact::per_station::PerStation;
-use csma_cd::report::csv::{per_station_table, run_columns};
-use csma_cd::scenario::Scenario;
-use csma_cd_host::job;
+use csma_cd::PerStation;
+use csma_cd::Scenario;
+use csma_cd::{per_station_table, run_columns};
+use csma_cd_host::{run_observed, run_traced};
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -45,15 +45,15 @@ pub fn run<'py>(
     max_memory: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let cfg = scenario.inner.to_config().map_err(value_error)?;
-    csma_cd::scenario::check_effect(std::slice::from_ref(&cfg), given.iter().map(String::as_str))
+    csma_cd::check_effect(std::slice::from_ref(&cfg), given.iter().map(String::as_str))
         .map_err(value_error)?;
-    let observed = csma_cd::exact::memory::Observed {
+    let observed = csma_cd::Observed {
         per_station,
         timeline_windows: None,
     };
     crate::memory::check(
         "run",
-        &csma_cd::exact::memory::estimate(&cfg, observed),
+        &csma_cd::estimate_memory(&cfg, observed),
         1,
         max_memory,
     )?;
@@ -70,9 +70,10 @@ pub fn run<'py>(
             let start = std::time::Instant::now();
             let out = match (per_station, trace) {
                 // Nothing to observe: the model without its hook, as `mac-sim run`.
-                (None, None) => job::run_observed(&cfg, cancel, &counters)
-                    .map(|o| o.map(|(r, _)| (r, None, None))),
-                observers => job::run_traced(&cfg, cancel, &counters, observers).map(|o| {
+                (None, None) => {
+                    run_observed(&cfg, cancel, &counters).map(|o| o.map(|(r, _)| (r, None, None)))
+                }
+                observers => run_traced(&cfg, cancel, &counters, observers).map(|o| {
                     o.map(|(r, bits, (p, t))| {
                         let rows = p.map(|p| p.results(&bits, cfg.measured()));
                         (r, rows, t)

@@ -1,9 +1,9 @@
-//! The `Scenario` class: [`csma_cd::scenario::Scenario`] as Python sees it, built from
+//! The `Scenario` class: [`csma_cd::Scenario`] as Python sees it, built from
 //! keyword arguments, read from and written to the files the command line reads and
 //! writes (TOML, and a `mac-sim run --json` result).
 
-use csma_cd::scenario::value::Scalar;
-use csma_cd::scenario::{FIELDS, Scenario};
+use csma_cd::Scalar;
+use csma_cd::{FIELDS, Scenario};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -103,7 +103,7 @@ impl PyScenario {
     /// name ends in `.json`.
     #[staticmethod]
     fn from_file(path: std::path::PathBuf) -> PyResult<Self> {
-        let (inner, _) = csma_cd_host::scenario_file::load(&path).map_err(value_error)?;
+        let (inner, _) = csma_cd_host::load_scenario_file(&path).map_err(value_error)?;
         Ok(Self { inner })
     }
 

@@ -1,9 +1,9 @@
 //! `storm`: a retry-storm scenario (a preset's name or a scenario file), run as
 //! `mac-sim storm --scenario` runs it: once ([`retry_storm_host::run_comparison_with`]),
-//! over several seeds ([`retry_storm_host::replicate::run_seeds_with`], `--seeds`) or
-//! over the values of one parameter ([`retry_storm_host::sweep::run_sweep`],
+//! over several seeds ([`retry_storm_host::run_seeds_with`], `--seeds`) or
+//! over the values of one parameter ([`retry_storm_host::run_sweep`],
 //! `--sweep`; its runs kept in a results database with `db`,
-//! [`retry_storm_host::sweep::run_stored_sweep`]), with its results as the command line's JSON, summary CSV and
+//! [`retry_storm_host::run_stored_sweep`]), with its results as the command line's JSON, summary CSV and
 //! time-series CSV.
 
 use std::path::{Path, PathBuf};
@@ -11,16 +11,16 @@ use std::path::{Path, PathBuf};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use retry_storm::file::{Experiment, Setting};
-use retry_storm::strategy::Strategy;
-use retry_storm::sweep::{Axis, parse_axis};
-use retry_storm::{StormError, contention, presets, report};
-use retry_storm_host::contention::{run_contention_seeds_with, run_contention_sweep};
-use retry_storm_host::replicate::run_seeds_with;
-use retry_storm_host::store::Store;
-use retry_storm_host::sweep::{Campaign, SweepError, run_stored_sweep, run_sweep};
-use retry_storm_host::{run_comparison_with, scenario_file};
-use sim_kit::output::json;
+use retry_storm::Strategy;
+use retry_storm::{Axis, parse_axis};
+use retry_storm::{ContentionConfig, Options, Source, StormError, run_contention_with};
+use retry_storm::{Experiment, Setting};
+use retry_storm_host::Store;
+use retry_storm_host::run_seeds_with;
+use retry_storm_host::{Campaign, SweepError, run_stored_sweep, run_sweep};
+use retry_storm_host::{run_comparison_with, scenario_source};
+use retry_storm_host::{run_contention_seeds_with, run_contention_sweep};
+use sim_kit::json;
 
 use crate::progress::{Counters, Reporter};
 use crate::sweep::store_error;
@@ -115,7 +115,7 @@ pub fn storm<'py>(
         let given = format!("set {key}={value}");
         list.push(Setting::new(key, value).given_as(given));
     }
-    let opts = presets::Options {
+    let opts = Options {
         settings: list,
         clients,
         strategies: strategies
@@ -127,7 +127,7 @@ pub fn storm<'py>(
             .transpose()
             .map_err(storm_error)?,
     };
-    let source = scenario_file::source(scenario).map_err(storm_error)?;
+    let source = scenario_source(scenario).map_err(storm_error)?;
     // The command line's rule for a contention experiment, before its file is read.
     if source.is_contention()
         && (horizon.is_some() || bin.is_some() || opts.strategies.is_some() || timeouts.is_some())
@@ -168,7 +168,7 @@ pub fn storm<'py>(
         Form::Once => (sc.runs.clone(), 1),
         Form::Seeds(n) => (sc.runs.clone(), *n),
         Form::Sweep(spec, n) => (
-            retry_storm::sweep::plan(&source, &opts, spec)
+            retry_storm::sweep_plan(&source, &opts, spec)
                 .map_err(storm_error)?
                 .1,
             *n,
@@ -177,7 +177,7 @@ pub fn storm<'py>(
     let on = rayon::current_num_threads();
     crate::memory::check(
         "storm",
-        &retry_storm::memory::of_runs(&runs, times, on),
+        &retry_storm::estimate_memory_of_runs(&runs, times, on),
         on,
         max_memory,
     )?;
@@ -190,8 +190,8 @@ pub fn storm<'py>(
                 .map(|r| {
                     (
                         json::to_string(&r),
-                        report::summary_csv(&r),
-                        Some(report::series_csv(&r)),
+                        retry_storm::summary_csv(&r),
+                        Some(retry_storm::series_csv(&r)),
                     )
                 })
                 .map_err(storm_error),
@@ -199,8 +199,8 @@ pub fn storm<'py>(
                 .map(|r| {
                     (
                         json::to_string(&r),
-                        report::replicated_csv(&r),
-                        Some(report::replicated_series_csv(&r)),
+                        retry_storm::replicated_csv(&r),
+                        Some(retry_storm::replicated_series_csv(&r)),
                     )
                 })
                 .map_err(storm_error),
@@ -217,8 +217,8 @@ pub fn storm<'py>(
                         .map_err(storm_error),
                 }?;
                 Ok((
-                    report::sweep_json(&sc, spec, &points),
-                    report::sweep_csv(&sc, spec, &points),
+                    retry_storm::sweep_json(&sc, spec, &points),
+                    retry_storm::sweep_csv(&sc, spec, &points),
                     None,
                 ))
             }
@@ -235,12 +235,12 @@ pub fn storm<'py>(
 }
 
 /// A contention experiment swept over a key of its file
-/// ([`retry_storm_host::contention::run_contention_sweep`]): `json` and `summary_csv`
+/// ([`retry_storm_host::run_contention_sweep`]): `json` and `summary_csv`
 /// as `--sweep` with `--json` and `--csv`; `series_csv` is `None`.
 fn run_contention_swept<'py>(
     py: Python<'py>,
-    source: &presets::Source,
-    opts: &presets::Options,
+    source: &Source,
+    opts: &Options,
     spec: &Axis,
     seeds: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
@@ -262,18 +262,22 @@ fn run_contention_swept<'py>(
 /// (it has no time series). Interruptible as the other forms.
 fn run_contention<'py>(
     py: Python<'py>,
-    cfg: &contention::ContentionConfig,
+    cfg: &ContentionConfig,
     seeds: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (json, csv) = interruptible(
         py,
         |cancel| {
             if seeds != 1 {
-                run_contention_seeds_with(cfg, seeds, cancel)
-                    .map(|rows| (json::to_string(&rows), report::contention_seeds_csv(&rows)))
+                run_contention_seeds_with(cfg, seeds, cancel).map(|rows| {
+                    (
+                        json::to_string(&rows),
+                        retry_storm::contention_seeds_csv(&rows),
+                    )
+                })
             } else {
-                contention::run_contention_with(cfg, cancel)
-                    .map(|rows| (json::to_string(&rows), report::contention_csv(&rows)))
+                run_contention_with(cfg, cancel)
+                    .map(|rows| (json::to_string(&rows), retry_storm::contention_csv(&rows)))
             }
         },
         |_| Ok(()),
@@ -290,5 +294,5 @@ fn run_contention<'py>(
 /// file's reference), for `storm`'s help.
 #[pyfunction]
 pub fn storm_keys() -> String {
-    retry_storm::file::keys::reference()
+    retry_storm::keys_reference()
 }

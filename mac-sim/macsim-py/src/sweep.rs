@@ -4,18 +4,16 @@
 
 use std::path::PathBuf;
 
-use csma_cd::sweep::record::METRICS;
-use csma_cd::sweep::spec::{self, RandomNumbers};
-use csma_cd::sweep::summary::{row, run_row};
-use csma_cd::table::Row;
-use csma_cd_host::sweep::execute::{SweepError, summarise};
-use csma_cd_host::sweep::store::{self, StoreError};
+use csma_cd::Row;
+use csma_cd::SWEEP_METRICS as METRICS;
+use csma_cd::{RandomNumbers, point_row as row, run_row, sweep_from_lists, sweep_memory};
+use csma_cd_host::{StoreError, SweepError, store, summarise};
 use pyo3::exceptions::{
     PyFileNotFoundError, PyKeyboardInterrupt, PyOSError, PyTypeError, PyValueError,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyFrozenSet, PySet};
-use sim_host::runner::threads::pool;
+use sim_host::pool;
 
 use crate::convert::{columns, text_of};
 use crate::progress::{Counters, Reporter};
@@ -26,7 +24,7 @@ use crate::wait::interruptible_with;
 /// values' text forms joined by commas as `--sweep KEY=LIST` takes them; one value is
 /// set on `base`; `None` is ignored.
 fn axes_of(
-    base: &mut csma_cd::scenario::Scenario,
+    base: &mut csma_cd::Scenario,
     params: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<(String, String)>> {
     let mut axes = Vec::new();
@@ -120,16 +118,15 @@ pub fn sweep<'py>(
         RandomNumbers::Independent
     };
     let spec =
-        spec::from_lists(base, axes, replications, seed, random_numbers).map_err(value_error)?;
+        sweep_from_lists(base, axes, replications, seed, random_numbers).map_err(value_error)?;
     let points = spec.validate().map_err(value_error)?;
     // A keyword argument that no point reads is refused, as the command line's flag.
-    csma_cd::scenario::check_effect(&points, given.iter().map(String::as_str))
-        .map_err(value_error)?;
+    csma_cd::check_effect(&points, given.iter().map(String::as_str)).map_err(value_error)?;
     let pool = threads.map(pool).transpose().map_err(value_error)?;
     let on = pool
         .as_ref()
         .map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
-    crate::memory::check("sweep", &spec::memory(&spec, &points, on), on, max_memory)?;
+    crate::memory::check("sweep", &sweep_memory(&spec, &points, on), on, max_memory)?;
     let counters = Counters::default();
     let mut reporter = Reporter::new(progress);
     let outcome = interruptible_with(
@@ -196,9 +193,9 @@ pub fn sweep<'py>(
 /// a results database of this mac-sim or is damaged, `OSError` if it cannot be read.
 #[pyfunction]
 pub fn read_campaign<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
-    let read = || match sim_host::store::model_of(&path).as_deref() {
-        Some(radio_sim_host::store::MODEL_VERSION) => radio_sim_host::store::read_runs(&path),
-        Some(retry_storm_host::store::MODEL_VERSION) => retry_storm_host::store::read_runs(&path),
+    let read = || match sim_host::model_of(&path).as_deref() {
+        Some(radio_sim_host::MODEL_VERSION) => radio_sim_host::read_runs(&path),
+        Some(retry_storm_host::MODEL_VERSION) => retry_storm_host::read_runs(&path),
         _ => store::read_runs(&path),
     };
     let (header, rows) = py.detach(read).map_err(store_error)?;

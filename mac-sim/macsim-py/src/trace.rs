@@ -9,7 +9,7 @@
 //! `backoff_slots`, `access_delay_ps` (native-endian `float64`, NaN where the file's
 //! cell is empty, as pandas reads the file).
 
-use csma_cd::exact::observe::{EventKind, Observer, TraceEvent};
+use csma_cd::{EventKind, Observer, TraceEvent};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyDict, PyList};
 

@@ -2,7 +2,7 @@
 //! results into JSON texts, numbers and byte arrays, and its errors into
 //! JavaScript `Error`s carrying the command line's one-line message.
 
-use sim_kit::time::Time;
+use sim_kit::Time;
 use wasm_bindgen::prelude::*;
 
 use crate::session::Session;

@@ -6,7 +6,7 @@
 //! 4.2.3.2.4 collision enforcement (the jam), 4.2.3.2.5 the backoff and the
 //! attempt limit, 4.2.3.2 transmission in general.
 
-use sim_kit::time::Time;
+use sim_kit::Time;
 
 use crate::recorder::{Cause, Recorded};
 

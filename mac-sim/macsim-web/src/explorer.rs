@@ -9,15 +9,15 @@
 //! `ΣE(i)` and its variance `Σ(W(i)² − 1)/12`.
 //!
 //! ```
-//! use csma_cd::scenario::Scenario;
+//! use csma_cd::Scenario;
 //! let v = macsim_web::explorer::explore(&Scenario::default(), 3, 10_000, 1).unwrap();
 //! assert_eq!(v["window"], 8);
 //! assert_eq!(v["expected_slots"], 3.5);
 //! ```
 
 use backoff_core::Decision;
-use csma_cd::backoff::Backoff;
-use csma_cd::scenario::Scenario;
+use csma_cd::Backoff;
+use csma_cd::Scenario;
 use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
 use serde_json::{Value, json};

@@ -11,8 +11,8 @@
 //! assert_eq!(err, "stations: the number of stations must be at least 1");
 //! ```
 
-use csma_cd::config::RunConfig;
-use csma_cd::scenario::{FIELDS, Scenario};
+use csma_cd::RunConfig;
+use csma_cd::{FIELDS, Scenario};
 use serde_json::{Map, Value, json};
 
 /// The schema's fields as a JSON array: `key`, `flag`, `short`, `value_name`,

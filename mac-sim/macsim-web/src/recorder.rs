@@ -11,8 +11,8 @@
 
 use std::collections::VecDeque;
 
-use csma_cd::exact::observe::{EventKind, Observer, TraceEvent};
-use sim_kit::time::Time;
+use csma_cd::{EventKind, Observer, TraceEvent};
+use sim_kit::Time;
 
 /// Events kept (the newest).
 pub const EVENT_CAP: usize = 250_000;
@@ -194,7 +194,7 @@ impl Layout {
 #[derive(Clone, Debug)]
 pub struct Recorder {
     layout: Layout,
-    backoff: csma_cd::backoff::Backoff,
+    backoff: csma_cd::Backoff,
     events: VecDeque<Recorded>,
     first_event: u64,
     signals: VecDeque<Signal>,
@@ -215,7 +215,7 @@ pub struct Recorder {
 
 impl Recorder {
     /// A recorder for stations at `layout.positions` running `backoff`.
-    pub fn new(layout: Layout, backoff: csma_cd::backoff::Backoff) -> Self {
+    pub fn new(layout: Layout, backoff: csma_cd::Backoff) -> Self {
         let n = layout.positions.len();
         Self {
             layout,

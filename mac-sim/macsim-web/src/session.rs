@@ -7,7 +7,7 @@
 //! `mac-sim run`'s for the same scenario and seed.
 //!
 //! ```
-//! use csma_cd::scenario::Scenario;
+//! use csma_cd::Scenario;
 //! use macsim_web::Session;
 //! let mut sc = Scenario::default();
 //! sc.set("stations", "4").unwrap();
@@ -20,13 +20,13 @@
 //! assert_eq!(s.result(), csma_cd::exact::run(&cfg).unwrap());
 //! ```
 
-use csma_cd::backoff::Backoff;
-use csma_cd::capture::{CaptureFormat, PcapWriter};
-use csma_cd::config::{IfgRule, RunConfig, Timing, Traffic};
-use csma_cd::exact::{self, CsmaCd, RunResult, placement};
-use csma_cd::scenario::{FieldError, Scenario};
-use sim_kit::engine::Engine;
-use sim_kit::time::Time;
+use csma_cd::Backoff;
+use csma_cd::{CaptureFormat, PcapWriter};
+use csma_cd::{CsmaCd, RunResult, positions, run_to};
+use csma_cd::{FieldError, Scenario};
+use csma_cd::{IfgRule, RunConfig, Timing, Traffic};
+use sim_kit::Engine;
+use sim_kit::Time;
 
 use crate::explain::Rules;
 use crate::recorder::{Layout, Recorder};
@@ -63,7 +63,7 @@ impl Session {
             + timing.jam
             + timing.slot;
         let layout = Layout {
-            positions: placement::positions(&cfg, timing.max_prop),
+            positions: positions(&cfg, timing.max_prop),
             ifg: timing.ifg,
             blind_own_gap: cfg.ifg_rule != IfgRule::Restart,
             ifg_part1: timing.ifg_part1,
@@ -82,7 +82,7 @@ impl Session {
             ifg_part1: timing.ifg_part1,
             attempt_limit: cfg.attempt_limit,
             backoff: cfg.backoff.label(),
-            beb: cfg.backoff == csma_cd::config::BackoffAlgorithm::Beb,
+            beb: cfg.backoff == csma_cd::BackoffAlgorithm::Beb,
             backoff_limit: cfg.backoff_limit,
         };
         Ok(Self {
@@ -129,7 +129,7 @@ impl Session {
     }
 
     fn run_to(&mut self, t: Time) {
-        exact::run_to(&mut self.engine, t.min(self.cfg.duration));
+        run_to(&mut self.engine, t.min(self.cfg.duration));
     }
 
     /// Advance to the next instant at which the model reports at least one event
@@ -212,7 +212,7 @@ impl Session {
             .map_err(|e| e.to_string())?;
         let (model, queue) = CsmaCd::with_observer(&self.cfg, w).map_err(|e| e.to_string())?;
         let mut engine = Engine::with_queue(model, queue);
-        exact::run_to(&mut engine, self.now());
+        run_to(&mut engine, self.now());
         engine
             .into_model()
             .into_observer()

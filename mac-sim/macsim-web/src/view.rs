@@ -5,9 +5,9 @@
 //! Times are integer picoseconds, exact in a JavaScript number up to 2^53 ps (about
 //! 2.5 simulated hours).
 
-use csma_cd::exact::observe::TraceEvent;
+use csma_cd::TraceEvent;
 use serde_json::{Value, json};
-use sim_kit::time::Time;
+use sim_kit::Time;
 
 use crate::explain::explain;
 use crate::recorder::{Activity, Cause};
@@ -169,7 +169,7 @@ pub fn layout(s: &Session) -> Value {
         "ifg_part1_ps": t.ifg_part1.as_ps(),
         "preamble_ps": t.preamble.as_ps(),
         "jam_ps": t.jam.as_ps(),
-        "jam_immediate": s.config().jam_rule == csma_cd::config::JamRule::Immediate,
+        "jam_immediate": s.config().jam_rule == csma_cd::JamRule::Immediate,
         "duration_ps": s.config().duration.as_ps(),
         "length_m": s.config().bus_length_m,
     })
@@ -178,9 +178,9 @@ pub fn layout(s: &Session) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use csma_cd::exact::observe::EventKind;
-    use csma_cd::scenario::Scenario;
-    use csma_cd::trace::{TraceFormat, TraceWriter};
+    use csma_cd::EventKind;
+    use csma_cd::Scenario;
+    use csma_cd::{TraceFormat, TraceWriter};
 
     fn scenario(kv: &[(&str, &str)]) -> Scenario {
         let mut sc = Scenario::default();
@@ -194,13 +194,13 @@ mod tests {
     fn trace_events(sc: &Scenario) -> Vec<TraceEvent> {
         #[derive(Default)]
         struct All(Vec<TraceEvent>);
-        impl csma_cd::exact::observe::Observer for All {
+        impl csma_cd::Observer for All {
             fn observe(&mut self, e: &TraceEvent) {
                 self.0.push(*e);
             }
         }
         let cfg = sc.to_config().unwrap();
-        csma_cd::exact::run_with_observer(&cfg, All::default())
+        csma_cd::run_with_observer(&cfg, All::default())
             .unwrap()
             .1
             .0
@@ -217,7 +217,7 @@ mod tests {
             ("duration", "4ms"),
         ]);
         let w = TraceWriter::new(Vec::new(), TraceFormat::Csv).unwrap();
-        let (_, w) = csma_cd::exact::run_with_observer(&sc.to_config().unwrap(), w).unwrap();
+        let (_, w) = csma_cd::run_with_observer(&sc.to_config().unwrap(), w).unwrap();
         let csv = String::from_utf8(w.finish().unwrap()).unwrap();
         let lines: Vec<&str> = csv.lines().skip(1).collect();
         let mut s = Session::new(&sc).unwrap();
@@ -509,7 +509,7 @@ mod tests {
         }
         let l = layout(&s);
         let cfg = s.config();
-        let pos = csma_cd::exact::placement::positions(cfg, s.timing().max_prop);
+        let pos = csma_cd::positions(cfg, s.timing().max_prop);
         let got: Vec<u64> = l["positions_ps"]
             .as_array()
             .unwrap()

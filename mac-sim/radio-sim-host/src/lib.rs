@@ -15,3 +15,8 @@
 pub mod checks;
 pub mod store;
 pub mod sweep;
+
+// The crate's face: what the doors use, by name from the root.
+pub use checks::{NAMES as CHECKS, check};
+pub use store::{MODEL_VERSION, Store, merge, read_runs};
+pub use sweep::{Campaign, SweepError, run as run_sweep};

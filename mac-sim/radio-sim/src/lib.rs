@@ -83,6 +83,12 @@ pub mod topology;
 
 pub use config::{ConfigError, Destination, RadioConfig, Rule, RuleConfig, Topology, Traffic};
 pub use driver::{CANCEL_EVERY, run, run_with};
+pub use memory::{estimate as estimate_memory, of_points as estimate_memory_of_points};
 pub use metrics::RadioResult;
 pub use radio_mac::Countdown;
+pub use report::csv::{single as run_csv, sweep as sweep_csv};
+pub use report::text::{report as run_report, sweep as sweep_report};
+pub use report::{json as run_json, sweep_json};
 pub use scenario::Scenario;
+pub use scenario::{FIELDS, ScenarioFile, check_effect, read as read_scenario, reference};
+pub use sweep::{Axis, Point, points};

@@ -47,3 +47,15 @@ pub mod store;
 pub mod sweep;
 
 pub use comparison::{run_all, run_all_with, run_comparison, run_comparison_with};
+// The rest of the crate's face: what the doors use, by name from the root.
+pub use chart::trigger_window;
+pub use contention::{run_contention_seeds_with, run_contention_sweep};
+pub use files::{
+    contention_files, contention_seeds_files, contention_sweep_files, replicated_files,
+    scenario_files, sweep_files, write_contention, write_contention_seeds, write_contention_sweep,
+    write_replicated, write_scenario, write_sweep,
+};
+pub use replicate::run_seeds_with;
+pub use scenario_file::source as scenario_source;
+pub use store::{MODEL_VERSION, Store, merge, read_runs};
+pub use sweep::{Campaign, SweepError, run_stored_sweep, run_sweep};

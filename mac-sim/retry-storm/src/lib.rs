@@ -135,3 +135,16 @@ pub use comparison::{Comparison, ComparisonResult, run_sequential};
 pub use config::StormConfig;
 pub use error::StormError;
 pub use sim::{StormResult, run, run_with};
+// The rest of the crate's face: what the doors use, by name from the root.
+pub use contention::{ContentionConfig, run_contention_with};
+pub use file::keys::reference as keys_reference;
+pub use file::{Experiment, Setting};
+pub use memory::of_runs as estimate_memory_of_runs;
+pub use presets::{Options, Source};
+pub use report::{
+    contention_csv, contention_report, contention_seeds_csv, contention_seeds_report,
+    list as list_presets, replicated_csv, replicated_report, replicated_series_csv,
+    report as comparison_report, series_csv, summary_csv, sweep_csv, sweep_json, sweep_report,
+};
+pub use strategy::Strategy;
+pub use sweep::{Axis, parse_axis, plan as sweep_plan};

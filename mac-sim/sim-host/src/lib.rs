@@ -35,3 +35,18 @@ pub mod memory;
 pub mod output;
 pub mod runner;
 pub mod store;
+
+// The host kit's face: what the doors use, by name from the root. A few subjects are
+// named as modules (`plan::check`, `temporaries::gate`), where a name alone would be
+// too short to say what it does.
+pub use chart::save::{file_names as chart_file_names, save as save_chart};
+pub use memory::{Allowance, check as check_memory};
+pub use output::atomic::{AtomicFile, OutputError, check_file};
+pub use output::plan::Output;
+pub use output::publish::Publication;
+pub use output::set::OutputSet;
+pub use output::temporaries::Abandoned;
+pub use output::{plan, temporaries};
+pub use runner::progress::{self, Steps};
+pub use runner::threads::{ThreadsError, pool};
+pub use store::{Damage, StoreError, Unusable, model_of};

@@ -84,3 +84,12 @@ pub mod sweep;
 pub mod time;
 
 pub use time::{SignedTime, Time};
+// The kit's face: what the doors use, by name from the root.
+pub use engine::Engine;
+pub use locate::line_of_key;
+pub use memory::{Bytes, BytesParseError, MemoryEstimate};
+pub use output::format::UnknownFormat;
+pub use output::json;
+pub use progress::{Progress, Snapshot};
+pub use schema::{Axis, Field, Schema};
+pub use shard::Shard;
