@@ -75,7 +75,7 @@ cargo fmt --all --check
 step "lints (clippy, warnings are errors)"
 cargo clippy --workspace --all-targets --features "$FEATURES" -- -D warnings
 
-step "layering: the kit and the models do no I/O, the kit knows no model, the storm crates no CSMA/CD code, no module cycles"
+step "layering: the kit and the models do no I/O, the kit knows no model, the storm crates no CSMA/CD code, no module cycles, the doors through each crate's face"
 # Which crate may depend on which (see ARCHITECTURE.md), as cargo resolves them.
 forbidden_deps() {
     local crate=$1
@@ -115,6 +115,8 @@ for crate in backoff-core sim-kit sim-host csma-cd csma-cd-host retry-storm retr
 done
 # Every crate of this workspace (the firmware's are checked by firmware/run-tests.sh).
 python3 scripts/module-cycles.py --workspace Cargo.toml
+# The doors (binary, Python, page) reach each simulation crate through its root face.
+python3 scripts/door-imports.py .
 
 step "backoff-core feature matrix"
 for features in "" std defmt embedded-hal embedded-hal-async defmt,embedded-hal defmt,embedded-hal-async \

@@ -9,10 +9,10 @@
 //! * measured mean backoff after c collisions with 95 % intervals beside the
 //!   algorithm's expectation (log scale).
 
-use csma_cd::exact::capture_timeline::{CaptureTimeline, CaptureWindow};
-use csma_cd::exact::results::RunResult;
-use sim_host::chart::bars::BarChart;
-use sim_host::chart::line::{Axis, LegendAt, LineChart, Series};
+use csma_cd::exact::RunResult;
+use csma_cd::exact::{CaptureTimeline, CaptureWindow};
+use sim_host::chart::BarChart;
+use sim_host::chart::{Axis, LegendAt, LineChart, Series};
 
 /// The file stems of the charts, in the order `run --plot` draws them (each is
 /// written as `STEM.png` and `STEM.svg`); the capture timeline is drawn when the run
@@ -29,7 +29,7 @@ pub const STEMS: [&str; 4] = [
 pub fn file_names() -> Vec<String> {
     STEMS
         .iter()
-        .flat_map(|s| sim_host::chart::save::file_names(s))
+        .flat_map(|s| sim_host::chart::file_names(s))
         .collect()
 }
 

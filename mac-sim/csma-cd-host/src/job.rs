@@ -24,9 +24,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use csma_cd::config::RunConfig;
 use csma_cd::error::ConfigError;
-use csma_cd::exact::observe::{NoTrace, Observer};
-use csma_cd::exact::results::RunResult;
+use csma_cd::exact::RunResult;
 use csma_cd::exact::{self, CsmaCd};
+use csma_cd::exact::{NoTrace, Observer};
 use sim_host::runner::progress::Steps;
 use sim_kit::engine::{CANCEL_EVERY, Engine};
 use sim_kit::progress::{Progress, Quiet};

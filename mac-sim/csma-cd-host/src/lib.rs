@@ -8,9 +8,9 @@
 //! ## Module map
 //!
 //! * [`job`]: one run of the exact model in slices, cancellable, with its progress.
-//! * [`sweep`]: sweeps on every core ([`sweep::execute`]), the SQLite results
+//! * [`sweep`]: sweeps on every core ([`run_sweep`]), the SQLite results
 //!   database with its shards ([`sweep::store`]) and the sweep's charts
-//!   ([`sweep::charts`]).
+//!   ([`all_charts`](sweep::all_charts)).
 //! * [`charts`]: the charts of one run (attempts histogram, per-station throughput,
 //!   backoff versus `E(c)`, capture timeline).
 //! * [`scenario_file`]: a scenario file read from disk.
@@ -35,7 +35,7 @@ pub use charts::{
 };
 pub use job::{run_observed, run_traced};
 pub use scenario_file::load as load_scenario_file;
-pub use sweep::execute::{
+pub use sweep::store::{self as store, StoreError};
+pub use sweep::{
     SweepError, SweepOptions, output_names, run_sweep, summarise, table as sweep_table,
 };
-pub use sweep::store::{self as store, StoreError};

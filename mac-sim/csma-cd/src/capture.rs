@@ -1,9 +1,9 @@
 //! Packet captures: what a monitor on the bus would record of an exact-model run, as a
 //! pcapng or pcap file Wireshark and `tshark` open.
 //!
-//! Built on the [observation hook](crate::exact::observe): [`PcapWriter`] is an
+//! Built on the [observation hook](crate::exact::Observer): [`PcapWriter`] is an
 //! [`Observer`] that turns each attempt into one packet, written through the kit's
-//! [capture writer](sim_kit::output::pcap) (link type Ethernet, nanosecond
+//! [capture writer](sim_kit::output::CaptureWriter) (link type Ethernet, nanosecond
 //! timestamps).
 //!
 //! # Who sent it
@@ -112,8 +112,8 @@ use crate::config::{JamRule, RunConfig};
 use crate::error::ConfigError;
 use crate::exact::observe::{EventKind, Observer, TraceEvent};
 use crate::exact::placement;
-pub use sim_kit::output::pcap::CaptureFormat;
-use sim_kit::output::pcap::{CaptureWriter, EpbFlags, Interface, LINKTYPE_ETHERNET, Record};
+pub use sim_kit::output::CaptureFormat;
+use sim_kit::output::{CaptureWriter, EpbFlags, Interface, LINKTYPE_ETHERNET, Record};
 use sim_kit::time::Time;
 
 /// The EtherType of the frames: IEEE 802 local experimental EtherType 1.

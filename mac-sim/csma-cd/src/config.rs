@@ -292,7 +292,7 @@ impl Default for Phy {
 
 /// Every parameter of one run of the exact CSMA/CD model. Its JSON (`serde`) is
 /// frozen for the parameters it had when runs' identities were first derived from it,
-/// the later ones written only when set: see [`crate::config_json`].
+/// the later ones written only when set: see `crate::config_json`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunConfig {
     /// The Ethernet preset the bit rate, slot and bus came from, if any: its

@@ -1,6 +1,6 @@
 //! A configuration's JSON: the `"config"` block of `mac-sim run --json` and the
 //! identity of a sweep's run (its point key, from which its seeds and its results
-//! database key derive: [`crate::sweep::key`]).
+//! database key derive: [`point_key`](crate::sweep::point_key)).
 //!
 //! The JSON of the parameters the model had when identities were first derived from
 //! it is frozen here, field for field ([`FROZEN_KEYS`]), so that it never changes.

@@ -4,10 +4,10 @@
 //!
 //! It is not the crate's only error type; the others wrap it or stand beside it:
 //! [`FieldError`](crate::scenario::FieldError) names the parameter at fault,
-//! [`SpecError`](crate::sweep::spec::SpecError) is a sweep's,
+//! [`SpecError`](crate::sweep::SpecError) is a sweep's,
 //! [`CaptureError`](crate::capture::CaptureError) a capture file's,
 //! [`ScenarioError`](crate::scenario::ScenarioError) a scenario file's (with file,
-//! line and key) and [`ShardParseError`](crate::sweep::shard::ShardParseError) a
+//! line and key) and [`ShardParseError`](crate::sweep::ShardParseError) a
 //! `--shard` value's.
 
 use std::fmt;

@@ -17,7 +17,7 @@
 //!
 //! * [`exact`]: the exact model (carrier sense, propagation, collision detection, jam,
 //!   backoff, drops) — [`exact::run`]; its cable in [`exact::medium`] with the
-//!   [`exact::bitset`] and [`exact::segtree`] indexes, its [`exact::results`].
+//!   `bitset` and `segtree` indexes, its [`RunResult`].
 //! * [`slotted`]: the idealised Metcalfe & Boggs model — [`slotted::run_slotted`].
 //! * [`textbook`]: a slot-by-slot loop over all stations, the baseline of the bench.
 //!
@@ -40,13 +40,13 @@
 //!
 //! * [`table`]: results as rows of named cells, written as CSV or JSON with the same
 //!   column names everywhere.
-//! * [`report`]: the text report and CSV of one run.
+//! * `report`: the text report and CSV of one run.
 //! * [`sweep`]: what a sweep is: its axes (any parameter of the schema) and points,
 //!   each run's seed and identity, the records kept and the summaries with
 //!   confidence intervals.
 //! * [`trace`], [`capture`]: every step of an exact run as CSV or JSON lines, and the
 //!   bus as a monitor would capture it (pcapng or pcap), both built on the
-//!   [observation hook](exact::observe).
+//!   [observation hook](exact::Observer).
 //!
 //! Dependencies run one way: `config` ← `scenario` ← models ← `report`, `sweep`.
 //!
@@ -95,12 +95,12 @@
 pub mod backoff;
 pub mod capture;
 pub mod config;
-pub mod config_json;
+mod config_json;
 pub mod error;
 pub mod ethernet;
 pub mod exact;
 pub mod parse;
-pub mod report;
+mod report;
 pub mod scenario;
 pub mod slotted;
 pub mod sweep;
@@ -116,12 +116,11 @@ pub use backoff::Backoff;
 pub use capture::{CaptureError, CaptureFormat, PcapWriter};
 pub use config::{BackoffAlgorithm, IfgRule, JamRule, Placement, RunConfig, Timing, Traffic};
 pub use error::ConfigError;
-pub use exact::capture_timeline::{CaptureTimeline, DEFAULT_WINDOWS};
-pub use exact::memory::{Observed, estimate as estimate_memory};
-pub use exact::observe::{EventKind, Observer, TraceEvent};
-pub use exact::per_station::{MAX_STATIONS as MAX_PER_STATION, PerStation, StationResult};
-pub use exact::placement::positions;
-pub use exact::{CsmaCd, RunResult, run, run_to, run_with_observer};
+pub use exact::{
+    CaptureTimeline, CsmaCd, DEFAULT_WINDOWS, EventKind, MAX_STATIONS as MAX_PER_STATION, Observed,
+    Observer, PerStation, RunResult, StationResult, TraceEvent, estimate_memory, positions, run,
+    run_to, run_with_observer,
+};
 pub use report::csv::{
     SLOTTED_HEADER, per_station_rows, per_station_table, run_columns, run_csv, slotted_row,
 };
@@ -132,12 +131,9 @@ pub use scenario::{FIELDS, FieldError, Scenario, ScenarioError, check_effect, ha
 pub use sim_kit::output::table::{Cell, Row};
 pub use sim_kit::schema::Scalar;
 pub use slotted::{SlottedConfig, SlottedResult, run_slotted};
-pub use sweep::record::METRICS as SWEEP_METRICS;
-pub use sweep::shard::Shard;
-pub use sweep::spec::{
-    Axis, RandomNumbers, SpecError, SweepSpec, from_lists as sweep_from_lists,
-    memory as sweep_memory,
+pub use sweep::{
+    Axis, METRICS as SWEEP_METRICS, RandomNumbers, Shard, SpecError, SweepSpec,
+    from_lists as sweep_from_lists, memory as sweep_memory, row as point_row, run_row,
 };
-pub use sweep::summary::{row as point_row, run_row};
 pub use theory::{beb_expected_backoff, checked_slot, mb_efficiency};
 pub use trace::{TraceFormat, TraceWriter};

@@ -1,5 +1,5 @@
 //! Frame traces: every step the exact model reports through its
-//! [observation hook](crate::exact::observe), written as CSV or JSON lines.
+//! [observation hook](crate::exact::Observer), written as CSV or JSON lines.
 //!
 //! One line per [`TraceEvent`], streamed through the writer it is given (a buffered
 //! file for `mac-sim run --trace`), so a long run needs no memory for its trace.
@@ -32,7 +32,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use crate::exact::observe::{Observer, TraceEvent};
-use sim_kit::output::format::{UnknownFormat, by_extension};
+use sim_kit::output::{UnknownFormat, by_extension};
 
 /// The trace file formats, chosen by the file's extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,7 +165,7 @@ impl<W: Write> Observer for TraceWriter<W> {
 mod tests {
     use super::*;
     use crate::config::{RunConfig, Traffic};
-    use crate::exact::{self, observe::EventKind};
+    use crate::exact::{self, EventKind};
     use sim_kit::time::Time;
 
     fn cfg() -> RunConfig {

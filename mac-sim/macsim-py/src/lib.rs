@@ -8,7 +8,7 @@
 //! ([`csma_cd::Scenario`]): a Python value becomes its text form and is
 //! set by its key, so a bad value raises `ValueError` with the message the command
 //! line prints. Runs go through [`csma_cd_host::job`] and sweeps through
-//! [`csma_cd_host::sweep::execute`], off the GIL, on a worker thread that the
+//! [`run_sweep`](csma_cd_host::sweep::run_sweep), off the GIL, on a worker thread that the
 //! calling thread watches for Ctrl-C ([`wait`]), so the numbers equal `mac-sim run`
 //! and `mac-sim sweep` for the same arguments.
 //!

@@ -2,7 +2,7 @@
 //! `mac-sim radio` runs it: every keyword argument is a key of the model's table
 //! ([`radio_sim::FIELDS`]) set from its text form, a scenario file lies
 //! under them, a sweep's points run on every core
-//! ([`radio_sim_host::run`]), and the results are the command line's JSON and
+//! ([`run_sweep`](radio_sim_host::run_sweep)), and the results are the command line's JSON and
 //! CSV, byte for byte.
 
 use std::path::PathBuf;

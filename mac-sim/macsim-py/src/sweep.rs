@@ -1,5 +1,5 @@
 //! `sweep`: many runs on every core, as `mac-sim sweep` runs them
-//! ([`csma_cd_host::sweep::execute::summarise`]), with the same points, seeds and
+//! ([`csma_cd_host::sweep::summarise`]), with the same points, seeds and
 //! results database, and its results as the columns of the sweep's `results.csv`.
 
 use std::path::PathBuf;

@@ -1,5 +1,5 @@
 //! A run's trace as columns: every step the exact model reports through its
-//! observation hook ([`csma_cd::exact::observe`]), kept in memory in the columns of
+//! observation hook (`csma_cd::Observer`), kept in memory in the columns of
 //! `mac-sim run --trace FILE.csv` ([`csma_cd::trace`]) and handed to Python as byte
 //! buffers that numpy reads without a copy per value.
 //!

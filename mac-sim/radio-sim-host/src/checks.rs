@@ -10,7 +10,7 @@ use radio_sim::checks::{
 use radio_sim::theory::{self, BianchiTimes};
 use radio_sim::{ConfigError, Countdown};
 use rayon::prelude::*;
-use sim_host::chart::line::{Axis, LineChart, Series};
+use sim_host::chart::{Axis, LineChart, Series};
 
 /// The checks, by name.
 pub const NAMES: [&str; 4] = ["bianchi", "aloha", "csma", "hidden"];

@@ -35,7 +35,7 @@
 //!   time; an arrival to a full FIFO is dropped (drop kind "queue").
 //! * **Driver** ([`driver`]): a discrete-event loop on sim-kit's event queue; when each
 //!   station is polled is described there.
-//! * **Memory** ([`memory`]): what a run or a sweep holds at its peak, estimated from
+//! * **Memory** (`memory`): what a run or a sweep holds at its peak, estimated from
 //!   its configuration before it starts.
 //! * **Figures** ([`metrics`]): over the window after the warm-up: offered and
 //!   delivered frames, throughput S (the fraction of channel time carrying data frames
@@ -73,7 +73,7 @@ pub mod channel;
 pub mod checks;
 pub mod config;
 pub mod driver;
-pub mod memory;
+mod memory;
 pub mod metrics;
 pub mod report;
 pub mod scenario;
@@ -82,7 +82,7 @@ pub mod theory;
 pub mod topology;
 
 pub use config::{ConfigError, Destination, RadioConfig, Rule, RuleConfig, Topology, Traffic};
-pub use driver::{CANCEL_EVERY, run, run_with};
+pub use driver::{CANCEL_EVERY, run, run_on, run_with};
 pub use memory::{estimate as estimate_memory, of_points as estimate_memory_of_points};
 pub use metrics::RadioResult;
 pub use radio_mac::Countdown;

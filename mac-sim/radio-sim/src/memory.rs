@@ -8,10 +8,10 @@
 //! arrivals and the doubling of capacity.
 //!
 //! ```
-//! use radio_sim::{RadioConfig, memory};
+//! use radio_sim::{RadioConfig, estimate_memory};
 //! use sim_kit::time::Time;
 //! let day = RadioConfig { duration: Time::from_secs(86_400), ..RadioConfig::default() };
-//! assert!(memory::estimate(&day).total() > memory::estimate(&RadioConfig::default()).total());
+//! assert!(estimate_memory(&day).total() > estimate_memory(&RadioConfig::default()).total());
 //! ```
 
 use sim_kit::memory::{Bytes, MemoryEstimate};

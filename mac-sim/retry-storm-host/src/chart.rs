@@ -10,10 +10,10 @@ use retry_storm::metrics::BinRow;
 use retry_storm::replicate::{BinEstimate, Replicated, StrategyOverSeeds};
 use retry_storm::sweep::SweepPoint;
 use retry_storm::{ComparisonResult, StormConfig};
-use sim_host::chart::figure::{Figure, PlotError};
-use sim_host::chart::line::{Axis, LegendAt, LineChart, Series, Stroke};
 use sim_host::chart::style::SIZE;
-use sim_kit::stats::ci::Estimate;
+use sim_host::chart::{Axis, LegendAt, LineChart, Series, Stroke};
+use sim_host::chart::{Figure, PlotError};
+use sim_kit::stats::Estimate;
 use sim_kit::time::Time;
 
 /// Several line charts in a grid of equal panels, drawn as one figure; the legends

@@ -1,5 +1,5 @@
 //! A scenario's runs on every core: every configuration over one or more seeds on the
-//! shared parallel runner ([`sim_host::runner::grid`]). Which runs a grid has and how
+//! shared parallel runner ([`run_grid`]). Which runs a grid has and how
 //! they combine is the engine's ([`retry_storm::comparison`]); the results equal
 //! [`retry_storm::run_sequential`]'s, whatever the number of threads.
 
@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use retry_storm::comparison::{Comparison, ComparisonResult, check_grid, replication};
 use retry_storm::error::Param;
 use retry_storm::{StormConfig, StormError, StormResult, run_with};
-use sim_host::runner::grid::{Done, RunError, run_grid};
+use sim_host::runner::{Done, RunError, run_grid};
 use sim_kit::progress::{Progress, Quiet};
 
 /// Run every configuration of `runs` with `seeds` seeds each (its own seed, then the

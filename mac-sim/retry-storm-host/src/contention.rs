@@ -14,7 +14,7 @@ use retry_storm::presets::{Options, Source};
 use retry_storm::replicate::check_seeds;
 use retry_storm::sweep::{Axis, SweepParam, SweepValue, TablePoint};
 use retry_storm::{StormError, report};
-use sim_host::runner::grid::{Done, RunError, run_grid};
+use sim_host::runner::{Done, RunError, run_grid};
 use sim_kit::progress::Quiet;
 
 /// [`run_contention`](retry_storm::contention::run_contention) with `seeds` seeds (`cfg.seed`, then the next ones:

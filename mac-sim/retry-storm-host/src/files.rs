@@ -1,6 +1,6 @@
 //! The files of `mac-sim storm --out`: the engine's reports ([`retry_storm::report`])
 //! and JSON ([`sim_kit::output::json`]) and this crate's charts ([`crate::chart`]),
-//! each file written atomically ([`sim_host::output::atomic`]).
+//! each file written atomically ([`AtomicFile`](sim_host::output::AtomicFile)).
 
 use std::path::Path;
 
@@ -12,8 +12,8 @@ use retry_storm::report::{
 };
 use retry_storm::sweep::{Axis, SweepPoint};
 use retry_storm::{Comparison, ComparisonResult};
-use sim_host::chart::save::save;
-use sim_host::output::atomic::{OutputError, write_atomic};
+use sim_host::chart::save;
+use sim_host::output::{OutputError, write_atomic};
 
 use crate::chart::{contention_chart, replicated_chart, scenario_chart, sweep_chart};
 
@@ -28,7 +28,7 @@ fn named(stem: &str, suffixes: &[&str]) -> Vec<String> {
 /// `stem`'s data files (with `DATA`), then its chart's.
 fn data_and_chart(stem: &str) -> Vec<String> {
     let mut names = named(stem, &DATA);
-    names.extend(sim_host::chart::save::file_names(stem));
+    names.extend(sim_host::chart::file_names(stem));
     names
 }
 
@@ -47,14 +47,14 @@ pub fn replicated_files(name: &str) -> Vec<String> {
 pub fn sweep_files(name: &str) -> Vec<String> {
     let stem = format!("storm-{name}-sweep");
     let mut names = named(&stem, &[".json", ".csv"]);
-    names.extend(sim_host::chart::save::file_names(&stem));
+    names.extend(sim_host::chart::file_names(&stem));
     names
 }
 
 /// The files [`write_contention`] writes.
 pub fn contention_files() -> Vec<String> {
     let mut names = named("storm-contention", &[".json", ".csv"]);
-    names.extend(sim_host::chart::save::file_names("storm-contention"));
+    names.extend(sim_host::chart::file_names("storm-contention"));
     names
 }
 

@@ -11,12 +11,12 @@
 //! ## Module map
 //!
 //! * [`comparison`]: every strategy of a scenario, each over one or more seeds, on the
-//!   shared parallel runner ([`sim_host::runner::grid`]), with progress and
+//!   shared parallel runner ([`run_grid`](sim_host::runner::run_grid)), with progress and
 //!   cancellation.
 //! * [`replicate`]: a scenario over several seeds, summarised with 95 % intervals.
 //! * [`sweep`]: one parameter swept, every strategy at every value over the seeds,
 //!   kept in a results database when given one (resumed, grown, sharded).
-//! * [`store`]: the model's layout in the host kit's results database
+//! * `store`: the model's layout in the host kit's results database
 //!   ([`sim_host::store`]): headline figures for queries and each run's whole record.
 //! * [`contention`]: the contention experiment over several seeds.
 //! * [`chart`]: the time-series panels of a scenario (one run or the mean over seeds),
@@ -43,7 +43,7 @@ pub mod contention;
 pub mod files;
 pub mod replicate;
 pub mod scenario_file;
-pub mod store;
+mod store;
 pub mod sweep;
 
 pub use comparison::{run_all, run_all_with, run_comparison, run_comparison_with};

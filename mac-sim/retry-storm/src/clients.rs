@@ -174,11 +174,6 @@ impl Population {
         })
     }
 
-    /// The load.
-    pub fn load(&self) -> &Load {
-        &self.load
-    }
-
     /// A client's guards, or `None` when the strategy has none (then nothing is kept
     /// per client, and nothing is looked up). With a shared strategy every client has
     /// the one set.

@@ -314,9 +314,9 @@ pub struct ContentionOverSeeds {
     /// The seeds.
     pub seeds: Vec<u64>,
     /// Calls in all.
-    pub calls: sim_kit::stats::ci::Estimate,
+    pub calls: sim_kit::stats::Estimate,
     /// Until the last client succeeded, milliseconds.
-    pub completion_ms: sim_kit::stats::ci::Estimate,
+    pub completion_ms: sim_kit::stats::Estimate,
 }
 
 impl ContentionConfig {
@@ -387,7 +387,7 @@ impl ContentionConfig {
 /// ```
 pub fn over_seeds(runs: &[(u64, Vec<ContentionRow>)]) -> Option<Vec<ContentionOverSeeds>> {
     let (_, first) = runs.first()?;
-    let est = |v: Vec<f64>| sim_kit::stats::ci::mean_ci95(&v);
+    let est = |v: Vec<f64>| sim_kit::stats::mean_ci95(&v);
     Some(
         first
             .iter()

@@ -18,21 +18,21 @@
 //! What a run is:
 //!
 //! * [`config`]: the parameters of a run ([`StormConfig`]: load, server, timeouts,
-//!   trigger, strategy, bins, recovery rule); [`limits`]: the largest runs accepted; [`memory`]: what a run holds at its peak, estimated before it starts.
+//!   trigger, strategy, bins, recovery rule); `limits`: the largest runs accepted; `memory`: what a run holds at its peak, estimated before it starts.
 //! * [`strategy`]: client strategies built from `backoff-core` parts; [`spec`]: their
 //!   specification syntax, every parameter settable.
 //! * [`error`]: [`StormError`], a parameter the model cannot accept, with its value.
 //!
 //! The model:
 //!
-//! * [`clients`]: logical requests in flight and the client population (open loop,
+//! * `clients`: logical requests in flight and the client population (open loop,
 //!   closed loop, capped).
 //! * [`chain`]: the layers of a call chain, each retrying the one below.
-//! * [`server`]: workers and a FIFO queue or a pure latency model, load-dependent
+//! * `server`: workers and a FIFO queue or a pure latency model, load-dependent
 //!   latency, deadline propagation.
 //! * [`shedding`]: load shedding (a bounded queue) and rate limiting, answered with
 //!   Retry-After.
-//! * [`triggers`]: full outage, pause, partial failure, failing shard, capacity loss,
+//! * `triggers`: full outage, pause, partial failure, failing shard, capacity loss,
 //!   load spike; overlapping windows combine.
 //! * [`sim`]: the events and the client's decision after a failed attempt; [`run`].
 //! * [`metrics`]: the time series in fixed bins.
@@ -43,7 +43,7 @@
 //! Scenarios and what is made of them:
 //!
 //! * [`file`](mod@file): scenario files (TOML text) read into a [`Comparison`];
-//!   [`names`], [`presets`]: the shipped scenarios, each a file of `scenarios/` built
+//!   `names`, [`presets`]: the shipped scenarios, each a file of `scenarios/` built
 //!   in, and a file's text with the command line's changes.
 //! * [`comparison`]: a [`Comparison`] (the strategies a scenario compares), its runs
 //!   over seeds and its [`ComparisonResult`];
@@ -109,21 +109,21 @@
 //! ```
 
 pub mod chain;
-pub mod clients;
+mod clients;
 pub mod comparison;
 pub mod config;
 pub mod contention;
 pub mod error;
 pub mod file;
-pub mod limits;
-pub mod memory;
+mod limits;
+mod memory;
 pub mod metrics;
-pub mod names;
+mod names;
 pub mod presets;
 pub mod recovery;
 pub mod replicate;
 pub mod report;
-pub mod server;
+mod server;
 pub mod shedding;
 pub mod sim;
 pub mod spec;
@@ -137,9 +137,9 @@ pub use error::StormError;
 pub use sim::{StormResult, run, run_with};
 // The rest of the crate's face: what the doors use, by name from the root.
 pub use contention::{ContentionConfig, run_contention_with};
-pub use file::keys::reference as keys_reference;
+pub use file::reference as keys_reference;
 pub use file::{Experiment, Setting};
-pub use memory::of_runs as estimate_memory_of_runs;
+pub use memory::{estimate as estimate_memory, of_runs as estimate_memory_of_runs};
 pub use presets::{Options, Source};
 pub use report::{
     contention_csv, contention_report, contention_seeds_csv, contention_seeds_report,

@@ -20,18 +20,18 @@
 //!
 //! ```
 //! use retry_storm::file::Experiment;
-//! use retry_storm::{memory, presets};
+//! use retry_storm::{estimate_memory, estimate_memory_of_runs, presets};
 //! use sim_kit::time::Time;
 //! let Ok(Experiment::Storm(pause)) = presets::experiment("pause", &Default::default()) else {
 //!     unreachable!()
 //! };
 //! let mut day = pause.runs[0].clone();
 //! day.horizon_ps = Time::from_secs(86_400);
-//! let e = memory::estimate(&day);
-//! assert!(e.total() > memory::estimate(&pause.runs[0]).total(), "{e}");
+//! let e = estimate_memory(&day);
+//! assert!(e.total() > estimate_memory(&pause.runs[0]).total(), "{e}");
 //! // Both strategies at once on two threads, and their results kept.
-//! let one = memory::estimate(&pause.runs[0]).total();
-//! assert!(memory::of_runs(&pause.runs, 1, 2).total() > one);
+//! let one = estimate_memory(&pause.runs[0]).total();
+//! assert!(estimate_memory_of_runs(&pause.runs, 1, 2).total() > one);
 //! ```
 
 use sim_kit::memory::{Bytes, MemoryEstimate};

@@ -1,6 +1,6 @@
 //! A scenario over several seeds, as data: each strategy's runs with seeds `seed,
 //! seed + 1, …` ([`crate::comparison::replication`]) summarised with 95 % confidence
-//! intervals ([`sim_kit::stats::ci`]). Running them in parallel is the host layer's
+//! intervals ([`Estimate`]). Running them in parallel is the host layer's
 //! (`retry_storm_host::replicate`). Any single run can be repeated with `--seed`.
 
 use serde::Serialize;
@@ -10,7 +10,7 @@ use crate::StormResult;
 use crate::comparison::{Comparison, ComparisonResult};
 use crate::error::{Param, StormError};
 use crate::metrics::BinRow;
-use sim_kit::stats::ci::{Estimate, mean_ci95};
+use sim_kit::stats::{Estimate, mean_ci95};
 
 /// One strategy over all seeds.
 #[derive(Clone, Debug, PartialEq, Serialize)]

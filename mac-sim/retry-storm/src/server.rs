@@ -246,12 +246,6 @@ impl Server {
         self.counts
     }
 
-    /// The job with this id.
-    #[inline]
-    pub fn job(&self, id: u32) -> Job {
-        self.jobs[id as usize]
-    }
-
     /// Schedule the ends of the pauses and capacity losses, when waiting work can
     /// start again.
     pub fn schedule_resume<E: ServerEvent>(&self, q: &mut EventQueue<E>) {

@@ -4,7 +4,7 @@
 //! parallel, the chart and the files are the host layer's (`retry_storm_host::sweep`).
 //!
 //! A sweep is written `PARAM=VALUES`. `PARAM` is one of the parameters below, which
-//! act on every run of the scenario, or any key of its file ([`crate::file::keys`],
+//! act on every run of the scenario, or any key of its file ([`crate::file::reference`],
 //! as `--set` names it: `server.workers`, `trigger.end`, `recovery.sustain`), each
 //! value then set as `--set KEY=VALUE` sets it. The values are in
 //! [`sim_kit::range`]'s syntax for numbers (`0.5..=0.95:0.05` or `0,1,2`), and a

@@ -8,12 +8,12 @@
 //! ## Module map
 //!
 //! * [`runner`]: the parallel, deterministic map over points × replications with
-//!   cancellation ([`runner::grid`]), a checked thread count ([`runner::threads`]) and
+//!   cancellation ([`run_grid`](runner::run_grid)), a checked thread count ([`pool`]) and
 //!   the terminal progress bar ([`runner::progress`]).
-//! * [`output`]: files written whole or not at all ([`output::atomic`]), sets of
-//!   files that appear together or not at all ([`output::set`]), all the outputs of a
+//! * [`output`]: files written whole or not at all ([`AtomicFile`]), sets of
+//!   files that appear together or not at all ([`OutputSet`]), all the outputs of a
 //!   command checked before any work ([`output::plan`]) and published together
-//!   ([`output::publish`]), and the temporaries a process stopped at once removes
+//!   ([`Publication`]), and the temporaries a process stopped at once removes
 //!   ([`output::temporaries`]).
 //! * [`chart`]: line and bar charts as PNG and SVG, drawn with a bundled font so they
 //!   render on a machine with no fonts, saved through [`output`].
@@ -39,14 +39,11 @@ pub mod store;
 // The host kit's face: what the doors use, by name from the root. A few subjects are
 // named as modules (`plan::check`, `temporaries::gate`), where a name alone would be
 // too short to say what it does.
-pub use chart::save::{file_names as chart_file_names, save as save_chart};
+pub use chart::{file_names as chart_file_names, save as save_chart};
 pub use memory::{Allowance, check as check_memory};
-pub use output::atomic::{AtomicFile, OutputError, check_file};
 pub use output::plan::Output;
-pub use output::publish::Publication;
-pub use output::set::OutputSet;
 pub use output::temporaries::Abandoned;
-pub use output::{plan, temporaries};
+pub use output::{AtomicFile, OutputError, OutputSet, Publication, check_file, plan, temporaries};
 pub use runner::progress::{self, Steps};
-pub use runner::threads::{ThreadsError, pool};
+pub use runner::{ThreadsError, pool};
 pub use store::{Damage, StoreError, Unusable, model_of};

@@ -6,10 +6,10 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use sim_host::chart::bars::BarChart;
-use sim_host::chart::figure::Figure;
-use sim_host::chart::line::{Axis, LineChart, Series};
-use sim_host::chart::save::{save, to_rgb, to_svg};
+use sim_host::chart::BarChart;
+use sim_host::chart::Figure;
+use sim_host::chart::{Axis, LineChart, Series};
+use sim_host::chart::{save, to_rgb, to_svg};
 
 fn out_dir() -> (Option<tempfile::TempDir>, PathBuf) {
     match std::env::var_os("SIM_KIT_KEEP_PLOTS") {

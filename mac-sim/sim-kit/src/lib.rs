@@ -16,8 +16,8 @@
 //!   exponential and geometric variates) and [`maths::split_seed`], the one way seeds
 //!   are derived.
 //! * [`stats`]: streaming statistics (a log-linear [`stats::Histogram`], Jain's index
-//!   and the capture share in [`stats::fairness`]) and means with Student-t 95 %
-//!   intervals ([`stats::ci`]).
+//!   and the capture share in [`stats::Capture`]) and means with Student-t 95 %
+//!   intervals ([`stats::Estimate`]).
 //! * [`memory`]: [`memory::Bytes`], a size with its unit, and
 //!   [`memory::MemoryEstimate`], a run's peak memory as named parts sized from its
 //!   parameters, so that a run that cannot fit is refused before it starts.
@@ -36,7 +36,7 @@
 //!   base, the [`schema::Axis`]es, replications and their seeds), the model giving
 //!   only how a point becomes its checked configuration ([`sweep::Sweepable`]).
 //! * [`output`]: formats written to any `std::io::Write`: JSON ([`output::json`]) and
-//!   packet captures, pcapng and pcap ([`output::pcap`]), and results tables as CSV
+//!   packet captures, pcapng and pcap ([`output::CaptureWriter`]), and results tables as CSV
 //!   or JSON ([`output::table`]).
 //!
 //! The kit does no I/O: no file system, no threads, no clock, no terminal; it builds
@@ -88,7 +88,7 @@ pub use time::{SignedTime, Time};
 pub use engine::Engine;
 pub use locate::line_of_key;
 pub use memory::{Bytes, BytesParseError, MemoryEstimate};
-pub use output::format::UnknownFormat;
+pub use output::UnknownFormat;
 pub use output::json;
 pub use progress::{Progress, Snapshot};
 pub use schema::{Axis, Field, Schema};

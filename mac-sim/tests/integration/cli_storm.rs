@@ -686,7 +686,7 @@ fn help_lists_every_strategy_part() {
 /// --keys` prints that reference alone: both come from the schema's one list.
 #[test]
 fn storm_help_and_keys_print_the_reference_of_the_scenario_keys() {
-    let reference = retry_storm::file::keys::reference();
+    let reference = retry_storm::file::reference();
     let o = mac_sim(&["storm", "--keys"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), reference);
@@ -697,7 +697,7 @@ fn storm_help_and_keys_print_the_reference_of_the_scenario_keys() {
         help.trim_end().ends_with(reference.trim_end()),
         "storm --help does not end with the keys' reference:\n{help}"
     );
-    for t in retry_storm::file::keys::TABLES {
+    for t in retry_storm::file::TABLES {
         for k in t.keys {
             assert!(
                 reference.contains(&format!(

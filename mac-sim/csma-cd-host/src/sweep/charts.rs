@@ -18,8 +18,8 @@
 //! the total delay chart, whose note says why it has none.
 
 use csma_cd::config::{BackoffAlgorithm, FrameSizes, Traffic};
-use csma_cd::sweep::summary::PointSummary;
-use sim_host::chart::line::{Axis, LegendAt, LineChart, Series, Spread};
+use csma_cd::sweep::PointSummary;
+use sim_host::chart::{Axis, LegendAt, LineChart, Series, Spread};
 
 fn frame_label(f: &FrameSizes) -> String {
     format!("{} B", f.label())

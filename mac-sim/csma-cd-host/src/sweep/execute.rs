@@ -6,8 +6,8 @@
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use csma_cd::sweep::spec::*;
-//! use csma_cd_host::sweep::execute::{run_sweep, SweepOptions};
+//! use csma_cd::sweep::*;
+//! use csma_cd_host::sweep::{run_sweep, SweepOptions};
 //! use sim_kit::progress::Quiet;
 //! use sim_kit::time::Time;
 //! let dir = std::env::temp_dir().join(format!("mac-sim-sweep-doc-{}", std::process::id()));
@@ -32,16 +32,16 @@ use csma_cd::config::{BackoffAlgorithm, RunConfig};
 use csma_cd::error::ConfigError;
 use csma_cd::scenario::Scenario;
 use csma_cd::scenario::value::Codec;
-use csma_cd::sweep::record::RunRecord;
-use csma_cd::sweep::shard::{Shard, expected_cost};
-use csma_cd::sweep::spec::{SpecError, SweepSpec};
-use csma_cd::sweep::summary::{PointSummary, to_csv, to_json};
+use csma_cd::sweep::RunRecord;
+use csma_cd::sweep::{PointSummary, to_csv, to_json};
+use csma_cd::sweep::{Shard, expected_cost};
+use csma_cd::sweep::{SpecError, SweepSpec};
 use csma_cd::table::Cell;
-use sim_host::chart::save::save;
-use sim_host::output::atomic::{OutputError, write_atomic};
+use sim_host::chart::save;
+use sim_host::output::OutputSet;
+use sim_host::output::Publication;
 use sim_host::output::plan::{self, Output};
-use sim_host::output::publish::Publication;
-use sim_host::output::set::OutputSet;
+use sim_host::output::{OutputError, write_atomic};
 use sim_host::store::{CampaignError, Job, run_campaign};
 use sim_kit::progress::Progress;
 
@@ -296,7 +296,7 @@ pub fn output_names(plots: bool) -> Vec<String> {
     let charts = sweep_charts::STEMS
         .iter()
         .filter(|_| plots)
-        .flat_map(|s| sim_host::chart::save::file_names(s));
+        .flat_map(|s| sim_host::chart::file_names(s));
     charts
         .chain(["results.json".to_string(), "results.csv".to_string()])
         .collect()

@@ -30,7 +30,7 @@
 //! ```
 //!
 //! A run's `point` is its point's parameters as JSON with seed 0
-//! ([`csma_cd::sweep::key::point_key`]).
+//! ([`csma_cd::sweep::point_key`]).
 
 use std::path::{Path, PathBuf};
 
@@ -39,11 +39,11 @@ use sim_host::store::{
 };
 
 use csma_cd::config::RunConfig;
-use csma_cd::exact::backoff_stats::BackoffRow;
+use csma_cd::exact::BackoffRow;
 use csma_cd::scenario::Scenario;
-use csma_cd::sweep::key::point_key;
-use csma_cd::sweep::record::METRICS;
-use csma_cd::sweep::record::RunRecord;
+use csma_cd::sweep::METRICS;
+use csma_cd::sweep::RunRecord;
+use csma_cd::sweep::point_key;
 use csma_cd::table::{Cell, Row};
 
 pub use sim_host::store::{Damage, Lacking, Merged, RunKey, StoreError, Unusable, campaign_id};

@@ -7,10 +7,10 @@ use crate::common::InterruptAfter;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use csma_cd::sweep::shard::Shard;
-use csma_cd::sweep::spec::{Axis, RandomNumbers, SweepSpec};
-use csma_cd_host::sweep::execute::{SweepError, SweepOptions, SweepOutcome, run_sweep};
+use csma_cd::sweep::Shard;
+use csma_cd::sweep::{Axis, RandomNumbers, SweepSpec};
 use csma_cd_host::sweep::store::{Damage, Store, StoreError, merge, read_runs, run_key};
+use csma_cd_host::sweep::{SweepError, SweepOptions, SweepOutcome, run_sweep};
 use sim_kit::progress::{Progress, Quiet, Snapshot};
 use sim_kit::time::Time;
 

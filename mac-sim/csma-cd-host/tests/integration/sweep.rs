@@ -8,14 +8,14 @@ use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 
 use csma_cd::config::RunConfig;
-use csma_cd::sweep::spec::{Axis, RandomNumbers, SweepSpec};
-use csma_cd::sweep::summary::{to_csv, to_json};
+use csma_cd::sweep::{Axis, RandomNumbers, SweepSpec};
+use csma_cd::sweep::{to_csv, to_json};
 use csma_cd_host::charts as run_charts;
 use csma_cd_host::job::run_observed;
-use csma_cd_host::sweep::charts as sweep_charts;
-use csma_cd_host::sweep::execute::{SweepError, SweepOptions, run_sweep};
-use sim_host::chart::figure::Figure;
-use sim_host::chart::save::to_rgb;
+use csma_cd_host::sweep::all_charts;
+use csma_cd_host::sweep::{SweepError, SweepOptions, run_sweep};
+use sim_host::chart::Figure;
+use sim_host::chart::to_rgb;
 use sim_kit::progress::Quiet;
 use sim_kit::time::Time;
 
@@ -43,7 +43,7 @@ fn axes(lists: &[(&str, &str)]) -> Vec<Axis> {
 }
 
 fn pool(n: usize) -> rayon::ThreadPool {
-    sim_host::runner::threads::pool(n).unwrap()
+    sim_host::runner::pool(n).unwrap()
 }
 
 #[test]
@@ -159,7 +159,7 @@ fn saturated_points_have_no_total_delay_and_poisson_points_do() {
             + row["drop_queue_overflow_per_frame"].as_f64().unwrap();
         assert!((drops - parts).abs() < 1e-12, "{row}");
     }
-    let table = csma_cd_host::sweep::execute::table(&out.points);
+    let table = csma_cd_host::sweep::table(&out.points);
     assert!(table.lines().next().unwrap().contains("dropped"), "{table}");
     let saturated = table.lines().find(|l| l.contains("saturated")).unwrap();
     assert!(
@@ -220,7 +220,7 @@ fn every_chart_of_a_sweep_and_of_a_run_is_a_real_image() {
         shard: None,
     };
     let out = run_sweep(&s, &opts, &Quiet, &AtomicBool::new(false)).unwrap();
-    let charts = sweep_charts::all(&out.points);
+    let charts = all_charts(&out.points);
     let names: Vec<&str> = charts.iter().map(|c| c.0).collect();
     assert_eq!(
         names,
@@ -259,7 +259,7 @@ fn every_chart_of_a_sweep_and_of_a_run_is_a_real_image() {
     assert!(delay.y.label.contains("queueing included"));
     // Access delay, throughput and drops draw each saturated point as a line at its
     // level across the loads.
-    let saturated = |c: &sim_host::chart::line::LineChart| {
+    let saturated = |c: &sim_host::chart::LineChart| {
         c.series
             .iter()
             .filter(|s| s.name.ends_with("saturated"))
@@ -307,7 +307,7 @@ fn every_chart_of_a_sweep_and_of_a_run_is_a_real_image() {
     assert!((total - r.throughput_mbps).abs() < 1e-9 * r.throughput_mbps.max(1.0));
     assert_real_image("per-station", &ps);
     assert_real_image("backoff", &run_charts::backoff_vs_expected(&r));
-    let timeline = csma_cd::exact::capture_timeline::CaptureTimeline::new(&cfg, 50);
+    let timeline = csma_cd::exact::CaptureTimeline::new(&cfg, 50);
     let (_, timeline) = csma_cd::exact::run_with_observer(&cfg, timeline).unwrap();
     let capture = run_charts::capture_timeline(&r, &timeline);
     // The busiest station of each window, the station with the most successes of the

@@ -18,7 +18,7 @@
 //!
 //! ```
 //! use csma_cd::config::RunConfig;
-//! use csma_cd::exact::capture_timeline::CaptureTimeline;
+//! use csma_cd::exact::CaptureTimeline;
 //! use sim_kit::time::Time;
 //! let cfg = RunConfig { stations: 2, duration: Time::from_ms(200), ..RunConfig::default() };
 //! let (r, t) = csma_cd::exact::run_with_observer(&cfg, CaptureTimeline::new(&cfg, 20)).unwrap();

@@ -20,7 +20,7 @@
 //! first and dominates every farther member's beyond it. So starting a transmission
 //! (own collision detection, and detection by others) looks at the two nearest
 //! members, and carrier sense walks outwards only past signals that have already gone
-//! by. For large N a [`FrontTree`] answers the same question in `O(log N)` even in a
+//! by. For large N a `FrontTree` answers the same question in `O(log N)` even in a
 //! burst of thousands of simultaneous starts. A brute-force method that scans every
 //! signal on the cable serves as the reference in tests (all three agree on whole
 //! runs) and as the model beyond that range, up to the limit of no late collisions

@@ -6,12 +6,12 @@
 //!
 //! ```
 //! use csma_cd::config::RunConfig;
-//! use csma_cd::exact::memory::{self, Observed};
+//! use csma_cd::exact::{Observed, estimate_memory};
 //! use sim_kit::memory::Bytes;
-//! let small = memory::estimate(&RunConfig::default(), Observed::default());
+//! let small = estimate_memory(&RunConfig::default(), Observed::default());
 //! assert!(small.total() < Bytes::mib(1));
 //! let big = RunConfig { stations: 1 << 22, ..RunConfig::default() };
-//! let e = memory::estimate(&big, Observed::default());
+//! let e = estimate_memory(&big, Observed::default());
 //! assert!(e.total() > Bytes::gib(1), "{e}");
 //! ```
 

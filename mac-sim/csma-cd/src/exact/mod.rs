@@ -31,19 +31,19 @@
 //! * [`medium`]: the cable: signals, carrier sense and collision detection, in
 //!   `O(log N)` per question (see its docs for why looking at the nearest signals in
 //!   flight is enough).
-//! * [`placement`]: station positions.
-//! * [`bitset`], [`segtree`]: the medium's private indexes (stations by state, the
+//! * `placement`: station positions.
+//! * `bitset`, `segtree`: the medium's private indexes (stations by state, the
 //!   signal fronts in flight).
-//! * [`backoff_stats`]: the mean backoff after the c-th collision, with its standard
+//! * `backoff_stats`: the mean backoff after the c-th collision, with its standard
 //!   error, checked against `E(c)`.
-//! * [`results`]: [`RunResult`], everything a run measured, serialisable.
+//! * `results`: [`RunResult`], everything a run measured, serialisable.
 //! * [`deference`]: when a station with a frame may transmit.
-//! * [`observe`]: the observation hook, every step of every station as a
-//!   [`TraceEvent`](observe::TraceEvent) (traces and per-station results build on
+//! * `observe`: the observation hook, every step of every station as a
+//!   [`TraceEvent`] (traces and per-station results build on
 //!   it).
-//! * [`memory`]: what a run holds at its peak, estimated from its parameters
+//! * `memory`: what a run holds at its peak, estimated from its parameters
 //!   before it starts.
-//! * [`per_station`], [`capture_timeline`]: per-station results and the capture
+//! * `per_station`, `capture_timeline`: per-station results and the capture
 //!   effect over time, collected through that hook.
 //! * `station`: a station's [`Event`]s and the state it keeps between them.
 //! * `model`: [`CsmaCd`], what it holds and how it is built (placement, the medium
@@ -60,24 +60,30 @@
 //! must pass it before its carrier can drop, and the carrier history at its position
 //! then decides.
 
-pub mod backoff_stats;
-pub mod bitset;
-pub mod capture_timeline;
+pub(crate) mod backoff_stats;
+pub(crate) mod bitset;
+pub(crate) mod capture_timeline;
 pub mod deference;
 mod mac;
 mod measure;
 pub mod medium;
-pub mod memory;
+pub(crate) mod memory;
 mod model;
-pub mod observe;
-pub mod per_station;
-pub mod placement;
-pub mod results;
+pub(crate) mod observe;
+pub(crate) mod per_station;
+pub(crate) mod placement;
+pub(crate) mod results;
 mod runs;
-pub mod segtree;
+pub(crate) mod segtree;
 mod station;
 
+pub use backoff_stats::{BackoffRow, BackoffStats, MAX_TRACKED};
+pub use capture_timeline::{CaptureTimeline, CaptureWindow, DEFAULT_WINDOWS};
+pub use memory::{Observed, estimate as estimate_memory};
 pub use model::{CsmaCd, INDEXED_SENSE_FROM};
-pub use results::RunResult;
+pub use observe::{EventKind, NoTrace, Observer, TraceEvent};
+pub use per_station::{MAX_STATIONS, PerStation, StationResult, TooManyStations};
+pub use placement::positions;
+pub use results::{Conservation, RunResult};
 pub use runs::{run, run_to, run_with_observer};
 pub use station::Event;

@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use csma_cd::config::RunConfig;
-//! use csma_cd::exact::observe::{EventKind, Observer, TraceEvent};
+//! use csma_cd::exact::{EventKind, Observer, TraceEvent};
 //! use sim_kit::time::Time;
 //!
 //! #[derive(Default)]

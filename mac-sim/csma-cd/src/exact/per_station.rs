@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use csma_cd::config::RunConfig;
-//! use csma_cd::exact::{CsmaCd, per_station::PerStation};
+//! use csma_cd::exact::{CsmaCd, PerStation};
 //! use sim_kit::{engine::Engine, time::Time};
 //! let cfg = RunConfig { stations: 4, duration: Time::from_ms(50), ..RunConfig::default() };
 //! let (model, q) = CsmaCd::with_observer(&cfg, PerStation::new(4).unwrap()).unwrap();

@@ -4,8 +4,8 @@ use serde::Serialize;
 
 use crate::config::RunConfig;
 use crate::exact::backoff_stats::BackoffRow;
-use sim_kit::stats::fairness::CaptureResult;
-use sim_kit::stats::histogram::Summary;
+use sim_kit::stats::CaptureResult;
+use sim_kit::stats::Summary;
 
 /// Frames in and out: `generated = delivered + dropped_excessive + dropped_overflow +
 /// in_system` must hold exactly.

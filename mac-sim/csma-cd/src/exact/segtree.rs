@@ -12,21 +12,6 @@
 //! The four numbers are instants in the diagonal coordinates `t − p` and `t + p`
 //! (`p` a station's position, the propagation delay from the cable's start), so they
 //! are [`SignedTime`]s.
-//!
-//! ```
-//! use csma_cd::exact::segtree::FrontTree;
-//! use sim_kit::time::SignedTime;
-//! let ps = SignedTime::from_ps;
-//! let mut t = FrontTree::new(10);
-//! t.set(3, [5, 9, 11, 15].map(ps));
-//! t.set(7, [1, 2, 20, 30].map(ps));
-//! assert_eq!(t.rightmost_a_at_least(9, ps(2)), Some(3)); // a: 5 at 3, 1 at 7
-//! assert_eq!(t.leftmost_b_at_least(0, ps(12)), Some(7));
-//! assert_eq!(t.max_tail_left(0, 9), ps(9));
-//! assert_eq!(t.max_tail_right(4, 9), ps(30));
-//! t.clear(3);
-//! assert_eq!(t.rightmost_a_at_least(9, ps(2)), None);
-//! ```
 
 use sim_kit::time::SignedTime;
 
@@ -170,6 +155,22 @@ impl FrontTree {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The module's example: the queries on a few members.
+    #[test]
+    fn the_module_example() {
+        use sim_kit::time::SignedTime;
+        let ps = SignedTime::from_ps;
+        let mut t = FrontTree::new(10);
+        t.set(3, [5, 9, 11, 15].map(ps));
+        t.set(7, [1, 2, 20, 30].map(ps));
+        assert_eq!(t.rightmost_a_at_least(9, ps(2)), Some(3)); // a: 5 at 3, 1 at 7
+        assert_eq!(t.leftmost_b_at_least(0, ps(12)), Some(7));
+        assert_eq!(t.max_tail_left(0, 9), ps(9));
+        assert_eq!(t.max_tail_right(4, 9), ps(30));
+        t.clear(3);
+        assert_eq!(t.rightmost_a_at_least(9, ps(2)), None);
+    }
 
     #[test]
     fn matches_brute_force() {

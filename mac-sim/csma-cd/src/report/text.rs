@@ -398,7 +398,7 @@ pub fn theory_report(slot_bits: u32, beb: &backoff_core::BebConfig) -> String {
 pub const TEXT_STATION_ROWS: usize = 64;
 
 /// The per-station table of `mac-sim run --per-station`: the first
-/// [`TEXT_STATION_ROWS`] stations, numbered `0..N` along the bus.
+/// `TEXT_STATION_ROWS` stations, numbered `0..N` along the bus.
 pub fn per_station_table(rows: &[StationResult]) -> String {
     let mut s = String::new();
     let _ = writeln!(s);

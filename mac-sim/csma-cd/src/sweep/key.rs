@@ -12,5 +12,3 @@ pub fn point_key(point: &RunConfig) -> String {
     };
     serde_json::to_string(&p).unwrap_or_default()
 }
-
-pub use sim_kit::hash::{FNV_OFFSET, fnv1a, fnv1a_from};

@@ -4,7 +4,7 @@
 //! size, load and station count.
 //!
 //! ```
-//! use csma_cd::sweep::shard::{Shard, assign};
+//! use csma_cd::sweep::{Shard, assign};
 //! let s: Shard = "2/3".parse().unwrap();
 //! assert_eq!((s.index(), s.count()), (2, 3));
 //! assert_eq!(assign(&[5.0, 1.0, 1.0, 3.0], 2), vec![0, 1, 1, 1]);

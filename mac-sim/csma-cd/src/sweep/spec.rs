@@ -6,7 +6,7 @@
 //! how the doors' lists become a sweep ([`from_lists`]).
 //!
 //! ```
-//! use csma_cd::sweep::spec::{Axis, SweepSpec};
+//! use csma_cd::sweep::{Axis, SweepSpec};
 //! let spec = SweepSpec {
 //!     axes: vec![
 //!         Axis::parse("stations", "1..=256:x2").unwrap(),
@@ -61,7 +61,7 @@ impl Sweepable for Scenario {
     }
 }
 
-/// What a sweep holds at its peak (see [`crate::exact::memory`]): the `threads`
+/// What a sweep holds at its peak (see [`estimate_memory`](crate::exact::estimate_memory)): the `threads`
 /// largest of its `points` running at once, and every finished run's results,
 /// held until the sweep ends.
 pub fn memory(spec: &SweepSpec, points: &[RunConfig], threads: usize) -> MemoryEstimate {

@@ -20,7 +20,7 @@ use crate::sweep::record::{METRICS, RunRecord};
 use crate::sweep::spec::RandomNumbers;
 use crate::table::{self, Cell, Row};
 use crate::theory;
-use sim_kit::stats::ci::{Estimate, mean_ci95};
+use sim_kit::stats::{Estimate, mean_ci95};
 
 /// One point's parameters and estimates.
 #[derive(Clone, Debug, PartialEq)]

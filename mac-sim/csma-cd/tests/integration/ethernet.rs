@@ -8,8 +8,8 @@
 use csma_cd::ConfigError;
 use csma_cd::config::{FrameSizes, RunConfig};
 use csma_cd::ethernet::EthernetMedium;
-use csma_cd::exact::observe::{EventKind, Observer, TraceEvent};
 use csma_cd::exact::{self, CsmaCd};
+use csma_cd::exact::{EventKind, Observer, TraceEvent};
 use sim_kit::engine::Engine;
 use sim_kit::time::Time;
 

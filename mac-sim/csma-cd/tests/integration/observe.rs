@@ -2,7 +2,7 @@
 //! of the same run, come in time order per station, and observing changes nothing.
 
 use csma_cd::config::{RunConfig, Traffic};
-use csma_cd::exact::{self, observe::EventKind, observe::Observer, observe::TraceEvent};
+use csma_cd::exact::{self, EventKind, Observer, TraceEvent};
 use sim_kit::time::Time;
 
 #[derive(Default)]

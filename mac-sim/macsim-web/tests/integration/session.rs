@@ -10,8 +10,8 @@
 use std::collections::BTreeMap;
 
 use csma_cd::config::{BackoffAlgorithm, IfgRule, JamRule, RunConfig, Timing};
-use csma_cd::exact::observe::{EventKind, TraceEvent};
-use csma_cd::exact::{self, RunResult, placement};
+use csma_cd::exact::{self, RunResult, positions};
+use csma_cd::exact::{EventKind, TraceEvent};
 use csma_cd::scenario::Scenario;
 use csma_cd::trace::{CSV_HEADER, TraceFormat, TraceWriter};
 use macsim_web::{Cause, Recorded, Session, explain};
@@ -419,7 +419,7 @@ impl Cable {
     /// the burst; the gap between them is filled with extension bits, so the burst
     /// is one transmission on the cable.
     fn new(cfg: &RunConfig, t: &Timing, events: &[Recorded]) -> Self {
-        let pos = placement::positions(cfg, t.max_prop);
+        let pos = positions(cfg, t.max_prop);
         let n = pos.len();
         let limit = t.bit * u64::from(cfg.phy.burst_limit_bits);
         let mut open: Vec<Option<usize>> = vec![None; n];

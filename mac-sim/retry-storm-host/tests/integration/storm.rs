@@ -57,9 +57,9 @@ fn contention_over_seeds_in_parallel_equals_in_order() {
 fn charts_have_a_line_per_strategy_and_the_trigger_shaded() {
     use retry_storm::contention::{ContentionConfig, run_contention};
     use retry_storm_host::chart::{contention_chart, scenario_chart};
-    use sim_host::chart::figure::Figure;
-    use sim_host::chart::line::LegendAt;
-    use sim_host::chart::save::to_rgb;
+    use sim_host::chart::Figure;
+    use sim_host::chart::LegendAt;
+    use sim_host::chart::to_rgb;
     let r = scenario("shard", 1);
     let fig = scenario_chart(&r);
     assert_eq!(fig.charts.len(), 6);

@@ -7,7 +7,7 @@
 //! added to the schema without a line here fails.
 //!
 //! ```
-//! let text = retry_storm::file::keys::reference();
+//! let text = retry_storm::file::reference();
 //! assert!(text.contains("[server.slowdown]"));
 //! assert!(text.lines().any(|l| l.trim_start().starts_with("horizon ")));
 //! ```

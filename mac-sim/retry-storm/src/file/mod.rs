@@ -34,11 +34,12 @@
 
 use sim_kit::locate;
 mod contention;
-pub mod keys;
+mod keys;
 mod schema;
 mod set;
 
 pub use contention::{ContentionScenario, Experiment, parse_contention, parse_experiment};
+pub use keys::{KeyDoc, TABLES, TableDoc, reference};
 pub use set::Setting;
 pub(crate) use set::resolve;
 

@@ -1,7 +1,7 @@
 //! The number formats the reports share: text cells, durations, CSV fields and
 //! estimates with their confidence intervals, and the heading of a report.
 
-use sim_kit::stats::ci::Estimate;
+use sim_kit::stats::Estimate;
 use sim_kit::time::Time;
 
 use crate::config::{Fitted, StormConfig};

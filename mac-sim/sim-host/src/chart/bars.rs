@@ -3,8 +3,8 @@
 //! (e.g. the fair share) and a note under the title.
 //!
 //! ```
-//! use sim_host::chart::bars::BarChart;
-//! use sim_host::chart::save::to_rgb;
+//! use sim_host::chart::BarChart;
+//! use sim_host::chart::to_rgb;
 //! let chart = BarChart::new("Attempts per frame", "attempts", "frames")
 //!     .bars(vec![(1.0, 900.0), (2.0, 80.0), (3.0, 15.0)])
 //!     .log_values()

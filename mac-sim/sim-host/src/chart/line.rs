@@ -3,8 +3,8 @@
 //! window), a title, axis labels and a legend.
 //!
 //! ```
-//! use sim_host::chart::line::{Axis, LineChart, Series};
-//! use sim_host::chart::save::to_rgb;
+//! use sim_host::chart::{Axis, LineChart, Series};
+//! use sim_host::chart::to_rgb;
 //! let chart = LineChart::new("Goodput", Axis::linear("time (s)"), Axis::linear("goodput (Mb/s)"))
 //!     .series(Series::new("jittered", vec![(0.0, 9.0), (1.0, 4.0), (2.0, 8.5)])
 //!         .band(vec![(8.5, 9.5), (3.0, 5.0), (8.0, 9.0)]))

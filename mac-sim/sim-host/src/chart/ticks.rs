@@ -7,13 +7,6 @@
 //! integer multiple gets a light grid line. A range too narrow to hold
 //! [`MIN_LABELS`] such values is labelled at each integer multiple of its decade. On a
 //! base-2 axis every power of two in the range is labelled.
-//!
-//! ```
-//! use sim_host::chart::ticks::log_ticks;
-//! let t = log_ticks(0.8, 400.0, 10.0);
-//! assert_eq!(t.labelled, [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0]);
-//! assert!(t.light.contains(&300.0));
-//! ```
 
 /// The widest range, in decades, whose 2× and 5× values are labelled as well.
 pub const DENSE_DECADES: f64 = 4.0;
@@ -91,6 +84,14 @@ pub fn log_ticks(lo: f64, hi: f64, base: f64) -> LogTicks {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The module's example: a range of a few decades.
+    #[test]
+    fn the_module_example() {
+        let t = log_ticks(0.8, 400.0, 10.0);
+        assert_eq!(t.labelled, [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0]);
+        assert!(t.light.contains(&300.0));
+    }
 
     #[test]
     fn every_decade_is_labelled_and_a_short_range_gets_its_2s_and_5s() {

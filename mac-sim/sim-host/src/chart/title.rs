@@ -5,7 +5,7 @@ use plotters::prelude::{DrawingArea, DrawingBackend, RGBColor, Text};
 
 use super::figure::PlotError;
 use super::style;
-use sim_kit::output::text::wrap;
+use sim_kit::output::wrap;
 
 /// The longest note line, in characters, that fits the default figure width.
 const NOTE_WIDTH: usize = 110;

@@ -12,7 +12,7 @@
 //! ```
 //! let dir = tempfile::tempdir().unwrap();
 //! let path = dir.path().join("results.csv");
-//! sim_host::output::atomic::write_atomic(&path, b"a,b\n1,2\n").unwrap();
+//! sim_host::output::write_atomic(&path, b"a,b\n1,2\n").unwrap();
 //! assert_eq!(std::fs::read(&path).unwrap(), b"a,b\n1,2\n");
 //! ```
 
@@ -239,7 +239,7 @@ pub fn write_atomic(target: &Path, bytes: &[u8]) -> Result<(), OutputError> {
 ///
 /// ```
 /// use std::io::Write;
-/// use sim_host::output::atomic::AtomicFile;
+/// use sim_host::output::AtomicFile;
 /// let dir = tempfile::tempdir().unwrap();
 /// let path = dir.path().join("trace.csv");
 /// let mut f = AtomicFile::create(&path).unwrap();

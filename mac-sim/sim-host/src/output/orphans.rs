@@ -8,15 +8,6 @@
 //! not exist). A temporary of a process that still runs, or of another machine (a
 //! folder shared over the network by the nodes of a cluster), is never touched; on a
 //! system without `/proc`, nothing is removed.
-//!
-//! ```
-//! use sim_host::output::orphans::{mark, owner};
-//! let name = format!(".r.partial-{}-0.csv", mark());
-//! let (host, pid) = owner(&name).unwrap();
-//! assert_eq!(pid, std::process::id());
-//! assert_eq!(format!("{host}-{pid}"), mark());
-//! assert_eq!(owner("results.csv"), None);
-//! ```
 
 use std::collections::HashSet;
 use std::fs;
@@ -105,6 +96,16 @@ pub fn clean(dir: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The module's example: a temporary's name says whose it is.
+    #[test]
+    fn the_module_example() {
+        let name = format!(".r.partial-{}-0.csv", mark());
+        let (host, pid) = owner(&name).unwrap();
+        assert_eq!(pid, std::process::id());
+        assert_eq!(format!("{host}-{pid}"), mark());
+        assert_eq!(owner("results.csv"), None);
+    }
 
     /// A pid above Linux's largest (2^22), so no process has it.
     const GONE: u32 = 4_194_305;

@@ -5,7 +5,7 @@
 //! ```
 //! use std::io::Write;
 //! use std::sync::atomic::AtomicBool;
-//! use sim_host::output::{atomic::AtomicFile, publish::Publication, set::OutputSet};
+//! use sim_host::output::{AtomicFile, OutputSet, Publication};
 //! let top = tempfile::tempdir().unwrap();
 //! let mut trace = AtomicFile::create(&top.path().join("trace.csv")).unwrap();
 //! writeln!(trace, "time,station").unwrap();

@@ -11,10 +11,10 @@
 //! [`super::publish::Publication`] publishes a set together with other outputs.
 //!
 //! ```
-//! use sim_host::output::set::{OutputSet, check};
+//! use sim_host::output::{OutputSet, check_folder};
 //! let top = tempfile::tempdir().unwrap();
 //! let target = top.path().join("results");
-//! check(&target).unwrap();
+//! check_folder(&target).unwrap();
 //! let set = OutputSet::begin(&target).unwrap();
 //! std::fs::write(set.dir().join("a.csv"), "x\n").unwrap();
 //! drop(set); // not committed: nothing appears
@@ -164,7 +164,7 @@ impl OutputSet {
     ///
     /// ```
     /// use std::path::Path;
-    /// use sim_host::output::{atomic::OutputError, set::OutputSet};
+    /// use sim_host::output::{OutputError, OutputSet};
     /// let top = tempfile::tempdir().unwrap();
     /// let set = OutputSet::begin(&top.path().join("out")).unwrap();
     /// let full = std::io::Error::other("disk full");

@@ -1,7 +1,7 @@
 //! The temporaries of this process and the one moment its outputs appear.
 //!
-//! Every hidden temporary this crate makes (the files of [`super::atomic`], the staging
-//! folders of [`super::set`], and any name handed out by
+//! Every hidden temporary this crate makes (the files of [`AtomicFile`](super::AtomicFile), the staging
+//! folders of [`OutputSet`](super::OutputSet), and any name handed out by
 //! [`temp_path`](super::atomic::temp_path)) is recorded here until it is published or
 //! removed. A command moves its outputs into place through [`gate`], which publishes
 //! only if the command was not cancelled; a process that must stop at once (a second

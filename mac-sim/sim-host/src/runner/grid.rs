@@ -15,7 +15,7 @@
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use sim_host::runner::grid::{run_grid, Done};
+//! use sim_host::runner::{run_grid, Done};
 //! use sim_kit::maths::replication_seed;
 //! use sim_kit::progress::Quiet;
 //! let points = [10u64, 20, 30];

@@ -2,7 +2,7 @@
 //! and the pool built from it.
 //!
 //! ```
-//! use sim_host::runner::threads::{pool, ThreadsError};
+//! use sim_host::runner::{pool, ThreadsError};
 //! assert_eq!(pool(2).unwrap().current_num_threads(), 2);
 //! assert_eq!(pool(0).unwrap_err(), ThreadsError::Zero);
 //! assert!(matches!(pool(1_000_000), Err(ThreadsError::TooMany { .. })));

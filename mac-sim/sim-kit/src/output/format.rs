@@ -1,7 +1,7 @@
 //! An output file's format, chosen by the extension of its name.
 //!
 //! ```
-//! use sim_kit::output::format::by_extension;
+//! use sim_kit::output::by_extension;
 //! use std::path::Path;
 //! let table = [("csv", 1), ("jsonl", 2)];
 //! assert_eq!(by_extension(Path::new("a/t.CSV"), "trace", &table), Ok(1));

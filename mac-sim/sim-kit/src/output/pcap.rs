@@ -24,7 +24,7 @@
 //!
 //! The writer streams: it holds no record after [`write`](CaptureWriter::write)
 //! returns, so a long capture needs no memory (give it a buffered writer, such as
-//! the host layer's `sim_host::output::atomic::AtomicFile`).
+//! the host layer's `sim_host::output::AtomicFile`).
 //!
 //! The `pcap-file` crate was considered: its released version (2.0) writes Enhanced
 //! Packet Block timestamps in nanoseconds whatever the interface's `if_tsresol`
@@ -33,7 +33,7 @@
 //! three block layouts used are short enough to write here.
 //!
 //! ```
-//! use sim_kit::output::pcap::{CaptureFormat, CaptureWriter, EpbFlags, Interface, Record};
+//! use sim_kit::output::{CaptureFormat, CaptureWriter, EpbFlags, Interface, Record};
 //! use sim_kit::time::Time;
 //! let iface = Interface { link_type: 1, snap_len: 65535, fcs_len: 4, name: "a", description: None };
 //! let mut w = CaptureWriter::new(Vec::new(), CaptureFormat::PcapNg, &iface, "example").unwrap();

@@ -4,7 +4,7 @@
 /// stays whole, on a piece of its own); an empty line stays one empty piece.
 ///
 /// ```
-/// use sim_kit::output::text::wrap;
+/// use sim_kit::output::wrap;
 /// assert_eq!(wrap("aaa bbb ccc ddd", 7), ["aaa bbb", "ccc ddd"]);
 /// assert_eq!(wrap("averyveryverylongword x", 5), ["averyveryverylongword", "x"]);
 /// assert_eq!(wrap("", 5), [""]);

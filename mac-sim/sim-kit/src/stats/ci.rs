@@ -8,7 +8,7 @@
 //! same bytes.
 //!
 //! ```
-//! use sim_kit::stats::ci::mean_ci95;
+//! use sim_kit::stats::mean_ci95;
 //! let e = mean_ci95(&[1.0, 2.0, 3.0, 4.0, 5.0]);
 //! assert_eq!(e.mean, 3.0);
 //! // s = √2.5, t(0.975, 4) = 2.776
@@ -92,7 +92,7 @@ const T975: [f64; 30] = [
 /// 10⁻⁵ there). `df = 0` gives infinity.
 ///
 /// ```
-/// use sim_kit::stats::ci::t975;
+/// use sim_kit::stats::t975;
 /// assert_eq!(t975(4), 2.7764451);
 /// assert!((t975(1_000_000) - 1.959964).abs() < 1e-5);
 /// ```
