@@ -114,7 +114,8 @@ impl ServerAnswer {
 /// all."
 ///
 /// An optional `-` then one or more ASCII digits, within `i32`: a value `>= 0` is a
-/// [`ServerAnswer::Pushback`]; anything else (negative, empty, other bytes, spaces, a
+/// [`ServerAnswer::Pushback`] (`-0` is the integer 0, as gRPC's own parsers read it,
+/// so a pushback of 0 ms); anything else (negative, empty, other bytes, spaces, a
 /// `+`, out of `i32` range) is [`ServerAnswer::DoNotRetry`]. Leading zeros are
 /// accepted, as grpc-go's `strconv.Atoi` accepts them, although A6 says a server sends
 /// none; unlike `strconv.Atoi`, a `+` sign and values beyond `i32` are refused, A6's
@@ -123,6 +124,7 @@ impl ServerAnswer {
 /// ```
 /// use backoff_core::{ServerAnswer, parse_grpc_pushback};
 /// assert_eq!(parse_grpc_pushback(b"0"), ServerAnswer::Pushback { delay_ns: 0 });
+/// assert_eq!(parse_grpc_pushback(b"-0"), ServerAnswer::Pushback { delay_ns: 0 });
 /// assert_eq!(parse_grpc_pushback(b"2147483647"), ServerAnswer::pushback_millis(2_147_483_647));
 /// assert_eq!(parse_grpc_pushback(b"2147483648"), ServerAnswer::DoNotRetry);
 /// assert_eq!(parse_grpc_pushback(b""), ServerAnswer::DoNotRetry);
@@ -133,6 +135,8 @@ pub fn parse_grpc_pushback(value: &[u8]) -> ServerAnswer {
         _ => (false, value),
     };
     match parse_digits(digits) {
+        // `-0` (and `-00`) is the integer 0, not a negative value.
+        Some(0) => ServerAnswer::Pushback { delay_ns: 0 },
         Some(n) if negative && n <= 2_147_483_648 => ServerAnswer::DoNotRetry,
         Some(n) if !negative => match u32::try_from(n) {
             Ok(ms) if ms <= i32::MAX.unsigned_abs() => ServerAnswer::pushback_millis(ms),

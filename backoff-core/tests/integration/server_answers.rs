@@ -49,9 +49,12 @@ fn pushback_parser_follows_a6() {
                 delay_ns: 2_147_483_647 * MS,
             },
         ),
+        // -0 is the integer 0 (grpc-go's strconv.Atoi and grpc-java's parseInt read
+        // it so), a pushback of 0 ms, not a negative value.
+        (b"-0", ServerAnswer::Pushback { delay_ns: 0 }),
+        (b"-000", ServerAnswer::Pushback { delay_ns: 0 }),
         // "negative or unparseble": do not retry.
         (b"-1", ServerAnswer::DoNotRetry),
-        (b"-0", ServerAnswer::DoNotRetry),
         (b"-2147483648", ServerAnswer::DoNotRetry),
         (b"2147483648", ServerAnswer::DoNotRetry),
         (b"99999999999999999999999", ServerAnswer::DoNotRetry),
