@@ -18,6 +18,7 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod adaptive;
 pub mod answer;
 pub mod beb;
 pub mod breaker;
@@ -34,6 +35,7 @@ mod time;
 pub mod uniform;
 pub mod window;
 
+pub use adaptive::AdaptiveRateLimiter;
 pub use answer::{RetryAfterError, ServerAnswer, parse_grpc_pushback, parse_retry_after_seconds};
 pub use beb::{BebConfig, Decision, FrameBackoff};
 pub use breaker::{BreakerConfig, BreakerState, CircuitBreaker, RetryBreaker};

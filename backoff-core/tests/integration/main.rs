@@ -6,6 +6,7 @@
 
 mod beb_support;
 
+mod adaptive;
 mod beb_delay;
 mod beb_distribution;
 mod beb_props;
