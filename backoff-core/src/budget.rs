@@ -171,18 +171,27 @@ impl RatioBudget {
     ///
     /// [`ConfigErrorKind::OutOfRange`] for `max_tokens = 0`.
     pub const fn new(ratio: Ratio, min_per_sec: u32, max_tokens: u32) -> Result<Self, ConfigError> {
-        if max_tokens == 0 {
-            return Err(ConfigError::new(ConfigErrorKind::OutOfRange));
+        match core::num::NonZeroU32::new(max_tokens) {
+            Some(max) => Ok(Self::with_cap(ratio, min_per_sec, max)),
+            None => Err(ConfigError::new(ConfigErrorKind::OutOfRange)),
         }
-        let cap = (max_tokens as u64).saturating_mul(UNITS_PER_TOKEN);
+    }
+
+    /// [`RatioBudget::new`] for a cap that cannot be zero.
+    pub(crate) const fn with_cap(
+        ratio: Ratio,
+        min_per_sec: u32,
+        max_tokens: core::num::NonZeroU32,
+    ) -> Self {
+        let cap = (max_tokens.get() as u64).saturating_mul(UNITS_PER_TOKEN);
         let initial = (min_per_sec as u64).saturating_mul(UNITS_PER_TOKEN);
-        Ok(Self {
+        Self {
             deposit: ratio.mul_floor(UNITS_PER_TOKEN),
             refill_per_ns: min_per_sec as u64,
             cap,
             balance: if initial < cap { initial } else { cap },
             last_ns: 0,
-        })
+        }
     }
 
     /// The balance at `now_ns`, refill included, without changing anything.

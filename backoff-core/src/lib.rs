@@ -27,6 +27,7 @@ pub mod deadline;
 #[cfg(feature = "embedded-hal")]
 pub mod delay;
 mod error;
+pub mod hedge;
 pub mod policy;
 pub mod retry;
 pub mod slot;
@@ -42,6 +43,7 @@ pub use breaker::{BreakerConfig, BreakerState, CircuitBreaker, RetryBreaker};
 pub use budget::{QuotaFailure, RatioBudget, RetryQuota, TokenBudget, TtlBudget};
 pub use deadline::Deadline;
 pub use error::{ConfigError, ConfigErrorKind};
+pub use hedge::{HedgeGuard, HedgedCall, HedgingPolicy};
 pub use policy::{
     Fraction, Jitter, Policy, Ratio, RetryDecision, RetryState, Schedule, Stop, StopReason, presets,
 };

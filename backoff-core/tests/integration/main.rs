@@ -13,6 +13,7 @@ mod beb_props;
 mod beb_rule;
 mod beb_theory;
 mod budget_breaker;
+mod hedge;
 mod jitter;
 mod policy_props;
 mod policy_rules;
