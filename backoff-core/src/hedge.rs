@@ -60,7 +60,9 @@ use core::time::Duration;
 use crate::answer::ServerAnswer;
 use crate::budget::{RatioBudget, TokenBudget};
 use crate::error::{ConfigError, ConfigErrorKind};
-use crate::policy::Ratio;
+use crate::observe::{Event, Observer};
+use crate::policy::{Ratio, StopReason};
+use crate::retry::GiveUpReason;
 use crate::time::duration_to_nanos;
 
 /// gRPC's client-side cap on `maxAttempts` (A6, *Limits on Retries and Hedges*): a
@@ -321,6 +323,8 @@ pub struct HedgedCall {
     /// Why no more attempts will be sent, if something stopped them early.
     stopped: Option<HedgeFailure>,
     end: Option<HedgeEnd>,
+    /// Whether an observer was told of the failed end.
+    reported: bool,
 }
 
 impl HedgedCall {
@@ -334,6 +338,7 @@ impl HedgedCall {
             deadline_ns: u64::MAX,
             stopped: None,
             end: None,
+            reported: false,
         }
     }
 
@@ -363,6 +368,46 @@ impl HedgedCall {
     /// [`HedgeStep::Send`], every response and every wake-up; each `Send` is one
     /// attempt to send now.
     pub fn poll<G: HedgeGate + ?Sized>(&mut self, now_ns: u64, gate: &mut G) -> HedgeStep {
+        self.poll_observed(now_ns, gate, &mut ())
+    }
+
+    /// [`HedgedCall::poll`], telling `observer` of each hedge sent
+    /// ([`Event::HedgeSent`]) and of a call that ends without an answer
+    /// ([`Event::GaveUp`]: a fatal status is [`GiveUpReason::Permanent`], all attempts
+    /// failed [`StopReason::MaxAttempts`], a refusing pushback
+    /// [`StopReason::ServerRefused`], a refused hedge [`GiveUpReason::Budget`], the
+    /// deadline [`StopReason::MaxElapsed`]).
+    pub fn poll_observed<G: HedgeGate + ?Sized, O: Observer + ?Sized>(
+        &mut self,
+        now_ns: u64,
+        gate: &mut G,
+        observer: &mut O,
+    ) -> HedgeStep {
+        let step = self.step(now_ns, gate);
+        match step {
+            HedgeStep::Send { attempt } if attempt > 1 => {
+                observer.on_event(&Event::HedgeSent { attempt });
+            }
+            HedgeStep::Done(HedgeEnd::Failed(why)) if !self.reported => {
+                self.reported = true;
+                let reason = match why {
+                    HedgeFailure::Fatal => GiveUpReason::Permanent,
+                    HedgeFailure::AllFailed => GiveUpReason::Policy(StopReason::MaxAttempts),
+                    HedgeFailure::ServerRefused => GiveUpReason::Policy(StopReason::ServerRefused),
+                    HedgeFailure::Throttled => GiveUpReason::Budget,
+                    HedgeFailure::Deadline => GiveUpReason::Policy(StopReason::MaxElapsed),
+                };
+                observer.on_event(&Event::GaveUp {
+                    attempts: self.sent,
+                    reason,
+                });
+            }
+            _ => {}
+        }
+        step
+    }
+
+    fn step<G: HedgeGate + ?Sized>(&mut self, now_ns: u64, gate: &mut G) -> HedgeStep {
         if let Some(end) = self.end {
             return HedgeStep::Done(end);
         }

@@ -23,12 +23,17 @@ pub mod answer;
 pub mod beb;
 pub mod breaker;
 pub mod budget;
+#[cfg(feature = "std")]
+pub mod clock;
 pub mod deadline;
 #[cfg(feature = "embedded-hal")]
 pub mod delay;
 mod error;
+pub mod gate;
 pub mod hedge;
+pub mod observe;
 pub mod policy;
+mod retrier;
 pub mod retry;
 pub mod slot;
 pub mod theory;
@@ -47,6 +52,7 @@ pub use hedge::{HedgeGuard, HedgedCall, HedgingPolicy};
 pub use policy::{
     Fraction, Jitter, Policy, Ratio, RetryDecision, RetryState, Schedule, Stop, StopReason, presets,
 };
+pub use retrier::{Retrier, Verdict};
 pub use slot::SlotTime;
 
 /// The IEEE 802.3 constants of clause 4.2.3.2.5 and 4.4.2, by their names in the standard.

@@ -46,6 +46,7 @@
 
 use rand_core::Rng;
 
+use crate::answer::ServerAnswer;
 use crate::policy::{Policy, RetryDecision, RetryState, StopReason};
 
 /// How an attempt failed: the operation's error decides whether to retry.
@@ -61,13 +62,31 @@ pub enum Failure<E> {
     Transient(E),
     /// Retrying cannot help (bad request, authentication): stop now.
     Permanent(E),
+    /// Worth retrying, and the server said when (or whether): a gRPC pushback, an
+    /// HTTP `Retry-After`, a refusal. The policy follows it if it honours server
+    /// answers ([`Policy::with_server_answers`]).
+    Answered(E, ServerAnswer),
+    /// Worth retrying, and the server said it is throttling this client (the AWS
+    /// SDKs' throttling error codes, HTTP 429): an adaptive rate limiter slows down.
+    Throttled(E),
 }
 
 impl<E> Failure<E> {
     /// The error inside.
     pub fn into_inner(self) -> E {
         match self {
-            Failure::Transient(e) | Failure::Permanent(e) => e,
+            Failure::Transient(e)
+            | Failure::Permanent(e)
+            | Failure::Answered(e, _)
+            | Failure::Throttled(e) => e,
+        }
+    }
+
+    /// What the server said with it ([`ServerAnswer::None`] unless [`Failure::Answered`]).
+    pub const fn answer(&self) -> ServerAnswer {
+        match self {
+            Failure::Answered(_, a) => *a,
+            _ => ServerAnswer::None,
         }
     }
 }
@@ -84,6 +103,10 @@ pub enum GiveUpReason {
     Permanent,
     /// The policy's stopping rules ended it.
     Policy(StopReason),
+    /// A retry budget had no retry left ([`RetryGate::allow_retry`](crate::gate::RetryGate::allow_retry)).
+    Budget,
+    /// The circuit breaker refused the attempt.
+    BreakerOpen,
 }
 
 /// The last error, the attempts made, and why the loop stopped.
@@ -179,9 +202,11 @@ where
                 reason: GiveUpReason::Permanent,
             }));
         }
-        Err(Failure::Transient(error)) => error,
+        Err(failure) => failure,
     };
-    match state.on_failure(policy, elapsed_ns(), rng) {
+    let answer = error.answer();
+    let error = error.into_inner();
+    match state.on_failure_with(policy, elapsed_ns(), answer, rng) {
         RetryDecision::Retry { delay_ns } => {
             notify(&error, Some(delay_ns));
             Next::Wait(delay_ns)

@@ -399,3 +399,31 @@ fn throttling_and_guard_together_both_must_allow() {
     let (sent, _) = sends(&mut HedgedCall::new(p, 0), 0, &mut gate);
     assert_eq!(sent, [1, 2]);
 }
+
+#[test]
+fn an_observer_sees_each_hedge_and_a_failed_end_once() {
+    use backoff_core::observe::Event;
+    use backoff_core::retry::GiveUpReason;
+    let mut seen = Vec::new();
+    let mut log = |e: &Event| seen.push(*e);
+    let p = HedgingPolicy::new(3, Duration::ZERO).unwrap();
+    let mut call = HedgedCall::new(p, 0);
+    while let HedgeStep::Send { .. } = call.poll_observed(0, &mut (), &mut log) {}
+    for a in 1..=3 {
+        call.on_response(a, MS, HedgeResponse::NON_FATAL, &mut ());
+    }
+    for _ in 0..3 {
+        let _ = call.poll_observed(MS, &mut (), &mut log);
+    }
+    assert_eq!(
+        seen,
+        [
+            Event::HedgeSent { attempt: 2 },
+            Event::HedgeSent { attempt: 3 },
+            Event::GaveUp {
+                attempts: 3,
+                reason: GiveUpReason::Policy(backoff_core::StopReason::MaxAttempts)
+            },
+        ]
+    );
+}

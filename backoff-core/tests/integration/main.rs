@@ -18,6 +18,7 @@ mod jitter;
 mod policy_props;
 mod policy_rules;
 mod presets;
+mod retrier;
 mod retry_deadline;
 mod retry_features;
 mod server_answers;
