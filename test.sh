@@ -52,7 +52,7 @@ source "$ROOT/scripts/tool-cache.sh"
 
 # The features every workspace-wide build uses, so that clippy, the tests and the docs
 # share one set of compiled dependencies.
-FEATURES=backoff-core/std,backoff-core/embedded-hal,backoff-core/embedded-hal-async
+FEATURES=backoff-core/std,backoff-core/embedded-hal,backoff-core/embedded-hal-async,backoff-core/tokio
 
 if heavy_step "virtualenvs of the Python package's and the page's tests: filled from PyPI in the background while the host tests build"; then
     # python3-venv provides venv and ensurepip on Debian.
@@ -120,7 +120,7 @@ python3 scripts/door-imports.py .
 
 step "backoff-core feature matrix"
 for features in "" std defmt embedded-hal embedded-hal-async defmt,embedded-hal defmt,embedded-hal-async \
-    embedded-hal,embedded-hal-async std,defmt,embedded-hal,embedded-hal-async; do
+    embedded-hal,embedded-hal-async std,defmt,embedded-hal,embedded-hal-async tower tokio; do
     echo "features: ${features:-(none)}"
     cargo check -q -p backoff-core --no-default-features ${features:+--features "$features"}
 done

@@ -38,6 +38,8 @@ pub mod retry;
 pub mod slot;
 pub mod theory;
 mod time;
+#[cfg(feature = "tower")]
+pub mod tower;
 pub mod uniform;
 pub mod window;
 

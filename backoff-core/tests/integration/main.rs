@@ -1,7 +1,7 @@
 //! Integration tests of `backoff-core` through its public API, one module per subject
 //! (the `beb_*` ones share `beb_support`), built as one test binary so that they are
 //! compiled and linked once: `cargo test -p backoff-core --features
-//! std,embedded-hal,embedded-hal-async --test integration`; one subject with a filter,
+//! std,embedded-hal,embedded-hal-async,tokio --test integration`; one subject with a filter,
 //! e.g. `... --test integration jitter::`.
 
 mod beb_support;
@@ -22,3 +22,5 @@ mod retrier;
 mod retry_deadline;
 mod retry_features;
 mod server_answers;
+#[cfg(feature = "tokio")]
+mod tower_policy;
