@@ -41,6 +41,8 @@ pub struct Request {
     /// The retry quota's tokens its last retry took (0 before a retry, and without a
     /// quota), given back if it succeeds.
     pub quota_taken: u32,
+    /// Whether the attempt due is waiting for the adaptive rate limiter's token.
+    pub rate_held: bool,
 }
 
 /// The requests in flight, in reusable slots.

@@ -111,6 +111,10 @@ pub struct Counts {
     pub retry_breaker: u64,
     /// Failed: the circuit breaker refused the call.
     pub breaker_open: u64,
+    /// Attempts held back by the adaptive rate limiter until its token came (each
+    /// attempt counted once, however many times it asked).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rate_limited: u64,
     /// Turned away: every capped client was busy (and, where arrivals wait, the
     /// waiting line was full).
     pub turned_away: u64,
@@ -318,6 +322,7 @@ impl Storm {
             parent: u32::MAX,
             parent_attempt: u64::MAX,
             quota_taken: 0,
+            rate_held: false,
         });
         self.send(now, req, q);
     }
@@ -372,6 +377,7 @@ impl Storm {
             parent,
             parent_attempt: attempt,
             quota_taken: 0,
+            rate_held: false,
         });
         self.send(now, child, q);
     }
@@ -394,6 +400,10 @@ impl Storm {
         let (client, layer, taken) = (r.client, r.layer, r.quota_taken);
         if layer == 0 {
             self.series.attempt_ended(now, outcome == Outcome::Success);
+        }
+        let throttled = matches!(outcome, Outcome::Rejected | Outcome::Overloaded);
+        if let Some(g) = self.guards(layer, client) {
+            g.on_response(ns(now), throttled);
         }
         if outcome == Outcome::Success {
             if let Some(g) = self.guards(layer, client) {
@@ -420,6 +430,20 @@ impl Storm {
     fn send(&mut self, now: Time, req: u32, q: &mut EventQueue<Event>) {
         let r = *self.reqs.get(req);
         let top = r.layer == 0;
+        // The adaptive rate limiter first: an attempt that must wait for its token
+        // spends no breaker probe.
+        if let Some(wait_ns) = self
+            .guards(r.layer, r.client)
+            .and_then(|g| g.rate_wait(ns(now)))
+        {
+            let rq = self.reqs.get(req);
+            if !rq.rate_held {
+                rq.rate_held = true;
+                self.counts.rate_limited += u64::from(top);
+            }
+            q.schedule(now.saturating_add(ps(wait_ns)), Event::Send(req));
+            return;
+        }
         if !self
             .guards(r.layer, r.client)
             .is_none_or(|g| g.acquire(ns(now)))
@@ -438,6 +462,7 @@ impl Storm {
         let id = self.next_attempt;
         self.next_attempt += 1;
         let rq = self.reqs.get(req);
+        rq.rate_held = false;
         rq.attempt = id;
         rq.outstanding = true;
         if top {
@@ -653,9 +678,13 @@ impl Model for Storm {
                     return false; // answered already
                 }
                 r.outstanding = false;
-                if r.layer == 0 {
+                let (layer, client) = (r.layer, r.client);
+                if layer == 0 {
                     self.counts.timeouts += 1;
                     self.series.attempt_ended(now, false);
+                }
+                if let Some(g) = self.guards(layer, client) {
+                    g.on_response(ns(now), false);
                 }
                 self.failed_attempt(now, req, ServerAnswer::None, QuotaFailure::Timeout, q);
             }

@@ -17,6 +17,7 @@
 //! | `budget-floor=N`, `budget-bank=N` | the budget's retries per second always allowed (1) and most banked (10) |
 //! | `tokens=MAX/RATIO` | gRPC retry throttling: `maxTokens`, `tokenRatio` |
 //! | `quota[=N]` | the AWS SDKs' standard retry quota: a bucket of N tokens (500); a retry takes 5, or 10 after a timeout; a success gives back its retry's tokens, or 1 without a retry |
+//! | `adaptive` | the AWS SDKs' adaptive retry mode's client-side rate limiter (backoff-core's `AdaptiveRateLimiter`): after a throttling answer (a rejection, "overloaded"), every attempt waits for a token of a bucket whose rate CUBIC sets |
 //! | `retry-breaker=PCT` | no retries while more than PCT % of calls failed in the window |
 //! | `retry-breaker-calls=N`, `retry-breaker-window=DUR` | calls before it judges (10), its window (10s) |
 //! | `breaker=PCT` | circuit breaker opening at PCT % failures |
@@ -73,6 +74,7 @@ struct Parts<'a> {
     honour_overload: bool,
     propagate: bool,
     request_deadline: Option<u64>,
+    adaptive: bool,
 }
 
 /// Every part of the syntax as a user writes it, with a placeholder for its value
@@ -100,6 +102,7 @@ pub const PARTS: &[&str] = &[
     "budget-bank=N",
     "tokens=MAX/RATIO",
     "quota[=N]",
+    "adaptive",
     "retry-breaker=PCT",
     "retry-breaker-calls=N",
     "retry-breaker-window=DUR",
@@ -163,6 +166,10 @@ impl<'a> Parts<'a> {
                     Some(v) => count(v, 1)?,
                     None => backoff_core::RetryQuota::AWS_STANDARD.capacity(),
                 })
+            }
+            "adaptive" => {
+                flag()?;
+                self.adaptive = true;
             }
             "retry-breaker" => self.retry_breaker = Some(percent(need()?)?),
             "retry-breaker-calls" => self.retry_breaker_calls = Some(count(need()?, 1)?),
@@ -321,6 +328,7 @@ impl<'a> Parts<'a> {
         s.honour_overload = self.honour_overload;
         s.propagate = self.propagate;
         s.request_deadline_ns = self.request_deadline;
+        s.adaptive = self.adaptive;
         Ok(s)
     }
 }

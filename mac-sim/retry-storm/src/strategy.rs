@@ -15,8 +15,8 @@
 //! ```
 
 use backoff_core::{
-    BreakerConfig, CircuitBreaker, Policy, QuotaFailure, Ratio, RatioBudget, RetryBreaker,
-    RetryQuota, ServerAnswer, TokenBudget,
+    AdaptiveRateLimiter, BreakerConfig, CircuitBreaker, Policy, QuotaFailure, Ratio, RatioBudget,
+    RetryBreaker, RetryQuota, ServerAnswer, TokenBudget,
 };
 
 use crate::error::{StormError, StrategyProblem};
@@ -91,6 +91,10 @@ pub struct Strategy {
     /// Give up when the server answers "overloaded, do not retry" (`backoff-core`'s
     /// rule for [`ServerAnswer::DoNotRetry`]: `StopReason::ServerRefused`).
     pub honour_overload: bool,
+    /// The AWS SDKs' adaptive retry mode's client-side rate limiter
+    /// ([`AdaptiveRateLimiter`]), per client (or shared): every attempt waits for its
+    /// token once the server has throttled (rejected, or said "overloaded").
+    pub adaptive: bool,
 }
 
 impl Default for Strategy {
@@ -124,6 +128,7 @@ impl Strategy {
             shared: false,
             retry_after: false,
             honour_overload: false,
+            adaptive: false,
         }
     }
 
@@ -199,6 +204,7 @@ pub struct Guards {
     quota: Option<RetryQuota>,
     retry_breaker: Option<RetryBreaker<WINDOW_BUCKETS>>,
     breaker: Option<CircuitBreaker<WINDOW_BUCKETS>>,
+    limiter: Option<AdaptiveRateLimiter>,
 }
 
 impl Guards {
@@ -263,6 +269,7 @@ impl Guards {
             quota,
             retry_breaker,
             breaker,
+            limiter: s.adaptive.then(|| AdaptiveRateLimiter::new(0)),
         })
     }
 
@@ -273,6 +280,24 @@ impl Guards {
             && self.quota.is_none()
             && self.retry_breaker.is_none()
             && self.breaker.is_none()
+            && self.limiter.is_none()
+    }
+
+    /// How long an attempt due at `now_ns` must wait for the adaptive rate limiter's
+    /// token (`None`: it may go now, and has taken its token).
+    #[inline]
+    pub fn rate_wait(&mut self, now_ns: u64) -> Option<u64> {
+        let l = self.limiter.as_mut()?;
+        l.acquire(now_ns).err().map(|t| t.wait_ns.max(1))
+    }
+
+    /// An attempt's answer (or timeout) at `now_ns`, for the adaptive rate limiter:
+    /// `throttled` if the server throttled it.
+    #[inline]
+    pub fn on_response(&mut self, now_ns: u64, throttled: bool) {
+        if let Some(l) = &mut self.limiter {
+            l.on_response(now_ns, throttled);
+        }
     }
 
     /// A logical request starts at `now_ns` (its first attempt).

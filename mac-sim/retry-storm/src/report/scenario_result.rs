@@ -90,6 +90,13 @@ pub fn report(r: &ComparisonResult) -> String {
             c.cancelled,
             c.expired
         );
+        if c.rate_limited > 0 {
+            let _ = writeln!(
+                s,
+                "{:<32} {} attempts waited for the adaptive rate limiter's token",
+                "", c.rate_limited
+            );
+        }
         if c.waited > 0 {
             let _ = writeln!(
                 s,

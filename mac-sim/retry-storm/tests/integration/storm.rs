@@ -1068,3 +1068,44 @@ fn waiting_arrivals_burst_after_a_pause() {
     assert_eq!(c.max_waiting, 100, "{c:?}");
     assert!(c.turned_away > 300 && c.waited > 100, "{c:?}");
 }
+
+#[test]
+fn shedding_the_adaptive_rate_limiter_holds_clients_to_what_the_server_admits() {
+    // The AWS SDKs' adaptive mode against load shedding: the standard mode (quota)
+    // retries into the full queue during the spike; the rate limiter, cut by every
+    // rejection, holds attempts back. Seed 1: amplification during the spike 1.94
+    // against 0.62, success 0.666 against 1.000, 2 029 rejections against 169.
+    // Margins: the limiter's amplification below 0.8 of the standard mode's, its
+    // success at least 0.2 higher, its rejections under a quarter.
+    let specs = [
+        "exp-full+retries=3+quota",
+        "exp-full+retries=3+quota+adaptive",
+    ];
+    for seed in SEEDS {
+        let o = presets::Options {
+            settings: vec![retry_storm::file::Setting::new("seed", seed.to_string())],
+            strategies: Some(
+                specs
+                    .iter()
+                    .map(|s| retry_storm::strategy::Strategy::parse(s).unwrap())
+                    .collect(),
+            ),
+            ..Default::default()
+        };
+        let r = run_sequential(&presets::scenario("shedding", &o).unwrap()).unwrap();
+        let (std, ada) = (by(&r, specs[0]), by(&r, specs[1]));
+        let d = |x: &StormResult| x.summary.during.clone();
+        assert!(
+            d(ada).mean_amplification < 0.8 * d(std).mean_amplification,
+            "seed {seed}: {:?} {:?}",
+            d(std),
+            d(ada)
+        );
+        assert!(
+            d(ada).success_ratio > d(std).success_ratio + 0.2,
+            "seed {seed}"
+        );
+        assert!(ada.counts.rejected * 4 < std.counts.rejected, "seed {seed}");
+        assert!(ada.counts.rate_limited > 0 && std.counts.rate_limited == 0);
+    }
+}
