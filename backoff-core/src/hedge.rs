@@ -29,8 +29,9 @@
 //! adding 200 ms to every answer), every request waits out `hedgingDelay` and hedges,
 //! and the hedge is no faster: the load multiplies by `maxAttempts` exactly when the
 //! server is weakest. [`HedgeGuard`] is a gate that keeps hedges a bounded share of
-//! requests (a token bucket filled by each original request, 5 % by default after
-//! "The Tail at Scale", which hedges at the 95th percentile to add about 5 % load) and
+//! requests (a token bucket filled by each original request: 10 % by default, twice the
+//! 5 % that "The Tail at Scale" expects from a hedging delay at the 95th percentile of
+//! latency, so that the bound holds a slowdown but not normal hedging) and
 //! backs hedging off when it does not help: every 20 hedged calls it looks at how many
 //! a hedge won, and below one in five it doubles the hedging delay (up to 64 times),
 //! while unhedged calls and hedges that win bring it back.
@@ -546,10 +547,11 @@ impl HedgeGuard {
         }
     }
 
-    /// "The Tail at Scale"'s bound: hedges at most 5 % of requests, 10 banked.
+    /// The default bound: hedges at most 10 % of requests (twice the 5 % that "The
+    /// Tail at Scale" expects from a hedging delay at the 95th percentile), 10 banked.
     pub const fn tail_at_scale() -> Self {
         Self::with_burst(
-            Ratio::from_percent(5),
+            Ratio::from_percent(10),
             core::num::NonZeroU32::MIN.saturating_add(9),
         )
     }

@@ -63,7 +63,8 @@ pub struct StormArgs {
     /// none, immediate, fixed=DUR, exp, exp-full, exp-equal, exp-decorrelated,
     /// exp-proportional, exp-additive, exp-normal, base=DUR, cap=DUR, mult=RATIO,
     /// spread=RATIO, jitter-max=DUR, retries=N, budget=PCT, budget-floor=N,
-    /// budget-bank=N, tokens=MAX/RATIO, quota[=N], adaptive, retry-breaker=PCT, retry-breaker-calls=N,
+    /// budget-bank=N, tokens=MAX/RATIO, quota[=N], adaptive, hedge=DUR, hedge-attempts=N,
+    /// hedge-guard, retry-breaker=PCT, retry-breaker-calls=N,
     /// retry-breaker-window=DUR, breaker=PCT, breaker-calls=N, breaker-window=DUR,
     /// breaker-open=DUR, breaker-probes=N, shared, retry-after, honour-overload,
     /// deadline[=DUR]; e.g. exp-full+retries=3+budget=10.

@@ -293,7 +293,7 @@ fn hazard_a_slowdown_every_copy_shares_multiplies_the_load_and_the_guard_holds_i
     // Every answer takes 50 ms, plus 200 ms during the slowdown (a partial outage that
     // hits every backend alike); hedges after 100 ms, up to 4 attempts, one call every
     // 10 ms for 100 s. Threshold: without a gate each slowed call sends 3 attempts
-    // (at 0, 100 and 200 ms, answered at 250), exactly; with the guard, at most 5 % of
+    // (at 0, 100 and 200 ms, answered at 250), exactly; with the guard, at most 10 % of
     // calls hedge plus the 10 banked, whatever the latency.
     let policy = HedgingPolicy::new(4, Duration::from_millis(100)).unwrap();
     let calls = 10_000;
@@ -310,13 +310,14 @@ fn hazard_a_slowdown_every_copy_shares_multiplies_the_load_and_the_guard_holds_i
     let (attempts, n, wins, _) = serve(policy, &mut guard, calls, 10 * MS, slow);
     let hedges = attempts - u64::from(n);
     assert!(
-        hedges <= u64::from(n) / 20 + 10,
+        hedges <= u64::from(n) / 10 + 10,
         "{hedges} hedges for {n} calls"
     );
     assert_eq!(wins, 0);
-    // It backs off: the hedging delay is lengthened, here past the 250 ms itself.
+    // It backs off: the hedging delay is lengthened (it probes between 200 ms, which
+    // still hedges, and 400 ms, past the 250 ms itself).
     assert!(
-        guard.backoff_shift() >= 2,
+        guard.backoff_shift() >= 1,
         "shift {}",
         guard.backoff_shift()
     );
@@ -327,7 +328,7 @@ fn hazard_a_slowdown_every_copy_shares_multiplies_the_load_and_the_guard_holds_i
 fn guard_keeps_hedging_where_it_helps() {
     // One attempt in 20 lands on a slow backend (1 s), the others answer in 20 ms
     // (a deterministic pattern, so the counts are exact): a hedge after 100 ms wins
-    // every slow call, and the guard, allowing 5 %, lets them all through and never
+    // every slow call, and the guard, allowing 10 %, lets them all through and never
     // backs off.
     let policy = HedgingPolicy::new(2, Duration::from_millis(100)).unwrap();
     let latency = |i: u32, a: u32| {
@@ -363,7 +364,7 @@ fn guard_comes_back_after_the_slowdown() {
     let mut guard = HedgeGuard::tail_at_scale();
     let _ = serve(policy, &mut guard, 2_000, 10 * MS, |_, _| 250 * MS);
     let backed_off = guard.backoff_shift();
-    assert!(backed_off >= 2);
+    assert!(backed_off >= 1);
     let latency = |i: u32, a: u32| {
         if a == 1 && i % 20 == 19 {
             1_000 * MS
@@ -380,7 +381,7 @@ fn guard_refuses_a_share_above_one_or_no_burst() {
     assert!(HedgeGuard::new(Ratio::from_percent(101), 10).is_err());
     assert!(HedgeGuard::new(Ratio::from_percent(5), 0).is_err());
     assert_eq!(
-        HedgeGuard::new(Ratio::from_percent(5), 10).unwrap(),
+        HedgeGuard::new(Ratio::from_percent(10), 10).unwrap(),
         HedgeGuard::tail_at_scale()
     );
 }

@@ -309,6 +309,15 @@ pub enum TriggerKind {
     /// Every request is answered "overloaded, do not retry" at once (as fast as an
     /// error). Where its window overlaps another failing trigger's, it answers first.
     Overloaded,
+    /// Requests that start service in the window take `added` longer, each with
+    /// probability `fraction` (1: every request, a slowdown that no copy of a request
+    /// escapes; below 1, a share of slow backends or a partial slowdown).
+    Slow {
+        /// The time added to a slowed request's service.
+        added: Time,
+        /// The probability that a request is slowed.
+        fraction: f64,
+    },
 }
 
 /// A trigger in the window `[start_ps, end_ps)`.
@@ -645,6 +654,11 @@ impl StormConfig {
                         return Err(StormError::param(Param::SpikeFactor, factor));
                     }
                 }
+                TriggerKind::Slow { fraction, .. } => {
+                    if !(0.0..=1.0).contains(&fraction) {
+                        return Err(StormError::param(Param::FailureFraction, fraction));
+                    }
+                }
                 TriggerKind::Outage | TriggerKind::Pause | TriggerKind::Overloaded => {}
             }
         }
@@ -673,6 +687,12 @@ impl StormConfig {
         }
         if self.chain.len() > MAX_CHAIN {
             return Err(StormError::param(Param::Chain, self.chain.len()));
+        }
+        if !self.chain.is_empty()
+            && (self.strategy.hedge.is_some()
+                || self.chain.iter().any(|l| l.strategy.hedge.is_some()))
+        {
+            return Err(StormError::param(Param::HedgeChain, ""));
         }
         for l in &self.chain {
             if l.timeout_ps.is_zero() {

@@ -116,6 +116,8 @@ pub enum Param {
     SweepValue,
     /// The number of services in a call chain.
     Chain,
+    /// A hedging strategy in a call chain.
+    HedgeChain,
     /// A limit on the queue (`queue_limit`, `listen_backlog`: the value) of a server
     /// without workers, where nothing queues.
     NeedsWorkers,
@@ -272,6 +274,10 @@ impl fmt::Display for StormError {
                     RateLimitBurst => {
                         write!(f, "rate limit burst {v} must be at least 1")
                     }
+                    HedgeChain => write!(
+                        f,
+                        "hedging is modelled for the clients of one server, not in a call chain"
+                    ),
                     Chain => write!(
                         f,
                         "{v} services in the call chain: at most {} are supported",
@@ -431,6 +437,11 @@ pub enum StrategyProblem {
     BaseAboveCap,
     /// `none` with retries.
     NoneWithRetries,
+    /// Hedging with a retry schedule: gRFC A6 gives a method one or the other.
+    HedgeWithRetries,
+    /// Hedging with a part that does not apply to hedges (the part): only gRPC's
+    /// retry throttling (`tokens=`) and the breaker govern them.
+    HedgeWith(&'static str),
     /// More than one of `budget`, `tokens` and `quota`: they are alternatives.
     TwoBudgets,
     /// `backoff-core` refused a budget or breaker: which part, and its error.
@@ -458,6 +469,14 @@ impl fmt::Display for StrategyProblem {
             UnknownPart(p) => write!(f, "unknown part '{p}'"),
             BaseAboveCap => write!(f, "the base must not exceed the cap"),
             NoneWithRetries => write!(f, "'none' cannot have retries"),
+            HedgeWithRetries => write!(
+                f,
+                "hedge and a retry schedule are alternatives (gRFC A6: a method has a retryPolicy or a hedgingPolicy): give one of them"
+            ),
+            HedgeWith(part) => write!(
+                f,
+                "'{part}' does not apply to hedging: hedges are throttled by tokens=MAX/RATIO (gRFC A6) and hedge-guard"
+            ),
             TwoBudgets => write!(
                 f,
                 "budget, tokens and quota are alternatives: give one of them"

@@ -87,6 +87,16 @@ pub fn estimate(cfg: &StormConfig) -> MemoryEstimate {
             .times(alive)
             .times(2),
     );
+    if let Some(h) = cfg.strategy.hedge {
+        // Each hedged call's slot, and a wake-up per attempt it may send.
+        let copies = u64::from(h.policy.max_attempts());
+        m.add(
+            "hedged calls",
+            (Bytes::of::<crate::sim::HedgeSlot>(1) + Bytes::of::<(Time, u64, Event)>(copies))
+                .times(alive)
+                .times(2),
+        );
+    }
     // The server's queue: an attempt its client gave up on stays queued until a worker
     // takes it. Attempts come at most one per request alive per shortest timeout; the
     // queue grows by what the workers cannot take for the whole run (a metastable

@@ -3,7 +3,7 @@
 //! ([`crate::contention`]).
 
 /// The retry-storm presets.
-pub const PRESETS: [&str; 18] = [
+pub const PRESETS: [&str; 19] = [
     "pause",
     "outage-open",
     "waves",
@@ -20,6 +20,7 @@ pub const PRESETS: [&str; 18] = [
     "at-start",
     "overload",
     "outage-cpu",
+    "hedging",
     "backlog",
     "backlog-cap",
 ];

@@ -107,7 +107,7 @@ impl Source {
 }
 
 /// The shipped scenario files, built into the binary: (name, text).
-pub const FILES: [(&str, &str); 18] = [
+pub const FILES: [(&str, &str); 19] = [
     ("pause", include_str!("../scenarios/pause.toml")),
     ("outage-open", include_str!("../scenarios/outage-open.toml")),
     ("waves", include_str!("../scenarios/waves.toml")),
@@ -130,6 +130,7 @@ pub const FILES: [(&str, &str); 18] = [
     ("at-start", include_str!("../scenarios/at-start.toml")),
     ("overload", include_str!("../scenarios/overload.toml")),
     ("outage-cpu", include_str!("../scenarios/outage-cpu.toml")),
+    ("hedging", include_str!("../scenarios/hedging.toml")),
     ("backlog", include_str!("../scenarios/backlog.toml")),
     ("backlog-cap", include_str!("../scenarios/backlog-cap.toml")),
 ];

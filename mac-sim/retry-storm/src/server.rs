@@ -369,12 +369,13 @@ impl Server {
         }
     }
 
-    fn service_ps(&mut self) -> Time {
+    fn service_ps(&mut self, now: Time) -> Time {
         let base = self.cfg.service.sample(&mut self.rng);
-        match self.cfg.slowdown {
+        let t = match self.cfg.slowdown {
             Some(s) if self.conc > s.limit => slowed(base, s, self.ln_factor, self.conc),
             _ => base,
-        }
+        };
+        t.saturating_add(self.triggers.added(now, &mut self.rng))
     }
 
     fn start<E: ServerEvent>(&mut self, now: Time, id: u32, q: &mut EventQueue<E>) {
@@ -384,12 +385,12 @@ impl Server {
                 self.start_shared(now, id, q);
                 return;
             }
-            None => (self.service_ps(), Outcome::Success),
+            None => (self.service_ps(now), Outcome::Success),
             // Error work holds its worker for a time fixed when it starts, also under
             // re-evaluated latency.
             Some(ErrorWork::Time(t)) => (t, Outcome::Error),
             Some(ErrorWork::Fraction(f)) => {
-                let t = Time::from_ps_f64((self.service_ps().as_ps_f64() * f).round());
+                let t = Time::from_ps_f64((self.service_ps(now).as_ps_f64() * f).round());
                 (t.max(Time::from_ps(1)), Outcome::Error)
             }
         };
@@ -494,7 +495,7 @@ impl Server {
     /// Job `id` starts at `now` under re-evaluated latency: it needs one draw of the
     /// service time as work; a propagated deadline stops it if it is not done by then.
     fn start_shared<E: ServerEvent>(&mut self, now: Time, id: u32, q: &mut EventQueue<E>) {
-        let need = self.service_ps();
+        let need = self.service_ps(now);
         let Job {
             attempt, deadline, ..
         } = self.jobs[id as usize];

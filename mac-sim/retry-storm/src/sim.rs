@@ -3,7 +3,10 @@
 
 use std::sync::atomic::AtomicBool;
 
-use backoff_core::{Deadline, QuotaFailure, RetryDecision, RetryState, ServerAnswer, StopReason};
+use backoff_core::hedge::{HedgeEnd, HedgeFailure, HedgeResponse, HedgeStep, HedgedCall};
+use backoff_core::{
+    Deadline, HedgingPolicy, QuotaFailure, RetryDecision, RetryState, ServerAnswer, StopReason,
+};
 use rand_core::{Rng, SeedableRng};
 use rand_xorshift::XorShiftRng;
 use serde::{Deserialize, Serialize};
@@ -111,6 +114,9 @@ pub struct Counts {
     pub retry_breaker: u64,
     /// Failed: the circuit breaker refused the call.
     pub breaker_open: u64,
+    /// Hedges sent (attempts after a hedged request's first; counted in `attempts`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hedges: u64,
     /// Attempts held back by the adaptive rate limiter until its token came (each
     /// attempt counted once, however many times it asked).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -243,6 +249,25 @@ struct Storm {
     next_attempt: u64,
     arrivals: XorShiftRng,
     clients: XorShiftRng,
+    /// The clients' hedging policy, if they hedge (then every request is a hedged
+    /// call, and there is no call chain).
+    hedging: Option<HedgingPolicy>,
+    /// Each request slot's hedged call, with hedging.
+    hedges: Vec<HedgeSlot>,
+}
+
+/// A hedged call in flight: its state machine and its attempts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HedgeSlot {
+    call: HedgedCall,
+    /// The serial number of attempt `k + 1` (`u64::MAX`: not sent).
+    ids: [u64; 5],
+    /// Bit `k`: attempt `k + 1` awaits its answer.
+    live: u8,
+    /// The wake-up scheduled for the next hedge (`Time::MAX`: none).
+    wake_at: Time,
+    /// Whether the call is in flight (its slot's wake-ups are its own).
+    active: bool,
 }
 
 #[inline]
@@ -324,7 +349,179 @@ impl Storm {
             quota_taken: 0,
             rate_held: false,
         });
+        if let Some(policy) = self.hedging {
+            // gRPC's deadline: the attempt timeout bounds the whole hedged call.
+            let deadline = start.saturating_add(timeout);
+            let slot = HedgeSlot {
+                call: HedgedCall::new(policy, ns(now)).with_deadline(ns(deadline)),
+                ids: [u64::MAX; 5],
+                live: 0,
+                wake_at: Time::MAX,
+                active: true,
+            };
+            let i = req as usize;
+            if i >= self.hedges.len() {
+                self.hedges.resize(i + 1, slot);
+            }
+            self.hedges[i] = slot;
+            q.schedule(deadline, Event::Send(req));
+            self.hedge_poll(now, req, q);
+            return;
+        }
         self.send(now, req, q);
+    }
+
+    /// Drive hedged call `req` at `now`: send what is due, schedule the next hedge,
+    /// or end the call.
+    fn hedge_poll(&mut self, now: Time, req: u32, q: &mut EventQueue<Event>) {
+        loop {
+            let client = self.reqs.get(req).client;
+            let mut slot = self.hedges[req as usize];
+            let step = match self.pop.guards(client) {
+                Some(g) => slot.call.poll(ns(now), g),
+                None => slot.call.poll(ns(now), &mut ()),
+            };
+            self.hedges[req as usize] = slot;
+            match step {
+                HedgeStep::Send { attempt } => {
+                    self.send_hedged(now, req, attempt, q);
+                    if !self.hedges[req as usize].active {
+                        return; // the breaker refused the original
+                    }
+                }
+                HedgeStep::WaitUntil { at_ns } => {
+                    let at = ps(at_ns);
+                    if slot.wake_at != at {
+                        self.hedges[req as usize].wake_at = at;
+                        q.schedule(at, Event::Send(req));
+                    }
+                    return;
+                }
+                HedgeStep::AwaitOutstanding => return,
+                HedgeStep::Done(HedgeEnd::Succeeded { .. }) => {
+                    self.end_hedged(req);
+                    self.finish(now, req, true, q);
+                    return;
+                }
+                HedgeStep::Done(HedgeEnd::Failed(why)) => {
+                    match why {
+                        HedgeFailure::ServerRefused => self.counts.refused += 1,
+                        HedgeFailure::Throttled => self.counts.budget += 1,
+                        HedgeFailure::Deadline => {
+                            // The call's deadline: every attempt still out timed out.
+                            self.counts.deadline += 1;
+                            self.counts.timeouts += u64::from(slot.live.count_ones());
+                        }
+                        _ => self.counts.gave_up += 1,
+                    }
+                    self.end_hedged(req);
+                    self.finish(now, req, false, q);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Hedged call `req` is over: its attempts still out are answered to nobody.
+    fn end_hedged(&mut self, req: u32) {
+        let slot = &mut self.hedges[req as usize];
+        slot.live = 0;
+        slot.active = false;
+    }
+
+    /// Attempt `attempt` of hedged call `req` goes out at `now` (a breaker that
+    /// refuses it fails it at once).
+    fn send_hedged(&mut self, now: Time, req: u32, attempt: u32, q: &mut EventQueue<Event>) {
+        let r = *self.reqs.get(req);
+        let k = (attempt - 1) as usize;
+        if !self.pop.guards(r.client).is_none_or(|g| g.acquire(ns(now))) {
+            if attempt == 1 {
+                // Nothing was sent: the call ends refused, as a retried request's does.
+                self.counts.breaker_open += 1;
+                self.end_hedged(req);
+                self.finish(now, req, false, q);
+                return;
+            }
+            let mut slot = self.hedges[req as usize];
+            slot.ids[k] = u64::MAX;
+            match self.pop.guards(r.client) {
+                Some(g) => slot
+                    .call
+                    .on_response(attempt, ns(now), HedgeResponse::NON_FATAL, g),
+                None => slot
+                    .call
+                    .on_response(attempt, ns(now), HedgeResponse::NON_FATAL, &mut ()),
+            }
+            self.hedges[req as usize] = slot;
+            return;
+        }
+        let id = self.next_attempt;
+        self.next_attempt += 1;
+        let slot = &mut self.hedges[req as usize];
+        slot.ids[k] = id;
+        slot.live |= 1 << k;
+        let rq = self.reqs.get(req);
+        rq.attempt = id;
+        rq.outstanding = true;
+        self.counts.attempts += 1;
+        self.series.attempt(now, attempt > 1);
+        if attempt > 1 {
+            self.counts.hedges += 1;
+            self.mark_retrying(req);
+        }
+        let deadline = if self.layers[0].strategy.propagate {
+            now.saturating_add(r.timeout)
+        } else {
+            Time::MAX
+        };
+        let job = Job {
+            req,
+            attempt: id,
+            user: r.user,
+            deadline,
+        };
+        self.series.arrived(now + self.server.outbound());
+        self.server.send(now, job, q);
+    }
+
+    /// An answer to attempt serial `id` of hedged call `req`; whether it was awaited.
+    fn hedged_answer(
+        &mut self,
+        now: Time,
+        req: u32,
+        id: u64,
+        outcome: Outcome,
+        q: &mut EventQueue<Event>,
+    ) -> bool {
+        let Some(slot) = self.hedges.get(req as usize).copied() else {
+            return false;
+        };
+        let Some(k) = (0..5).find(|&k| slot.ids[k] == id && slot.live & (1 << k) != 0) else {
+            return false;
+        };
+        let mut slot = slot;
+        slot.live &= !(1 << k);
+        let success = outcome == Outcome::Success;
+        self.series.attempt_ended(now, success);
+        let response = match outcome {
+            Outcome::Success => HedgeResponse::Ok,
+            // Every failure is UNAVAILABLE, a non-fatal status; a rejection's
+            // Retry-After and an overload's refusal are the server's pushback.
+            Outcome::Rejected => HedgeResponse::NonFatal(self.rejection),
+            Outcome::Overloaded => HedgeResponse::NonFatal(ServerAnswer::DoNotRetry),
+            _ => HedgeResponse::NON_FATAL,
+        };
+        self.counts.errors += u64::from(outcome == Outcome::Error);
+        self.counts.overloaded += u64::from(outcome == Outcome::Overloaded);
+        let client = self.reqs.get(req).client;
+        let attempt = k as u32 + 1;
+        match self.pop.guards(client) {
+            Some(g) => slot.call.on_response(attempt, ns(now), response, g),
+            None => slot.call.on_response(attempt, ns(now), response, &mut ()),
+        }
+        self.hedges[req as usize] = slot;
+        self.hedge_poll(now, req, q);
+        true
     }
 
     /// Whether a trigger window is open at `now`.
@@ -392,6 +589,9 @@ impl Storm {
         outcome: Outcome,
         q: &mut EventQueue<Event>,
     ) -> bool {
+        if self.hedging.is_some() {
+            return self.hedged_answer(now, req, attempt, outcome, q);
+        }
         let r = self.reqs.get(req);
         if r.attempt != attempt || !r.outstanding {
             return false;
@@ -671,6 +871,14 @@ impl Model for Storm {
                 Some(arrived) => self.begin(now, arrived, c, q),
                 None => self.start_request(now, c, q),
             },
+            Event::Send(req) if self.hedging.is_some() => {
+                // A wake-up for the next hedge or the deadline; one for a call that
+                // has ended (its slot free, or another call's now) changes nothing.
+                if !self.hedges.get(req as usize).is_some_and(|s| s.active) {
+                    return false;
+                }
+                self.hedge_poll(now, req, q);
+            }
             Event::Send(req) => self.send(now, req, q),
             Event::Timeout { req, attempt } => {
                 let r = self.reqs.get(req);
@@ -795,6 +1003,8 @@ pub fn run_with(cfg: &StormConfig, cancel: &AtomicBool) -> Result<StormResult, S
         next_attempt: 0,
         arrivals: rng(2),
         clients: rng(3),
+        hedging: cfg.strategy.hedge.map(|h| h.policy),
+        hedges: Vec::new(),
     };
     let mut q = EventQueue::new();
     model.server.schedule_resume(&mut q);

@@ -18,6 +18,9 @@
 //! | `tokens=MAX/RATIO` | gRPC retry throttling: `maxTokens`, `tokenRatio` |
 //! | `quota[=N]` | the AWS SDKs' standard retry quota: a bucket of N tokens (500); a retry takes 5, or 10 after a timeout; a success gives back its retry's tokens, or 1 without a retry |
 //! | `adaptive` | the AWS SDKs' adaptive retry mode's client-side rate limiter (backoff-core's `AdaptiveRateLimiter`): after a throttling answer (a rejection, "overloaded"), every attempt waits for a token of a bucket whose rate CUBIC sets |
+//! | `hedge=DUR` | hedging (gRFC A6 `hedgingPolicy`) instead of retries: a copy of a request not answered after DUR (`hedgingDelay`), the first answer taken; the timeout is the whole call's |
+//! | `hedge-attempts=N` | `maxAttempts`, the original included (2; at most 5, as gRPC caps it) |
+//! | `hedge-guard` | hedges at most 10 % of requests, and the delay doubled while copies do not win (backoff-core's `HedgeGuard`) |
 //! | `retry-breaker=PCT` | no retries while more than PCT % of calls failed in the window |
 //! | `retry-breaker-calls=N`, `retry-breaker-window=DUR` | calls before it judges (10), its window (10s) |
 //! | `breaker=PCT` | circuit breaker opening at PCT % failures |
@@ -75,6 +78,9 @@ struct Parts<'a> {
     propagate: bool,
     request_deadline: Option<u64>,
     adaptive: bool,
+    hedge: Option<u64>,
+    hedge_attempts: Option<u32>,
+    hedge_guard: bool,
 }
 
 /// Every part of the syntax as a user writes it, with a placeholder for its value
@@ -103,6 +109,9 @@ pub const PARTS: &[&str] = &[
     "tokens=MAX/RATIO",
     "quota[=N]",
     "adaptive",
+    "hedge=DUR",
+    "hedge-attempts=N",
+    "hedge-guard",
     "retry-breaker=PCT",
     "retry-breaker-calls=N",
     "retry-breaker-window=DUR",
@@ -170,6 +179,12 @@ impl<'a> Parts<'a> {
             "adaptive" => {
                 flag()?;
                 self.adaptive = true;
+            }
+            "hedge" => self.hedge = Some(duration_ns(need()?)?),
+            "hedge-attempts" => self.hedge_attempts = Some(count(need()?, 2)?),
+            "hedge-guard" => {
+                flag()?;
+                self.hedge_guard = true;
             }
             "retry-breaker" => self.retry_breaker = Some(percent(need()?)?),
             "retry-breaker-calls" => self.retry_breaker_calls = Some(count(need()?, 1)?),
@@ -253,6 +268,27 @@ impl<'a> Parts<'a> {
         if breaker_parts.contains(&true) && self.breaker.is_none() {
             return orphan("breaker-calls/window/open/probes", "breaker");
         }
+        if (self.hedge_attempts.is_some() || self.hedge_guard) && self.hedge.is_none() {
+            return orphan("hedge-attempts/hedge-guard", "hedge");
+        }
+        if self.hedge.is_some() && (kind != "none" || self.retries.is_some()) {
+            return Err(StrategyProblem::HedgeWithRetries);
+        }
+        if self.hedge.is_some() {
+            for (set, part) in [
+                (self.adaptive, "adaptive"),
+                (self.budget.is_some(), "budget"),
+                (self.quota.is_some(), "quota"),
+                (self.retry_breaker.is_some(), "retry-breaker"),
+                (self.retry_after, "retry-after"),
+                (self.honour_overload, "honour-overload"),
+                (self.request_deadline.is_some(), "deadline=DUR"),
+            ] {
+                if set {
+                    return Err(StrategyProblem::HedgeWith(part));
+                }
+            }
+        }
         let base = self.base.unwrap_or(DEFAULT_BASE_NS);
         let cap = self.cap.unwrap_or(DEFAULT_CAP_NS);
         let jitter = match kind {
@@ -329,6 +365,18 @@ impl<'a> Parts<'a> {
         s.propagate = self.propagate;
         s.request_deadline_ns = self.request_deadline;
         s.adaptive = self.adaptive;
+        s.hedge = match self.hedge {
+            Some(delay_ns) => Some(crate::strategy::HedgeSpec {
+                policy: backoff_core::HedgingPolicy::with_cap(
+                    self.hedge_attempts.unwrap_or(2),
+                    delay_ns,
+                    backoff_core::hedge::GRPC_MAX_ATTEMPTS_CAP,
+                )
+                .map_err(|e| StrategyProblem::Rejected("hedge-attempts", e))?,
+                guard: self.hedge_guard,
+            }),
+            None => None,
+        };
         Ok(s)
     }
 }
@@ -440,6 +488,8 @@ mod tests {
                 p if p.starts_with("breaker-") => "exp+breaker=50+",
                 p if p.starts_with("spread") => "exp-normal+",
                 p if p.starts_with("jitter-max") => "exp-additive+",
+                p if p.starts_with("hedge-") => "hedge=1s+",
+                p if p.starts_with("hedge") => "",
                 p if SCHEDULES.contains(&p) || p.starts_with("fixed") => "",
                 _ => "exp+",
             };

@@ -14,9 +14,10 @@
 //! assert!(Strategy::parse("exp+budget=250").is_err());
 //! ```
 
+use backoff_core::hedge::{CallSummary, HedgeGate};
 use backoff_core::{
-    AdaptiveRateLimiter, BreakerConfig, CircuitBreaker, Policy, QuotaFailure, Ratio, RatioBudget,
-    RetryBreaker, RetryQuota, ServerAnswer, TokenBudget,
+    AdaptiveRateLimiter, BreakerConfig, CircuitBreaker, HedgeGuard, HedgingPolicy, Policy,
+    QuotaFailure, Ratio, RatioBudget, RetryBreaker, RetryQuota, ServerAnswer, TokenBudget,
 };
 
 use crate::error::{StormError, StrategyProblem};
@@ -49,6 +50,18 @@ pub enum BudgetSpec {
         /// Tokens in the full bucket.
         capacity: u32,
     },
+}
+
+/// Hedging (gRFC A6's `hedgingPolicy`): the clients send a copy of a request that has
+/// not been answered after `delay_ns`, up to `max_attempts` in all, and take the first
+/// answer; the attempt timeout is the whole call's deadline, as gRPC's is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HedgeSpec {
+    /// The hedging policy (attempts capped at 5, as gRPC caps them).
+    pub policy: HedgingPolicy,
+    /// Bound hedges to 10 % of requests and back hedging off when copies do not win
+    /// ([`HedgeGuard::tail_at_scale`]).
+    pub guard: bool,
 }
 
 /// A [`RetryBreaker`]'s parameters.
@@ -95,6 +108,8 @@ pub struct Strategy {
     /// ([`AdaptiveRateLimiter`]), per client (or shared): every attempt waits for its
     /// token once the server has throttled (rejected, or said "overloaded").
     pub adaptive: bool,
+    /// Hedging instead of retries.
+    pub hedge: Option<HedgeSpec>,
 }
 
 impl Default for Strategy {
@@ -129,6 +144,7 @@ impl Strategy {
             retry_after: false,
             honour_overload: false,
             adaptive: false,
+            hedge: None,
         }
     }
 
@@ -205,6 +221,7 @@ pub struct Guards {
     retry_breaker: Option<RetryBreaker<WINDOW_BUCKETS>>,
     breaker: Option<CircuitBreaker<WINDOW_BUCKETS>>,
     limiter: Option<AdaptiveRateLimiter>,
+    hedge_guard: Option<HedgeGuard>,
 }
 
 impl Guards {
@@ -270,6 +287,10 @@ impl Guards {
             retry_breaker,
             breaker,
             limiter: s.adaptive.then(|| AdaptiveRateLimiter::new(0)),
+            hedge_guard: s
+                .hedge
+                .filter(|h| h.guard)
+                .map(|_| HedgeGuard::tail_at_scale()),
         })
     }
 
@@ -281,6 +302,7 @@ impl Guards {
             && self.retry_breaker.is_none()
             && self.breaker.is_none()
             && self.limiter.is_none()
+            && self.hedge_guard.is_none()
     }
 
     /// How long an attempt due at `now_ns` must wait for the adaptive rate limiter's
@@ -376,6 +398,42 @@ impl Guards {
         if let Some(q) = &mut self.quota {
             q.on_success(acquired);
         }
+    }
+}
+
+/// A client's guards as the gate of its hedges: gRPC's retry throttling (`tokens=`)
+/// and the [`HedgeGuard`] must both allow a hedge; every answer is an outcome for the
+/// breakers and the token budget, as for retries.
+impl HedgeGate for Guards {
+    fn allows_hedge(&self, now_ns: u64) -> bool {
+        self.token.as_ref().is_none_or(TokenBudget::allows_retry)
+            && self
+                .hedge_guard
+                .as_ref()
+                .is_none_or(|g| g.allows_hedge(now_ns))
+    }
+    fn on_original(&mut self, now_ns: u64) {
+        if let Some(g) = &mut self.hedge_guard {
+            g.on_original(now_ns);
+        }
+    }
+    fn on_hedge(&mut self, now_ns: u64) {
+        if let Some(g) = &mut self.hedge_guard {
+            g.on_hedge(now_ns);
+        }
+    }
+    fn on_attempt(&mut self, now_ns: u64, success: bool) {
+        let _ = self.on_outcome(now_ns, success);
+    }
+    fn on_call(&mut self, now_ns: u64, call: CallSummary) {
+        if let Some(g) = &mut self.hedge_guard {
+            g.on_call(now_ns, call);
+        }
+    }
+    fn hedge_delay_ns(&self, policy_delay_ns: u64) -> u64 {
+        self.hedge_guard
+            .as_ref()
+            .map_or(policy_delay_ns, |g| g.hedge_delay_ns(policy_delay_ns))
     }
 }
 

@@ -30,6 +30,8 @@ pub struct Triggers {
     spikes: Vec<(Time, Time, f64)>,
     /// Windows in which every request is answered "overloaded, do not retry".
     overloads: Vec<(Time, Time)>,
+    /// Slowdowns: window, time added, probability.
+    slows: Vec<(Time, Time, Time, f64)>,
 }
 
 impl Triggers {
@@ -41,6 +43,7 @@ impl Triggers {
             losses: Vec::new(),
             spikes: Vec::new(),
             overloads: Vec::new(),
+            slows: Vec::new(),
         };
         for &tr in triggers {
             let w = (tr.start_ps, tr.end_ps);
@@ -49,6 +52,7 @@ impl Triggers {
                 TriggerKind::CapacityLoss { fraction } => t.losses.push((w.0, w.1, fraction)),
                 TriggerKind::LoadSpike { factor } => t.spikes.push((w.0, w.1, factor)),
                 TriggerKind::Overloaded => t.overloads.push(w),
+                TriggerKind::Slow { added, fraction } => t.slows.push((w.0, w.1, added, fraction)),
                 TriggerKind::Outage | TriggerKind::Partial { .. } | TriggerKind::Shard { .. } => {
                     t.failing.push(tr)
                 }
@@ -81,6 +85,26 @@ impl Triggers {
             }
         }
         Fate::Serve
+    }
+
+    /// The time added to the service of a request that starts at `now` (the slow
+    /// triggers whose window holds it, each drawn with its probability).
+    #[inline]
+    pub fn added<R: Rng + ?Sized>(&self, now: Time, rng: &mut R) -> Time {
+        let mut added = Time::ZERO;
+        for &(s, e, a, fraction) in &self.slows {
+            if !(s..e).contains(&now) {
+                continue;
+            }
+            let hit = fraction >= 1.0 || {
+                let u = (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+                u < fraction
+            };
+            if hit {
+                added = added.saturating_add(a);
+            }
+        }
+        added
     }
 
     /// Whether a request arriving at `now` is answered "overloaded, do not retry"

@@ -243,6 +243,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Comparison, FileError> {
             ("shards", t.shards.is_some()),
             ("failing", t.failing.is_some()),
             ("factor", t.factor.is_some()),
+            ("added", t.added.is_some()),
             ("error_work", t.error_work.is_some()),
             ("error_work_fraction", t.error_work_fraction.is_some()),
         ];
@@ -263,6 +264,10 @@ pub fn parse(text: &str, origin: &str) -> Result<Comparison, FileError> {
                 factor: t.factor.ok_or_else(|| need("factor"))?,
             },
             TriggerKindName::Overloaded => TriggerKind::Overloaded,
+            TriggerKindName::Slow => TriggerKind::Slow {
+                added: t.added.ok_or_else(|| need("added"))?.0,
+                fraction: t.fraction.unwrap_or(1.0),
+            },
         };
         const WORK: [&str; 2] = ["error_work", "error_work_fraction"];
         let uses: &[&str] = match kind {
@@ -271,6 +276,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Comparison, FileError> {
             TriggerKind::LoadSpike { .. } => &["factor"],
             TriggerKind::Shard { .. } => &["shards", "failing", WORK[0], WORK[1]],
             TriggerKind::Outage => &WORK,
+            TriggerKind::Slow { .. } => &["added", "fraction"],
             TriggerKind::Pause | TriggerKind::Overloaded => &[],
         };
         if let Some((key, _)) = extra.iter().find(|(k, set)| *set && !uses.contains(k)) {

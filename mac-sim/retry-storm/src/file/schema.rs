@@ -372,6 +372,7 @@ pub enum TriggerKindName {
     CapacityLoss,
     LoadSpike,
     Overloaded,
+    Slow,
 }
 
 sim_kit::file_table! {
@@ -379,13 +380,13 @@ sim_kit::file_table! {
     pub struct TriggerTable, header "[[trigger]]", about "what goes wrong, and when (any number; windows may overlap; the report's \"during\" spans from the first start to the last end)" {
         kind: TriggerKindName => (
             "\"outage\", \"pause\", \"partial\", \"shard\", \"capacity-loss\", \
-                 \"load-spike\" or \"overloaded\"",
+                 \"load-spike\", \"overloaded\" or \"slow\"",
             "required",
             "outage: every request fails at once; pause: the server stops, work in \
                  progress resumes; partial: requests fail with a probability; shard: one \
                  shard's users fail; capacity-loss: workers are lost; load-spike: the \
                  offered load is multiplied; overloaded: every request is answered \
-                 \"overloaded, do not retry\" at once",
+                 \"overloaded, do not retry\" at once; slow: requests take longer",
         ),
         start: Instant => (
             "instant",
@@ -399,9 +400,14 @@ sim_kit::file_table! {
         ),
         fraction: Option<f64> => (
             "0 to 1",
-            "required (partial, capacity-loss)",
+            "required (partial, capacity-loss); 1 (slow)",
             "partial: the probability that a request fails; capacity-loss: the share \
-                 of the workers lost",
+                 of the workers lost; slow: the probability that a request is slowed",
+        ),
+        added: Option<Duration> => (
+            "duration",
+            "required (slow)",
+            "slow: the time added to a slowed request's service",
         ),
         shards: Option<u32> => (
             "integer, 1 or more",

@@ -116,6 +116,15 @@ const OPEN: &[Table] = &[
         ],
     ),
     (
+        "[[trigger]]",
+        &[
+            ("kind", "\"slow\"", "\"slowly\""),
+            ("start", "\"52s\"", "\"52\""),
+            ("end", "\"54s\"", "\"51s\""),
+            ("added", "\"200ms\"", "\"0s\""),
+        ],
+    ),
+    (
         "[recovery]",
         &[
             ("success_fraction", "0.9", "2.0"),
@@ -237,7 +246,7 @@ fn the_full_files_are_good() {
         let (t, _) = text(&tables, None);
         let sc = parse(&t, "full.toml").unwrap_or_else(|e| panic!("{e}\n{t}"));
         assert_eq!(sc.runs.len(), 2);
-        assert_eq!(sc.runs[0].triggers.len(), 5);
+        assert_eq!(sc.runs[0].triggers.len(), 6);
         assert_eq!(sc.runs[0].chain.len(), 2);
     }
 }

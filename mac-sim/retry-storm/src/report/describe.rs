@@ -117,6 +117,11 @@ pub fn describe(c: &StormConfig) -> String {
                     format!("load x {}", style_num(factor))
                 }
                 TriggerKind::Overloaded => "overloaded, do not retry".to_string(),
+                TriggerKind::Slow { added, fraction } => format!(
+                    "{} % of requests {} slower",
+                    style_num(fraction * 100.0),
+                    secs(added)
+                ),
             };
             let own = t.error_work.map(|w| format!(" ({})", work(w)));
             format!(
