@@ -66,9 +66,9 @@ use crate::policy::{Ratio, StopReason};
 use crate::retry::GiveUpReason;
 use crate::time::duration_to_nanos;
 
-/// gRPC's client-side cap on `maxAttempts` (A6, *Limits on Retries and Hedges*): a
-/// service config asking for more gets this many.
-pub const GRPC_MAX_ATTEMPTS_CAP: u32 = 5;
+/// gRPC's client-side cap on `maxAttempts` (A6, *Limits on Retries and Hedges*), the
+/// same for hedging as for retries: a service config asking for more gets 5.
+pub use crate::policy::presets::GRPC_MAX_ATTEMPTS_CAP;
 
 /// gRFC A6's `hedgingPolicy`: how many attempts, how far apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

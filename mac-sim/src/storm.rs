@@ -114,6 +114,21 @@ pub struct StormArgs {
     /// (NAME.png, NAME.svg) into this directory.
     #[arg(long, value_name = "DIR")]
     out: Option<std::path::PathBuf>,
+    /// The report card: run this retry configuration (a gRPC service config, JSON
+    /// with methodConfig[].retryPolicy or hedgingPolicy and retryThrottling; an AWS
+    /// config profile with retry_mode and max_attempts; or a file with a strategy on
+    /// its first line) through five standard incidents (an outage, a pause, a partial
+    /// failure, a slow server, an overload) at --rate on a server of --capacity, each
+    /// beside the same clients without retries, and judge each.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["scenario", "list", "keys", "sweep", "strategy", "series", "out", "seeds", "set", "clients", "horizon", "bin"])]
+    policy: Option<String>,
+    /// The report card's load: new requests per second (default 100).
+    #[arg(long, value_name = "PER_S")]
+    rate: Option<f64>,
+    /// The report card's server: the requests per second it serves at most (default
+    /// 200).
+    #[arg(long, value_name = "PER_S")]
+    capacity: Option<f64>,
     #[command(flatten)]
     memory: MemoryArgs,
 }
@@ -137,6 +152,14 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
     }
     if a.keys {
         return emit(&retry_storm::keys_reference());
+    }
+    if let Some(path) = &a.policy {
+        return card_cmd(a, path);
+    }
+    if a.rate.is_some() || a.capacity.is_some() {
+        return Err(Failure::usage(
+            "--rate and --capacity set the report card's load: they need --policy FILE",
+        ));
     }
     let Some(name) = a.scenario.as_deref() else {
         return Err(Failure::usage(
@@ -454,4 +477,54 @@ fn publish(
     all.commit(interrupt::flag())?
         .ok_or_else(|| Failure::interrupted("storm interrupted; nothing was published"))?;
     Ok(())
+}
+
+/// `--policy FILE`: the report card of a retry configuration.
+fn card_cmd(a: &StormArgs, path: &str) -> Result<(), Failure> {
+    use retry_storm::{CardLoad, card_csv, card_report, run_card};
+    let d = CardLoad::default();
+    let (rate, capacity) = (
+        a.rate.unwrap_or(d.rate_per_s),
+        a.capacity.unwrap_or(d.capacity_per_s),
+    );
+    for (flag, v) in [("--rate", rate), ("--capacity", capacity)] {
+        if !(v.is_finite() && v > 0.0 && v <= 1e6) {
+            return Err(Failure::usage(format!(
+                "{flag} {v}: must be a positive number of requests per second, at most 1e6"
+            )));
+        }
+    }
+    let timeout_ms = match a.timeouts.as_slice() {
+        [] => 1000,
+        [t] => sim_kit::Time::parse(t)
+            .ok()
+            .map(|d| d.as_ns() / 1_000_000)
+            .filter(|&ms| ms > 0)
+            .ok_or_else(|| {
+                Failure::usage(format!(
+                    "--timeouts {t}: the report card takes one timeout of at least 1ms"
+                ))
+            })?,
+        _ => {
+            return Err(Failure::usage(
+                "--timeouts: the report card takes one timeout",
+            ));
+        }
+    };
+    let p = retry_storm_host::policy_file(path)?;
+    let load = CardLoad {
+        rate_per_s: rate,
+        capacity_per_s: capacity,
+        timeout_ms,
+        seed: a.seed.unwrap_or(1),
+        ..CardLoad::default()
+    };
+    let c = run_card(&p, &load)?;
+    print_as(
+        a,
+        || json::to_string(&c),
+        || card_csv(&c),
+        || card_csv(&c),
+        || card_report(&c),
+    )
 }

@@ -37,6 +37,7 @@ __all__ = [
     "backoff",
     "radio",
     "read_campaign",
+    "report_card",
     "run",
     "slotted",
     "storm",
@@ -509,6 +510,41 @@ def storm(
 
 
 storm.__doc__ = (storm.__doc__ or "") + "\n\n" + _native.storm_keys()
+
+
+def report_card(
+    policy: Union[str, "_os.PathLike[str]"],
+    *,
+    rate: float = 100.0,
+    capacity: float = 200.0,
+    timeout: str = "1s",
+    seed: int = 1,
+):
+    """The report card of a retry configuration, as ``mac-sim storm --policy`` makes
+    it: ``policy`` is a gRPC service config (JSON with ``methodConfig[].retryPolicy``
+    or ``hedgingPolicy`` and ``retryThrottling``), an AWS config profile
+    (``retry_mode``, ``max_attempts``) or a file with a strategy on its first line. It
+    runs five standard incidents (an outage, a pause, a partial failure, a slow
+    server, an overload) at ``rate`` requests per second on a server of ``capacity``,
+    with the clients' ``timeout`` (a duration with a unit), each beside the same
+    clients without retries, and returns a DataFrame, one row per incident, the
+    columns of ``--csv``: the amplification (mean and peak), when the server was
+    healthy again (NaN: not within the horizon), success during and after, the
+    baseline's, the verdict (``good``, ``risky``, ``fails``) and its reason. Raises
+    ``ValueError`` with the command line's message for what it cannot read or
+    express, naming the key and its line."""
+    import io
+
+    import pandas as pd
+
+    native = _native.report_card(
+        _os.fspath(policy),
+        float(rate),
+        float(capacity),
+        timeout,
+        _whole("seed", seed, 0),
+    )
+    return pd.read_csv(io.StringIO(native["csv"]), keep_default_na=False, na_values=[""])
 
 
 class RadioResult:

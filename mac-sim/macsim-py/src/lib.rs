@@ -55,6 +55,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweep::read_campaign, m)?)?;
     m.add_function(wrap_pyfunction!(storm::storm, m)?)?;
     m.add_function(wrap_pyfunction!(storm::storm_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(storm::report_card, m)?)?;
     m.add_function(wrap_pyfunction!(radio::radio, m)?)?;
     m.add_function(wrap_pyfunction!(radio::radio_keys, m)?)?;
     m.add_function(wrap_pyfunction!(extras::slotted, m)?)?;

@@ -296,3 +296,52 @@ fn run_contention<'py>(
 pub fn storm_keys() -> String {
     retry_storm::keys_reference()
 }
+
+/// The report card of the retry configuration at `policy` (a gRPC service config, an
+/// AWS config profile or a strategy file), as `mac-sim storm --policy` runs it, at
+/// `rate` requests per second on a server of `capacity` with a `timeout` (a duration
+/// with a unit): a dict of texts, `json` (`--json`) and `csv` (`--csv`). Raises
+/// `ValueError` with the command line's message for a file it cannot read or
+/// express, or a bad load.
+#[pyfunction]
+#[pyo3(signature = (policy, rate = 100.0, capacity = 200.0, timeout = "1s", seed = 1))]
+pub fn report_card<'py>(
+    py: Python<'py>,
+    policy: &str,
+    rate: f64,
+    capacity: f64,
+    timeout: &str,
+    seed: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    for (name, v) in [("rate", rate), ("capacity", capacity)] {
+        if !(v.is_finite() && v > 0.0 && v <= 1e6) {
+            return Err(PyValueError::new_err(format!(
+                "{name}={v}: must be a positive number of requests per second, at most 1e6"
+            )));
+        }
+    }
+    let timeout_ms = sim_kit::Time::parse(timeout)
+        .ok()
+        .map(|t| t.as_ns() / 1_000_000)
+        .filter(|&ms| ms > 0)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "timeout={timeout:?}: a duration of at least 1ms with its unit, e.g. \"1s\""
+            ))
+        })?;
+    let p = retry_storm_host::policy_file(policy).map_err(storm_error)?;
+    let load = retry_storm::CardLoad {
+        rate_per_s: rate,
+        capacity_per_s: capacity,
+        timeout_ms,
+        seed,
+        ..retry_storm::CardLoad::default()
+    };
+    let c = py
+        .detach(|| retry_storm::run_card(&p, &load))
+        .map_err(storm_error)?;
+    let d = PyDict::new(py);
+    d.set_item("json", json::to_string(&c))?;
+    d.set_item("csv", retry_storm::card_csv(&c))?;
+    Ok(d)
+}

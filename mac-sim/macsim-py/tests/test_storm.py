@@ -1,6 +1,7 @@
 """`macsim.storm` against `mac-sim storm` with the same options."""
 
 import io
+import pathlib
 import json
 import signal
 import subprocess
@@ -189,3 +190,29 @@ def test_storm_sweep_kept_in_a_database(cli, tmp_path):
     assert "record" not in runs.columns and "record_sha256" not in runs.columns
     with pytest.raises(ValueError, match="^db keeps the runs of a storm scenario's sweep"):
         macsim.storm("pause", db=tmp_path / "one.db")
+
+
+POLICIES = pathlib.Path(__file__).resolve().parents[2] / "retry-storm" / "policies"
+
+
+@pytest.mark.parametrize("name", ["grpc-retry.json", "aws-standard.ini"])
+def test_report_card_equals_cli(cli, name):
+    path = POLICIES / name
+    df = macsim.report_card(path, rate=80, capacity=200, timeout="800ms", seed=3)
+    out = cli("storm", "--policy", path, "--rate", "80", "--capacity", "200",
+              "--timeouts", "800ms", "-s", "3", "--csv").stdout
+    want = pd.read_csv(io.StringIO(out), keep_default_na=False, na_values=[""])
+    pd.testing.assert_frame_equal(df, want)
+    assert list(df["incident"]) == ["outage", "pause", "partial", "slow", "overload"]
+    assert set(df["verdict"]) <= {"good", "risky", "fails"}
+
+
+def test_report_card_refuses_what_it_cannot_express_with_its_line(tmp_path):
+    bad = tmp_path / "legacy.ini"
+    bad.write_text("[default]\nretry_mode = legacy\n")
+    with pytest.raises(ValueError, match=r"legacy\.ini:2: retry_mode: retry_mode legacy is not modelled"):
+        macsim.report_card(bad)
+    with pytest.raises(ValueError, match=r"rate=0: must be a positive number"):
+        macsim.report_card(POLICIES / "grpc-retry.json", rate=0)
+    with pytest.raises(ValueError, match=r'timeout="1": a duration'):
+        macsim.report_card(POLICIES / "grpc-retry.json", timeout="1")

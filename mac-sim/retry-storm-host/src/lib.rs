@@ -56,6 +56,6 @@ pub use files::{
     write_replicated, write_scenario, write_sweep,
 };
 pub use replicate::run_seeds_with;
-pub use scenario_file::source as scenario_source;
+pub use scenario_file::{policy_file, source as scenario_source};
 pub use store::{MODEL_VERSION, Store, merge, read_runs};
 pub use sweep::{Campaign, SweepError, run_stored_sweep, run_sweep};

@@ -66,3 +66,22 @@ fn read(name_or_path: &str) -> Result<String, StormError> {
         })
     })
 }
+
+/// The retry configuration at `path` for the report card: a gRPC service config, an
+/// AWS config profile or a strategy ([`retry_storm::card::policy::parse`]).
+///
+/// # Errors
+///
+/// [`StormError::File`] for a file that cannot be read, or what the card cannot read
+/// or express in it, with its line and key.
+pub fn policy_file(path: &str) -> Result<retry_storm::card::ClientPolicy, StormError> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        StormError::from(FileError {
+            file: path.to_string(),
+            line: None,
+            key: String::new(),
+            problem: FileProblem::Policy(format!("cannot read the policy file: {}", e.kind())),
+        })
+    })?;
+    retry_storm::card::policy::parse(&text, path)
+}

@@ -372,6 +372,9 @@ pub enum FileProblem {
     /// A problem at a key of the file that settings may have caused (a key the set
     /// `kind` does not use): the problem, and the settings as given.
     WithSettings(Box<FileProblem>, String),
+    /// A retry configuration (the report card's `--policy`) that the model cannot
+    /// read or express: why.
+    Policy(String),
     /// The file describes another experiment than the one asked for.
     OtherExperiment {
         /// What the file describes (`contention experiment`).
@@ -390,7 +393,7 @@ impl fmt::Display for FileProblem {
             FileProblem::Missing => write!(f, "missing: this kind needs it"),
             FileProblem::NotForKind => write!(f, "not used by this kind: remove it"),
             FileProblem::Invalid(e) => write!(f, "{e}"),
-            FileProblem::Setting(m) => write!(f, "{m}"),
+            FileProblem::Setting(m) | FileProblem::Policy(m) => write!(f, "{m}"),
             FileProblem::WithSettings(p, settings) => write!(f, "{p} (with {settings})"),
             FileProblem::OtherExperiment { is, wanted } => {
                 write!(f, "this file is a {is}, not a {wanted}")

@@ -108,6 +108,7 @@
 //! assert!(matches!(r.summary.recovery, Recovery::Recovered { .. }));
 //! ```
 
+pub mod card;
 pub mod chain;
 mod clients;
 pub mod comparison;
@@ -131,6 +132,10 @@ pub mod strategy;
 pub mod sweep;
 pub mod triggers;
 
+pub use card::policy::parse as parse_policy;
+pub use card::{
+    Card, CardLoad, ClientPolicy, csv as card_csv, report as card_report, run as run_card,
+};
 pub use comparison::{Comparison, ComparisonResult, run_sequential};
 pub use config::StormConfig;
 pub use error::StormError;

@@ -799,3 +799,73 @@ fn contention_files_by_path() {
         assert_args_fail(&["storm", "--scenario", &bad], &format!("{bad}{needle}"));
     }
 }
+
+/// The report card: the example configurations, its doors, and every bad input in one
+/// line with exit status 2.
+#[test]
+fn policy_report_card_and_its_bad_inputs() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let grpc = format!("{root}/retry-storm/policies/grpc-retry.json");
+    let o = mac_sim(&["storm", "--policy", &grpc]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = stdout(&o);
+    assert!(
+        s.starts_with("report card: gRPC retryPolicy at 100 requests/s"),
+        "{s}"
+    );
+    for incident in ["outage", "pause", "partial", "slow", "overload"] {
+        assert!(s.contains(&format!("\n{incident} ")), "{s}");
+    }
+    let csv = stdout(&mac_sim(&["storm", "--policy", &grpc, "--csv"]));
+    assert_eq!(csv.lines().count(), 6, "{csv}");
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&mac_sim(&["storm", "--policy", &grpc, "--json"]))).unwrap();
+    assert_eq!(json["rows"].as_array().unwrap().len(), 5);
+
+    let dir = tempfile::tempdir().unwrap();
+    let legacy = dir.path().join("legacy.ini");
+    std::fs::write(&legacy, "[default]\nretry_mode = legacy\n").unwrap();
+    let legacy = legacy.to_str().unwrap();
+    let missing = dir.path().join("nope.json");
+    let missing = missing.to_str().unwrap();
+    for (args, says) in [
+        (
+            vec!["storm", "--policy", legacy],
+            "legacy.ini:2: retry_mode: retry_mode legacy is not modelled",
+        ),
+        (
+            vec!["storm", "--policy", missing],
+            "nope.json: cannot read the policy file",
+        ),
+        (
+            vec!["storm", "--policy", &grpc, "--rate", "0"],
+            "--rate 0: must be a positive number",
+        ),
+        (
+            vec!["storm", "--policy", &grpc, "--capacity", "inf"],
+            "--capacity inf: must be a positive number",
+        ),
+        (
+            vec!["storm", "--policy", &grpc, "--timeouts", "1s,2s"],
+            "--timeouts: the report card takes one timeout",
+        ),
+        (
+            vec!["storm", "--policy", &grpc, "--timeouts", "0s"],
+            "--timeouts 0s: the report card takes one timeout",
+        ),
+        (
+            vec!["storm", "--policy", &grpc, "--scenario", "pause"],
+            "cannot be used with",
+        ),
+        (
+            vec!["storm", "--rate", "5", "--scenario", "pause"],
+            "--policy",
+        ),
+    ] {
+        let o = mac_sim(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = stderr(&o);
+        assert!(e.contains(says), "{args:?}: {e}");
+        assert_eq!(e.trim_end().lines().count(), 1, "{args:?}: {e}");
+    }
+}

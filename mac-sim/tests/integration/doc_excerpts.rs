@@ -6,7 +6,8 @@
 //!
 //! * `<!-- checked: exact -->` before a fenced block: each `$ COMMAND` line of the block is
 //!   run by bash in an empty folder with this binary first on `PATH` (`cargo run --release
-//!   -p mac-sim [--]` reads as `mac-sim`; `mac-sim/scenarios/` is there), standard error
+//!   -p mac-sim [--]` reads as `mac-sim`; `mac-sim/scenarios/` and
+//!   `mac-sim/retry-storm/policies/` are there), standard error
 //!   merged into standard output, and the lines up to the next `$ ` line must equal what
 //!   it prints.
 //! * `<!-- checked: excerpt -->` the same, but the quoted lines need only appear in the
@@ -89,15 +90,14 @@ fn as_run(cmd: &str) -> String {
         .replace("cargo run --release -p mac-sim", "mac-sim")
 }
 
-/// A folder to run the commands in: empty but for `mac-sim/scenarios`.
+/// A folder to run the commands in: empty but for `mac-sim/scenarios` and the storm's
+/// example retry configurations, `mac-sim/retry-storm/policies`.
 fn workdir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir(dir.path().join("mac-sim")).unwrap();
-    std::os::unix::fs::symlink(
-        repo_root().join("mac-sim/scenarios"),
-        dir.path().join("mac-sim/scenarios"),
-    )
-    .unwrap();
+    std::fs::create_dir_all(dir.path().join("mac-sim/retry-storm")).unwrap();
+    for linked in ["mac-sim/scenarios", "mac-sim/retry-storm/policies"] {
+        std::os::unix::fs::symlink(repo_root().join(linked), dir.path().join(linked)).unwrap();
+    }
     dir
 }
 

@@ -2,6 +2,7 @@
 //! subject, built as one test binary so that they are compiled and linked once:
 //! `cargo test -p retry-storm --test integration`.
 
+mod card;
 mod files;
 mod report;
 mod storm;
