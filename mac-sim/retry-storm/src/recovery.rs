@@ -2,14 +2,22 @@
 //! reaches the server (and each service of a call chain), burstiness, and the time to
 //! recover (defined in the docs of [`super`]).
 //!
-//! A bin after the trigger is **healthy** when the server is back within the rule and
-//! no backlog of retrying requests is left: its success ratio is at least the
-//! threshold, or nothing ended in it (an idle bin has nothing to fail); its mean
-//! concurrency is at most `conc_factor · C₀ + conc_slack`; and its mean backlog of
-//! retrying requests is at most `conc_factor · B₀ + conc_slack`, `B₀` the pre-trigger
-//! backlog. The recovery time is counted from the end of the trigger to the start of
-//! the first bin of a sustained healthy run, so it is a whole number of bins (the
-//! reports print it at the bins' resolution, [`recovery_decimals`]).
+//! Two figures, each a whole number of bins counted from the end of the triggers to
+//! the start of the first bin of a sustained run (the reports print them at the bins'
+//! resolution, [`recovery_decimals`]):
+//!
+//! * the **server's recovery** ([`Summary::recovery`]): a bin after the trigger is
+//!   healthy when its success ratio is at least the threshold, or nothing ended in it
+//!   (an idle bin has nothing to fail), and its mean concurrency is at most
+//!   `conc_factor · C₀ + conc_slack`;
+//! * the **clients' drain** ([`Summary::drain`]): a bin is drained when its mean
+//!   backlog of retrying requests (clients sleeping before a retry, or on one) is at
+//!   most `conc_factor · B₀ + conc_slack`, `B₀` the pre-trigger backlog.
+//!
+//! The server is back once it answers as before; clients that still sleep on a long
+//! backoff delay are no fault of the server, so the drain is its own figure (with a
+//! cap of 10 s the backlog can take minutes to drain after a server that was back in
+//! seconds).
 
 use serde::{Deserialize, Serialize};
 
@@ -61,6 +69,44 @@ impl Recovery {
         match *self {
             Recovery::Recovered { after_s } => Some(after_s),
             _ => None,
+        }
+    }
+}
+
+/// Did the clients' backlog of retrying requests drain after the trigger?
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum Drain {
+    /// The run has no trigger (or no baseline before it).
+    NotApplicable,
+    /// The backlog was back to its pre-trigger level this many seconds after the
+    /// trigger ended.
+    Drained {
+        /// Seconds from the end of the trigger.
+        after_s: f64,
+    },
+    /// It was not within the horizon.
+    NotDrained,
+}
+
+impl Drain {
+    /// Seconds to drain, if it did.
+    pub fn seconds(&self) -> Option<f64> {
+        match *self {
+            Drain::Drained { after_s } => Some(after_s),
+            _ => None,
+        }
+    }
+
+    /// The verdict in words, the time with `decimals` decimals.
+    pub fn verdict_to(&self, decimals: usize) -> String {
+        match self {
+            Drain::NotApplicable => "no trigger: drain not applicable".into(),
+            Drain::Drained { after_s } => format!(
+                "retrying clients drained {} s after the trigger ended",
+                seconds_text(*after_s, decimals)
+            ),
+            Drain::NotDrained => "retrying clients did not drain within horizon".into(),
         }
     }
 }
@@ -140,16 +186,31 @@ pub struct Summary {
     pub success_threshold: f64,
     /// The recovery threshold on the mean concurrency.
     pub concurrency_threshold: f64,
-    /// The recovery threshold on the mean backlog of retrying requests.
+    /// The drain threshold on the mean backlog of retrying requests.
     pub retrying_threshold: f64,
     /// The defaults scaled to fit the run (the warm-up, the sustain window), each
     /// with what it was and what it became; empty when none was.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fitted: Vec<Fitted>,
-    /// The recovery verdict.
+    /// The server's recovery: success and concurrency back within the rule.
     pub recovery: Recovery,
-    /// The same in words.
+    /// The clients' drain: the backlog of retrying requests back within the rule.
+    pub drain: Drain,
+    /// The server's recovery in words, then the drain's.
     pub verdict: String,
+}
+
+/// The start (an index into `rows`) of the first run of `need` bins that `ok` holds
+/// for, if any.
+fn first_sustained(rows: &[BinRow], need: usize, ok: impl Fn(&BinRow) -> bool) -> Option<usize> {
+    let mut run = 0usize;
+    for (k, r) in rows.iter().enumerate() {
+        run = if ok(r) { run + 1 } else { 0 };
+        if run == need {
+            return Some(k + 1 - need);
+        }
+    }
+    None
 }
 
 fn window(rows: &[BinRow]) -> Window {
@@ -239,6 +300,7 @@ pub fn summarise(
             retrying_threshold: f64::NAN,
             fitted,
             recovery: Recovery::NotApplicable,
+            drain: Drain::NotApplicable,
             verdict: Recovery::NotApplicable.verdict(),
         };
     };
@@ -261,29 +323,27 @@ pub fn summarise(
     let success_threshold = rule.success_fraction * b.success_ratio;
     let concurrency_threshold = rule.conc_factor * b.concurrency + rule.conc_slack;
     let retrying_threshold = rule.conc_factor * b.retrying + rule.conc_slack;
-    let recovery = if !(success_threshold.is_finite() && concurrency_threshold.is_finite()) {
+    let applicable = success_threshold.is_finite() && concurrency_threshold.is_finite();
+    let need = rule.sustain_ps.div_ceil(bin_ps).max(1) as usize;
+    let after_s = |k: usize| (start_of(first_after + k) - end_ps).as_ps_f64() / PS_PER_SEC as f64;
+    let recovery = if !applicable {
         Recovery::NotApplicable
     } else {
-        let need = rule.sustain_ps.div_ceil(bin_ps).max(1) as usize;
-        let mut run = 0usize;
-        let mut found = None;
-        for (k, r) in after_rows.iter().enumerate() {
-            // An idle bin (nothing ended) has nothing to fail; a server still
-            // holding or owed a backlog of retries is not healthy.
-            let healthy = (r.completed == 0 || r.success_ratio >= success_threshold)
+        // An idle bin (nothing ended) has nothing to fail.
+        match first_sustained(after_rows, need, |r| {
+            (r.completed == 0 || r.success_ratio >= success_threshold)
                 && r.concurrency <= concurrency_threshold
-                && r.retrying <= retrying_threshold;
-            run = if healthy { run + 1 } else { 0 };
-            if run == need {
-                found = Some(first_after + k + 1 - need);
-                break;
-            }
-        }
-        match found {
-            Some(i) => Recovery::Recovered {
-                after_s: (start_of(i) - end_ps).as_ps_f64() / PS_PER_SEC as f64,
-            },
+        }) {
+            Some(k) => Recovery::Recovered { after_s: after_s(k) },
             None => Recovery::Metastable,
+        }
+    };
+    let drain = if !(applicable && retrying_threshold.is_finite()) {
+        Drain::NotApplicable
+    } else {
+        match first_sustained(after_rows, need, |r| r.retrying <= retrying_threshold) {
+            Some(k) => Drain::Drained { after_s: after_s(k) },
+            None => Drain::NotDrained,
         }
     };
     let mut during_w = window(&during);
@@ -307,8 +367,12 @@ pub fn summarise(
         concurrency_threshold,
         retrying_threshold,
         fitted,
-        verdict: recovery.verdict_to(recovery_decimals(bin_ps, end_ps)),
+        verdict: {
+            let d = recovery_decimals(bin_ps, end_ps);
+            format!("{}; {}", recovery.verdict_to(d), drain.verdict_to(d))
+        },
         recovery,
+        drain,
     }
 }
 
@@ -373,7 +437,10 @@ mod tests {
         after.truncate(10);
         let s = summarise(&rows(&after), S, Time::ZERO, trigger(), &rule, Vec::new());
         assert_eq!(s.recovery, Recovery::Metastable);
-        assert_eq!(s.verdict, "did not recover within horizon (metastable)");
+        assert_eq!(
+            s.verdict,
+            "did not recover within horizon (metastable); retrying clients drained 0 s after the trigger ended"
+        );
         // Concurrency above 2 · 4 + 5 is not healthy, even at full success.
         let s = summarise(
             &rows(&[(1.0, 13.5); 8]),
@@ -407,13 +474,17 @@ mod tests {
             Vec::new(),
         );
         assert_eq!(s.recovery, Recovery::Recovered { after_s: 0.0 });
-        assert_eq!(s.verdict, "recovered 0 s after the trigger ended");
+        assert_eq!(
+            s.verdict,
+            "recovered 0 s after the trigger ended; retrying clients drained 0 s after the trigger ended"
+        );
     }
 
     #[test]
-    fn a_backlog_of_retrying_requests_is_not_healthy() {
+    fn a_backlog_of_retrying_requests_delays_the_drain_not_the_recovery() {
         // Full success and a calm server, but 40 requests still retrying (the
-        // threshold is 2 · 0 + 5) until 24 s: recovered at 4 s, not 0 s.
+        // threshold is 2 · 0 + 5) until 24 s: the server is back at 0 s, the clients
+        // drained at 4 s. (Before the two were apart, this read "recovered at 4 s".)
         let mut r = rows(&[(1.0, 4.0); 10]);
         for b in &mut r[20..24] {
             b.retrying = 40.0;
@@ -427,8 +498,9 @@ mod tests {
             Vec::new(),
         );
         assert_eq!(s.retrying_threshold, 5.0);
-        assert_eq!(s.recovery, Recovery::Recovered { after_s: 4.0 });
-        // The backlog never clears: metastable.
+        assert_eq!(s.recovery, Recovery::Recovered { after_s: 0.0 });
+        assert_eq!(s.drain, Drain::Drained { after_s: 4.0 });
+        // The backlog never clears: the server is still back, the clients never drain.
         for b in &mut r[20..] {
             b.retrying = 40.0;
         }
@@ -440,7 +512,12 @@ mod tests {
             &RecoveryRule::default(),
             Vec::new(),
         );
-        assert_eq!(s.recovery, Recovery::Metastable);
+        assert_eq!(s.recovery, Recovery::Recovered { after_s: 0.0 });
+        assert_eq!(s.drain, Drain::NotDrained);
+        assert_eq!(
+            s.verdict,
+            "recovered 0 s after the trigger ended; retrying clients did not drain within horizon"
+        );
     }
 
     #[test]

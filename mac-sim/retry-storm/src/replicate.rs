@@ -21,8 +21,12 @@ pub struct StrategyOverSeeds {
     pub seeds: Vec<u64>,
     /// Runs that recovered within the horizon.
     pub recovered: u32,
-    /// Seconds to recover, over the runs that recovered.
+    /// Seconds until the server recovered, over the runs that recovered.
     pub recover_s: Estimate,
+    /// Runs whose clients' backlog of retrying requests drained within the horizon.
+    pub drained: u32,
+    /// Seconds until the clients' backlog drained, over the runs where it did.
+    pub drain_s: Estimate,
     /// Mean amplification during the trigger.
     pub during_mean_amplification: Estimate,
     /// Peak amplification during the trigger.
@@ -206,6 +210,11 @@ pub fn over_seeds(runs: &[StormResult]) -> StrategyOverSeeds {
             .filter(|r| r.summary.recovery.seconds().is_some())
             .count() as u32,
         recover_s: est(runs.iter().filter_map(|r| r.summary.recovery.seconds())),
+        drained: runs
+            .iter()
+            .filter(|r| r.summary.drain.seconds().is_some())
+            .count() as u32,
+        drain_s: est(runs.iter().filter_map(|r| r.summary.drain.seconds())),
         during_mean_amplification: s(|r| r.summary.during.mean_amplification),
         during_peak_amplification: s(|r| r.summary.during.peak_amplification),
         during_success_ratio: s(|r| r.summary.during.success_ratio),

@@ -436,7 +436,7 @@ sim_kit::file_table! {
 
 sim_kit::file_table! {
     /// `[recovery]`.
-    pub struct RecoveryTable, header "[recovery]", about "the rule for \"time to recover\"" {
+    pub struct RecoveryTable, header "[recovery]", about "the rule for \"time to recover\" (the server's) and \"time to drain\" (the clients' backlog of retrying requests)" {
         success_fraction: Option<f64> => (
             "0 to 1",
             "0.95",
@@ -445,7 +445,7 @@ sim_kit::file_table! {
         concurrency_factor: Option<f64> => (
             "number, 1 or more",
             "2.0",
-            "a healthy bin's mean concurrency is at most this times the pre-trigger mean",
+            "a healthy bin's mean concurrency, and a drained bin's mean backlog of retrying requests, is at most this times the pre-trigger mean",
         ),
         concurrency_slack: Option<f64> => (
             "number, 0 or more",
@@ -455,7 +455,7 @@ sim_kit::file_table! {
         sustain: Option<Duration> => (
             "duration",
             "5s",
-            "recovered once healthy bins last this long",
+            "recovered once healthy bins last this long, drained once drained bins do",
         ),
     }
 }

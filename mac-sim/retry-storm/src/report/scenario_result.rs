@@ -18,7 +18,7 @@ pub fn report(r: &ComparisonResult) -> String {
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>6} {:>6} {:>7} {:>6} | {:>7} {:>6} {:>7} | {:>9} {:>8}",
+        "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>6} {:>6} {:>7} {:>6} | {:>7} {:>6} {:>7} | {:>9} {:>7} {:>8}",
         "strategy",
         "succ<",
         "conc<",
@@ -32,13 +32,14 @@ pub fn report(r: &ComparisonResult) -> String {
         "load>",
         "succ>",
         "recover s",
+        "drain s",
         "events"
     );
     for run in &r.runs {
         let m = &run.summary;
         let _ = writeln!(
             s,
-            "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>6} {:>6} {:>7} {:>6} | {:>7} {:>6} {:>7} | {:>9} {:>8}",
+            "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>6} {:>6} {:>7} {:>6} | {:>7} {:>6} {:>7} | {:>9} {:>7} {:>8}",
             run.strategy,
             f(m.before.success_ratio, 3),
             f(m.before.concurrency, 1),
@@ -52,6 +53,9 @@ pub fn report(r: &ComparisonResult) -> String {
             f(m.load_after, 2),
             f(m.after.success_ratio, 3),
             m.recovery.seconds().map_or("never".into(), |x| {
+                seconds_text(x, recover_decimals(&run.config))
+            }),
+            m.drain.seconds().map_or("never".into(), |x| {
                 seconds_text(x, recover_decimals(&run.config))
             }),
             run.events
@@ -196,9 +200,11 @@ pub fn report(r: &ComparisonResult) -> String {
         let rule = first.config.recovery;
         let _ = writeln!(
             s,
-            "Recovered: the first time after the trigger ends from which, for {} s, every bin has success >= {} % of the baseline (or nothing ended in it), and concurrency and the backlog of retrying requests each <= {} x baseline + {}; recover s in bins of {}.",
+            "Recovered (the server): the first time after the trigger ends from which, for {} s, every bin has success >= {} % of the baseline (or nothing ended in it) and concurrency <= {} x baseline + {};\ndrained (the clients): the same for the backlog of retrying requests <= {} x baseline + {}; recover s and drain s in bins of {}.",
             rule.sustain_ps.as_secs_f64(),
             rule.success_fraction * 100.0,
+            rule.conc_factor,
+            rule.conc_slack,
             rule.conc_factor,
             rule.conc_slack,
             super::format::secs(first.config.bin_ps)
@@ -276,7 +282,7 @@ pub(super) fn series_rows(s: &mut String, r: &ComparisonResult) {
 }
 
 /// The header of [`summary_csv`].
-pub const SUMMARY_HEADER: &str = "scenario,strategy,seed,events,offered,attempts,succeeded,before_success_ratio,before_concurrency,during_mean_amplification,during_peak_amplification,during_success_ratio,during_attempts_cv,after_mean_amplification,after_peak_amplification,after_success_ratio,load_during,load_peak,load_after,wasted_fraction,recover_s,verdict";
+pub const SUMMARY_HEADER: &str = "scenario,strategy,seed,events,offered,attempts,succeeded,before_success_ratio,before_concurrency,during_mean_amplification,during_peak_amplification,during_success_ratio,during_attempts_cv,after_mean_amplification,after_peak_amplification,after_success_ratio,load_during,load_peak,load_after,wasted_fraction,recover_s,drain_s,verdict";
 
 /// One summary line per strategy, header included.
 pub fn summary_csv(r: &ComparisonResult) -> String {
@@ -287,7 +293,7 @@ pub fn summary_csv(r: &ComparisonResult) -> String {
         let c = &run.counts;
         let _ = writeln!(
             s,
-            "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"",
+            "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"",
             r.name,
             run.strategy,
             run.config.seed,
@@ -309,6 +315,7 @@ pub fn summary_csv(r: &ComparisonResult) -> String {
             g(m.load_after),
             g(c.wasted_fraction()),
             m.recovery.seconds().map_or(String::new(), g),
+            m.drain.seconds().map_or(String::new(), g),
             m.verdict
         );
     }
