@@ -138,8 +138,12 @@ pub struct Window {
     pub mean_amplification: f64,
     /// The highest amplification of a bin with new requests in it.
     pub peak_amplification: f64,
-    /// Logical requests that succeeded / all that ended (ratio of the sums).
+    /// Logical requests that succeeded / all that ended (ratio of the sums); NaN
+    /// (`null` in JSON, empty in CSV) when too few ended to mean anything
+    /// ([`success_ratio_covers`]).
     pub success_ratio: f64,
+    /// Logical requests that ended in the window: the ones `success_ratio` covers.
+    pub completed: u64,
     /// Mean server concurrency.
     pub concurrency: f64,
     /// Attempts per second, mean over the bins.
@@ -213,12 +217,30 @@ fn first_sustained(rows: &[BinRow], need: usize, ok: impl Fn(&BinRow) -> bool) -
     None
 }
 
-fn window(rows: &[BinRow]) -> Window {
+/// The fewest logical requests that must end in a window for its success ratio to be
+/// given.
+pub const MIN_ENDED: u64 = 30;
+
+/// The smallest share of the window's new logical requests that must end in it for
+/// its success ratio to be given.
+pub const MIN_ENDED_SHARE: f64 = 0.1;
+
+/// Whether a window's success ratio over the `ended` requests that ended in it means
+/// anything, `offered` the new requests of the window: at least [`MIN_ENDED`] ended,
+/// and at least [`MIN_ENDED_SHARE`] of `offered`. In a total outage the few requests
+/// that end inside the window are those that began just before it, and every other
+/// one is still retrying: their ratio (1.000) says nothing of the window.
+pub fn success_ratio_covers(ended: u64, offered: f64) -> bool {
+    ended >= MIN_ENDED && ended as f64 >= MIN_ENDED_SHARE * offered
+}
+
+fn window(rows: &[BinRow], bin_s: f64) -> Window {
     if rows.is_empty() {
         return Window {
             mean_amplification: f64::NAN,
             peak_amplification: f64::NAN,
             success_ratio: f64::NAN,
+            completed: 0,
             concurrency: f64::NAN,
             attempts_per_s: f64::NAN,
             server_attempts_per_s: f64::NAN,
@@ -239,7 +261,8 @@ fn window(rows: &[BinRow]) -> Window {
         .map(|r| (r.attempts_per_s - mean_att) * (r.attempts_per_s - mean_att))
         .sum::<f64>()
         / n;
-    let done: f64 = rows.iter().map(|r| r.completed as f64).sum();
+    let ended: u64 = rows.iter().map(|r| r.completed).sum();
+    let done = ended as f64;
     let ok: f64 = rows
         .iter()
         .filter(|r| r.completed > 0)
@@ -256,7 +279,12 @@ fn window(rows: &[BinRow]) -> Window {
             .map(|r| r.amplification)
             .filter(|a| a.is_finite())
             .fold(f64::NAN, f64::max),
-        success_ratio: if done > 0.0 { ok / done } else { f64::NAN },
+        success_ratio: if success_ratio_covers(ended, offered * bin_s) {
+            ok / done
+        } else {
+            f64::NAN
+        },
+        completed: ended,
         concurrency: rows.iter().map(|r| r.concurrency).sum::<f64>() / n,
         attempts_per_s: mean_att,
         server_attempts_per_s: rows.iter().map(|r| r.server_attempts_per_s).sum::<f64>() / n,
@@ -286,12 +314,13 @@ pub fn summarise(
     fitted: Vec<Fitted>,
 ) -> Summary {
     let start_of = |i: usize| i as u64 * bin_ps;
+    let bin_s = bin_ps.as_ps_f64() / PS_PER_SEC as f64;
     let Some((start_ps, end_ps)) = span else {
-        let all = window(rows);
+        let all = window(rows, bin_s);
         return Summary {
             before: all,
-            during: window(&[]),
-            after: window(&[]),
+            during: window(&[], bin_s),
+            after: window(&[], bin_s),
             load_during: f64::NAN,
             load_after: f64::NAN,
             load_peak: f64::NAN,
@@ -319,8 +348,19 @@ pub fn summarise(
         .collect();
     let first_after = end_ps.div_ceil(bin_ps) as usize;
     let after_rows = rows.get(first_after..).unwrap_or(&[]);
-    let b = window(&before);
-    let success_threshold = rule.success_fraction * b.success_ratio;
+    let b = window(&before, bin_s);
+    // The rule's baseline is the ratio over every request that ended before the
+    // triggers, however few: a quiet baseline is still the one to return to.
+    let base_success = {
+        let done: u64 = before.iter().map(|r| r.completed).sum();
+        let ok: f64 = before
+            .iter()
+            .filter(|r| r.completed > 0)
+            .map(|r| r.success_ratio * r.completed as f64)
+            .sum();
+        if done > 0 { ok / done as f64 } else { f64::NAN }
+    };
+    let success_threshold = rule.success_fraction * base_success;
     let concurrency_threshold = rule.conc_factor * b.concurrency + rule.conc_slack;
     let retrying_threshold = rule.conc_factor * b.retrying + rule.conc_slack;
     let applicable = success_threshold.is_finite() && concurrency_threshold.is_finite();
@@ -346,9 +386,9 @@ pub fn summarise(
             None => Drain::NotDrained,
         }
     };
-    let mut during_w = window(&during);
-    during_w.attempts_cv = window(&during[during.len() / 2..]).attempts_cv;
-    let after_w = window(after_rows);
+    let mut during_w = window(&during, bin_s);
+    during_w.attempts_cv = window(&during[during.len() / 2..], bin_s).attempts_cv;
+    let after_w = window(after_rows, bin_s);
     let base = b.server_attempts_per_s;
     let per_base = |x: f64| if base > 0.0 { x / base } else { f64::NAN };
     let peak = during
@@ -518,6 +558,37 @@ mod tests {
             s.verdict,
             "recovered 0 s after the trigger ended; retrying clients did not drain within horizon"
         );
+    }
+
+    #[test]
+    fn a_success_ratio_over_too_few_requests_is_undefined() {
+        // A total outage: 10 requests offered per bin, but only 2 end in its first
+        // bin (both successes: they began before it) and none after. The ratio of
+        // the window would read 1.000 over 2 of 100 requests: it is left undefined,
+        // with the count beside it.
+        let mut r = rows(&[(1.0, 4.0); 5]);
+        for b in &mut r[10..20] {
+            b.completed = 0;
+            b.success_ratio = f64::NAN;
+        }
+        r[10].completed = 2;
+        r[10].success_ratio = 1.0;
+        let s = summarise(&r, S, Time::ZERO, trigger(), &RecoveryRule::default(), Vec::new());
+        assert_eq!(s.during.completed, 2);
+        assert!(s.during.success_ratio.is_nan());
+        // Enough ended (30, and 10 % of the 100 offered): the ratio is given.
+        r[10].completed = 30;
+        let s = summarise(&r, S, Time::ZERO, trigger(), &RecoveryRule::default(), Vec::new());
+        assert_eq!(s.during.success_ratio, 1.0);
+        // 30 ended but of 400 offered (under 10 %): undefined again.
+        for b in &mut r[10..20] {
+            b.offered_per_s = 40.0;
+        }
+        let s = summarise(&r, S, Time::ZERO, trigger(), &RecoveryRule::default(), Vec::new());
+        assert!(s.during.success_ratio.is_nan());
+        assert!(success_ratio_covers(40, 400.0) && !success_ratio_covers(29, 29.0));
+        // The rule's baseline still counts a quiet before-window.
+        assert_eq!(s.success_threshold, 0.95);
     }
 
     #[test]

@@ -31,14 +31,19 @@ pub struct StrategyOverSeeds {
     pub during_mean_amplification: Estimate,
     /// Peak amplification during the trigger.
     pub during_peak_amplification: Estimate,
-    /// Client success ratio during the trigger (runs where requests ended).
+    /// Client success ratio during the trigger (runs where enough requests ended:
+    /// [`crate::recovery::success_ratio_covers`]).
     pub during_success_ratio: Estimate,
+    /// Logical requests that ended during the trigger: what its success ratio covers.
+    pub during_completed: Estimate,
     /// Burstiness of attempts in the trigger's second half.
     pub during_attempts_cv: Estimate,
     /// Mean amplification after the trigger.
     pub after_mean_amplification: Estimate,
     /// Client success ratio after the trigger.
     pub after_success_ratio: Estimate,
+    /// Logical requests that ended after the trigger.
+    pub after_completed: Estimate,
     /// Normalised server load during the triggers ([`Summary::load_during`](crate::recovery::Summary::load_during)).
     pub load_during: Estimate,
     /// Normalised server load after them.
@@ -218,9 +223,11 @@ pub fn over_seeds(runs: &[StormResult]) -> StrategyOverSeeds {
         during_mean_amplification: s(|r| r.summary.during.mean_amplification),
         during_peak_amplification: s(|r| r.summary.during.peak_amplification),
         during_success_ratio: s(|r| r.summary.during.success_ratio),
+        during_completed: s(|r| r.summary.during.completed as f64),
         during_attempts_cv: s(|r| r.summary.during.attempts_cv),
         after_mean_amplification: s(|r| r.summary.after.mean_amplification),
         after_success_ratio: s(|r| r.summary.after.success_ratio),
+        after_completed: s(|r| r.summary.after.completed as f64),
         load_during: s(|r| r.summary.load_during),
         load_after: s(|r| r.summary.load_after),
         wasted_fraction: s(|r| r.counts.wasted_fraction()),

@@ -799,3 +799,31 @@ fn contention_files_by_path() {
         assert_args_fail(&["storm", "--scenario", &bad], &format!("{bad}{needle}"));
     }
 }
+
+/// In `waves`' total outage only 34 requests end inside the window (they began just
+/// before it) and every other one is still retrying: the success ratio over them read
+/// 1.000. It is now undefined (`-`, JSON `null`, an empty CSV cell) with its count
+/// beside it, in every door.
+#[test]
+fn the_success_ratio_of_a_total_outage_is_undefined_with_its_count() {
+    let args = ["storm", "--scenario", "waves", "-d", "45s"];
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&mac_sim(&[&args[..], &["--json"]].concat()))).unwrap();
+    let during = &json["runs"][0]["summary"]["during"];
+    assert!(during["success_ratio"].is_null(), "{during}");
+    assert_eq!(during["completed"], 34);
+    let csv = stdout(&mac_sim(&[&args[..], &["--csv"]].concat()));
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|c| *c == name).unwrap();
+    let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    // The strategy's name holds a comma: count from the end of the line.
+    let from_end = |name: &str| row[row.len() - (header.len() - col(name))];
+    assert_eq!(from_end("during_success_ratio"), "");
+    assert_eq!(from_end("during_completed"), "34");
+    let text = stdout(&mac_sim(&args));
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("exp, no jitter") && l.contains('|'))
+        .unwrap();
+    assert!(line.contains("       -      34 "), "{line}");
+}

@@ -18,7 +18,7 @@ pub fn report(r: &ComparisonResult) -> String {
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>6} {:>6} {:>7} {:>6} | {:>7} {:>6} {:>7} | {:>9} {:>7} {:>8}",
+        "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>6} {:>6} {:>7} {:>7} {:>6} | {:>7} {:>6} {:>7} | {:>9} {:>7} {:>8}",
         "strategy",
         "succ<",
         "conc<",
@@ -27,6 +27,7 @@ pub fn report(r: &ComparisonResult) -> String {
         "load~",
         "load^",
         "succ~",
+        "ended~",
         "cv~",
         "amp>",
         "load>",
@@ -39,7 +40,7 @@ pub fn report(r: &ComparisonResult) -> String {
         let m = &run.summary;
         let _ = writeln!(
             s,
-            "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>6} {:>6} {:>7} {:>6} | {:>7} {:>6} {:>7} | {:>9} {:>7} {:>8}",
+            "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>6} {:>6} {:>7} {:>7} {:>6} | {:>7} {:>6} {:>7} | {:>9} {:>7} {:>8}",
             run.strategy,
             f(m.before.success_ratio, 3),
             f(m.before.concurrency, 1),
@@ -48,6 +49,7 @@ pub fn report(r: &ComparisonResult) -> String {
             f(m.load_during, 2),
             f(m.load_peak, 2),
             f(m.during.success_ratio, 3),
+            m.during.completed,
             f(m.during.attempts_cv, 2),
             f(m.after.mean_amplification, 2),
             f(m.load_after, 2),
@@ -194,7 +196,10 @@ pub fn report(r: &ComparisonResult) -> String {
     }
     let _ = writeln!(
         s,
-        "\n<: before the trigger, ~: during it, >: after it; amp = the clients' attempts / new requests (~ mean, ^ peak bin),\nload = attempts reaching the server per second / the same before the trigger (^ peak bin during or after), succ = client success ratio,\nconc = server concurrency, cv = variation of attempts per bin over the trigger's second half (waves: large)."
+        "\n<: before the trigger, ~: during it, >: after it; amp = the clients' attempts / new requests (~ mean, ^ peak bin),\nload = attempts reaching the server per second / the same before the trigger (^ peak bin during or after), succ = client success ratio
+over the requests that ended (ended~ of them during the trigger; - when fewer than {} or under {} % of the new requests),\nconc = server concurrency, cv = variation of attempts per bin over the trigger's second half (waves: large).",
+        crate::recovery::MIN_ENDED,
+        crate::recovery::MIN_ENDED_SHARE * 100.0
     );
     if let Some(first) = r.runs.first() {
         let rule = first.config.recovery;
@@ -282,7 +287,7 @@ pub(super) fn series_rows(s: &mut String, r: &ComparisonResult) {
 }
 
 /// The header of [`summary_csv`].
-pub const SUMMARY_HEADER: &str = "scenario,strategy,seed,events,offered,attempts,succeeded,before_success_ratio,before_concurrency,during_mean_amplification,during_peak_amplification,during_success_ratio,during_attempts_cv,after_mean_amplification,after_peak_amplification,after_success_ratio,load_during,load_peak,load_after,wasted_fraction,recover_s,drain_s,verdict";
+pub const SUMMARY_HEADER: &str = "scenario,strategy,seed,events,offered,attempts,succeeded,before_success_ratio,before_completed,before_concurrency,during_mean_amplification,during_peak_amplification,during_success_ratio,during_completed,during_attempts_cv,after_mean_amplification,after_peak_amplification,after_success_ratio,after_completed,load_during,load_peak,load_after,wasted_fraction,recover_s,drain_s,verdict";
 
 /// One summary line per strategy, header included.
 pub fn summary_csv(r: &ComparisonResult) -> String {
@@ -293,7 +298,7 @@ pub fn summary_csv(r: &ComparisonResult) -> String {
         let c = &run.counts;
         let _ = writeln!(
             s,
-            "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"",
+            "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"",
             r.name,
             run.strategy,
             run.config.seed,
@@ -302,14 +307,17 @@ pub fn summary_csv(r: &ComparisonResult) -> String {
             c.attempts,
             c.succeeded,
             g(m.before.success_ratio),
+            m.before.completed,
             g(m.before.concurrency),
             g(m.during.mean_amplification),
             g(m.during.peak_amplification),
             g(m.during.success_ratio),
+            m.during.completed,
             g(m.during.attempts_cv),
             g(m.after.mean_amplification),
             g(m.after.peak_amplification),
             g(m.after.success_ratio),
+            m.after.completed,
             g(m.load_during),
             g(m.load_peak),
             g(m.load_after),

@@ -77,7 +77,7 @@ pub fn sweep_report(sc: &Comparison, spec: &Axis, points: &[SweepPoint]) -> Stri
 }
 
 /// The header of [`sweep_csv`].
-pub const SWEEP_HEADER: &str = "scenario,param,value,strategy,seeds,recovered,recover_s,recover_s_ci95,drained,drain_s,drain_s_ci95,load_during,load_during_ci95,load_after,load_after_ci95,during_success_ratio,during_success_ratio_ci95,wasted_fraction,wasted_fraction_ci95";
+pub const SWEEP_HEADER: &str = "scenario,param,value,strategy,seeds,recovered,recover_s,recover_s_ci95,drained,drain_s,drain_s_ci95,load_during,load_during_ci95,load_after,load_after_ci95,during_success_ratio,during_success_ratio_ci95,during_completed,during_completed_ci95,wasted_fraction,wasted_fraction_ci95";
 
 /// The sweep as CSV, header included: a line per value and strategy.
 pub fn sweep_csv(sc: &Comparison, spec: &Axis, points: &[SweepPoint]) -> String {
@@ -87,7 +87,7 @@ pub fn sweep_csv(sc: &Comparison, spec: &Axis, points: &[SweepPoint]) -> String 
         for st in &p.strategies {
             let _ = writeln!(
                 s,
-                "{},{},{},\"{}\",{},{},{},{},{},{},{},{},{}",
+                "{},{},{},\"{}\",{},{},{},{},{},{},{},{},{},{}",
                 sc.name,
                 spec.key.as_str(),
                 p.value,
@@ -100,6 +100,7 @@ pub fn sweep_csv(sc: &Comparison, spec: &Axis, points: &[SweepPoint]) -> String 
                 e(&st.load_during),
                 e(&st.load_after),
                 e(&st.during_success_ratio),
+                e(&st.during_completed),
                 e(&st.wasted_fraction)
             );
         }
