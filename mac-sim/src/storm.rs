@@ -109,8 +109,11 @@ pub struct StormArgs {
     /// No progress bar (it is shown only when standard error is a terminal).
     #[arg(short = 'q', long)]
     quiet: bool,
-    /// Also write NAME.json, NAME-summary.csv, NAME-series.csv and the chart
-    /// (NAME.png, NAME.svg) into this directory.
+    /// Also write storm-NAME.json, storm-NAME-summary.csv, storm-NAME-series.csv
+    /// and the chart (storm-NAME.png, storm-NAME.svg) into this directory; with
+    /// --seeds, storm-NAME-seeds.json and the like; with --sweep,
+    /// storm-NAME-sweep.json, .csv, .png and .svg; for the contention experiment,
+    /// storm-NAME.json, .csv, .png and .svg.
     #[arg(long, value_name = "DIR")]
     out: Option<std::path::PathBuf>,
     #[command(flatten)]

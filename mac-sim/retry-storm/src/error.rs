@@ -359,6 +359,9 @@ pub enum FileProblem {
     Missing,
     /// A key that the table's `kind` does not use.
     NotForKind,
+    /// A key that has an effect only with another setting, which the file lacks:
+    /// that setting.
+    OnlyWith(&'static str),
     /// A value the model cannot accept.
     Invalid(Box<StormError>),
     /// A setting (`--set KEY=VALUE`) that cannot be applied to the file: why.
@@ -383,6 +386,9 @@ impl fmt::Display for FileProblem {
             FileProblem::Toml(m) => write!(f, "{}", m.trim().replace('\n', "; ")),
             FileProblem::Missing => write!(f, "missing: this kind needs it"),
             FileProblem::NotForKind => write!(f, "not used by this kind: remove it"),
+            FileProblem::OnlyWith(what) => {
+                write!(f, "has no effect without {what}: remove it, or add that")
+            }
             FileProblem::Invalid(e) => write!(f, "{e}"),
             FileProblem::Setting(m) => write!(f, "{m}"),
             FileProblem::WithSettings(p, settings) => write!(f, "{p} (with {settings})"),

@@ -827,3 +827,47 @@ fn the_success_ratio_of_a_total_outage_is_undefined_with_its_count() {
         .unwrap();
     assert!(line.contains("       -      34 "), "{line}");
 }
+
+/// `retry_after` is carried by a rejection: a file with nothing that rejects (no
+/// `queue_limit`, no `[server.rate_limit]`) is refused on the key's line rather than
+/// run with the key silently ignored; with a rate limiter it runs.
+#[test]
+fn retry_after_with_nothing_that_rejects_is_refused() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let text = std::fs::read_to_string(format!("{dir}/retry-storm/scenarios/pause.toml")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let bad = tmp.path().join("bad.toml");
+    std::fs::write(
+        &bad,
+        text.replacen("workers = 40\n", "workers = 40\nretry_after = \"2s\"\n", 1),
+    )
+    .unwrap();
+    let bad = bad.to_string_lossy().into_owned();
+    assert_args_fail(
+        &["storm", "--scenario", &bad],
+        &format!("{bad}:28: retry_after: has no effect without something that rejects (queue_limit or [server.rate_limit]): remove it, or add that"),
+    );
+    assert_args_fail(
+        &["storm", "--scenario", "pause", "--set", "server.retry_after=2s"],
+        "--set server.retry_after=2s: has no effect without something that rejects",
+    );
+    let o = mac_sim(&[
+        "storm", "--scenario", &bad, "-d", "40s", "--csv", "--set", "server.queue_limit=50",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// `storm --help` names the files `--out` writes as they are written.
+#[test]
+fn help_names_the_files_of_out_as_written() {
+    let help = stdout(&mac_sim(&["storm", "--help"]));
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().to_string_lossy().into_owned();
+    let o = mac_sim(&["storm", "--scenario", "shard", "-q", "--out", &out]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for entry in std::fs::read_dir(tmp.path()).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().replace("shard", "NAME");
+        assert!(help.contains(&name), "{name} not in the help");
+    }
+    assert!(!help.contains(" NAME.json"), "the old name");
+}

@@ -147,7 +147,11 @@ pub fn parse(text: &str, origin: &str) -> Result<Comparison, FileError> {
                     },
                     Some(WhenBusyName::TurnAway) | None => {
                         if l.wait_limit.is_some() {
-                            return Err(unused("load", "wait_limit"));
+                            // The kind is right; the line is for arrivals that wait.
+                            let problem = FileProblem::OnlyWith(
+                                "when_busy = \"wait\" (arrivals turned away form no line)",
+                            );
+                            return Err(at("load", 0, "wait_limit", problem));
                         }
                         WhenBusy::TurnAway
                     }
@@ -198,6 +202,17 @@ pub fn parse(text: &str, origin: &str) -> Result<Comparison, FileError> {
     };
     if s.sigma.is_some() && s.service != ServiceKind::LogNormal {
         return Err(unused("server", "sigma"));
+    }
+    // A Retry-After is carried by a rejection; without load shedding or a rate
+    // limiter nothing rejects, and the key would be silently ignored.
+    // (With another reject_answer, the model's own check names the mismatch.)
+    if s.retry_after.is_some()
+        && s.queue_limit.is_none()
+        && s.rate_limit.is_none()
+        && matches!(s.reject_answer, None | Some(RejectAnswerName::RetryAfter))
+    {
+        let problem = FileProblem::OnlyWith("something that rejects (queue_limit or [server.rate_limit])");
+        return Err(at("server", 0, "retry_after", problem));
     }
     let server = ServerConfig {
         workers: s.workers,

@@ -284,7 +284,8 @@ sim_kit::file_table! {
             "duration",
             "none",
             "the Retry-After a rejection carries, honoured by strategies with retry-after \
-                 (needs reject_answer \"retry-after\")",
+                 (needs reject_answer \"retry-after\" and something that rejects: queue_limit \
+                 or [server.rate_limit])",
         ),
         reject_answer: Option<RejectAnswerName> => (
             "\"retry-after\", \"error\" or \"do-not-retry\"",

@@ -541,7 +541,7 @@ fn waiting_keys_only_where_arrivals_wait() {
             capped.replacen("\"wait\"", "\"turn-away\"", 1),
             line(4),
             "wait_limit",
-            "not used by this kind",
+            "wait_limit: has no effect without when_busy = \"wait\" (arrivals turned away form no line): remove it, or add that",
         ),
         (
             capped.replacen("\"capped\"", "\"open\"", 1),
