@@ -55,9 +55,10 @@ pub enum WhenBusy {
     /// It is turned away at the client and counted as a failed logical request.
     #[default]
     TurnAway,
-    /// It waits in a first-in first-out line for a free client; its latency (and
-    /// its total deadline) counts from its arrival. An arrival that finds `limit`
-    /// already waiting is turned away.
+    /// It waits in a first-in first-out line for a free client; its total deadline
+    /// counts from its arrival, its latency from when a client takes it up (the wait
+    /// is measured apart: `wait_p50_ms`). An arrival that finds `limit` already
+    /// waiting is turned away.
     Wait {
         /// Arrivals waiting at most.
         limit: u32,

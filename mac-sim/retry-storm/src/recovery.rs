@@ -440,6 +440,8 @@ mod tests {
             retrying: 0.0,
             latency_p50_ms: 1.0,
             latency_p99_ms: 1.0,
+            wait_p50_ms: f64::NAN,
+            wait_p99_ms: f64::NAN,
         }
     }
 

@@ -102,6 +102,10 @@ pub struct BinEstimate {
     pub latency_p50_ms: Estimate,
     /// p99 latency of successes, ms.
     pub latency_p99_ms: Estimate,
+    /// p50 wait for a free capped client, ms.
+    pub wait_p50_ms: Estimate,
+    /// p99 wait for a free capped client, ms.
+    pub wait_p99_ms: Estimate,
 }
 
 /// A scenario over several seeds.
@@ -152,6 +156,8 @@ fn over_bins(runs: &[StormResult]) -> Vec<BinEstimate> {
                 retrying: col(|b| b.retrying),
                 latency_p50_ms: col(|b| b.latency_p50_ms),
                 latency_p99_ms: col(|b| b.latency_p99_ms),
+                wait_p50_ms: col(|b| b.wait_p50_ms),
+                wait_p99_ms: col(|b| b.wait_p99_ms),
             }
         })
         .collect()

@@ -190,7 +190,8 @@ sim_kit::file_table! {
             "\"turn-away\" or \"wait\"",
             "\"turn-away\" (capped only)",
             "what becomes of an arrival that finds every client active: it fails at once, \
-                 or it waits in a first-in first-out line (its latency counts from its arrival)",
+                 or it waits in a first-in first-out line (its wait for a client is measured \
+                 apart from its latency; its total deadline counts from its arrival)",
         ),
         wait_limit: Option<u32> => (
             "integer, 1 to 10000000",

@@ -106,8 +106,11 @@ pub fn report(r: &ComparisonResult) -> String {
         if c.waited > 0 {
             let _ = writeln!(
                 s,
-                "{:<32} {} arrivals waited for a free client (at most {} waiting at once)",
-                "", c.waited, c.max_waiting
+                "{:<32} {} arrivals waited for a free client (at most {} waiting at once, {} ms on average of every arrival a client took up; not in the latency)",
+                "",
+                c.waited,
+                c.max_waiting,
+                f(c.wait_mean_ms(), 1)
             );
         }
         if c.rejected > 0 {
@@ -244,7 +247,7 @@ fn server_line(run: &StormResult) -> String {
 ///
 /// With a call chain, the attempts each caller sent per bin are in the JSON
 /// (`layer_attempts_per_s`); `server_attempts_per_s` is the last one's.
-pub const SERIES_HEADER: &str = "scenario,strategy,seed,t_s,offered_per_s,attempts_per_s,retries_per_s,server_attempts_per_s,served_per_s,rejected_per_s,amplification,success_ratio,completed,attempt_success_ratio,concurrency,concurrency_max,queue,retrying,latency_p50_ms,latency_p99_ms";
+pub const SERIES_HEADER: &str = "scenario,strategy,seed,t_s,offered_per_s,attempts_per_s,retries_per_s,server_attempts_per_s,served_per_s,rejected_per_s,amplification,success_ratio,completed,attempt_success_ratio,concurrency,concurrency_max,queue,retrying,latency_p50_ms,latency_p99_ms,wait_p50_ms,wait_p99_ms";
 
 /// Every run's time series as CSV (header included), one line per bin and strategy.
 pub fn series_csv(r: &ComparisonResult) -> String {
@@ -260,7 +263,7 @@ pub(super) fn series_rows(s: &mut String, r: &ComparisonResult) {
         for b in &run.series {
             let _ = writeln!(
                 s,
-                "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.name,
                 run.strategy,
                 run.config.seed,
@@ -280,7 +283,9 @@ pub(super) fn series_rows(s: &mut String, r: &ComparisonResult) {
                 g(b.queue),
                 g(b.retrying),
                 g(b.latency_p50_ms),
-                g(b.latency_p99_ms)
+                g(b.latency_p99_ms),
+                g(b.wait_p50_ms),
+                g(b.wait_p99_ms)
             );
         }
     }

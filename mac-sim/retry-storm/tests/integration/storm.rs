@@ -1109,3 +1109,34 @@ fn shedding_the_adaptive_rate_limiter_holds_clients_to_what_the_server_admits() 
         assert!(ada.counts.rate_limited > 0 && std.counts.rate_limited == 0);
     }
 }
+
+/// In a capped loop whose arrivals wait (`backlog`: a 10 s pause, a 1 s timeout, no
+/// retries), a request's latency runs from when a client took it up, so no success
+/// takes longer than its timeout; the wait for a free client is its own figure, and
+/// after the pause it is seconds long. (When the latency counted from the arrival,
+/// the p99 after the pause read seconds too.)
+#[test]
+fn the_wait_for_a_free_client_is_measured_apart_from_the_latency() {
+    let sc = presets::scenario("backlog", &presets::Options::default()).unwrap();
+    let r = retry_storm::run(&sc.runs[0]).unwrap();
+    assert!(r.counts.balanced());
+    let after = &r.series[30..35];
+    for b in after {
+        assert!(
+            b.latency_p99_ms.is_nan() || b.latency_p99_ms <= 1000.0,
+            "{}: latency p99 {} ms",
+            b.t_s,
+            b.latency_p99_ms
+        );
+    }
+    let longest = after.iter().map(|b| b.wait_p99_ms).fold(0.0, f64::max);
+    assert!(longest > 2000.0, "wait p99 {longest} ms");
+    // Before the pause nobody waits long; the run's mean wait is in the counts.
+    assert!(r.series[10].wait_p50_ms < 100.0, "{}", r.series[10].wait_p50_ms);
+    assert!(r.counts.wait_mean_ms() > 0.0 && r.counts.taken_up > r.counts.waited);
+    // Where arrivals do not wait, there is no wait to measure.
+    let open = presets::scenario("outage-open", &presets::Options::default()).unwrap();
+    let r = retry_storm::run(&open.runs[0]).unwrap();
+    assert!(r.series.iter().all(|b| b.wait_p50_ms.is_nan()));
+    assert!(r.counts.wait_mean_ms().is_nan());
+}
