@@ -359,6 +359,16 @@ pub enum FileProblem {
     Missing,
     /// A key that the table's `kind` does not use.
     NotForKind,
+    /// A word a file may no longer use: it was renamed, and means something else
+    /// elsewhere.
+    Renamed {
+        /// The old word.
+        old: &'static str,
+        /// The word to write instead.
+        new: &'static str,
+        /// Why.
+        why: &'static str,
+    },
     /// A key that has an effect only with another setting, which the file lacks:
     /// that setting.
     OnlyWith(&'static str),
@@ -386,6 +396,9 @@ impl fmt::Display for FileProblem {
             FileProblem::Toml(m) => write!(f, "{}", m.trim().replace('\n', "; ")),
             FileProblem::Missing => write!(f, "missing: this kind needs it"),
             FileProblem::NotForKind => write!(f, "not used by this kind: remove it"),
+            FileProblem::Renamed { old, new, why } => {
+                write!(f, "\"{old}\" is now \"{new}\": {why}")
+            }
             FileProblem::OnlyWith(what) => {
                 write!(f, "has no effect without {what}: remove it, or add that")
             }

@@ -141,11 +141,12 @@ pub use sim::{StormResult, run, run_with};
 // The rest of the crate's face: what the doors use, by name from the root.
 pub use contention::{ContentionConfig, run_contention_with};
 pub use file::reference as keys_reference;
-pub use file::{Experiment, Setting};
+pub use file::{ContentionScenario, Experiment, Setting};
 pub use memory::{estimate as estimate_memory, of_runs as estimate_memory_of_runs};
 pub use presets::{Options, Source};
 pub use report::{
-    contention_csv, contention_report, contention_seeds_csv, contention_seeds_report,
+    contention_csv, contention_heading, contention_report, contention_seeds_csv,
+    contention_seeds_report,
     list as list_presets, replicated_csv, replicated_report, replicated_series_csv,
     report as comparison_report, series_csv, summary_csv, sweep_csv, sweep_json, sweep_report,
 };

@@ -560,7 +560,7 @@ fn contention_seeds_clients_and_baseline() {
         "{csv}"
     );
     assert!(
-        lines[2].starts_with("none,20,3,210.000000,0.000000,"),
+        lines[2].starts_with("no-jitter,20,3,210.000000,0.000000,"),
         "{csv}"
     );
 }
@@ -728,7 +728,7 @@ fn contention_files_by_path() {
 
     let tmp = tempfile::tempdir().unwrap();
     let mine = tmp.path().join("mine.toml");
-    let text = "experiment = \"contention\"\n\n[contention]\nclients = [20, 30]\ncall = \"exponential\"\nmean = \"1ms\"\nkinds = [\"none\", \"full\"]\nbase = \"5ms\"\ncap = \"2s\"\n";
+    let text = "experiment = \"contention\"\n\n[contention]\nclients = [20, 30]\ncall = \"exponential\"\nmean = \"1ms\"\nkinds = [\"no-jitter\", \"full\"]\nbase = \"5ms\"\ncap = \"2s\"\n";
     std::fs::write(&mine, text).unwrap();
     let mine_s = mine.to_string_lossy().into_owned();
     let o = mac_sim(&["storm", "--scenario", &mine_s, "--csv"]);
@@ -739,9 +739,9 @@ fn contention_files_by_path() {
         .skip(1)
         .map(|l| l.split(',').next().unwrap())
         .collect();
-    assert_eq!(kinds, ["none", "none", "full", "full"], "{csv}");
+    assert_eq!(kinds, ["no-jitter", "no-jitter", "full", "full"], "{csv}");
     // Drawn call times: rounds no longer have exactly one winner each.
-    assert!(!csv.contains("none,20,210,"), "{csv}");
+    assert!(!csv.contains("no-jitter,20,210,"), "{csv}");
     let again = mac_sim(&["storm", "--scenario", &mine_s, "--csv"]);
     assert_eq!(stdout(&again), csv);
     let o = mac_sim(&[
@@ -763,8 +763,8 @@ fn contention_files_by_path() {
 
     for (from, to, needle) in [
         (
-            "kinds = [\"none\", \"full\"]",
-            "kinds = [\"none\", \"fulll\"]",
+            "kinds = [\"no-jitter\", \"full\"]",
+            "kinds = [\"no-jitter\", \"fulll\"]",
             ":7: kinds: unknown variant `fulll`",
         ),
         (
@@ -870,4 +870,45 @@ fn help_names_the_files_of_out_as_written() {
         assert!(help.contains(&name), "{name} not in the help");
     }
     assert!(!help.contains(" NAME.json"), "the old name");
+}
+
+/// A contention file's `name` and `title` are used as a storm file's are: the
+/// report's heading, and the files of `--out` (one seed, over seeds, swept); the old
+/// kind `none` is refused with its new word.
+#[test]
+fn contention_files_use_their_name_and_title() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("file.toml");
+    let text = "experiment = \"contention\"\nname = \"mine\"\ntitle = \"my own title\"\nexpectation = \"fewer calls\"\n\n[contention]\nclients = [5]\nkinds = [\"no-jitter\", \"full\"]\n";
+    std::fs::write(&file, text).unwrap();
+    let path = file.to_string_lossy().into_owned();
+    let o = mac_sim(&["storm", "--scenario", &path]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = stdout(&o);
+    assert!(
+        s.starts_with("mac-sim storm: mine — my own title\nexpected: fewer calls\n"),
+        "{s}"
+    );
+    for (k, (args, files)) in [
+        (vec![], vec!["storm-mine.csv", "storm-mine.json", "storm-mine.png", "storm-mine.svg"]),
+        (vec!["--seeds", "2"], vec!["storm-mine-seeds.csv", "storm-mine-seeds.json"]),
+        (
+            vec!["--sweep", "contention.base=1ms,2ms"],
+            vec!["storm-mine-sweep.csv", "storm-mine-sweep.json"],
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let out = tmp.path().join(format!("out{k}"));
+        let out_s = out.to_string_lossy().into_owned();
+        let o = mac_sim(&[&["storm", "--scenario", &path, "-q", "--out", &out_s][..], &args].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(crate::common::tree(&out), files, "{args:?}");
+    }
+    std::fs::write(&file, text.replace("\"no-jitter\"", "\"none\"")).unwrap();
+    assert_args_fail(
+        &["storm", "--scenario", &path],
+        &format!("{path}:8: kinds: \"none\" is now \"no-jitter\""),
+    );
 }

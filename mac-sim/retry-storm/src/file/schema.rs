@@ -522,7 +522,7 @@ sim_kit::file_table! {
             "the lognormal's sigma, as in [server]",
         ),
         kinds: Option<Vec<crate::contention::Kind>> => (
-            "list of \"immediate\", \"none\", \"full\", \"equal\", \"decorrelated\"",
+            "list of \"immediate\", \"no-jitter\", \"full\", \"equal\", \"decorrelated\"",
             "all five",
             "the retry rules compared: at once, or backoff with that jitter",
         ),

@@ -218,11 +218,11 @@ fn contention_jitter_cuts_calls_and_time() {
         let rows = run_contention(&cfg).unwrap();
         let get = |j: &str| rows.iter().find(|r| r.jitter == j).unwrap();
         // Without jitter every round has exactly one winner: 50 · 51 / 2 calls.
-        assert_eq!(get("none").calls, 1275);
+        assert_eq!(get("no-jitter").calls, 1275);
         // With any jitter kind, under a third of that (seed 1: 180 to 233).
         for j in ["full", "equal", "decorrelated"] {
             assert!(get(j).calls * 3 < 1275, "seed {seed} {j}: {}", get(j).calls);
-            assert!(get(j).completion_ms < get("none").completion_ms / 5.0);
+            assert!(get(j).completion_ms < get("no-jitter").completion_ms / 5.0);
         }
     }
 }
