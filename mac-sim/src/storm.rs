@@ -62,11 +62,13 @@ pub struct StormArgs {
     /// Replace the preset's strategies (repeat for several): parts joined by +, from
     /// none, immediate, fixed=DUR, exp, exp-full, exp-equal, exp-decorrelated,
     /// exp-proportional, exp-additive, exp-normal, base=DUR, cap=DUR, mult=RATIO,
-    /// spread=RATIO, jitter-max=DUR, retries=N, budget=PCT, budget-floor=N,
+    /// spread=RATIO, sigma=DUR, jitter-max=DUR, retries=N, budget=PCT,
+    /// budget-floor=N,
     /// budget-bank=N, tokens=MAX/RATIO, quota[=N], adaptive, retry-breaker=PCT, retry-breaker-calls=N,
     /// retry-breaker-window=DUR, breaker=PCT, breaker-calls=N, breaker-window=DUR,
     /// breaker-open=DUR, breaker-probes=N, shared, retry-after, honour-overload,
-    /// deadline[=DUR]; e.g. exp-full+retries=3+budget=10.
+    /// deadline[=DUR]; e.g. exp-full+retries=3+budget=10. sigma=DUR is absolute
+    /// normal jitter, each delay d + N(0, sigma^2), with exp or exp-normal.
     #[arg(long, value_name = "SPEC")]
     strategy: Vec<String>,
     /// Per-attempt client timeouts, one drawn per request (e.g. 100ms,200ms,300ms;

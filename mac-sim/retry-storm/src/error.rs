@@ -452,6 +452,8 @@ pub enum StrategyProblem {
     NoneWithRetries,
     /// More than one of `budget`, `tokens` and `quota`: they are alternatives.
     TwoBudgets,
+    /// Both `spread` (σ proportional to the delay) and `sigma` (σ fixed).
+    SpreadAndSigma,
     /// `backoff-core` refused a budget or breaker: which part, and its error.
     Rejected(&'static str, backoff_core::ConfigError),
 }
@@ -480,6 +482,10 @@ impl fmt::Display for StrategyProblem {
             TwoBudgets => write!(
                 f,
                 "budget, tokens and quota are alternatives: give one of them"
+            ),
+            SpreadAndSigma => write!(
+                f,
+                "spread (a sigma proportional to the delay) and sigma (a fixed one) are alternatives: give one of them"
             ),
             Rejected(what, e) => write!(f, "{what}: {e}"),
         }

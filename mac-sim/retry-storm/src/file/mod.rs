@@ -95,6 +95,18 @@ use crate::strategy::Strategy;
 use schema::{LatencyName, LoadKind, RejectAnswerName, ServiceKind, TriggerKindName, WhenBusyName};
 use sim_kit::time::Time;
 
+/// `t` in the largest unit that writes it whole (`50ms`, `1500us`).
+fn duration_text(t: Time) -> String {
+    let ns = t.as_ns();
+    match [(1_000_000_000, "s"), (1_000_000, "ms"), (1_000, "us")]
+        .into_iter()
+        .find(|&(unit, _)| ns % unit == 0)
+    {
+        Some((unit, name)) => format!("{}{name}", ns / unit),
+        None => format!("{ns}ns"),
+    }
+}
+
 /// Read the scenario in `text`; `origin` names the file in errors and, without a
 /// `name` key, gives the scenario its name (the file's stem).
 ///
@@ -382,6 +394,14 @@ pub fn parse(text: &str, origin: &str) -> Result<Comparison, FileError> {
     for (i, st) in f.strategy.iter().enumerate() {
         let invalid = |key, e| at("strategy", i, key, FileProblem::Invalid(Box::new(e)));
         let strategy = Strategy::parse(&st.spec).map_err(|e| invalid("spec", e))?;
+        // `jitter_sigma` is the part `sigma=DUR` of the spec, named with the key.
+        let strategy = match st.jitter_sigma {
+            Some(sigma) => {
+                let spec = format!("{}+sigma={}", st.spec, duration_text(sigma.0));
+                Strategy::parse(&spec).map_err(|e| invalid("jitter_sigma", e))?
+            }
+            None => strategy,
+        };
         let strategy = match &st.name {
             Some(n) => strategy.named(n),
             None => strategy,

@@ -475,6 +475,13 @@ sim_kit::file_table! {
             "required",
             "parts joined by +, as --strategy (see mac-sim storm --help)",
         ),
+        jitter_sigma: Option<Duration> => (
+            "duration",
+            "none",
+            "absolute normal jitter: each delay of the spec's exponential backoff becomes \
+                 max(0, d + N(0, sigma^2)), sigma this time whatever d (as +sigma=DUR; the \
+                 spec is exp or exp-normal without spread)",
+        ),
         timeouts: Option<Vec<Duration>> => (
             "list of durations",
             "the file's timeouts",
