@@ -86,13 +86,17 @@ pub fn parse_contention_with(
 
 use crate::comparison::Comparison;
 use crate::config::{
-    ChainLayer, ErrorWork, Latency, Load, RecoveryRule, RejectAnswer, ServerConfig, ServiceTime,
+    ChainLayer, ErrorWork, Latency, Load, PauseIntake, RecoveryRule, RejectAnswer, ServerConfig,
+    ServiceTime,
     Slowdown, StormConfig, Trigger, TriggerKind, WhenBusy,
 };
 use crate::error::{FileError, FileProblem, Param, StormError};
 use crate::shedding::RateLimit;
 use crate::strategy::Strategy;
-use schema::{LatencyName, LoadKind, RejectAnswerName, ServiceKind, TriggerKindName, WhenBusyName};
+use schema::{
+    LatencyName, LoadKind, PauseIntakeName, RejectAnswerName, ServiceKind, TriggerKindName,
+    WhenBusyName,
+};
 use sim_kit::time::Time;
 
 /// `t` in the largest unit that writes it whole (`50ms`, `1500us`).
@@ -247,6 +251,10 @@ pub fn parse(text: &str, origin: &str) -> Result<Comparison, FileError> {
         rtt_ps: s.rtt.map_or(Time::ZERO, |d| d.0),
         queue_limit: s.queue_limit,
         listen_backlog: s.listen_backlog,
+        pause_intake: match s.pause_intake {
+            None | Some(PauseIntakeName::Backlog) => PauseIntake::Backlog,
+            Some(PauseIntakeName::Unbounded) => PauseIntake::Unbounded,
+        },
         rate_limit: s.rate_limit.as_ref().map(|r| RateLimit {
             per_s: r.per_s,
             burst: r.burst,

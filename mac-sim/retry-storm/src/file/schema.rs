@@ -274,11 +274,18 @@ sim_kit::file_table! {
         ),
         listen_backlog: Option<u32> => (
             "integer, 0 or more",
-            "none",
+            "none (4096 while paused)",
             "the listen backlog: an attempt that would wait behind this many queued ones \
                  is dropped without an answer, as a full accept queue drops a connection, \
-                 and its client learns of it only by its timeout (needs workers; compare \
-                 queue_limit, which rejects with an answer)",
+                 and its client learns of it only by its timeout (with workers; compare \
+                 queue_limit, which rejects with an answer); a paused server takes in at \
+                 most this many attempts of the pause, 4096 (Linux's somaxconn) when not set",
+        ),
+        pause_intake: Option<PauseIntakeName> => (
+            "\"backlog\" or \"unbounded\"",
+            "\"backlog\"",
+            "what a paused server takes in: at most its listen backlog (a stopped process's \
+                 accept queue), or every attempt of the pause (a simplification)",
         ),
         rate_limit: Option<RateLimitTable>,
         retry_after: Option<Duration> => (
@@ -311,6 +318,14 @@ pub enum RejectAnswerName {
     Error,
     RetryAfter,
     DoNotRetry,
+}
+
+/// `pause_intake` of `[server]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PauseIntakeName {
+    Backlog,
+    Unbounded,
 }
 
 /// `latency` of `[server]`.
@@ -384,7 +399,7 @@ sim_kit::file_table! {
                  \"load-spike\" or \"overloaded\"",
             "required",
             "outage: every request fails at once; pause: the server stops, work in \
-                 progress resumes; partial: requests fail with a probability; shard: one \
+                 progress resumes, and it takes in at most its listen backlog meanwhile; partial: requests fail with a probability; shard: one \
                  shard's users fail; capacity-loss: workers are lost; load-spike: the \
                  offered load is multiplied; overloaded: every request is answered \
                  \"overloaded, do not retry\" at once",

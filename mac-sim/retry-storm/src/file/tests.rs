@@ -53,6 +53,7 @@ const OPEN: &[Table] = &[
             ("retry_after", "\"1s\"", "1"),
             ("reject_answer", "\"retry-after\"", "\"maybe\""),
             ("latency", "\"re-evaluated\"", "\"sometimes\""),
+            ("pause_intake", "\"backlog\"", "\"all\""),
         ],
     ),
     (

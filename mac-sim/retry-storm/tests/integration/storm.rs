@@ -1169,3 +1169,51 @@ fn absolute_normal_jitter_is_seeded_and_spreads_waves() {
     // jitter does (0.22), but it does spread it.
     assert!(s < 0.8 * p, "cv with sigma {s}, without {p}");
 }
+
+/// A paused server takes in at most its listen backlog of the pause's attempts, as a
+/// stopped process's accept queue holds at most its backlog of connections: by
+/// default 4096 (Linux's somaxconn since 5.4), with workers (queued) or without (held
+/// in service); the rest are dropped unanswered. `pause_intake = "unbounded"` is the
+/// old simplification, every attempt taken in.
+#[test]
+fn a_paused_server_takes_in_at_most_its_listen_backlog() {
+    use retry_storm::config::{PauseIntake, TriggerKind};
+    // `pause` with 3000 clients (and 120 workers) retrying every 100 ms through a 10 s
+    // pause: over 4096 attempts wait while the server is stopped (with 1000 clients,
+    // about 3800, within the default backlog).
+    let o = presets::Options {
+        clients: Some(3000),
+        ..Default::default()
+    };
+    let sc = presets::scenario("pause", &o).unwrap();
+    let mut c = sc.runs[0].clone();
+    assert!(matches!(c.triggers[0].kind, TriggerKind::Pause));
+    let (start, end) = (20, 30);
+    let during = |r: &StormResult| {
+        r.series[start..end]
+            .iter()
+            .map(|b| b.concurrency_max)
+            .max()
+            .unwrap()
+    };
+    let bounded = retry_storm::run(&c).unwrap();
+    assert!(bounded.counts.dropped > 0);
+    // At most the backlog queued, plus the 120 in service when it stopped.
+    assert!(during(&bounded) <= 4096 + 120, "{}", during(&bounded));
+    c.server.pause_intake = PauseIntake::Unbounded;
+    let unbounded = retry_storm::run(&c).unwrap();
+    assert_eq!(unbounded.counts.dropped, 0);
+    assert!(during(&unbounded) > 8000, "{}", during(&unbounded));
+    // A backlog of its own, and without workers (a latency model) the attempts held in
+    // service while stopped.
+    c.server.pause_intake = PauseIntake::Backlog;
+    c.server.listen_backlog = Some(100);
+    let small = retry_storm::run(&c).unwrap();
+    assert!(during(&small) <= 100 + 120, "{}", during(&small));
+    c.server.workers = None;
+    c.server.listen_backlog = None;
+    let latency = retry_storm::run(&c).unwrap();
+    assert!(latency.counts.dropped > 0);
+    assert!(during(&latency) <= 4096 + 120, "{}", during(&latency));
+    assert!(latency.counts.balanced() && bounded.counts.balanced());
+}
