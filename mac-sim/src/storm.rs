@@ -241,7 +241,9 @@ fn contention_cmd(a: &StormArgs, c: &ContentionScenario) -> Result<(), Failure> 
     if a.seeds != 1 {
         check_out(a, &retry_storm_host::contention_seeds_files(name))?;
         let rows = run_contention_seeds_with(cfg, a.seeds, interrupt::flag())?;
-        publish(a, |d| retry_storm_host::write_contention_seeds(d, name, &rows))?;
+        publish(a, |d| {
+            retry_storm_host::write_contention_seeds(d, name, &rows)
+        })?;
         return print_as(
             a,
             || json::to_string(&rows),

@@ -217,6 +217,9 @@ mod tests {
         }
         // P(10 + 1000 Z < 0) = P(Z < -0.01) ≈ 0.496.
         assert!((4_600..=5_300).contains(&zeros), "{zeros}");
-        assert_eq!(Jitter::AbsoluteNormal { sigma_ns: 0 }.apply_nanos(5, 0, &s, &mut rng), 5);
+        assert_eq!(
+            Jitter::AbsoluteNormal { sigma_ns: 0 }.apply_nanos(5, 0, &s, &mut rng),
+            5
+        );
     }
 }

@@ -77,7 +77,10 @@ pub fn write_contention_sweep(
     json: &str,
     csv: &str,
 ) -> Result<(), OutputError> {
-    write_atomic(&dir.join(format!("storm-{name}-sweep.json")), json.as_bytes())?;
+    write_atomic(
+        &dir.join(format!("storm-{name}-sweep.json")),
+        json.as_bytes(),
+    )?;
     write_atomic(&dir.join(format!("storm-{name}-sweep.csv")), csv.as_bytes())
 }
 

@@ -146,9 +146,9 @@ pub use memory::{estimate as estimate_memory, of_runs as estimate_memory_of_runs
 pub use presets::{Options, Source};
 pub use report::{
     contention_csv, contention_heading, contention_report, contention_seeds_csv,
-    contention_seeds_report,
-    list as list_presets, replicated_csv, replicated_report, replicated_series_csv,
-    report as comparison_report, series_csv, summary_csv, sweep_csv, sweep_json, sweep_report,
+    contention_seeds_report, list as list_presets, replicated_csv, replicated_report,
+    replicated_series_csv, report as comparison_report, series_csv, summary_csv, sweep_csv,
+    sweep_json, sweep_report,
 };
 pub use strategy::Strategy;
 pub use sweep::{Axis, parse_axis, plan as sweep_plan};

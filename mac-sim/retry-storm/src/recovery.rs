@@ -374,7 +374,9 @@ pub fn summarise(
             (r.completed == 0 || r.success_ratio >= success_threshold)
                 && r.concurrency <= concurrency_threshold
         }) {
-            Some(k) => Recovery::Recovered { after_s: after_s(k) },
+            Some(k) => Recovery::Recovered {
+                after_s: after_s(k),
+            },
             None => Recovery::Metastable,
         }
     };
@@ -382,7 +384,9 @@ pub fn summarise(
         Drain::NotApplicable
     } else {
         match first_sustained(after_rows, need, |r| r.retrying <= retrying_threshold) {
-            Some(k) => Drain::Drained { after_s: after_s(k) },
+            Some(k) => Drain::Drained {
+                after_s: after_s(k),
+            },
             None => Drain::NotDrained,
         }
     };
@@ -575,18 +579,39 @@ mod tests {
         }
         r[10].completed = 2;
         r[10].success_ratio = 1.0;
-        let s = summarise(&r, S, Time::ZERO, trigger(), &RecoveryRule::default(), Vec::new());
+        let s = summarise(
+            &r,
+            S,
+            Time::ZERO,
+            trigger(),
+            &RecoveryRule::default(),
+            Vec::new(),
+        );
         assert_eq!(s.during.completed, 2);
         assert!(s.during.success_ratio.is_nan());
         // Enough ended (30, and 10 % of the 100 offered): the ratio is given.
         r[10].completed = 30;
-        let s = summarise(&r, S, Time::ZERO, trigger(), &RecoveryRule::default(), Vec::new());
+        let s = summarise(
+            &r,
+            S,
+            Time::ZERO,
+            trigger(),
+            &RecoveryRule::default(),
+            Vec::new(),
+        );
         assert_eq!(s.during.success_ratio, 1.0);
         // 30 ended but of 400 offered (under 10 %): undefined again.
         for b in &mut r[10..20] {
             b.offered_per_s = 40.0;
         }
-        let s = summarise(&r, S, Time::ZERO, trigger(), &RecoveryRule::default(), Vec::new());
+        let s = summarise(
+            &r,
+            S,
+            Time::ZERO,
+            trigger(),
+            &RecoveryRule::default(),
+            Vec::new(),
+        );
         assert!(s.during.success_ratio.is_nan());
         assert!(success_ratio_covers(40, 400.0) && !success_ratio_covers(29, 29.0));
         // The rule's baseline still counts a quiet before-window.

@@ -845,14 +845,29 @@ fn retry_after_with_nothing_that_rejects_is_refused() {
     let bad = bad.to_string_lossy().into_owned();
     assert_args_fail(
         &["storm", "--scenario", &bad],
-        &format!("{bad}:28: retry_after: has no effect without something that rejects (queue_limit or [server.rate_limit]): remove it, or add that"),
+        &format!(
+            "{bad}:28: retry_after: has no effect without something that rejects (queue_limit or [server.rate_limit]): remove it, or add that"
+        ),
     );
     assert_args_fail(
-        &["storm", "--scenario", "pause", "--set", "server.retry_after=2s"],
+        &[
+            "storm",
+            "--scenario",
+            "pause",
+            "--set",
+            "server.retry_after=2s",
+        ],
         "--set server.retry_after=2s: has no effect without something that rejects",
     );
     let o = mac_sim(&[
-        "storm", "--scenario", &bad, "-d", "40s", "--csv", "--set", "server.queue_limit=50",
+        "storm",
+        "--scenario",
+        &bad,
+        "-d",
+        "40s",
+        "--csv",
+        "--set",
+        "server.queue_limit=50",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
@@ -866,7 +881,11 @@ fn help_names_the_files_of_out_as_written() {
     let o = mac_sim(&["storm", "--scenario", "shard", "-q", "--out", &out]);
     assert!(o.status.success(), "{}", stderr(&o));
     for entry in std::fs::read_dir(tmp.path()).unwrap() {
-        let name = entry.unwrap().file_name().to_string_lossy().replace("shard", "NAME");
+        let name = entry
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .replace("shard", "NAME");
         assert!(help.contains(&name), "{name} not in the help");
     }
     assert!(!help.contains(" NAME.json"), "the old name");
@@ -890,8 +909,19 @@ fn contention_files_use_their_name_and_title() {
         "{s}"
     );
     for (k, (args, files)) in [
-        (vec![], vec!["storm-mine.csv", "storm-mine.json", "storm-mine.png", "storm-mine.svg"]),
-        (vec!["--seeds", "2"], vec!["storm-mine-seeds.csv", "storm-mine-seeds.json"]),
+        (
+            vec![],
+            vec![
+                "storm-mine.csv",
+                "storm-mine.json",
+                "storm-mine.png",
+                "storm-mine.svg",
+            ],
+        ),
+        (
+            vec!["--seeds", "2"],
+            vec!["storm-mine-seeds.csv", "storm-mine-seeds.json"],
+        ),
         (
             vec!["--sweep", "contention.base=1ms,2ms"],
             vec!["storm-mine-sweep.csv", "storm-mine-sweep.json"],
@@ -902,7 +932,13 @@ fn contention_files_use_their_name_and_title() {
     {
         let out = tmp.path().join(format!("out{k}"));
         let out_s = out.to_string_lossy().into_owned();
-        let o = mac_sim(&[&["storm", "--scenario", &path, "-q", "--out", &out_s][..], &args].concat());
+        let o = mac_sim(
+            &[
+                &["storm", "--scenario", &path, "-q", "--out", &out_s][..],
+                &args,
+            ]
+            .concat(),
+        );
         assert!(o.status.success(), "{}", stderr(&o));
         assert_eq!(crate::common::tree(&out), files, "{args:?}");
     }

@@ -220,7 +220,10 @@ mod tests {
                 mean: Time::from_ms(2),
                 sigma: 0.5,
             },
-            kinds: vec![crate::contention::Kind::Full, crate::contention::Kind::NoJitter],
+            kinds: vec![
+                crate::contention::Kind::Full,
+                crate::contention::Kind::NoJitter,
+            ],
             base_ns: 5_000_000,
             cap_ns: 2_000_000_000,
             seed: 7,

@@ -87,8 +87,7 @@ pub fn parse_contention_with(
 use crate::comparison::Comparison;
 use crate::config::{
     ChainLayer, ErrorWork, Latency, Load, PauseIntake, RecoveryRule, RejectAnswer, ServerConfig,
-    ServiceTime,
-    Slowdown, StormConfig, Trigger, TriggerKind, WhenBusy,
+    ServiceTime, Slowdown, StormConfig, Trigger, TriggerKind, WhenBusy,
 };
 use crate::error::{FileError, FileProblem, Param, StormError};
 use crate::shedding::RateLimit;
@@ -227,7 +226,8 @@ pub fn parse(text: &str, origin: &str) -> Result<Comparison, FileError> {
         && s.rate_limit.is_none()
         && matches!(s.reject_answer, None | Some(RejectAnswerName::RetryAfter))
     {
-        let problem = FileProblem::OnlyWith("something that rejects (queue_limit or [server.rate_limit])");
+        let problem =
+            FileProblem::OnlyWith("something that rejects (queue_limit or [server.rate_limit])");
         return Err(at("server", 0, "retry_after", problem));
     }
     let server = ServerConfig {

@@ -586,6 +586,13 @@ fn jitter_sigma_is_absolute_normal_jitter() {
     let bad = full.replacen("\"exp+retries=3\"", "\"exp-full+retries=3\"", 1);
     let e = parse(&bad, "full.toml").unwrap_err();
     let t = tables.iter().position(|t| t.0 == "[[strategy]]").unwrap();
-    assert_eq!((e.line, e.key.as_str()), (Some(lines[t][2]), "jitter_sigma"), "{e}");
-    assert!(e.to_string().contains("'sigma' needs 'exp or exp-normal'"), "{e}");
+    assert_eq!(
+        (e.line, e.key.as_str()),
+        (Some(lines[t][2]), "jitter_sigma"),
+        "{e}"
+    );
+    assert!(
+        e.to_string().contains("'sigma' needs 'exp or exp-normal'"),
+        "{e}"
+    );
 }

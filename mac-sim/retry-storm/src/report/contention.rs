@@ -16,7 +16,11 @@ pub const CONTENTION_TITLE: &str =
 /// The first lines of a contention report, as a storm scenario's: the file's `name`
 /// and `title` (without one, [`CONTENTION_TITLE`]), then its `expectation`, if any.
 pub fn contention_heading(name: &str, title: &str, expectation: &str) -> String {
-    let title = if title.is_empty() { CONTENTION_TITLE } else { title };
+    let title = if title.is_empty() {
+        CONTENTION_TITLE
+    } else {
+        title
+    };
     let mut s = format!("mac-sim storm: {name} — {title}\n");
     if !expectation.is_empty() {
         let _ = writeln!(s, "expected: {expectation}");

@@ -119,9 +119,15 @@ fn full_jitter_recovers_the_server_no_later_than_no_jitter_on_waves() {
     let sc = presets::scenario("waves", &presets::Options::default()).unwrap();
     let runs: Vec<_> = sc.runs.iter().map(|c| run(c).unwrap()).collect();
     let (plain, full) = (&runs[0].summary, &runs[1].summary);
-    let (p, f) = (plain.recovery.seconds().unwrap(), full.recovery.seconds().unwrap());
+    let (p, f) = (
+        plain.recovery.seconds().unwrap(),
+        full.recovery.seconds().unwrap(),
+    );
     assert!(f <= p, "full jitter {f} s, no jitter {p} s");
-    assert!(p <= 1.0, "the server is back within a second of the outage: {p} s");
+    assert!(
+        p <= 1.0,
+        "the server is back within a second of the outage: {p} s"
+    );
     // The clients' backlog drains later than the server recovers.
     let d = full.drain.seconds().unwrap();
     assert!(d > f, "drained {d} s, recovered {f} s");

@@ -1132,7 +1132,11 @@ fn the_wait_for_a_free_client_is_measured_apart_from_the_latency() {
     let longest = after.iter().map(|b| b.wait_p99_ms).fold(0.0, f64::max);
     assert!(longest > 2000.0, "wait p99 {longest} ms");
     // Before the pause nobody waits long; the run's mean wait is in the counts.
-    assert!(r.series[10].wait_p50_ms < 100.0, "{}", r.series[10].wait_p50_ms);
+    assert!(
+        r.series[10].wait_p50_ms < 100.0,
+        "{}",
+        r.series[10].wait_p50_ms
+    );
     assert!(r.counts.wait_mean_ms() > 0.0 && r.counts.taken_up > r.counts.waited);
     // Where arrivals do not wait, there is no wait to measure.
     let open = presets::scenario("outage-open", &presets::Options::default()).unwrap();
@@ -1164,7 +1168,10 @@ fn absolute_normal_jitter_is_seeded_and_spreads_waves() {
     let mut other = sc.runs[1].clone();
     other.seed += 1;
     assert_ne!(retry_storm::run(&other).unwrap().counts, sigma.counts);
-    let (p, s) = (plain.summary.during.attempts_cv, sigma.summary.during.attempts_cv);
+    let (p, s) = (
+        plain.summary.during.attempts_cv,
+        sigma.summary.during.attempts_cv,
+    );
     // Seed 1: 2.25 against 3.57; a fixed sigma spreads a 10 s delay less than full
     // jitter does (0.22), but it does spread it.
     assert!(s < 0.8 * p, "cv with sigma {s}, without {p}");
