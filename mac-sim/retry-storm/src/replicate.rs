@@ -194,7 +194,9 @@ impl Replicated {
     /// assert_eq!(r.strategies[0].seeds, [1, 2]);
     /// assert_eq!(r.strategies[0].during_success_ratio.n, 2);
     /// assert_eq!(r.per_seed.len(), 2);
-    /// assert_eq!(r.per_seed[1].runs[0], grid[0][1]);
+    /// // As JSON: an undefined figure (NaN) is unequal to itself, its `null` is not.
+    /// let json = sim_kit::output::json::to_string::<retry_storm::StormResult>;
+    /// assert_eq!(json(&r.per_seed[1].runs[0]), json(&grid[0][1]));
     /// ```
     pub fn from_grid(sc: &Comparison, grid: &[Vec<StormResult>]) -> Self {
         let seeds = grid.first().map_or(0, Vec::len);
