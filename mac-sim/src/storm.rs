@@ -4,7 +4,7 @@
 
 use clap::Args;
 use retry_storm::Strategy;
-use retry_storm::{Comparison, ContentionConfig, Options, Source, run_contention_with};
+use retry_storm::{Comparison, ContentionScenario, Options, Source, run_contention_with};
 use retry_storm::{Experiment, Setting};
 use retry_storm_host::trigger_window;
 use retry_storm_host::{
@@ -62,12 +62,13 @@ pub struct StormArgs {
     /// Replace the preset's strategies (repeat for several): parts joined by +, from
     /// none, immediate, fixed=DUR, exp, exp-full, exp-equal, exp-decorrelated,
     /// exp-proportional, exp-additive, exp-normal, base=DUR, cap=DUR, mult=RATIO,
-    /// spread=RATIO, jitter-max=DUR, retries=N, budget=PCT, budget-floor=N,
+    /// spread=RATIO, sigma=DUR, jitter-max=DUR, retries=N, budget=PCT, budget-floor=N,
     /// budget-bank=N, tokens=MAX/RATIO, quota[=N], adaptive, hedge=DUR, hedge-attempts=N,
     /// hedge-guard, retry-breaker=PCT, retry-breaker-calls=N,
     /// retry-breaker-window=DUR, breaker=PCT, breaker-calls=N, breaker-window=DUR,
     /// breaker-open=DUR, breaker-probes=N, shared, retry-after, honour-overload,
-    /// deadline[=DUR]; e.g. exp-full+retries=3+budget=10.
+    /// deadline[=DUR]; e.g. exp-full+retries=3+budget=10. sigma=DUR is absolute
+    /// normal jitter, each delay d + N(0, sigma^2), with exp or exp-normal.
     #[arg(long, value_name = "SPEC")]
     strategy: Vec<String>,
     /// Per-attempt client timeouts, one drawn per request (e.g. 100ms,200ms,300ms;
@@ -110,8 +111,11 @@ pub struct StormArgs {
     /// No progress bar (it is shown only when standard error is a terminal).
     #[arg(short = 'q', long)]
     quiet: bool,
-    /// Also write NAME.json, NAME-summary.csv, NAME-series.csv and the chart
-    /// (NAME.png, NAME.svg) into this directory.
+    /// Also write storm-NAME.json, storm-NAME-summary.csv, storm-NAME-series.csv
+    /// and the chart (storm-NAME.png, storm-NAME.svg) into this directory; with
+    /// --seeds, storm-NAME-seeds.json and the like; with --sweep,
+    /// storm-NAME-sweep.json, .csv, .png and .svg; for the contention experiment,
+    /// storm-NAME.json, .csv, .png and .svg.
     #[arg(long, value_name = "DIR")]
     out: Option<std::path::PathBuf>,
     /// The report card: run this retry configuration (a gRPC service config, JSON
@@ -175,8 +179,8 @@ pub fn storm_cmd(a: &StormArgs) -> Result<(), Failure> {
         Experiment::Storm(sc) => sc,
         Experiment::Contention(c) => {
             return match &a.sweep {
-                Some(spec) => contention_sweep_cmd(a, &source, &opts, spec),
-                None => contention_cmd(a, &c.config),
+                Some(spec) => contention_sweep_cmd(a, &source, &opts, spec, &c),
+                None => contention_cmd(a, &c),
             };
         }
     };
@@ -254,28 +258,32 @@ fn options(a: &StormArgs) -> Result<Options, Failure> {
 /// `--scenario contention` or a contention file: its kinds (by default the jitter
 /// kinds and the immediate-retry baseline) at its client counts or `--clients`, over
 /// one seed or `--seeds`; `cfg` has `--seed`, `--set` and `--clients` applied.
-fn contention_cmd(a: &StormArgs, cfg: &ContentionConfig) -> Result<(), Failure> {
+fn contention_cmd(a: &StormArgs, c: &ContentionScenario) -> Result<(), Failure> {
+    let (cfg, name) = (&c.config, c.name.as_str());
+    let heading = retry_storm::contention_heading(name, &c.title, &c.expectation);
     if a.seeds != 1 {
-        check_out(a, &retry_storm_host::contention_seeds_files())?;
+        check_out(a, &retry_storm_host::contention_seeds_files(name))?;
         let rows = run_contention_seeds_with(cfg, a.seeds, interrupt::flag())?;
-        publish(a, |d| retry_storm_host::write_contention_seeds(d, &rows))?;
+        publish(a, |d| {
+            retry_storm_host::write_contention_seeds(d, name, &rows)
+        })?;
         return print_as(
             a,
             || json::to_string(&rows),
             || retry_storm::contention_seeds_csv(&rows),
             || retry_storm::contention_seeds_csv(&rows),
-            || retry_storm::contention_seeds_report(&rows),
+            || retry_storm::contention_seeds_report(&heading, &rows),
         );
     }
-    check_out(a, &retry_storm_host::contention_files())?;
+    check_out(a, &retry_storm_host::contention_files(name))?;
     let rows = run_contention_with(cfg, interrupt::flag())?;
-    publish(a, |d| retry_storm_host::write_contention(d, &rows))?;
+    publish(a, |d| retry_storm_host::write_contention(d, name, &rows))?;
     print_as(
         a,
         || json::to_string(&rows),
         || retry_storm::contention_csv(&rows),
         || retry_storm::contention_csv(&rows),
-        || retry_storm::contention_report(&rows),
+        || retry_storm::contention_report(&heading, &rows),
     )
 }
 
@@ -302,20 +310,23 @@ fn contention_sweep_cmd(
     source: &Source,
     opts: &Options,
     text: &str,
+    c: &ContentionScenario,
 ) -> Result<(), Failure> {
     let spec = retry_storm::parse_axis(text)?;
-    check_out(a, &retry_storm_host::contention_sweep_files())?;
+    let name = c.name.as_str();
+    let heading = retry_storm::contention_heading(name, &c.title, &c.expectation);
+    check_out(a, &retry_storm_host::contention_sweep_files(name))?;
     let (key, tables) = run_contention_sweep(source, opts, &spec, a.seeds, interrupt::flag())?;
     let (json, csv) = (tables.json(&key), tables.csv(&key));
     publish(a, |d| {
-        retry_storm_host::write_contention_sweep(d, &json, &csv)
+        retry_storm_host::write_contention_sweep(d, name, &json, &csv)
     })?;
     print_as(
         a,
         || json.clone(),
         || csv.clone(),
         || csv.clone(),
-        || tables.report(&key),
+        || tables.report(&heading, &key),
     )
 }
 

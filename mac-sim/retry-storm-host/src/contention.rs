@@ -97,13 +97,12 @@ impl ContentionSweep {
         }
     }
 
-    /// As text: each value's table under a line naming it.
-    pub fn report(&self, key: &str) -> String {
+    /// As text: `heading` ([`report::contention_heading`]), then each value's table
+    /// under a line naming it.
+    pub fn report(&self, heading: &str, key: &str) -> String {
         match self {
-            Self::One(p) => report::contention_sweep_report(key, p, report::contention_report),
-            Self::Seeds(p) => {
-                report::contention_sweep_report(key, p, report::contention_seeds_report)
-            }
+            Self::One(p) => report::contention_sweep_report(heading, key, p),
+            Self::Seeds(p) => report::contention_seeds_sweep_report(heading, key, p),
         }
     }
 }

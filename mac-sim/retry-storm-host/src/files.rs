@@ -51,32 +51,42 @@ pub fn sweep_files(name: &str) -> Vec<String> {
     names
 }
 
-/// The files [`write_contention`] writes.
-pub fn contention_files() -> Vec<String> {
-    let mut names = named("storm-contention", &[".json", ".csv"]);
-    names.extend(sim_host::chart::file_names("storm-contention"));
+/// The files [`write_contention`] writes for the experiment `name` (its file's
+/// `name`, `contention` for the preset).
+pub fn contention_files(name: &str) -> Vec<String> {
+    let stem = format!("storm-{name}");
+    let mut names = named(&stem, &[".json", ".csv"]);
+    names.extend(sim_host::chart::file_names(&stem));
     names
 }
 
 /// The files [`write_contention_sweep`] writes.
-pub fn contention_sweep_files() -> Vec<String> {
-    named("storm-contention-sweep", &[".json", ".csv"])
+pub fn contention_sweep_files(name: &str) -> Vec<String> {
+    named(&format!("storm-{name}-sweep"), &[".json", ".csv"])
 }
 
-/// Write a contention sweep (`storm-contention-sweep.json`, `.csv`: the texts given),
+/// Write a contention sweep (`storm-NAME-sweep.json`, `.csv`: the texts given),
 /// each atomically.
 ///
 /// # Errors
 ///
 /// [`OutputError`] for the first file that cannot be written.
-pub fn write_contention_sweep(dir: &Path, json: &str, csv: &str) -> Result<(), OutputError> {
-    write_atomic(&dir.join("storm-contention-sweep.json"), json.as_bytes())?;
-    write_atomic(&dir.join("storm-contention-sweep.csv"), csv.as_bytes())
+pub fn write_contention_sweep(
+    dir: &Path,
+    name: &str,
+    json: &str,
+    csv: &str,
+) -> Result<(), OutputError> {
+    write_atomic(
+        &dir.join(format!("storm-{name}-sweep.json")),
+        json.as_bytes(),
+    )?;
+    write_atomic(&dir.join(format!("storm-{name}-sweep.csv")), csv.as_bytes())
 }
 
 /// The files [`write_contention_seeds`] writes.
-pub fn contention_seeds_files() -> Vec<String> {
-    named("storm-contention-seeds", &[".json", ".csv"])
+pub fn contention_seeds_files(name: &str) -> Vec<String> {
+    named(&format!("storm-{name}-seeds"), &[".json", ".csv"])
 }
 
 /// Write `STEM.json`, `STEM-summary.csv` and `STEM-series.csv`, each atomically.
@@ -113,37 +123,43 @@ pub fn write_scenario(dir: &Path, r: &ComparisonResult) -> Result<(), OutputErro
     Ok(())
 }
 
-/// Write the contention results (`storm-contention.json`, `.csv`, `.png`, `.svg`).
+/// Write the contention results of the experiment `name` (`storm-NAME.json`, `.csv`,
+/// `.png`, `.svg`).
 ///
 /// # Errors
 ///
 /// [`OutputError`] for the first file that cannot be written or chart that cannot be
 /// drawn.
-pub fn write_contention(dir: &Path, rows: &[ContentionRow]) -> Result<(), OutputError> {
+pub fn write_contention(dir: &Path, name: &str, rows: &[ContentionRow]) -> Result<(), OutputError> {
+    let stem = format!("storm-{name}");
     write_atomic(
-        &dir.join("storm-contention.json"),
+        &dir.join(format!("{stem}.json")),
         sim_kit::output::json::to_string(&rows).as_bytes(),
     )?;
     write_atomic(
-        &dir.join("storm-contention.csv"),
+        &dir.join(format!("{stem}.csv")),
         contention_csv(rows).as_bytes(),
     )?;
-    save(&contention_chart(rows), dir, "storm-contention")?;
+    save(&contention_chart(rows), dir, &stem)?;
     Ok(())
 }
 
-/// Write the contention results over seeds (`storm-contention-seeds.json`, `.csv`).
+/// Write the contention results over seeds (`storm-NAME-seeds.json`, `.csv`).
 ///
 /// # Errors
 ///
 /// [`OutputError`] for the first file that cannot be written.
-pub fn write_contention_seeds(dir: &Path, rows: &[ContentionOverSeeds]) -> Result<(), OutputError> {
+pub fn write_contention_seeds(
+    dir: &Path,
+    name: &str,
+    rows: &[ContentionOverSeeds],
+) -> Result<(), OutputError> {
     write_atomic(
-        &dir.join("storm-contention-seeds.json"),
+        &dir.join(format!("storm-{name}-seeds.json")),
         sim_kit::output::json::to_string(&rows).as_bytes(),
     )?;
     write_atomic(
-        &dir.join("storm-contention-seeds.csv"),
+        &dir.join(format!("storm-{name}-seeds.csv")),
         contention_seeds_csv(rows).as_bytes(),
     )
 }

@@ -13,7 +13,8 @@
 //!      sweep_key, sweep_value, strategy,
 //!      -- the run's headline figures, for queries (NULL where undefined):
 //!      events, offered, attempts, succeeded, timeouts, served, wasted,
-//!      recover_s (NULL: did not recover, or no trigger),
+//!      recover_s (NULL: the server did not recover, or no trigger),
+//!      drain_s (NULL: the retrying clients did not drain, or no trigger),
 //!      during_mean_amplification, during_success_ratio, after_success_ratio,
 //!      load_during, load_after, load_peak,
 //!      -- the whole result but its configuration (the point's), as CBOR: counts,
@@ -46,7 +47,7 @@ pub const SCHEMA_VERSION: &str = "storm 2";
 /// The version of the model whose results a file holds. Change it with any change
 /// that changes a run's results (the golden outputs tell): a database is then refused
 /// rather than mixing two models' results.
-pub const MODEL_VERSION: &str = concat!("retry-storm ", env!("CARGO_PKG_VERSION"), ", model 1");
+pub const MODEL_VERSION: &str = concat!("retry-storm ", env!("CARGO_PKG_VERSION"), ", model 2");
 
 /// How the storm model's runs are stored (see the module docs).
 #[derive(Clone, Copy, Debug)]
@@ -143,6 +144,7 @@ const FIGURES: &[(&str, bool)] = &[
     ("served", true),
     ("wasted", true),
     ("recover_s", false),
+    ("drain_s", false),
     ("during_mean_amplification", false),
     ("during_success_ratio", false),
     ("after_success_ratio", false),
@@ -198,6 +200,7 @@ impl Layout for Storm {
             count(r.counts.served),
             count(r.counts.wasted),
             real_value(s.recovery.seconds().unwrap_or(f64::NAN)),
+            real_value(s.drain.seconds().unwrap_or(f64::NAN)),
             real_value(s.during.mean_amplification),
             real_value(s.during.success_ratio),
             real_value(s.after.success_ratio),

@@ -19,8 +19,11 @@ pub struct Request {
     pub client: u32,
     /// The user it acts for.
     pub user: u32,
-    /// When it was issued.
+    /// When it was issued (its arrival: its total deadline counts from then).
     pub start: Time,
+    /// When a client took it up (its arrival, unless it waited for a free capped
+    /// client): its latency counts from then.
+    pub began: Time,
     /// Attempts so far and the last delay: `backoff-core`'s per-request state.
     pub state: RetryState,
     /// Its total deadline (`Deadline::NONE` without one).

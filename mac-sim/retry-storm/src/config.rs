@@ -55,9 +55,10 @@ pub enum WhenBusy {
     /// It is turned away at the client and counted as a failed logical request.
     #[default]
     TurnAway,
-    /// It waits in a first-in first-out line for a free client; its latency (and
-    /// its total deadline) counts from its arrival. An arrival that finds `limit`
-    /// already waiting is turned away.
+    /// It waits in a first-in first-out line for a free client; its total deadline
+    /// counts from its arrival, its latency from when a client takes it up (the wait
+    /// is measured apart: `wait_p50_ms`). An arrival that finds `limit` already
+    /// waiting is turned away.
     Wait {
         /// Arrivals waiting at most.
         limit: u32,
@@ -188,6 +189,30 @@ fn no_time(t: &Time) -> bool {
     t.is_zero()
 }
 
+/// The listen backlog a paused server has when none is set: Linux's default
+/// `net.core.somaxconn` since kernel 5.4 (it was 128 before), the most connections
+/// a stopped process's accept queue holds.
+pub const DEFAULT_LISTEN_BACKLOG: u32 = 4096;
+
+/// What a paused server takes in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum PauseIntake {
+    /// At most its listen backlog ([`ServerConfig::listen_backlog`], else
+    /// [`DEFAULT_LISTEN_BACKLOG`]) of the attempts that arrive while it is paused;
+    /// the rest are dropped unanswered, as a stopped process's full accept queue
+    /// drops connections.
+    #[default]
+    Backlog,
+    /// Every attempt of the pause (a simplification: no admission bound).
+    Unbounded,
+}
+
+impl PauseIntake {
+    fn is_backlog(&self) -> bool {
+        *self == PauseIntake::Backlog
+    }
+}
+
 /// When a request's latency under a [`Slowdown`] is decided.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub enum Latency {
@@ -256,9 +281,16 @@ pub struct ServerConfig {
     pub queue_limit: Option<u32>,
     /// A listen backlog: attempts that would wait behind this many queued ones are
     /// dropped without an answer, as a full accept queue drops a connection, so the
-    /// client learns of it only by its timeout (needs workers); `None`: no backlog.
+    /// client learns of it only by its timeout (with workers); and a paused server
+    /// takes in at most this many attempts of the pause ([`PauseIntake`]). `None`:
+    /// no backlog while the server runs, [`DEFAULT_LISTEN_BACKLOG`] while it is
+    /// paused.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub listen_backlog: Option<u32>,
+    /// What a paused server takes in: at most its listen backlog (the default), or
+    /// every attempt.
+    #[serde(skip_serializing_if = "PauseIntake::is_backlog")]
+    pub pause_intake: PauseIntake,
     /// Rate limiting: attempts beyond the bucket are rejected at once.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rate_limit: Option<crate::shedding::RateLimit>,
@@ -582,10 +614,8 @@ impl StormConfig {
                 format!("{} s", s.retry_after_ps.as_secs_f64()),
             ));
         }
-        for (key, set) in [
-            ("queue_limit", s.queue_limit.is_some()),
-            ("listen_backlog", s.listen_backlog.is_some()),
-        ] {
+        // Without workers a listen backlog bounds only what a pause takes in.
+        for (key, set) in [("queue_limit", s.queue_limit.is_some())] {
             if set && s.workers.is_none() {
                 return Err(StormError::param(Param::NeedsWorkers, key));
             }

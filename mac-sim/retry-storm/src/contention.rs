@@ -58,12 +58,13 @@ impl Default for ContentionConfig {
 /// A kind compared: the immediate-retry baseline or exponential backoff with one
 /// jitter kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum Kind {
     /// Retry at once after a conflict (the baseline).
     Immediate,
-    /// Exponential backoff without jitter.
-    None,
+    /// Exponential backoff without jitter (`no-jitter`; `none` means no retries in
+    /// `--strategy`, so it is not this kind's word).
+    NoJitter,
     /// Full jitter.
     Full,
     /// Equal jitter.
@@ -76,7 +77,7 @@ impl Kind {
     /// Every kind, in report order.
     pub const ALL: [Kind; 5] = [
         Kind::Immediate,
-        Kind::None,
+        Kind::NoJitter,
         Kind::Full,
         Kind::Equal,
         Kind::Decorrelated,
@@ -86,7 +87,7 @@ impl Kind {
     pub fn name(self) -> &'static str {
         match self {
             Kind::Immediate => IMMEDIATE,
-            Kind::None => "none",
+            Kind::NoJitter => "no-jitter",
             Kind::Full => "full",
             Kind::Equal => "equal",
             Kind::Decorrelated => "decorrelated",
@@ -102,7 +103,7 @@ impl Kind {
     pub fn jitter(self) -> Option<Jitter> {
         match self {
             Kind::Immediate => Option::None,
-            Kind::None => Some(Jitter::None),
+            Kind::NoJitter => Some(Jitter::None),
             Kind::Full => Some(Jitter::Full),
             Kind::Equal => Some(Jitter::Equal),
             Kind::Decorrelated => Some(Jitter::Decorrelated),
@@ -119,7 +120,7 @@ pub use crate::names::CONTENTION_KINDS as KINDS;
 
 /// The jitter kinds compared, with their names.
 pub const JITTERS: [(&str, Jitter); 4] = [
-    ("none", Jitter::None),
+    ("no-jitter", Jitter::None),
     ("full", Jitter::Full),
     ("equal", Jitter::Equal),
     ("decorrelated", Jitter::Decorrelated),
@@ -264,8 +265,8 @@ pub fn run_one_with(
 /// let cfg = ContentionConfig { clients: vec![20], ..ContentionConfig::default() };
 /// let rows = run_contention(&cfg).unwrap();
 /// let calls = |j: &str| rows.iter().find(|r| r.jitter == j).unwrap().calls;
-/// assert_eq!(calls("none"), 20 * 21 / 2); // one winner per synchronised round
-/// assert!(calls("full") < calls("none"));
+/// assert_eq!(calls("no-jitter"), 20 * 21 / 2); // one winner per synchronised round
+/// assert!(calls("full") < calls("no-jitter"));
 /// assert_eq!(calls("immediate"), 20 * 21 / 2); // the baseline: the same rounds at once
 /// ```
 ///

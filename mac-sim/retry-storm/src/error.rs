@@ -365,6 +365,19 @@ pub enum FileProblem {
     Missing,
     /// A key that the table's `kind` does not use.
     NotForKind,
+    /// A word a file may no longer use: it was renamed, and means something else
+    /// elsewhere.
+    Renamed {
+        /// The old word.
+        old: &'static str,
+        /// The word to write instead.
+        new: &'static str,
+        /// Why.
+        why: &'static str,
+    },
+    /// A key that has an effect only with another setting, which the file lacks:
+    /// that setting.
+    OnlyWith(&'static str),
     /// A value the model cannot accept.
     Invalid(Box<StormError>),
     /// A setting (`--set KEY=VALUE`) that cannot be applied to the file: why.
@@ -392,6 +405,12 @@ impl fmt::Display for FileProblem {
             FileProblem::Toml(m) => write!(f, "{}", m.trim().replace('\n', "; ")),
             FileProblem::Missing => write!(f, "missing: this kind needs it"),
             FileProblem::NotForKind => write!(f, "not used by this kind: remove it"),
+            FileProblem::Renamed { old, new, why } => {
+                write!(f, "\"{old}\" is now \"{new}\": {why}")
+            }
+            FileProblem::OnlyWith(what) => {
+                write!(f, "has no effect without {what}: remove it, or add that")
+            }
             FileProblem::Invalid(e) => write!(f, "{e}"),
             FileProblem::Setting(m) | FileProblem::Policy(m) => write!(f, "{m}"),
             FileProblem::WithSettings(p, settings) => write!(f, "{p} (with {settings})"),
@@ -447,6 +466,8 @@ pub enum StrategyProblem {
     HedgeWith(&'static str),
     /// More than one of `budget`, `tokens` and `quota`: they are alternatives.
     TwoBudgets,
+    /// Both `spread` (σ proportional to the delay) and `sigma` (σ fixed).
+    SpreadAndSigma,
     /// `backoff-core` refused a budget or breaker: which part, and its error.
     Rejected(&'static str, backoff_core::ConfigError),
 }
@@ -483,6 +504,10 @@ impl fmt::Display for StrategyProblem {
             TwoBudgets => write!(
                 f,
                 "budget, tokens and quota are alternatives: give one of them"
+            ),
+            SpreadAndSigma => write!(
+                f,
+                "spread (a sigma proportional to the delay) and sigma (a fixed one) are alternatives: give one of them"
             ),
             Rejected(what, e) => write!(f, "{what}: {e}"),
         }

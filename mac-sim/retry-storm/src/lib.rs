@@ -82,15 +82,18 @@
 //! Let `T` be the end of the trigger. The **baseline** is taken over the bins that lie
 //! wholly after the warm-up and before the trigger starts: `S₀` the success ratio
 //! (ratio of the sums), `C₀` the mean concurrency and `B₀` the mean backlog of
-//! retrying requests. A bin is **healthy** when the server is back and no backlog is
-//! left: its success ratio is at least `0.95 · S₀` or nothing ended in it (an idle
-//! bin has nothing to fail), its mean concurrency is at most `2 · C₀ + 5`, and its
-//! mean backlog is at most `2 · B₀ + 5` (the factor, slack, 95 % and the window below
-//! are [`config::RecoveryRule`]). The **time to recover** is `t − T`, where `t` is the
-//! start of the first bin at or after `T` that begins a run of healthy bins lasting at
-//! least `W = 5 s` (the sustain window), all within the horizon: a whole number of
-//! bins, printed at their resolution ([`recovery::recovery_decimals`]). If there is
-//! no such run, the verdict is **`did not recover within horizon (metastable)`**.
+//! retrying requests. A bin is **healthy** when the server is back: its success ratio
+//! is at least `0.95 · S₀` or nothing ended in it (an idle bin has nothing to fail),
+//! and its mean concurrency is at most `2 · C₀ + 5`; it is **drained** when the
+//! clients' mean backlog is at most `2 · B₀ + 5` (the factor, slack, 95 % and the
+//! window below are [`config::RecoveryRule`]). The **time to recover** (the server's)
+//! is `t − T`, where `t` is the start of the first bin at or after `T` that begins a
+//! run of healthy bins lasting at least `W = 5 s` (the sustain window), all within the
+//! horizon: a whole number of bins, printed at their resolution
+//! ([`recovery::recovery_decimals`]). If there is no such run, the verdict is
+//! **`did not recover within horizon (metastable)`**. The **time to drain** (the
+//! clients') is the same over drained bins ([`recovery::Drain`]): clients asleep on a
+//! long backoff delay are no fault of the server, so it is a figure of its own.
 //!
 //! The warm-up (default 5 s) must leave a whole bin before the first trigger, and the
 //! sustain window (default 5 s) must fit in the bins after the triggers. A value a
@@ -143,13 +146,14 @@ pub use sim::{StormResult, run, run_with};
 // The rest of the crate's face: what the doors use, by name from the root.
 pub use contention::{ContentionConfig, run_contention_with};
 pub use file::reference as keys_reference;
-pub use file::{Experiment, Setting};
+pub use file::{ContentionScenario, Experiment, Setting};
 pub use memory::{estimate as estimate_memory, of_runs as estimate_memory_of_runs};
 pub use presets::{Options, Source};
 pub use report::{
-    contention_csv, contention_report, contention_seeds_csv, contention_seeds_report,
-    list as list_presets, replicated_csv, replicated_report, replicated_series_csv,
-    report as comparison_report, series_csv, summary_csv, sweep_csv, sweep_json, sweep_report,
+    contention_csv, contention_heading, contention_report, contention_seeds_csv,
+    contention_seeds_report, list as list_presets, replicated_csv, replicated_report,
+    replicated_series_csv, report as comparison_report, series_csv, summary_csv, sweep_csv,
+    sweep_json, sweep_report,
 };
 pub use strategy::Strategy;
 pub use sweep::{Axis, parse_axis, plan as sweep_plan};

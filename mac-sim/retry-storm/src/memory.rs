@@ -6,6 +6,8 @@
 //!   its bin's percentiles to the end of the run: at most the requests expected over
 //!   the horizon, twice over for the randomness of arrivals and the doubling of
 //!   capacity;
+//! * **waits for a client**: with a capped loop whose arrivals wait, one sample (4
+//!   bytes) per arrival a client takes up, kept as the latencies are;
 //! * **clients**: each client's budgets and breakers;
 //! * **requests in flight**: a logical request has one attempt out at a time, so at
 //!   most one per client of a closed or capped loop, or for an open loop the
@@ -64,11 +66,16 @@ pub fn estimate(cfg: &StormConfig) -> MemoryEstimate {
         "clients",
         Bytes::of::<Guards>(u64::from(clients)) + Bytes::of::<u64>(u64::from(clients)).times(2),
     );
-    if let Load::Capped { .. } = cfg.load {
+    if let Load::Capped { when_busy, .. } = &cfg.load {
         m.add(
             "waiting arrivals",
             Bytes::growable::<Time>(requests.min(u64::from(crate::limits::MAX_WAITING))),
         );
+        if matches!(when_busy, crate::config::WhenBusy::Wait { .. }) {
+            // One wait (4 bytes) per arrival a client takes up, for its bin's
+            // percentiles.
+            m.add("waits for a client", Bytes::growable::<u32>(requests));
+        }
     }
     let attempts = u64::from(attempts_per_request(cfg));
     // A logical request has one attempt out at a time: the requests alive at once are

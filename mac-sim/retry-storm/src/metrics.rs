@@ -26,6 +26,7 @@ struct Acc {
     queue_area: u128,
     backlog_area: u128,
     latency_us: Vec<u32>,
+    wait_us: Vec<u32>,
 }
 
 /// Accumulates a run's events into bins of `bin_ps` up to the horizon.
@@ -82,10 +83,18 @@ pub struct BinRow {
     /// requests in flight that have had a retry scheduled (sleeping before it, or on
     /// it).
     pub retrying: f64,
-    /// Median latency of the logical requests that succeeded in the bin, ms.
+    /// Median latency of the logical requests that succeeded in the bin, ms: from
+    /// when a client took the request up to its success (a capped loop's wait for a
+    /// free client is `wait_p50_ms`, apart).
     pub latency_p50_ms: f64,
     /// 99th percentile of the same, ms.
     pub latency_p99_ms: f64,
+    /// Median wait for a free client of the arrivals a capped client took up in the
+    /// bin (those that found one free at once waited 0), ms; NaN (`null`, empty)
+    /// where arrivals do not wait.
+    pub wait_p50_ms: f64,
+    /// 99th percentile of the same, ms.
+    pub wait_p99_ms: f64,
 }
 
 fn ratio(a: u64, b: u64) -> f64 {
@@ -203,6 +212,15 @@ impl Series {
         }
     }
 
+    /// A capped client took up at `t` an arrival that had waited `wait` for it.
+    #[inline]
+    pub fn waited(&mut self, t: Time, wait: Time) {
+        if let Some(b) = self.bin(t) {
+            b.wait_us
+                .push(u32::try_from(wait.as_ns() / 1_000).unwrap_or(u32::MAX));
+        }
+    }
+
     /// The server holds `conc` requests (`queued` of them waiting) and `backlog`
     /// logical requests are retrying, from `t` on.
     #[inline]
@@ -270,6 +288,8 @@ impl Series {
                     retrying: b.backlog_area as f64 / width.as_ps_f64(),
                     latency_p50_ms: quantile(&mut b.latency_us, 0.5) / 1000.0,
                     latency_p99_ms: quantile(&mut b.latency_us, 0.99) / 1000.0,
+                    wait_p50_ms: quantile(&mut b.wait_us, 0.5) / 1000.0,
+                    wait_p99_ms: quantile(&mut b.wait_us, 0.99) / 1000.0,
                 }
             })
             .collect()

@@ -31,4 +31,4 @@ pub const CONTENTION: &str = "contention";
 /// The contention experiment's kinds, in report order: retrying at once, then
 /// exponential backoff with each jitter (`crate::contention::KINDS`; here so that the
 /// error messages name them without depending on the experiment).
-pub const CONTENTION_KINDS: [&str; 5] = ["immediate", "none", "full", "equal", "decorrelated"];
+pub const CONTENTION_KINDS: [&str; 5] = ["immediate", "no-jitter", "full", "equal", "decorrelated"];

@@ -2,14 +2,22 @@
 //! reaches the server (and each service of a call chain), burstiness, and the time to
 //! recover (defined in the docs of [`super`]).
 //!
-//! A bin after the trigger is **healthy** when the server is back within the rule and
-//! no backlog of retrying requests is left: its success ratio is at least the
-//! threshold, or nothing ended in it (an idle bin has nothing to fail); its mean
-//! concurrency is at most `conc_factor · C₀ + conc_slack`; and its mean backlog of
-//! retrying requests is at most `conc_factor · B₀ + conc_slack`, `B₀` the pre-trigger
-//! backlog. The recovery time is counted from the end of the trigger to the start of
-//! the first bin of a sustained healthy run, so it is a whole number of bins (the
-//! reports print it at the bins' resolution, [`recovery_decimals`]).
+//! Two figures, each a whole number of bins counted from the end of the triggers to
+//! the start of the first bin of a sustained run (the reports print them at the bins'
+//! resolution, [`recovery_decimals`]):
+//!
+//! * the **server's recovery** ([`Summary::recovery`]): a bin after the trigger is
+//!   healthy when its success ratio is at least the threshold, or nothing ended in it
+//!   (an idle bin has nothing to fail), and its mean concurrency is at most
+//!   `conc_factor · C₀ + conc_slack`;
+//! * the **clients' drain** ([`Summary::drain`]): a bin is drained when its mean
+//!   backlog of retrying requests (clients sleeping before a retry, or on one) is at
+//!   most `conc_factor · B₀ + conc_slack`, `B₀` the pre-trigger backlog.
+//!
+//! The server is back once it answers as before; clients that still sleep on a long
+//! backoff delay are no fault of the server, so the drain is its own figure (with a
+//! cap of 10 s the backlog can take minutes to drain after a server that was back in
+//! seconds).
 
 use serde::{Deserialize, Serialize};
 
@@ -65,6 +73,44 @@ impl Recovery {
     }
 }
 
+/// Did the clients' backlog of retrying requests drain after the trigger?
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum Drain {
+    /// The run has no trigger (or no baseline before it).
+    NotApplicable,
+    /// The backlog was back to its pre-trigger level this many seconds after the
+    /// trigger ended.
+    Drained {
+        /// Seconds from the end of the trigger.
+        after_s: f64,
+    },
+    /// It was not within the horizon.
+    NotDrained,
+}
+
+impl Drain {
+    /// Seconds to drain, if it did.
+    pub fn seconds(&self) -> Option<f64> {
+        match *self {
+            Drain::Drained { after_s } => Some(after_s),
+            _ => None,
+        }
+    }
+
+    /// The verdict in words, the time with `decimals` decimals.
+    pub fn verdict_to(&self, decimals: usize) -> String {
+        match self {
+            Drain::NotApplicable => "no trigger: drain not applicable".into(),
+            Drain::Drained { after_s } => format!(
+                "retrying clients drained {} s after the trigger ended",
+                seconds_text(*after_s, decimals)
+            ),
+            Drain::NotDrained => "retrying clients did not drain within horizon".into(),
+        }
+    }
+}
+
 /// The decimals a time needs in seconds: 0 for whole seconds, 1 for tenths, and so
 /// on, at most 6 (microseconds).
 pub fn decimals(t: Time) -> usize {
@@ -92,8 +138,12 @@ pub struct Window {
     pub mean_amplification: f64,
     /// The highest amplification of a bin with new requests in it.
     pub peak_amplification: f64,
-    /// Logical requests that succeeded / all that ended (ratio of the sums).
+    /// Logical requests that succeeded / all that ended (ratio of the sums); NaN
+    /// (`null` in JSON, empty in CSV) when too few ended to mean anything
+    /// ([`success_ratio_covers`]).
     pub success_ratio: f64,
+    /// Logical requests that ended in the window: the ones `success_ratio` covers.
+    pub completed: u64,
     /// Mean server concurrency.
     pub concurrency: f64,
     /// Attempts per second, mean over the bins.
@@ -140,24 +190,57 @@ pub struct Summary {
     pub success_threshold: f64,
     /// The recovery threshold on the mean concurrency.
     pub concurrency_threshold: f64,
-    /// The recovery threshold on the mean backlog of retrying requests.
+    /// The drain threshold on the mean backlog of retrying requests.
     pub retrying_threshold: f64,
     /// The defaults scaled to fit the run (the warm-up, the sustain window), each
     /// with what it was and what it became; empty when none was.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fitted: Vec<Fitted>,
-    /// The recovery verdict.
+    /// The server's recovery: success and concurrency back within the rule.
     pub recovery: Recovery,
-    /// The same in words.
+    /// The clients' drain: the backlog of retrying requests back within the rule.
+    pub drain: Drain,
+    /// The server's recovery in words, then the drain's.
     pub verdict: String,
 }
 
-fn window(rows: &[BinRow]) -> Window {
+/// The start (an index into `rows`) of the first run of `need` bins that `ok` holds
+/// for, if any.
+fn first_sustained(rows: &[BinRow], need: usize, ok: impl Fn(&BinRow) -> bool) -> Option<usize> {
+    let mut run = 0usize;
+    for (k, r) in rows.iter().enumerate() {
+        run = if ok(r) { run + 1 } else { 0 };
+        if run == need {
+            return Some(k + 1 - need);
+        }
+    }
+    None
+}
+
+/// The fewest logical requests that must end in a window for its success ratio to be
+/// given.
+pub const MIN_ENDED: u64 = 30;
+
+/// The smallest share of the window's new logical requests that must end in it for
+/// its success ratio to be given.
+pub const MIN_ENDED_SHARE: f64 = 0.1;
+
+/// Whether a window's success ratio over the `ended` requests that ended in it means
+/// anything, `offered` the new requests of the window: at least [`MIN_ENDED`] ended,
+/// and at least [`MIN_ENDED_SHARE`] of `offered`. In a total outage the few requests
+/// that end inside the window are those that began just before it, and every other
+/// one is still retrying: their ratio (1.000) says nothing of the window.
+pub fn success_ratio_covers(ended: u64, offered: f64) -> bool {
+    ended >= MIN_ENDED && ended as f64 >= MIN_ENDED_SHARE * offered
+}
+
+fn window(rows: &[BinRow], bin_s: f64) -> Window {
     if rows.is_empty() {
         return Window {
             mean_amplification: f64::NAN,
             peak_amplification: f64::NAN,
             success_ratio: f64::NAN,
+            completed: 0,
             concurrency: f64::NAN,
             attempts_per_s: f64::NAN,
             server_attempts_per_s: f64::NAN,
@@ -178,7 +261,8 @@ fn window(rows: &[BinRow]) -> Window {
         .map(|r| (r.attempts_per_s - mean_att) * (r.attempts_per_s - mean_att))
         .sum::<f64>()
         / n;
-    let done: f64 = rows.iter().map(|r| r.completed as f64).sum();
+    let ended: u64 = rows.iter().map(|r| r.completed).sum();
+    let done = ended as f64;
     let ok: f64 = rows
         .iter()
         .filter(|r| r.completed > 0)
@@ -195,7 +279,12 @@ fn window(rows: &[BinRow]) -> Window {
             .map(|r| r.amplification)
             .filter(|a| a.is_finite())
             .fold(f64::NAN, f64::max),
-        success_ratio: if done > 0.0 { ok / done } else { f64::NAN },
+        success_ratio: if success_ratio_covers(ended, offered * bin_s) {
+            ok / done
+        } else {
+            f64::NAN
+        },
+        completed: ended,
         concurrency: rows.iter().map(|r| r.concurrency).sum::<f64>() / n,
         attempts_per_s: mean_att,
         server_attempts_per_s: rows.iter().map(|r| r.server_attempts_per_s).sum::<f64>() / n,
@@ -225,12 +314,13 @@ pub fn summarise(
     fitted: Vec<Fitted>,
 ) -> Summary {
     let start_of = |i: usize| i as u64 * bin_ps;
+    let bin_s = bin_ps.as_ps_f64() / PS_PER_SEC as f64;
     let Some((start_ps, end_ps)) = span else {
-        let all = window(rows);
+        let all = window(rows, bin_s);
         return Summary {
             before: all,
-            during: window(&[]),
-            after: window(&[]),
+            during: window(&[], bin_s),
+            after: window(&[], bin_s),
             load_during: f64::NAN,
             load_after: f64::NAN,
             load_peak: f64::NAN,
@@ -239,6 +329,7 @@ pub fn summarise(
             retrying_threshold: f64::NAN,
             fitted,
             recovery: Recovery::NotApplicable,
+            drain: Drain::NotApplicable,
             verdict: Recovery::NotApplicable.verdict(),
         };
     };
@@ -257,38 +348,51 @@ pub fn summarise(
         .collect();
     let first_after = end_ps.div_ceil(bin_ps) as usize;
     let after_rows = rows.get(first_after..).unwrap_or(&[]);
-    let b = window(&before);
-    let success_threshold = rule.success_fraction * b.success_ratio;
+    let b = window(&before, bin_s);
+    // The rule's baseline is the ratio over every request that ended before the
+    // triggers, however few: a quiet baseline is still the one to return to.
+    let base_success = {
+        let done: u64 = before.iter().map(|r| r.completed).sum();
+        let ok: f64 = before
+            .iter()
+            .filter(|r| r.completed > 0)
+            .map(|r| r.success_ratio * r.completed as f64)
+            .sum();
+        if done > 0 { ok / done as f64 } else { f64::NAN }
+    };
+    let success_threshold = rule.success_fraction * base_success;
     let concurrency_threshold = rule.conc_factor * b.concurrency + rule.conc_slack;
     let retrying_threshold = rule.conc_factor * b.retrying + rule.conc_slack;
-    let recovery = if !(success_threshold.is_finite() && concurrency_threshold.is_finite()) {
+    let applicable = success_threshold.is_finite() && concurrency_threshold.is_finite();
+    let need = rule.sustain_ps.div_ceil(bin_ps).max(1) as usize;
+    let after_s = |k: usize| (start_of(first_after + k) - end_ps).as_ps_f64() / PS_PER_SEC as f64;
+    let recovery = if !applicable {
         Recovery::NotApplicable
     } else {
-        let need = rule.sustain_ps.div_ceil(bin_ps).max(1) as usize;
-        let mut run = 0usize;
-        let mut found = None;
-        for (k, r) in after_rows.iter().enumerate() {
-            // An idle bin (nothing ended) has nothing to fail; a server still
-            // holding or owed a backlog of retries is not healthy.
-            let healthy = (r.completed == 0 || r.success_ratio >= success_threshold)
+        // An idle bin (nothing ended) has nothing to fail.
+        match first_sustained(after_rows, need, |r| {
+            (r.completed == 0 || r.success_ratio >= success_threshold)
                 && r.concurrency <= concurrency_threshold
-                && r.retrying <= retrying_threshold;
-            run = if healthy { run + 1 } else { 0 };
-            if run == need {
-                found = Some(first_after + k + 1 - need);
-                break;
-            }
-        }
-        match found {
-            Some(i) => Recovery::Recovered {
-                after_s: (start_of(i) - end_ps).as_ps_f64() / PS_PER_SEC as f64,
+        }) {
+            Some(k) => Recovery::Recovered {
+                after_s: after_s(k),
             },
             None => Recovery::Metastable,
         }
     };
-    let mut during_w = window(&during);
-    during_w.attempts_cv = window(&during[during.len() / 2..]).attempts_cv;
-    let after_w = window(after_rows);
+    let drain = if !(applicable && retrying_threshold.is_finite()) {
+        Drain::NotApplicable
+    } else {
+        match first_sustained(after_rows, need, |r| r.retrying <= retrying_threshold) {
+            Some(k) => Drain::Drained {
+                after_s: after_s(k),
+            },
+            None => Drain::NotDrained,
+        }
+    };
+    let mut during_w = window(&during, bin_s);
+    during_w.attempts_cv = window(&during[during.len() / 2..], bin_s).attempts_cv;
+    let after_w = window(after_rows, bin_s);
     let base = b.server_attempts_per_s;
     let per_base = |x: f64| if base > 0.0 { x / base } else { f64::NAN };
     let peak = during
@@ -307,8 +411,12 @@ pub fn summarise(
         concurrency_threshold,
         retrying_threshold,
         fitted,
-        verdict: recovery.verdict_to(recovery_decimals(bin_ps, end_ps)),
+        verdict: {
+            let d = recovery_decimals(bin_ps, end_ps);
+            format!("{}; {}", recovery.verdict_to(d), drain.verdict_to(d))
+        },
         recovery,
+        drain,
     }
 }
 
@@ -336,6 +444,8 @@ mod tests {
             retrying: 0.0,
             latency_p50_ms: 1.0,
             latency_p99_ms: 1.0,
+            wait_p50_ms: f64::NAN,
+            wait_p99_ms: f64::NAN,
         }
     }
 
@@ -373,7 +483,10 @@ mod tests {
         after.truncate(10);
         let s = summarise(&rows(&after), S, Time::ZERO, trigger(), &rule, Vec::new());
         assert_eq!(s.recovery, Recovery::Metastable);
-        assert_eq!(s.verdict, "did not recover within horizon (metastable)");
+        assert_eq!(
+            s.verdict,
+            "did not recover within horizon (metastable); retrying clients drained 0 s after the trigger ended"
+        );
         // Concurrency above 2 · 4 + 5 is not healthy, even at full success.
         let s = summarise(
             &rows(&[(1.0, 13.5); 8]),
@@ -407,13 +520,17 @@ mod tests {
             Vec::new(),
         );
         assert_eq!(s.recovery, Recovery::Recovered { after_s: 0.0 });
-        assert_eq!(s.verdict, "recovered 0 s after the trigger ended");
+        assert_eq!(
+            s.verdict,
+            "recovered 0 s after the trigger ended; retrying clients drained 0 s after the trigger ended"
+        );
     }
 
     #[test]
-    fn a_backlog_of_retrying_requests_is_not_healthy() {
+    fn a_backlog_of_retrying_requests_delays_the_drain_not_the_recovery() {
         // Full success and a calm server, but 40 requests still retrying (the
-        // threshold is 2 · 0 + 5) until 24 s: recovered at 4 s, not 0 s.
+        // threshold is 2 · 0 + 5) until 24 s: the server is back at 0 s, the clients
+        // drained at 4 s. (Before the two were apart, this read "recovered at 4 s".)
         let mut r = rows(&[(1.0, 4.0); 10]);
         for b in &mut r[20..24] {
             b.retrying = 40.0;
@@ -427,8 +544,9 @@ mod tests {
             Vec::new(),
         );
         assert_eq!(s.retrying_threshold, 5.0);
-        assert_eq!(s.recovery, Recovery::Recovered { after_s: 4.0 });
-        // The backlog never clears: metastable.
+        assert_eq!(s.recovery, Recovery::Recovered { after_s: 0.0 });
+        assert_eq!(s.drain, Drain::Drained { after_s: 4.0 });
+        // The backlog never clears: the server is still back, the clients never drain.
         for b in &mut r[20..] {
             b.retrying = 40.0;
         }
@@ -440,7 +558,64 @@ mod tests {
             &RecoveryRule::default(),
             Vec::new(),
         );
-        assert_eq!(s.recovery, Recovery::Metastable);
+        assert_eq!(s.recovery, Recovery::Recovered { after_s: 0.0 });
+        assert_eq!(s.drain, Drain::NotDrained);
+        assert_eq!(
+            s.verdict,
+            "recovered 0 s after the trigger ended; retrying clients did not drain within horizon"
+        );
+    }
+
+    #[test]
+    fn a_success_ratio_over_too_few_requests_is_undefined() {
+        // A total outage: 10 requests offered per bin, but only 2 end in its first
+        // bin (both successes: they began before it) and none after. The ratio of
+        // the window would read 1.000 over 2 of 100 requests: it is left undefined,
+        // with the count beside it.
+        let mut r = rows(&[(1.0, 4.0); 5]);
+        for b in &mut r[10..20] {
+            b.completed = 0;
+            b.success_ratio = f64::NAN;
+        }
+        r[10].completed = 2;
+        r[10].success_ratio = 1.0;
+        let s = summarise(
+            &r,
+            S,
+            Time::ZERO,
+            trigger(),
+            &RecoveryRule::default(),
+            Vec::new(),
+        );
+        assert_eq!(s.during.completed, 2);
+        assert!(s.during.success_ratio.is_nan());
+        // Enough ended (30, and 10 % of the 100 offered): the ratio is given.
+        r[10].completed = 30;
+        let s = summarise(
+            &r,
+            S,
+            Time::ZERO,
+            trigger(),
+            &RecoveryRule::default(),
+            Vec::new(),
+        );
+        assert_eq!(s.during.success_ratio, 1.0);
+        // 30 ended but of 400 offered (under 10 %): undefined again.
+        for b in &mut r[10..20] {
+            b.offered_per_s = 40.0;
+        }
+        let s = summarise(
+            &r,
+            S,
+            Time::ZERO,
+            trigger(),
+            &RecoveryRule::default(),
+            Vec::new(),
+        );
+        assert!(s.during.success_ratio.is_nan());
+        assert!(success_ratio_covers(40, 400.0) && !success_ratio_covers(29, 29.0));
+        // The rule's baseline still counts a quiet before-window.
+        assert_eq!(s.success_threshold, 0.95);
     }
 
     #[test]

@@ -21,20 +21,29 @@ pub struct StrategyOverSeeds {
     pub seeds: Vec<u64>,
     /// Runs that recovered within the horizon.
     pub recovered: u32,
-    /// Seconds to recover, over the runs that recovered.
+    /// Seconds until the server recovered, over the runs that recovered.
     pub recover_s: Estimate,
+    /// Runs whose clients' backlog of retrying requests drained within the horizon.
+    pub drained: u32,
+    /// Seconds until the clients' backlog drained, over the runs where it did.
+    pub drain_s: Estimate,
     /// Mean amplification during the trigger.
     pub during_mean_amplification: Estimate,
     /// Peak amplification during the trigger.
     pub during_peak_amplification: Estimate,
-    /// Client success ratio during the trigger (runs where requests ended).
+    /// Client success ratio during the trigger (runs where enough requests ended:
+    /// [`crate::recovery::success_ratio_covers`]).
     pub during_success_ratio: Estimate,
+    /// Logical requests that ended during the trigger: what its success ratio covers.
+    pub during_completed: Estimate,
     /// Burstiness of attempts in the trigger's second half.
     pub during_attempts_cv: Estimate,
     /// Mean amplification after the trigger.
     pub after_mean_amplification: Estimate,
     /// Client success ratio after the trigger.
     pub after_success_ratio: Estimate,
+    /// Logical requests that ended after the trigger.
+    pub after_completed: Estimate,
     /// Normalised server load during the triggers ([`Summary::load_during`](crate::recovery::Summary::load_during)).
     pub load_during: Estimate,
     /// Normalised server load after them.
@@ -93,6 +102,10 @@ pub struct BinEstimate {
     pub latency_p50_ms: Estimate,
     /// p99 latency of successes, ms.
     pub latency_p99_ms: Estimate,
+    /// p50 wait for a free capped client, ms.
+    pub wait_p50_ms: Estimate,
+    /// p99 wait for a free capped client, ms.
+    pub wait_p99_ms: Estimate,
 }
 
 /// A scenario over several seeds.
@@ -143,6 +156,8 @@ fn over_bins(runs: &[StormResult]) -> Vec<BinEstimate> {
                 retrying: col(|b| b.retrying),
                 latency_p50_ms: col(|b| b.latency_p50_ms),
                 latency_p99_ms: col(|b| b.latency_p99_ms),
+                wait_p50_ms: col(|b| b.wait_p50_ms),
+                wait_p99_ms: col(|b| b.wait_p99_ms),
             }
         })
         .collect()
@@ -179,7 +194,9 @@ impl Replicated {
     /// assert_eq!(r.strategies[0].seeds, [1, 2]);
     /// assert_eq!(r.strategies[0].during_success_ratio.n, 2);
     /// assert_eq!(r.per_seed.len(), 2);
-    /// assert_eq!(r.per_seed[1].runs[0], grid[0][1]);
+    /// // As JSON: an undefined figure (NaN) is unequal to itself, its `null` is not.
+    /// let json = sim_kit::output::json::to_string::<retry_storm::StormResult>;
+    /// assert_eq!(json(&r.per_seed[1].runs[0]), json(&grid[0][1]));
     /// ```
     pub fn from_grid(sc: &Comparison, grid: &[Vec<StormResult>]) -> Self {
         let seeds = grid.first().map_or(0, Vec::len);
@@ -206,12 +223,19 @@ pub fn over_seeds(runs: &[StormResult]) -> StrategyOverSeeds {
             .filter(|r| r.summary.recovery.seconds().is_some())
             .count() as u32,
         recover_s: est(runs.iter().filter_map(|r| r.summary.recovery.seconds())),
+        drained: runs
+            .iter()
+            .filter(|r| r.summary.drain.seconds().is_some())
+            .count() as u32,
+        drain_s: est(runs.iter().filter_map(|r| r.summary.drain.seconds())),
         during_mean_amplification: s(|r| r.summary.during.mean_amplification),
         during_peak_amplification: s(|r| r.summary.during.peak_amplification),
         during_success_ratio: s(|r| r.summary.during.success_ratio),
+        during_completed: s(|r| r.summary.during.completed as f64),
         during_attempts_cv: s(|r| r.summary.during.attempts_cv),
         after_mean_amplification: s(|r| r.summary.after.mean_amplification),
         after_success_ratio: s(|r| r.summary.after.success_ratio),
+        after_completed: s(|r| r.summary.after.completed as f64),
         load_during: s(|r| r.summary.load_during),
         load_after: s(|r| r.summary.load_after),
         wasted_fraction: s(|r| r.counts.wasted_fraction()),

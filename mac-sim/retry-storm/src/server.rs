@@ -28,7 +28,9 @@ use std::collections::{BinaryHeap, VecDeque};
 
 use rand_xorshift::XorShiftRng;
 
-use crate::config::{ErrorWork, Latency, ServerConfig, Slowdown};
+use crate::config::{
+    DEFAULT_LISTEN_BACKLOG, ErrorWork, Latency, PauseIntake, ServerConfig, Slowdown,
+};
 use crate::shedding::Bucket;
 use crate::triggers::{Fate, Triggers};
 use sim_kit::engine::EventQueue;
@@ -195,6 +197,8 @@ pub struct Server {
     queue: VecDeque<u32>,
     busy: u32,
     conc: u32,
+    /// Attempts taken in during the current pause (bounded by the listen backlog).
+    held: u32,
     rng: XorShiftRng,
     counts: ServerCounts,
     /// Re-evaluated latency, when configured.
@@ -224,6 +228,7 @@ impl Server {
             free: Vec::new(),
             queue: VecDeque::new(),
             busy: 0,
+            held: 0,
             conc: 0,
             rng,
             counts: ServerCounts::default(),
@@ -325,6 +330,22 @@ impl Server {
             self.counts.errors += 1;
             q.schedule(now + self.cfg.error_ps, E::done(id, Outcome::Error));
             return;
+        }
+        // A paused server accepts nothing: the attempts of the pause wait in its
+        // listen backlog (queued, or without workers held in service), and once it is
+        // full the rest are dropped unanswered.
+        if self.cfg.pause_intake == PauseIntake::Backlog && self.triggers.paused(now) {
+            let backlog = self.cfg.listen_backlog.unwrap_or(DEFAULT_LISTEN_BACKLOG) as usize;
+            let waiting = match self.cfg.workers {
+                Some(_) => self.queue.len(),
+                None => self.held as usize,
+            };
+            if waiting >= backlog {
+                self.counts.dropped += 1;
+                q.schedule(now, E::done(id, Outcome::Dropped));
+                return;
+            }
+            self.held += 1;
         }
         // The listen backlog is in front of the server: a full one drops the attempt
         // before the server sees it, without an answer.
@@ -433,6 +454,10 @@ impl Server {
 
     /// A pause or a capacity loss is over: start what waits.
     pub fn resume<E: ServerEvent>(&mut self, now: Time, q: &mut EventQueue<E>) {
+        if !self.triggers.paused(now) {
+            // The process runs again and accepts what its backlog held.
+            self.held = 0;
+        }
         self.advance(now);
         self.start_queued(now, q);
         self.reschedule(now, q);
@@ -650,6 +675,7 @@ mod tests {
             error_ps: Time::from_ms(1),
             queue_limit: None,
             listen_backlog: None,
+            pause_intake: PauseIntake::Backlog,
             rate_limit: None,
             retry_after_ps: Time::ZERO,
             reject_answer: crate::config::RejectAnswer::RetryAfter,

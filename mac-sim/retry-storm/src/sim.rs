@@ -130,6 +130,13 @@ pub struct Counts {
     /// The longest the line of arrivals waiting for a free client grew.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub max_waiting: u64,
+    /// Arrivals a capped client took up where arrivals wait, at once or after a wait.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub taken_up: u64,
+    /// Their waits for a free client, summed, microseconds (apart from the latency,
+    /// which runs from when a client took a request up).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub wait_total_us: u64,
     /// Still in flight at the horizon (arrivals still waiting for a client included).
     pub in_flight: u64,
     /// Attempts that timed out at the client.
@@ -190,6 +197,16 @@ impl Counts {
         }
     }
 
+    /// The mean wait for a free client of the arrivals a capped client took up, ms
+    /// (NaN where arrivals do not wait).
+    pub fn wait_mean_ms(&self) -> f64 {
+        if self.taken_up == 0 {
+            f64::NAN
+        } else {
+            self.wait_total_us as f64 / self.taken_up as f64 / 1000.0
+        }
+    }
+
     /// Conservation of logical requests: every one issued has succeeded, failed for
     /// one counted reason, or is still in flight at the horizon.
     pub fn balanced(&self) -> bool {
@@ -245,6 +262,8 @@ struct Storm {
     /// which requests (by id) they are.
     backlog: u32,
     retrying: Vec<bool>,
+    /// Whether arrivals wait for a free capped client (their waits are measured).
+    waits: bool,
     counts: Counts,
     next_attempt: u64,
     arrivals: XorShiftRng,
@@ -319,7 +338,8 @@ impl Storm {
     }
 
     /// `client` starts at `now` the logical request that arrived at `start` (earlier
-    /// when it waited for a free client: its latency and deadline count from then).
+    /// when it waited for a free client: its deadline counts from then, its latency from
+    /// `now`, and the wait between is measured apart).
     fn begin(&mut self, now: Time, start: Time, client: u32, q: &mut EventQueue<Event>) {
         use backoff_core::uniform::uniform_below;
         let user = uniform_below(&mut self.clients, self.users);
@@ -334,10 +354,17 @@ impl Storm {
         if let Some(g) = self.pop.guards(client) {
             g.on_request(ns(now));
         }
+        if self.waits {
+            let wait = now - start;
+            self.series.waited(now, wait);
+            self.counts.taken_up += 1;
+            self.counts.wait_total_us += wait.as_ns() / 1_000;
+        }
         let req = self.reqs.insert(Request {
             client,
             user,
             start,
+            began: now,
             state: RetryState::new(),
             deadline,
             timeout,
@@ -565,6 +592,7 @@ impl Storm {
             client: p.client,
             user: p.user,
             start: now,
+            began: now,
             state: RetryState::new(),
             deadline,
             timeout: l.timeout,
@@ -827,7 +855,9 @@ impl Storm {
             self.retrying[req as usize] = false;
             self.backlog -= 1;
         }
-        self.series.completed(now, success, now - r.start);
+        // The latency runs from when a client took the request up: a capped loop's
+        // wait for a free client is measured apart (`wait_p50_ms`).
+        self.series.completed(now, success, now - r.began);
         self.reqs.remove(req);
         let factor = self.load_factor(now);
         if let Next::WakeAt(t) = self.pop.on_end(now, r.client, &mut self.clients, factor) {
@@ -999,6 +1029,13 @@ pub fn run_with(cfg: &StormConfig, cancel: &AtomicBool) -> Result<StormResult, S
         ),
         backlog: 0,
         retrying: Vec::new(),
+        waits: matches!(
+            cfg.load,
+            Load::Capped {
+                when_busy: crate::config::WhenBusy::Wait { .. },
+                ..
+            }
+        ),
         counts: Counts::default(),
         next_attempt: 0,
         arrivals: rng(2),

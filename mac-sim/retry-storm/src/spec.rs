@@ -11,6 +11,7 @@
 //! | `base=DUR`, `cap=DUR` | exponential base (100ms) and cap (10s) |
 //! | `mult=RATIO` | exponential multiplier, `3/2` or `1.5` (2) |
 //! | `spread=RATIO` | the jitter's parameter: ±`spread` for `exp-proportional` (1/2), σ = `spread` · d for `exp-normal` (1/6) |
+//! | `sigma=DUR` | with `exp` or `exp-normal`: absolute normal jitter, each delay `max(0, d + N(0, σ²))` whatever `d` (backoff-core's `Jitter::AbsoluteNormal`; not with `spread`) |
 //! | `jitter-max=DUR` | the most `exp-additive` adds (the base) |
 //! | `retries=N` | at most N retries (N + 1 attempts) |
 //! | `budget=PCT` | retry budget: retries ≤ PCT % of requests + `budget-floor` per second, `budget-bank` banked |
@@ -57,6 +58,7 @@ struct Parts<'a> {
     cap: Option<u64>,
     mult: Option<Ratio>,
     spread: Option<Ratio>,
+    sigma: Option<u64>,
     jitter_max: Option<u64>,
     retries: Option<u32>,
     budget: Option<Ratio>,
@@ -101,6 +103,7 @@ pub const PARTS: &[&str] = &[
     "cap=DUR",
     "mult=RATIO",
     "spread=RATIO",
+    "sigma=DUR",
     "jitter-max=DUR",
     "retries=N",
     "budget=PCT",
@@ -164,6 +167,7 @@ impl<'a> Parts<'a> {
                 self.mult = Some(m);
             }
             "spread" => self.spread = Some(ratio(need()?)?),
+            "sigma" => self.sigma = Some(duration_ns(need()?)?),
             "jitter-max" => self.jitter_max = Some(duration_ns(need()?)?),
             "retries" => self.retries = Some(count(need()?, 0)?),
             "budget" => self.budget = Some(percent(need()?)?),
@@ -226,6 +230,25 @@ impl<'a> Parts<'a> {
         Ok(())
     }
 
+    /// The jitter of the schedule `kind` (without `sigma`), `base` its base.
+    fn jitter(&self, kind: &str, base: u64) -> Result<Jitter, StrategyProblem> {
+        Ok(match kind {
+            "exp-full" => Jitter::Full,
+            "exp-equal" => Jitter::Equal,
+            "exp-decorrelated" => Jitter::Decorrelated,
+            "exp-proportional" => Jitter::proportional(self.spread.unwrap_or(Ratio::HALF))
+                .map_err(|e| StrategyProblem::Rejected("spread", e))?,
+            "exp-additive" => Jitter::Additive {
+                max_ns: self.jitter_max.unwrap_or(base),
+            },
+            "exp-normal" => Jitter::Normal(match self.spread {
+                Some(r) => r,
+                None => Ratio::new(1, 6).map_err(|e| StrategyProblem::Rejected("spread", e))?,
+            }),
+            _ => Jitter::None,
+        })
+    }
+
     /// The strategy the parts describe, named `none` (the caller names it).
     fn build(&self) -> Result<Strategy, StrategyProblem> {
         let orphan = |part: &str, needs: &str| {
@@ -247,6 +270,12 @@ impl<'a> Parts<'a> {
         }
         if self.spread.is_some() && !matches!(kind, "exp-proportional" | "exp-normal") {
             return orphan("spread", "exp-proportional or exp-normal");
+        }
+        if self.sigma.is_some() && !matches!(kind, "exp" | "exp-normal") {
+            return orphan("sigma", "exp or exp-normal");
+        }
+        if self.sigma.is_some() && self.spread.is_some() {
+            return Err(StrategyProblem::SpreadAndSigma);
         }
         if self.jitter_max.is_some() && kind != "exp-additive" {
             return orphan("jitter-max", "exp-additive");
@@ -291,20 +320,9 @@ impl<'a> Parts<'a> {
         }
         let base = self.base.unwrap_or(DEFAULT_BASE_NS);
         let cap = self.cap.unwrap_or(DEFAULT_CAP_NS);
-        let jitter = match kind {
-            "exp-full" => Jitter::Full,
-            "exp-equal" => Jitter::Equal,
-            "exp-decorrelated" => Jitter::Decorrelated,
-            "exp-proportional" => Jitter::proportional(self.spread.unwrap_or(Ratio::HALF))
-                .map_err(|e| StrategyProblem::Rejected("spread", e))?,
-            "exp-additive" => Jitter::Additive {
-                max_ns: self.jitter_max.unwrap_or(base),
-            },
-            "exp-normal" => Jitter::Normal(match self.spread {
-                Some(r) => r,
-                None => Ratio::new(1, 6).map_err(|e| StrategyProblem::Rejected("spread", e))?,
-            }),
-            _ => Jitter::None,
+        let jitter = match (kind, self.sigma) {
+            ("exp" | "exp-normal", Some(sigma_ns)) => Jitter::AbsoluteNormal { sigma_ns },
+            _ => self.jitter(kind, base)?,
         };
         let schedule = match kind {
             "none" => None,

@@ -481,6 +481,18 @@ mod tests {
                 },
             ),
             ("exp-normal", Jitter::Normal(Ratio::new(1, 6).unwrap())),
+            (
+                "exp+sigma=50ms",
+                Jitter::AbsoluteNormal {
+                    sigma_ns: 50_000_000,
+                },
+            ),
+            (
+                "exp-normal+sigma=1s",
+                Jitter::AbsoluteNormal {
+                    sigma_ns: 1_000_000_000,
+                },
+            ),
         ] {
             assert_eq!(Strategy::parse(spec).unwrap().policy.unwrap().jitter(), j);
         }
@@ -511,6 +523,10 @@ mod tests {
             "deadline=0s",
             "exp+fixed=1s",
             "exp+base=2s+cap=1s",
+            "exp-full+sigma=50ms",
+            "fixed=1s+sigma=50ms",
+            "exp-normal+sigma=50ms+spread=1/6",
+            "exp+sigma=0s",
         ] {
             assert!(Strategy::parse(bad).is_err(), "{bad:?}");
         }

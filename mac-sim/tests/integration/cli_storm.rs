@@ -560,7 +560,7 @@ fn contention_seeds_clients_and_baseline() {
         "{csv}"
     );
     assert!(
-        lines[2].starts_with("none,20,3,210.000000,0.000000,"),
+        lines[2].starts_with("no-jitter,20,3,210.000000,0.000000,"),
         "{csv}"
     );
 }
@@ -728,7 +728,7 @@ fn contention_files_by_path() {
 
     let tmp = tempfile::tempdir().unwrap();
     let mine = tmp.path().join("mine.toml");
-    let text = "experiment = \"contention\"\n\n[contention]\nclients = [20, 30]\ncall = \"exponential\"\nmean = \"1ms\"\nkinds = [\"none\", \"full\"]\nbase = \"5ms\"\ncap = \"2s\"\n";
+    let text = "experiment = \"contention\"\n\n[contention]\nclients = [20, 30]\ncall = \"exponential\"\nmean = \"1ms\"\nkinds = [\"no-jitter\", \"full\"]\nbase = \"5ms\"\ncap = \"2s\"\n";
     std::fs::write(&mine, text).unwrap();
     let mine_s = mine.to_string_lossy().into_owned();
     let o = mac_sim(&["storm", "--scenario", &mine_s, "--csv"]);
@@ -739,9 +739,9 @@ fn contention_files_by_path() {
         .skip(1)
         .map(|l| l.split(',').next().unwrap())
         .collect();
-    assert_eq!(kinds, ["none", "none", "full", "full"], "{csv}");
+    assert_eq!(kinds, ["no-jitter", "no-jitter", "full", "full"], "{csv}");
     // Drawn call times: rounds no longer have exactly one winner each.
-    assert!(!csv.contains("none,20,210,"), "{csv}");
+    assert!(!csv.contains("no-jitter,20,210,"), "{csv}");
     let again = mac_sim(&["storm", "--scenario", &mine_s, "--csv"]);
     assert_eq!(stdout(&again), csv);
     let o = mac_sim(&[
@@ -763,8 +763,8 @@ fn contention_files_by_path() {
 
     for (from, to, needle) in [
         (
-            "kinds = [\"none\", \"full\"]",
-            "kinds = [\"none\", \"fulll\"]",
+            "kinds = [\"no-jitter\", \"full\"]",
+            "kinds = [\"no-jitter\", \"fulll\"]",
             ":7: kinds: unknown variant `fulll`",
         ),
         (
@@ -868,4 +868,153 @@ fn policy_report_card_and_its_bad_inputs() {
         assert!(e.contains(says), "{args:?}: {e}");
         assert_eq!(e.trim_end().lines().count(), 1, "{args:?}: {e}");
     }
+}
+
+/// In `waves`' total outage only 34 requests end inside the window (they began just
+/// before it) and every other one is still retrying: the success ratio over them read
+/// 1.000. It is now undefined (`-`, JSON `null`, an empty CSV cell) with its count
+/// beside it, in every door.
+#[test]
+fn the_success_ratio_of_a_total_outage_is_undefined_with_its_count() {
+    let args = ["storm", "--scenario", "waves", "-d", "45s"];
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&mac_sim(&[&args[..], &["--json"]].concat()))).unwrap();
+    let during = &json["runs"][0]["summary"]["during"];
+    assert!(during["success_ratio"].is_null(), "{during}");
+    assert_eq!(during["completed"], 34);
+    let csv = stdout(&mac_sim(&[&args[..], &["--csv"]].concat()));
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|c| *c == name).unwrap();
+    let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    // The strategy's name holds a comma: count from the end of the line.
+    let from_end = |name: &str| row[row.len() - (header.len() - col(name))];
+    assert_eq!(from_end("during_success_ratio"), "");
+    assert_eq!(from_end("during_completed"), "34");
+    let text = stdout(&mac_sim(&args));
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("exp, no jitter") && l.contains('|'))
+        .unwrap();
+    assert!(line.contains("       -      34 "), "{line}");
+}
+
+/// `retry_after` is carried by a rejection: a file with nothing that rejects (no
+/// `queue_limit`, no `[server.rate_limit]`) is refused on the key's line rather than
+/// run with the key silently ignored; with a rate limiter it runs.
+#[test]
+fn retry_after_with_nothing_that_rejects_is_refused() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let text = std::fs::read_to_string(format!("{dir}/retry-storm/scenarios/pause.toml")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let bad = tmp.path().join("bad.toml");
+    std::fs::write(
+        &bad,
+        text.replacen("workers = 40\n", "workers = 40\nretry_after = \"2s\"\n", 1),
+    )
+    .unwrap();
+    let bad = bad.to_string_lossy().into_owned();
+    assert_args_fail(
+        &["storm", "--scenario", &bad],
+        &format!(
+            "{bad}:28: retry_after: has no effect without something that rejects (queue_limit or [server.rate_limit]): remove it, or add that"
+        ),
+    );
+    assert_args_fail(
+        &[
+            "storm",
+            "--scenario",
+            "pause",
+            "--set",
+            "server.retry_after=2s",
+        ],
+        "--set server.retry_after=2s: has no effect without something that rejects",
+    );
+    let o = mac_sim(&[
+        "storm",
+        "--scenario",
+        &bad,
+        "-d",
+        "40s",
+        "--csv",
+        "--set",
+        "server.queue_limit=50",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// `storm --help` names the files `--out` writes as they are written.
+#[test]
+fn help_names_the_files_of_out_as_written() {
+    let help = stdout(&mac_sim(&["storm", "--help"]));
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().to_string_lossy().into_owned();
+    let o = mac_sim(&["storm", "--scenario", "shard", "-q", "--out", &out]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for entry in std::fs::read_dir(tmp.path()).unwrap() {
+        let name = entry
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .replace("shard", "NAME");
+        assert!(help.contains(&name), "{name} not in the help");
+    }
+    assert!(!help.contains(" NAME.json"), "the old name");
+}
+
+/// A contention file's `name` and `title` are used as a storm file's are: the
+/// report's heading, and the files of `--out` (one seed, over seeds, swept); the old
+/// kind `none` is refused with its new word.
+#[test]
+fn contention_files_use_their_name_and_title() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("file.toml");
+    let text = "experiment = \"contention\"\nname = \"mine\"\ntitle = \"my own title\"\nexpectation = \"fewer calls\"\n\n[contention]\nclients = [5]\nkinds = [\"no-jitter\", \"full\"]\n";
+    std::fs::write(&file, text).unwrap();
+    let path = file.to_string_lossy().into_owned();
+    let o = mac_sim(&["storm", "--scenario", &path]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = stdout(&o);
+    assert!(
+        s.starts_with("mac-sim storm: mine — my own title\nexpected: fewer calls\n"),
+        "{s}"
+    );
+    for (k, (args, files)) in [
+        (
+            vec![],
+            vec![
+                "storm-mine.csv",
+                "storm-mine.json",
+                "storm-mine.png",
+                "storm-mine.svg",
+            ],
+        ),
+        (
+            vec!["--seeds", "2"],
+            vec!["storm-mine-seeds.csv", "storm-mine-seeds.json"],
+        ),
+        (
+            vec!["--sweep", "contention.base=1ms,2ms"],
+            vec!["storm-mine-sweep.csv", "storm-mine-sweep.json"],
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let out = tmp.path().join(format!("out{k}"));
+        let out_s = out.to_string_lossy().into_owned();
+        let o = mac_sim(
+            &[
+                &["storm", "--scenario", &path, "-q", "--out", &out_s][..],
+                &args,
+            ]
+            .concat(),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(crate::common::tree(&out), files, "{args:?}");
+    }
+    std::fs::write(&file, text.replace("\"no-jitter\"", "\"none\"")).unwrap();
+    assert_args_fail(
+        &["storm", "--scenario", &path],
+        &format!("{path}:8: kinds: \"none\" is now \"no-jitter\""),
+    );
 }

@@ -105,8 +105,9 @@ fn radio_tables_name_each_figure_as_its_json_does() {
 fn storm_tables_name_each_figure_as_its_json_does() {
     let one = ["storm", "--scenario", "pause", "-d", "40s"];
     // A single run's JSON keeps the counts that its `wasted_fraction` and the
-    // recovery that its `recover_s` are computed from; over seeds both are figures.
-    let derived = ["wasted_fraction", "recover_s"];
+    // recovery and drain that its `recover_s` and `drain_s` are computed from; over
+    // seeds they are figures.
+    let derived = ["wasted_fraction", "recover_s", "drain_s"];
     let params = ["scenario", "strategy", "seed"];
     assert_eq!(unmatched(&one, &params, &derived), Vec::<String>::new());
     let seeds = ["storm", "--scenario", "pause", "-d", "40s", "--seeds", "2"];
@@ -135,6 +136,7 @@ fn storm_tables_name_each_figure_as_its_json_does() {
         "load_after",
         "wasted_fraction",
         "recover_s",
+        "drain_s",
     ] {
         assert!(
             header(&one).contains(name) && over_seeds.contains(name),

@@ -85,12 +85,12 @@ fn declared_names_are_the_files_written() {
     };
     let rows = run_contention(&cfg).unwrap();
     assert_eq!(
-        listing(&|d| files::write_contention(d, &rows).unwrap()),
-        sorted(files::contention_files())
+        listing(&|d| files::write_contention(d, "mine", &rows).unwrap()),
+        sorted(files::contention_files("mine"))
     );
     let rows = run_contention_seeds(&cfg, 2).unwrap();
     assert_eq!(
-        listing(&|d| files::write_contention_seeds(d, &rows).unwrap()),
-        sorted(files::contention_seeds_files())
+        listing(&|d| files::write_contention_seeds(d, "mine", &rows).unwrap()),
+        sorted(files::contention_seeds_files("mine"))
     );
 }

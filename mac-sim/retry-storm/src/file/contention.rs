@@ -83,6 +83,21 @@ pub fn parse_contention(text: &str, origin: &str) -> Result<ContentionScenario, 
         };
         return Err(at("", "experiment", problem));
     }
+    // The kind "none" was renamed "no-jitter": in --strategy, none means no retries.
+    let old_none = toml::from_str::<toml::Table>(text).ok().is_some_and(|t| {
+        t.get("contention")
+            .and_then(|c| c.get("kinds"))
+            .and_then(toml::Value::as_array)
+            .is_some_and(|k| k.iter().any(|v| v.as_str() == Some("none")))
+    });
+    if old_none {
+        let problem = FileProblem::Renamed {
+            old: "none",
+            new: "no-jitter",
+            why: "exponential backoff without jitter (in --strategy, none means no retries)",
+        };
+        return Err(at("contention", "kinds", problem));
+    }
     let f: ContentionFile =
         toml::from_str(text).map_err(|e| super::toml_error(text, origin, &e))?;
     let d = ContentionConfig::default();
@@ -167,7 +182,7 @@ mod tests {
                 ("call", "\"lognormal\"", "\"normal\""),
                 ("mean", "\"2ms\"", "\"2\""),
                 ("sigma", "0.5", "0.0"),
-                ("kinds", "[\"full\", \"none\"]", "[\"full\", \"full\"]"),
+                ("kinds", "[\"full\", \"no-jitter\"]", "[\"full\", \"full\"]"),
                 ("base", "\"5ms\"", "\"5s\""),
                 ("cap", "\"2s\"", "\"0s\""),
             ],
@@ -205,7 +220,10 @@ mod tests {
                 mean: Time::from_ms(2),
                 sigma: 0.5,
             },
-            kinds: vec![crate::contention::Kind::Full, crate::contention::Kind::None],
+            kinds: vec![
+                crate::contention::Kind::Full,
+                crate::contention::Kind::NoJitter,
+            ],
             base_ns: 5_000_000,
             cap_ns: 2_000_000_000,
             seed: 7,
@@ -234,6 +252,21 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// `none` was this file's word for exponential backoff without jitter, and is
+    /// `--strategy`'s for no retries: an old file is refused on its line with the new
+    /// word.
+    #[test]
+    fn the_old_kind_none_points_to_no_jitter() {
+        let text = "experiment = \"contention\"\n[contention]\nkinds = [\"full\", \"none\"]\n";
+        let e = parse_contention(text, "old.toml").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "old.toml:3: kinds: \"none\" is now \"no-jitter\": exponential backoff without jitter (in --strategy, none means no retries)"
+        );
+        let new = text.replace("\"none\"", "\"no-jitter\"");
+        assert!(parse_contention(&new, "new.toml").is_ok());
     }
 
     /// The keys serde expects in each table, from its "unknown field" message: a key

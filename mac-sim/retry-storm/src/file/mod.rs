@@ -86,14 +86,29 @@ pub fn parse_contention_with(
 
 use crate::comparison::Comparison;
 use crate::config::{
-    ChainLayer, ErrorWork, Latency, Load, RecoveryRule, RejectAnswer, ServerConfig, ServiceTime,
-    Slowdown, StormConfig, Trigger, TriggerKind, WhenBusy,
+    ChainLayer, ErrorWork, Latency, Load, PauseIntake, RecoveryRule, RejectAnswer, ServerConfig,
+    ServiceTime, Slowdown, StormConfig, Trigger, TriggerKind, WhenBusy,
 };
 use crate::error::{FileError, FileProblem, Param, StormError};
 use crate::shedding::RateLimit;
 use crate::strategy::Strategy;
-use schema::{LatencyName, LoadKind, RejectAnswerName, ServiceKind, TriggerKindName, WhenBusyName};
+use schema::{
+    LatencyName, LoadKind, PauseIntakeName, RejectAnswerName, ServiceKind, TriggerKindName,
+    WhenBusyName,
+};
 use sim_kit::time::Time;
+
+/// `t` in the largest unit that writes it whole (`50ms`, `1500us`).
+fn duration_text(t: Time) -> String {
+    let ns = t.as_ns();
+    match [(1_000_000_000, "s"), (1_000_000, "ms"), (1_000, "us")]
+        .into_iter()
+        .find(|&(unit, _)| ns % unit == 0)
+    {
+        Some((unit, name)) => format!("{}{name}", ns / unit),
+        None => format!("{ns}ns"),
+    }
+}
 
 /// Read the scenario in `text`; `origin` names the file in errors and, without a
 /// `name` key, gives the scenario its name (the file's stem).
@@ -147,7 +162,11 @@ pub fn parse(text: &str, origin: &str) -> Result<Comparison, FileError> {
                     },
                     Some(WhenBusyName::TurnAway) | None => {
                         if l.wait_limit.is_some() {
-                            return Err(unused("load", "wait_limit"));
+                            // The kind is right; the line is for arrivals that wait.
+                            let problem = FileProblem::OnlyWith(
+                                "when_busy = \"wait\" (arrivals turned away form no line)",
+                            );
+                            return Err(at("load", 0, "wait_limit", problem));
                         }
                         WhenBusy::TurnAway
                     }
@@ -199,6 +218,18 @@ pub fn parse(text: &str, origin: &str) -> Result<Comparison, FileError> {
     if s.sigma.is_some() && s.service != ServiceKind::LogNormal {
         return Err(unused("server", "sigma"));
     }
+    // A Retry-After is carried by a rejection; without load shedding or a rate
+    // limiter nothing rejects, and the key would be silently ignored.
+    // (With another reject_answer, the model's own check names the mismatch.)
+    if s.retry_after.is_some()
+        && s.queue_limit.is_none()
+        && s.rate_limit.is_none()
+        && matches!(s.reject_answer, None | Some(RejectAnswerName::RetryAfter))
+    {
+        let problem =
+            FileProblem::OnlyWith("something that rejects (queue_limit or [server.rate_limit])");
+        return Err(at("server", 0, "retry_after", problem));
+    }
     let server = ServerConfig {
         workers: s.workers,
         service: match s.service {
@@ -220,6 +251,10 @@ pub fn parse(text: &str, origin: &str) -> Result<Comparison, FileError> {
         rtt_ps: s.rtt.map_or(Time::ZERO, |d| d.0),
         queue_limit: s.queue_limit,
         listen_backlog: s.listen_backlog,
+        pause_intake: match s.pause_intake {
+            None | Some(PauseIntakeName::Backlog) => PauseIntake::Backlog,
+            Some(PauseIntakeName::Unbounded) => PauseIntake::Unbounded,
+        },
         rate_limit: s.rate_limit.as_ref().map(|r| RateLimit {
             per_s: r.per_s,
             burst: r.burst,
@@ -373,6 +408,14 @@ pub fn parse(text: &str, origin: &str) -> Result<Comparison, FileError> {
     for (i, st) in f.strategy.iter().enumerate() {
         let invalid = |key, e| at("strategy", i, key, FileProblem::Invalid(Box::new(e)));
         let strategy = Strategy::parse(&st.spec).map_err(|e| invalid("spec", e))?;
+        // `jitter_sigma` is the part `sigma=DUR` of the spec, named with the key.
+        let strategy = match st.jitter_sigma {
+            Some(sigma) => {
+                let spec = format!("{}+sigma={}", st.spec, duration_text(sigma.0));
+                Strategy::parse(&spec).map_err(|e| invalid("jitter_sigma", e))?
+            }
+            None => strategy,
+        };
         let strategy = match &st.name {
             Some(n) => strategy.named(n),
             None => strategy,

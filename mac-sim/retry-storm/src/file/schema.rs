@@ -190,7 +190,8 @@ sim_kit::file_table! {
             "\"turn-away\" or \"wait\"",
             "\"turn-away\" (capped only)",
             "what becomes of an arrival that finds every client active: it fails at once, \
-                 or it waits in a first-in first-out line (its latency counts from its arrival)",
+                 or it waits in a first-in first-out line (its wait for a client is measured \
+                 apart from its latency; its total deadline counts from its arrival)",
         ),
         wait_limit: Option<u32> => (
             "integer, 1 to 10000000",
@@ -273,18 +274,26 @@ sim_kit::file_table! {
         ),
         listen_backlog: Option<u32> => (
             "integer, 0 or more",
-            "none",
+            "none (4096 while paused)",
             "the listen backlog: an attempt that would wait behind this many queued ones \
                  is dropped without an answer, as a full accept queue drops a connection, \
-                 and its client learns of it only by its timeout (needs workers; compare \
-                 queue_limit, which rejects with an answer)",
+                 and its client learns of it only by its timeout (with workers; compare \
+                 queue_limit, which rejects with an answer); a paused server takes in at \
+                 most this many attempts of the pause, 4096 (Linux's somaxconn) when not set",
+        ),
+        pause_intake: Option<PauseIntakeName> => (
+            "\"backlog\" or \"unbounded\"",
+            "\"backlog\"",
+            "what a paused server takes in: at most its listen backlog (a stopped process's \
+                 accept queue), or every attempt of the pause (a simplification)",
         ),
         rate_limit: Option<RateLimitTable>,
         retry_after: Option<Duration> => (
             "duration",
             "none",
             "the Retry-After a rejection carries, honoured by strategies with retry-after \
-                 (needs reject_answer \"retry-after\")",
+                 (needs reject_answer \"retry-after\" and something that rejects: queue_limit \
+                 or [server.rate_limit])",
         ),
         reject_answer: Option<RejectAnswerName> => (
             "\"retry-after\", \"error\" or \"do-not-retry\"",
@@ -309,6 +318,14 @@ pub enum RejectAnswerName {
     Error,
     RetryAfter,
     DoNotRetry,
+}
+
+/// `pause_intake` of `[server]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PauseIntakeName {
+    Backlog,
+    Unbounded,
 }
 
 /// `latency` of `[server]`.
@@ -383,7 +400,7 @@ sim_kit::file_table! {
                  \"load-spike\", \"overloaded\" or \"slow\"",
             "required",
             "outage: every request fails at once; pause: the server stops, work in \
-                 progress resumes; partial: requests fail with a probability; shard: one \
+                 progress resumes, and it takes in at most its listen backlog meanwhile; partial: requests fail with a probability; shard: one \
                  shard's users fail; capacity-loss: workers are lost; load-spike: the \
                  offered load is multiplied; overloaded: every request is answered \
                  \"overloaded, do not retry\" at once; slow: requests take longer",
@@ -442,7 +459,7 @@ sim_kit::file_table! {
 
 sim_kit::file_table! {
     /// `[recovery]`.
-    pub struct RecoveryTable, header "[recovery]", about "the rule for \"time to recover\"" {
+    pub struct RecoveryTable, header "[recovery]", about "the rule for \"time to recover\" (the server's) and \"time to drain\" (the clients' backlog of retrying requests)" {
         success_fraction: Option<f64> => (
             "0 to 1",
             "0.95",
@@ -451,7 +468,7 @@ sim_kit::file_table! {
         concurrency_factor: Option<f64> => (
             "number, 1 or more",
             "2.0",
-            "a healthy bin's mean concurrency is at most this times the pre-trigger mean",
+            "a healthy bin's mean concurrency, and a drained bin's mean backlog of retrying requests, is at most this times the pre-trigger mean",
         ),
         concurrency_slack: Option<f64> => (
             "number, 0 or more",
@@ -461,7 +478,7 @@ sim_kit::file_table! {
         sustain: Option<Duration> => (
             "duration",
             "5s",
-            "recovered once healthy bins last this long",
+            "recovered once healthy bins last this long, drained once drained bins do",
         ),
     }
 }
@@ -478,6 +495,13 @@ sim_kit::file_table! {
             "strategy",
             "required",
             "parts joined by +, as --strategy (see mac-sim storm --help)",
+        ),
+        jitter_sigma: Option<Duration> => (
+            "duration",
+            "none",
+            "absolute normal jitter: each delay of the spec's exponential backoff becomes \
+                 max(0, d + N(0, sigma^2)), sigma this time whatever d (as +sigma=DUR; the \
+                 spec is exp or exp-normal without spread)",
         ),
         timeouts: Option<Vec<Duration>> => (
             "list of durations",
@@ -526,7 +550,7 @@ sim_kit::file_table! {
             "the lognormal's sigma, as in [server]",
         ),
         kinds: Option<Vec<crate::contention::Kind>> => (
-            "list of \"immediate\", \"none\", \"full\", \"equal\", \"decorrelated\"",
+            "list of \"immediate\", \"no-jitter\", \"full\", \"equal\", \"decorrelated\"",
             "all five",
             "the retry rules compared: at once, or backoff with that jitter",
         ),

@@ -53,6 +53,7 @@ const OPEN: &[Table] = &[
             ("retry_after", "\"1s\"", "1"),
             ("reject_answer", "\"retry-after\"", "\"maybe\""),
             ("latency", "\"re-evaluated\"", "\"sometimes\""),
+            ("pause_intake", "\"backlog\"", "\"all\""),
         ],
     ),
     (
@@ -137,7 +138,8 @@ const OPEN: &[Table] = &[
         "[[strategy]]",
         &[
             ("name", "\"plain\"", "1"),
-            ("spec", "\"exp-full+retries=3\"", "\"exp+retries=x\""),
+            ("spec", "\"exp+retries=3\"", "\"exp+retries=x\""),
+            ("jitter_sigma", "\"50ms\"", "\"0s\""),
             ("timeouts", "[\"1s\"]", "[]"),
         ],
     ),
@@ -550,7 +552,7 @@ fn waiting_keys_only_where_arrivals_wait() {
             capped.replacen("\"wait\"", "\"turn-away\"", 1),
             line(4),
             "wait_limit",
-            "not used by this kind",
+            "wait_limit: has no effect without when_busy = \"wait\" (arrivals turned away form no line): remove it, or add that",
         ),
         (
             capped.replacen("\"capped\"", "\"open\"", 1),
@@ -570,4 +572,36 @@ fn waiting_keys_only_where_arrivals_wait() {
         assert_eq!((e.line, e.key.as_str()), (Some(line), key), "{e}");
         assert!(e.to_string().contains(needle), "{e}");
     }
+}
+
+/// `jitter_sigma` is the spec's part `sigma=DUR`: absolute normal jitter on the
+/// strategy's exponential backoff; with a spec that has a jitter of its own it is
+/// refused on its own line.
+#[test]
+fn jitter_sigma_is_absolute_normal_jitter() {
+    use backoff_core::Jitter;
+    let tables = with(&[]);
+    let (full, lines) = text(&tables, None);
+    let sc = parse(&full, "full.toml").unwrap();
+    let policy = sc.runs[0].strategy.policy.unwrap();
+    assert_eq!(
+        policy.jitter(),
+        Jitter::AbsoluteNormal {
+            sigma_ns: 50_000_000
+        }
+    );
+    let same = crate::strategy::Strategy::parse("exp+retries=3+sigma=50ms").unwrap();
+    assert_eq!(same.policy, sc.runs[0].strategy.policy);
+    let bad = full.replacen("\"exp+retries=3\"", "\"exp-full+retries=3\"", 1);
+    let e = parse(&bad, "full.toml").unwrap_err();
+    let t = tables.iter().position(|t| t.0 == "[[strategy]]").unwrap();
+    assert_eq!(
+        (e.line, e.key.as_str()),
+        (Some(lines[t][2]), "jitter_sigma"),
+        "{e}"
+    );
+    assert!(
+        e.to_string().contains("'sigma' needs 'exp or exp-normal'"),
+        "{e}"
+    );
 }

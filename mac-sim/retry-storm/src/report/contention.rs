@@ -9,11 +9,32 @@ use super::format::{csv_estimate, pm};
 use crate::contention::{ContentionOverSeeds, ContentionRow};
 use crate::sweep::TablePoint;
 
-/// The contention table as text.
-pub fn contention_report(rows: &[ContentionRow]) -> String {
-    let mut s = String::from(
-        "mac-sim storm: contention — N clients update one record under optimistic concurrency, retrying on conflict\n\n",
-    );
+/// The title of a contention experiment whose file gives none.
+pub const CONTENTION_TITLE: &str =
+    "N clients update one record under optimistic concurrency, retrying on conflict";
+
+/// The first lines of a contention report, as a storm scenario's: the file's `name`
+/// and `title` (without one, [`CONTENTION_TITLE`]), then its `expectation`, if any.
+pub fn contention_heading(name: &str, title: &str, expectation: &str) -> String {
+    let title = if title.is_empty() {
+        CONTENTION_TITLE
+    } else {
+        title
+    };
+    let mut s = format!("mac-sim storm: {name} — {title}\n");
+    if !expectation.is_empty() {
+        let _ = writeln!(s, "expected: {expectation}");
+    }
+    s
+}
+
+/// The contention table as text, under `heading` ([`contention_heading`]).
+pub fn contention_report(heading: &str, rows: &[ContentionRow]) -> String {
+    format!("{heading}\n{}", contention_table(rows))
+}
+
+fn contention_table(rows: &[ContentionRow]) -> String {
+    let mut s = String::new();
     let _ = writeln!(
         s,
         "{:<14} {:>8} {:>10} {:>12} {:>14}",
@@ -42,22 +63,25 @@ pub fn contention_csv(rows: &[ContentionRow]) -> String {
     s
 }
 
-/// The contention table over seeds: means ± 95 % half-widths.
-pub fn contention_seeds_report(rows: &[ContentionOverSeeds]) -> String {
-    let mut s = String::from(
-        "mac-sim storm: contention — N clients update one record under optimistic concurrency, retrying on conflict
-",
-    );
+/// The contention table over seeds: means ± 95 % half-widths, under `heading`.
+pub fn contention_seeds_report(heading: &str, rows: &[ContentionOverSeeds]) -> String {
+    let mut s = heading.to_string();
     if let Some(r) = rows.first() {
         let _ = writeln!(
             s,
-            "{} seeds ({}..={}); mean ± half-width of the 95 % confidence interval
-",
+            "{} seeds ({}..={}); mean ± half-width of the 95 % confidence interval",
             r.seeds.len(),
             r.seeds.first().copied().unwrap_or(0),
             r.seeds.last().copied().unwrap_or(0)
         );
     }
+    let _ = writeln!(s);
+    s.push_str(&contention_seeds_table(rows));
+    s
+}
+
+fn contention_seeds_table(rows: &[ContentionOverSeeds]) -> String {
+    let mut s = String::new();
     let _ = writeln!(
         s,
         "{:<14} {:>8} {:>18} {:>18}",
@@ -126,14 +150,32 @@ pub fn contention_sweep_csv<R>(
     s
 }
 
-/// A contention sweep as text: each value's table (`table`, [`contention_report`] or
-/// [`contention_seeds_report`]) under a line naming the value.
-pub fn contention_sweep_report<R>(
+/// A contention sweep as text: `heading`, then each value's table under a line
+/// naming the value.
+pub fn contention_sweep_report(
+    heading: &str,
+    param: &str,
+    points: &[TablePoint<ContentionRow>],
+) -> String {
+    sweep_tables(heading, param, points, contention_table)
+}
+
+/// A contention sweep over seeds as text, as [`contention_sweep_report`].
+pub fn contention_seeds_sweep_report(
+    heading: &str,
+    param: &str,
+    points: &[TablePoint<ContentionOverSeeds>],
+) -> String {
+    sweep_tables(heading, param, points, contention_seeds_table)
+}
+
+fn sweep_tables<R>(
+    heading: &str,
     param: &str,
     points: &[TablePoint<R>],
     table: fn(&[R]) -> String,
 ) -> String {
-    let mut s = String::new();
+    let mut s = format!("{heading}\n");
     for p in points {
         let _ = writeln!(s, "{param} = {}", p.value);
         s.push_str(&table(&p.rows));

@@ -15,8 +15,9 @@ mod scenario_result;
 mod sweep;
 
 pub use contention::{
-    contention_csv, contention_report, contention_seeds_csv, contention_seeds_report,
-    contention_sweep_csv, contention_sweep_json, contention_sweep_report,
+    CONTENTION_TITLE, contention_csv, contention_heading, contention_report, contention_seeds_csv,
+    contention_seeds_report, contention_seeds_sweep_report, contention_sweep_csv,
+    contention_sweep_json, contention_sweep_report,
 };
 pub use describe::{describe, list};
 pub use replicated::{

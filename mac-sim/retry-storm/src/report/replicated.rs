@@ -27,34 +27,40 @@ pub fn replicated_report(r: &Replicated) -> String {
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "{:<32} {:>11} {:>11} {:>11} {:>13} {:>11} | {:>11} {:>11} {:>13} | {:>9} {:>13}",
+        "{:<32} {:>11} {:>11} {:>11} {:>13} {:>8} {:>11} | {:>11} {:>11} {:>13} | {:>9} {:>13} {:>7} {:>13}",
         "strategy",
         "amp~",
         "amp^",
         "load~",
         "succ~",
+        "ended~",
         "cv~",
         "amp>",
         "load>",
         "succ>",
         "recovered",
-        "recover s"
+        "recover s",
+        "drained",
+        "drain s"
     );
     for st in &r.strategies {
         let _ = writeln!(
             s,
-            "{:<32} {:>11} {:>11} {:>11} {:>13} {:>11} | {:>11} {:>11} {:>13} | {:>9} {:>13}",
+            "{:<32} {:>11} {:>11} {:>11} {:>13} {:>8} {:>11} | {:>11} {:>11} {:>13} | {:>9} {:>13} {:>7} {:>13}",
             st.strategy,
             pm(&st.during_mean_amplification, 2),
             pm(&st.during_peak_amplification, 2),
             pm(&st.load_during, 2),
             pm(&st.during_success_ratio, 3),
+            super::format::f(st.during_completed.mean, 0),
             pm(&st.during_attempts_cv, 2),
             pm(&st.after_mean_amplification, 2),
             pm(&st.load_after, 2),
             pm(&st.after_success_ratio, 3),
             format!("{}/{}", st.recovered, st.seeds.len()),
-            pm(&st.recover_s, prec)
+            pm(&st.recover_s, prec),
+            format!("{}/{}", st.drained, st.seeds.len()),
+            pm(&st.drain_s, prec)
         );
     }
     if r.strategies
@@ -72,7 +78,9 @@ pub fn replicated_report(r: &Replicated) -> String {
     }
     let _ = writeln!(
         s,
-        "\nrecover s: over the runs that recovered, each a whole number of bins{}; a run that did not recover within the horizon is metastable.",
+        "\nsucc~: over the runs where enough requests ended during the triggers (ended~ on average: at least {} and {} % of the new requests), - when none;\nrecover s: over the runs whose server recovered, drain s: over those whose retrying clients drained, each a whole number of bins{}; a run that did not recover within the horizon is metastable.",
+        crate::recovery::MIN_ENDED,
+        crate::recovery::MIN_ENDED_SHARE * 100.0,
         first.map_or(String::new(), |run| format!(
             " of {}",
             secs(run.config.bin_ps)
@@ -82,7 +90,7 @@ pub fn replicated_report(r: &Replicated) -> String {
 }
 
 /// The header of [`replicated_csv`].
-pub const REPLICATED_HEADER: &str = "scenario,strategy,seeds,recovered,recover_s,recover_s_ci95,during_mean_amplification,during_mean_amplification_ci95,during_peak_amplification,during_peak_amplification_ci95,during_success_ratio,during_success_ratio_ci95,during_attempts_cv,during_attempts_cv_ci95,after_mean_amplification,after_mean_amplification_ci95,after_success_ratio,after_success_ratio_ci95,load_during,load_during_ci95,load_after,load_after_ci95,wasted_fraction,wasted_fraction_ci95";
+pub const REPLICATED_HEADER: &str = "scenario,strategy,seeds,recovered,recover_s,recover_s_ci95,drained,drain_s,drain_s_ci95,during_mean_amplification,during_mean_amplification_ci95,during_peak_amplification,during_peak_amplification_ci95,during_success_ratio,during_success_ratio_ci95,during_completed,during_completed_ci95,during_attempts_cv,during_attempts_cv_ci95,after_mean_amplification,after_mean_amplification_ci95,after_success_ratio,after_success_ratio_ci95,after_completed,after_completed_ci95,load_during,load_during_ci95,load_after,load_after_ci95,wasted_fraction,wasted_fraction_ci95";
 
 /// One line per strategy over all seeds (means and 95 % half-widths), header included.
 pub fn replicated_csv(r: &Replicated) -> String {
@@ -91,18 +99,22 @@ pub fn replicated_csv(r: &Replicated) -> String {
     for st in &r.strategies {
         let _ = writeln!(
             s,
-            "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             r.name,
             st.strategy,
             st.seeds.len(),
             st.recovered,
             e(&st.recover_s),
+            st.drained,
+            e(&st.drain_s),
             e(&st.during_mean_amplification),
             e(&st.during_peak_amplification),
             e(&st.during_success_ratio),
+            e(&st.during_completed),
             e(&st.during_attempts_cv),
             e(&st.after_mean_amplification),
             e(&st.after_success_ratio),
+            e(&st.after_completed),
             e(&st.load_during),
             e(&st.load_after),
             e(&st.wasted_fraction)

@@ -18,7 +18,7 @@ pub fn report(r: &ComparisonResult) -> String {
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>6} {:>6} {:>7} {:>6} | {:>7} {:>6} {:>7} | {:>9} {:>8}",
+        "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>6} {:>6} {:>7} {:>7} {:>6} | {:>7} {:>6} {:>7} | {:>9} {:>7} {:>8}",
         "strategy",
         "succ<",
         "conc<",
@@ -27,18 +27,20 @@ pub fn report(r: &ComparisonResult) -> String {
         "load~",
         "load^",
         "succ~",
+        "ended~",
         "cv~",
         "amp>",
         "load>",
         "succ>",
         "recover s",
+        "drain s",
         "events"
     );
     for run in &r.runs {
         let m = &run.summary;
         let _ = writeln!(
             s,
-            "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>6} {:>6} {:>7} {:>6} | {:>7} {:>6} {:>7} | {:>9} {:>8}",
+            "{:<32} {:>7} {:>7} | {:>7} {:>7} {:>6} {:>6} {:>7} {:>7} {:>6} | {:>7} {:>6} {:>7} | {:>9} {:>7} {:>8}",
             run.strategy,
             f(m.before.success_ratio, 3),
             f(m.before.concurrency, 1),
@@ -47,11 +49,15 @@ pub fn report(r: &ComparisonResult) -> String {
             f(m.load_during, 2),
             f(m.load_peak, 2),
             f(m.during.success_ratio, 3),
+            m.during.completed,
             f(m.during.attempts_cv, 2),
             f(m.after.mean_amplification, 2),
             f(m.load_after, 2),
             f(m.after.success_ratio, 3),
             m.recovery.seconds().map_or("never".into(), |x| {
+                seconds_text(x, recover_decimals(&run.config))
+            }),
+            m.drain.seconds().map_or("never".into(), |x| {
                 seconds_text(x, recover_decimals(&run.config))
             }),
             run.events
@@ -100,8 +106,11 @@ pub fn report(r: &ComparisonResult) -> String {
         if c.waited > 0 {
             let _ = writeln!(
                 s,
-                "{:<32} {} arrivals waited for a free client (at most {} waiting at once)",
-                "", c.waited, c.max_waiting
+                "{:<32} {} arrivals waited for a free client (at most {} waiting at once, {} ms on average of every arrival a client took up; not in the latency)",
+                "",
+                c.waited,
+                c.max_waiting,
+                f(c.wait_mean_ms(), 1)
             );
         }
         if c.rejected > 0 {
@@ -190,15 +199,20 @@ pub fn report(r: &ComparisonResult) -> String {
     }
     let _ = writeln!(
         s,
-        "\n<: before the trigger, ~: during it, >: after it; amp = the clients' attempts / new requests (~ mean, ^ peak bin),\nload = attempts reaching the server per second / the same before the trigger (^ peak bin during or after), succ = client success ratio,\nconc = server concurrency, cv = variation of attempts per bin over the trigger's second half (waves: large)."
+        "\n<: before the trigger, ~: during it, >: after it; amp = the clients' attempts / new requests (~ mean, ^ peak bin),\nload = attempts reaching the server per second / the same before the trigger (^ peak bin during or after), succ = client success ratio
+over the requests that ended (ended~ of them during the trigger; - when fewer than {} or under {} % of the new requests),\nconc = server concurrency, cv = variation of attempts per bin over the trigger's second half (waves: large).",
+        crate::recovery::MIN_ENDED,
+        crate::recovery::MIN_ENDED_SHARE * 100.0
     );
     if let Some(first) = r.runs.first() {
         let rule = first.config.recovery;
         let _ = writeln!(
             s,
-            "Recovered: the first time after the trigger ends from which, for {} s, every bin has success >= {} % of the baseline (or nothing ended in it), and concurrency and the backlog of retrying requests each <= {} x baseline + {}; recover s in bins of {}.",
+            "Recovered (the server): the first time after the trigger ends from which, for {} s, every bin has success >= {} % of the baseline (or nothing ended in it) and concurrency <= {} x baseline + {};\ndrained (the clients): the same for the backlog of retrying requests <= {} x baseline + {}; recover s and drain s in bins of {}.",
             rule.sustain_ps.as_secs_f64(),
             rule.success_fraction * 100.0,
+            rule.conc_factor,
+            rule.conc_slack,
             rule.conc_factor,
             rule.conc_slack,
             super::format::secs(first.config.bin_ps)
@@ -233,7 +247,7 @@ fn server_line(run: &StormResult) -> String {
 ///
 /// With a call chain, the attempts each caller sent per bin are in the JSON
 /// (`layer_attempts_per_s`); `server_attempts_per_s` is the last one's.
-pub const SERIES_HEADER: &str = "scenario,strategy,seed,t_s,offered_per_s,attempts_per_s,retries_per_s,server_attempts_per_s,served_per_s,rejected_per_s,amplification,success_ratio,completed,attempt_success_ratio,concurrency,concurrency_max,queue,retrying,latency_p50_ms,latency_p99_ms";
+pub const SERIES_HEADER: &str = "scenario,strategy,seed,t_s,offered_per_s,attempts_per_s,retries_per_s,server_attempts_per_s,served_per_s,rejected_per_s,amplification,success_ratio,completed,attempt_success_ratio,concurrency,concurrency_max,queue,retrying,latency_p50_ms,latency_p99_ms,wait_p50_ms,wait_p99_ms";
 
 /// Every run's time series as CSV (header included), one line per bin and strategy.
 pub fn series_csv(r: &ComparisonResult) -> String {
@@ -249,7 +263,7 @@ pub(super) fn series_rows(s: &mut String, r: &ComparisonResult) {
         for b in &run.series {
             let _ = writeln!(
                 s,
-                "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.name,
                 run.strategy,
                 run.config.seed,
@@ -269,14 +283,16 @@ pub(super) fn series_rows(s: &mut String, r: &ComparisonResult) {
                 g(b.queue),
                 g(b.retrying),
                 g(b.latency_p50_ms),
-                g(b.latency_p99_ms)
+                g(b.latency_p99_ms),
+                g(b.wait_p50_ms),
+                g(b.wait_p99_ms)
             );
         }
     }
 }
 
 /// The header of [`summary_csv`].
-pub const SUMMARY_HEADER: &str = "scenario,strategy,seed,events,offered,attempts,succeeded,before_success_ratio,before_concurrency,during_mean_amplification,during_peak_amplification,during_success_ratio,during_attempts_cv,after_mean_amplification,after_peak_amplification,after_success_ratio,load_during,load_peak,load_after,wasted_fraction,recover_s,verdict";
+pub const SUMMARY_HEADER: &str = "scenario,strategy,seed,events,offered,attempts,succeeded,before_success_ratio,before_completed,before_concurrency,during_mean_amplification,during_peak_amplification,during_success_ratio,during_completed,during_attempts_cv,after_mean_amplification,after_peak_amplification,after_success_ratio,after_completed,load_during,load_peak,load_after,wasted_fraction,recover_s,drain_s,verdict";
 
 /// One summary line per strategy, header included.
 pub fn summary_csv(r: &ComparisonResult) -> String {
@@ -287,7 +303,7 @@ pub fn summary_csv(r: &ComparisonResult) -> String {
         let c = &run.counts;
         let _ = writeln!(
             s,
-            "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"",
+            "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"",
             r.name,
             run.strategy,
             run.config.seed,
@@ -296,19 +312,23 @@ pub fn summary_csv(r: &ComparisonResult) -> String {
             c.attempts,
             c.succeeded,
             g(m.before.success_ratio),
+            m.before.completed,
             g(m.before.concurrency),
             g(m.during.mean_amplification),
             g(m.during.peak_amplification),
             g(m.during.success_ratio),
+            m.during.completed,
             g(m.during.attempts_cv),
             g(m.after.mean_amplification),
             g(m.after.peak_amplification),
             g(m.after.success_ratio),
+            m.after.completed,
             g(m.load_during),
             g(m.load_peak),
             g(m.load_after),
             g(c.wasted_fraction()),
             m.recovery.seconds().map_or(String::new(), g),
+            m.drain.seconds().map_or(String::new(), g),
             m.verdict
         );
     }

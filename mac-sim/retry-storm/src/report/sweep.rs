@@ -40,28 +40,32 @@ pub fn sweep_report(sc: &Comparison, spec: &Axis, points: &[SweepPoint]) -> Stri
     );
     let _ = writeln!(
         s,
-        "{:>12} {:<32} {:>11} {:>11} {:>13} {:>9} {:>13}",
+        "{:>12} {:<32} {:>11} {:>11} {:>13} {:>9} {:>13} {:>7} {:>13}",
         spec.key.as_str(),
         "strategy",
         "load~",
         "load>",
         "succ~",
         "recovered",
-        "recover s"
+        "recover s",
+        "drained",
+        "drain s"
     );
     let prec = sc.runs.first().map_or(1, |c| recover_decimals(c) + 1);
     for p in points {
         for st in &p.strategies {
             let _ = writeln!(
                 s,
-                "{:>12} {:<32} {:>11} {:>11} {:>13} {:>9} {:>13}",
+                "{:>12} {:<32} {:>11} {:>11} {:>13} {:>9} {:>13} {:>7} {:>13}",
                 p.value.to_string(),
                 st.strategy,
                 pm(&st.load_during, 2),
                 pm(&st.load_after, 2),
                 pm(&st.during_success_ratio, 3),
                 format!("{}/{}", st.recovered, st.seeds.len()),
-                pm(&st.recover_s, prec)
+                pm(&st.recover_s, prec),
+                format!("{}/{}", st.drained, st.seeds.len()),
+                pm(&st.drain_s, prec)
             );
         }
     }
@@ -73,7 +77,7 @@ pub fn sweep_report(sc: &Comparison, spec: &Axis, points: &[SweepPoint]) -> Stri
 }
 
 /// The header of [`sweep_csv`].
-pub const SWEEP_HEADER: &str = "scenario,param,value,strategy,seeds,recovered,recover_s,recover_s_ci95,load_during,load_during_ci95,load_after,load_after_ci95,during_success_ratio,during_success_ratio_ci95,wasted_fraction,wasted_fraction_ci95";
+pub const SWEEP_HEADER: &str = "scenario,param,value,strategy,seeds,recovered,recover_s,recover_s_ci95,drained,drain_s,drain_s_ci95,load_during,load_during_ci95,load_after,load_after_ci95,during_success_ratio,during_success_ratio_ci95,during_completed,during_completed_ci95,wasted_fraction,wasted_fraction_ci95";
 
 /// The sweep as CSV, header included: a line per value and strategy.
 pub fn sweep_csv(sc: &Comparison, spec: &Axis, points: &[SweepPoint]) -> String {
@@ -83,7 +87,7 @@ pub fn sweep_csv(sc: &Comparison, spec: &Axis, points: &[SweepPoint]) -> String 
         for st in &p.strategies {
             let _ = writeln!(
                 s,
-                "{},{},{},\"{}\",{},{},{},{},{},{},{}",
+                "{},{},{},\"{}\",{},{},{},{},{},{},{},{},{},{}",
                 sc.name,
                 spec.key.as_str(),
                 p.value,
@@ -91,9 +95,12 @@ pub fn sweep_csv(sc: &Comparison, spec: &Axis, points: &[SweepPoint]) -> String 
                 st.seeds.len(),
                 st.recovered,
                 e(&st.recover_s),
+                st.drained,
+                e(&st.drain_s),
                 e(&st.load_during),
                 e(&st.load_after),
                 e(&st.during_success_ratio),
+                e(&st.during_completed),
                 e(&st.wasted_fraction)
             );
         }

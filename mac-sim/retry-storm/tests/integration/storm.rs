@@ -218,11 +218,11 @@ fn contention_jitter_cuts_calls_and_time() {
         let rows = run_contention(&cfg).unwrap();
         let get = |j: &str| rows.iter().find(|r| r.jitter == j).unwrap();
         // Without jitter every round has exactly one winner: 50 · 51 / 2 calls.
-        assert_eq!(get("none").calls, 1275);
+        assert_eq!(get("no-jitter").calls, 1275);
         // With any jitter kind, under a third of that (seed 1: 180 to 233).
         for j in ["full", "equal", "decorrelated"] {
             assert!(get(j).calls * 3 < 1275, "seed {seed} {j}: {}", get(j).calls);
-            assert!(get(j).completion_ms < get("none").completion_ms / 5.0);
+            assert!(get(j).completion_ms < get("no-jitter").completion_ms / 5.0);
         }
     }
 }
@@ -1181,4 +1181,119 @@ fn hedging_parts_are_refused_where_they_do_not_apply() {
         (5, 50_000_000, true)
     );
     assert!(s.policy.is_none());
+}
+
+/// In a capped loop whose arrivals wait (`backlog`: a 10 s pause, a 1 s timeout, no
+/// retries), a request's latency runs from when a client took it up, so no success
+/// takes longer than its timeout; the wait for a free client is its own figure, and
+/// after the pause it is seconds long. (When the latency counted from the arrival,
+/// the p99 after the pause read seconds too.)
+#[test]
+fn the_wait_for_a_free_client_is_measured_apart_from_the_latency() {
+    let sc = presets::scenario("backlog", &presets::Options::default()).unwrap();
+    let r = retry_storm::run(&sc.runs[0]).unwrap();
+    assert!(r.counts.balanced());
+    let after = &r.series[30..35];
+    for b in after {
+        assert!(
+            b.latency_p99_ms.is_nan() || b.latency_p99_ms <= 1000.0,
+            "{}: latency p99 {} ms",
+            b.t_s,
+            b.latency_p99_ms
+        );
+    }
+    let longest = after.iter().map(|b| b.wait_p99_ms).fold(0.0, f64::max);
+    assert!(longest > 2000.0, "wait p99 {longest} ms");
+    // Before the pause nobody waits long; the run's mean wait is in the counts.
+    assert!(
+        r.series[10].wait_p50_ms < 100.0,
+        "{}",
+        r.series[10].wait_p50_ms
+    );
+    assert!(r.counts.wait_mean_ms() > 0.0 && r.counts.taken_up > r.counts.waited);
+    // Where arrivals do not wait, there is no wait to measure.
+    let open = presets::scenario("outage-open", &presets::Options::default()).unwrap();
+    let r = retry_storm::run(&open.runs[0]).unwrap();
+    assert!(r.series.iter().all(|b| b.wait_p50_ms.is_nan()));
+    assert!(r.counts.wait_mean_ms().is_nan());
+}
+
+/// Absolute normal jitter (`sigma=DUR`) is drawn from the run's seed: the same seed
+/// gives the same run, another seed another; and on `waves` 200 ms of it spreads the
+/// synchronised retries of plain exponential backoff (the variation of attempts per
+/// bin falls by a fifth or more).
+#[test]
+fn absolute_normal_jitter_is_seeded_and_spreads_waves() {
+    use retry_storm::strategy::Strategy;
+    let o = presets::Options {
+        strategies: Some(vec![
+            Strategy::parse("exp+base=100ms+cap=10s").unwrap(),
+            Strategy::parse("exp+base=100ms+cap=10s+sigma=200ms").unwrap(),
+        ]),
+        ..Default::default()
+    };
+    let sc = presets::scenario("waves", &o).unwrap();
+    let plain = retry_storm::run(&sc.runs[0]).unwrap();
+    let sigma = retry_storm::run(&sc.runs[1]).unwrap();
+    let again = retry_storm::run(&sc.runs[1]).unwrap();
+    assert_eq!(sigma.counts, again.counts);
+    assert_eq!(sigma.events, again.events);
+    let mut other = sc.runs[1].clone();
+    other.seed += 1;
+    assert_ne!(retry_storm::run(&other).unwrap().counts, sigma.counts);
+    let (p, s) = (
+        plain.summary.during.attempts_cv,
+        sigma.summary.during.attempts_cv,
+    );
+    // Seed 1: 2.25 against 3.57; a fixed sigma spreads a 10 s delay less than full
+    // jitter does (0.22), but it does spread it.
+    assert!(s < 0.8 * p, "cv with sigma {s}, without {p}");
+}
+
+/// A paused server takes in at most its listen backlog of the pause's attempts, as a
+/// stopped process's accept queue holds at most its backlog of connections: by
+/// default 4096 (Linux's somaxconn since 5.4), with workers (queued) or without (held
+/// in service); the rest are dropped unanswered. `pause_intake = "unbounded"` is the
+/// old simplification, every attempt taken in.
+#[test]
+fn a_paused_server_takes_in_at_most_its_listen_backlog() {
+    use retry_storm::config::{PauseIntake, TriggerKind};
+    // `pause` with 3000 clients (and 120 workers) retrying every 100 ms through a 10 s
+    // pause: over 4096 attempts wait while the server is stopped (with 1000 clients,
+    // about 3800, within the default backlog).
+    let o = presets::Options {
+        clients: Some(3000),
+        ..Default::default()
+    };
+    let sc = presets::scenario("pause", &o).unwrap();
+    let mut c = sc.runs[0].clone();
+    assert!(matches!(c.triggers[0].kind, TriggerKind::Pause));
+    let (start, end) = (20, 30);
+    let during = |r: &StormResult| {
+        r.series[start..end]
+            .iter()
+            .map(|b| b.concurrency_max)
+            .max()
+            .unwrap()
+    };
+    let bounded = retry_storm::run(&c).unwrap();
+    assert!(bounded.counts.dropped > 0);
+    // At most the backlog queued, plus the 120 in service when it stopped.
+    assert!(during(&bounded) <= 4096 + 120, "{}", during(&bounded));
+    c.server.pause_intake = PauseIntake::Unbounded;
+    let unbounded = retry_storm::run(&c).unwrap();
+    assert_eq!(unbounded.counts.dropped, 0);
+    assert!(during(&unbounded) > 8000, "{}", during(&unbounded));
+    // A backlog of its own, and without workers (a latency model) the attempts held in
+    // service while stopped.
+    c.server.pause_intake = PauseIntake::Backlog;
+    c.server.listen_backlog = Some(100);
+    let small = retry_storm::run(&c).unwrap();
+    assert!(during(&small) <= 100 + 120, "{}", during(&small));
+    c.server.workers = None;
+    c.server.listen_backlog = None;
+    let latency = retry_storm::run(&c).unwrap();
+    assert!(latency.counts.dropped > 0);
+    assert!(during(&latency) <= 4096 + 120, "{}", during(&latency));
+    assert!(latency.counts.balanced() && bounded.counts.balanced());
 }
