@@ -109,6 +109,9 @@ pub struct Figures {
     /// Seconds from the end of the incident until the server was healthy again
     /// (`None`: not within the horizon).
     pub recovered_s: Option<f64>,
+    /// Seconds from the end of the incident until the clients' backlog of retrying
+    /// requests was back to its level before it (`None`: not within the horizon).
+    pub drained_s: Option<f64>,
     /// Requests that succeeded, of those that ended during the incident.
     pub success_during: f64,
     /// The same from its end to the horizon.
@@ -122,6 +125,10 @@ impl Figures {
             mean_amplification: s.during.mean_amplification,
             peak_amplification: s.during.peak_amplification,
             recovered_s: s.recovery.seconds(),
+            drained_s: match s.drain {
+                crate::recovery::Drain::Drained { after_s } => Some(after_s),
+                _ => None,
+            },
             success_during: s.during.success_ratio,
             success_after: s.after.success_ratio,
         }
@@ -314,23 +321,24 @@ pub fn report(c: &Card) -> String {
     }
     let _ = writeln!(
         s,
-        "\n{:<9} {:>6} {:>6} {:>9} {:>8} {:>8} | {:>9} {:>8}  verdict",
-        "incident", "amp~", "amp^", "recover s", "succ~", "succ>", "recover s", "succ~"
+        "\n{:<9} {:>6} {:>6} {:>9} {:>7} {:>8} {:>8} | {:>9} {:>8}  verdict",
+        "incident", "amp~", "amp^", "recover s", "drain s", "succ~", "succ>", "recover s", "succ~"
     );
     let _ = writeln!(
         s,
-        "{:<9} {:<50} | {:<19}",
+        "{:<9} {:<58} | {:<19}",
         "", "with the configuration", "without retries"
     );
     for r in &c.rows {
         let (p, b) = (&r.policy, &r.baseline);
         let _ = writeln!(
             s,
-            "{:<9} {:>6.2} {:>6.2} {:>9} {:>8} {:>8} | {:>9} {:>8}  {}: {}",
+            "{:<9} {:>6.2} {:>6.2} {:>9} {:>7} {:>8} {:>8} | {:>9} {:>8}  {}: {}",
             r.incident,
             p.mean_amplification,
             p.peak_amplification,
             opt(p.recovered_s),
+            opt(p.drained_s),
             ratio(p.success_during),
             ratio(p.success_after),
             opt(b.recovered_s),
@@ -341,7 +349,7 @@ pub fn report(c: &Card) -> String {
     }
     let _ = writeln!(
         s,
-        "\namp = attempts per new request during the incident (~ mean, ^ peak bin); recover s = seconds after it until the server is healthy; succ = success ratio during (~) and after (>) it.\nrisky: a peak of {RISKY_PEAK}x or more, or a recovery {RISKY_LATER_S} s later than without retries; fails: no recovery within the horizon where the clients without retries recover."
+        "\namp = attempts per new request during the incident (~ mean, ^ peak bin); recover s = seconds after it until the server is healthy; drain s = until the clients' backlog of retrying requests is back to its level before; succ = success ratio during (~) and after (>) it.\nrisky: a peak of {RISKY_PEAK}x or more, or a recovery {RISKY_LATER_S} s later than without retries; fails: no recovery within the horizon where the clients without retries recover."
     );
     s
 }
@@ -349,7 +357,7 @@ pub fn report(c: &Card) -> String {
 /// The card as CSV, one row per incident.
 pub fn csv(c: &Card) -> String {
     let mut s = String::from(
-        "incident,mean_amplification,peak_amplification,recovered_s,success_during_ratio,success_after_ratio,baseline_recovered_s,baseline_success_during_ratio,verdict,reason\n",
+        "incident,mean_amplification,peak_amplification,recovered_s,drained_s,success_during_ratio,success_after_ratio,baseline_recovered_s,baseline_success_during_ratio,verdict,reason\n",
     );
     let o = |x: Option<f64>| x.map_or(String::new(), |v| v.to_string());
     let n = |x: f64| {
@@ -363,11 +371,12 @@ pub fn csv(c: &Card) -> String {
         let (p, b) = (&r.policy, &r.baseline);
         let _ = writeln!(
             s,
-            "{},{},{},{},{},{},{},{},{},\"{}\"",
+            "{},{},{},{},{},{},{},{},{},{},\"{}\"",
             r.incident,
             p.mean_amplification,
             p.peak_amplification,
             o(p.recovered_s),
+            o(p.drained_s),
             n(p.success_during),
             n(p.success_after),
             o(b.recovered_s),
