@@ -149,39 +149,23 @@ impl RetryGate for TokenBudget {
     }
 }
 
-impl RetryGate for RatioBudget {
-    fn admit<O: Observer + ?Sized>(
-        &mut self,
-        now_ns: u64,
-        first: bool,
-        _observer: &mut O,
-    ) -> Admit {
-        if first {
-            self.on_request(now_ns);
+/// A budget that every request's first attempt fills and every retry draws on.
+macro_rules! request_budget_gate {
+    ($([$($g:tt)*] $t:ty),*) => {$(
+        impl<$($g)*> RetryGate for $t {
+            fn admit<O: Observer + ?Sized>(&mut self, now_ns: u64, first: bool, _observer: &mut O) -> Admit {
+                if first {
+                    self.on_request(now_ns);
+                }
+                Admit::Go
+            }
+            fn allow_retry(&mut self, now_ns: u64) -> bool {
+                self.try_retry(now_ns)
+            }
         }
-        Admit::Go
-    }
-    fn allow_retry(&mut self, now_ns: u64) -> bool {
-        self.try_retry(now_ns)
-    }
+    )*};
 }
-
-impl<const N: usize> RetryGate for TtlBudget<N> {
-    fn admit<O: Observer + ?Sized>(
-        &mut self,
-        now_ns: u64,
-        first: bool,
-        _observer: &mut O,
-    ) -> Admit {
-        if first {
-            self.on_request(now_ns);
-        }
-        Admit::Go
-    }
-    fn allow_retry(&mut self, now_ns: u64) -> bool {
-        self.try_retry(now_ns)
-    }
-}
+request_budget_gate!([] RatioBudget, [const N: usize] TtlBudget<N>);
 
 impl<const N: usize> RetryGate for RetryBreaker<N> {
     fn allow_retry(&mut self, now_ns: u64) -> bool {

@@ -496,8 +496,22 @@ impl Storm {
             self.counts.hedges += 1;
             self.mark_retrying(req);
         }
-        let deadline = if self.layers[0].strategy.propagate {
-            now.saturating_add(r.timeout)
+        self.send_to_server(now, req, id, &r, r.timeout, q);
+    }
+
+    /// Attempt `id` of `req` (`r`) goes to the server at `now`, with the deadline
+    /// `timeout` from now if its layer propagates deadlines.
+    fn send_to_server(
+        &mut self,
+        now: Time,
+        req: u32,
+        id: u64,
+        r: &Request,
+        timeout: Time,
+        q: &mut EventQueue<Event>,
+    ) {
+        let deadline = if self.layers[r.layer as usize].strategy.propagate {
+            now.saturating_add(timeout)
         } else {
             Time::MAX
         };
@@ -709,19 +723,7 @@ impl Storm {
             self.start_child(now, req, &r, id, timeout, q);
             return;
         }
-        let deadline = if self.layers[r.layer as usize].strategy.propagate {
-            now + timeout
-        } else {
-            Time::MAX
-        };
-        let job = Job {
-            req,
-            attempt: id,
-            user: r.user,
-            deadline,
-        };
-        self.series.arrived(now + self.server.outbound());
-        self.server.send(now, job, q);
+        self.send_to_server(now, req, id, &r, timeout, q);
     }
 
     /// The current attempt of `req` failed at `now`: ask the policy, the deadline and
