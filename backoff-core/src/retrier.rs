@@ -1,45 +1,4 @@
-//! A client's retry decisions in one place: a [`Policy`], a [`RetryGate`] (budgets,
-//! breakers, a rate limiter) and an [`Observer`] that sees every decision.
-//!
-//! One [`Retrier`] serves every request of a client; each request keeps its own
-//! [`RetryState`]. Per attempt: [`Retrier::admit`] before it is sent (a breaker may
-//! refuse, a rate limiter may ask for a wait), then [`Retrier::on_success`] or
-//! [`Retrier::on_failure`], which says whether to retry and after how long: the
-//! policy's delay (or the server's, when the policy honours server answers), unless
-//! the policy's stop rules or the budget end the request. [`Retrier::retry`] is the
-//! blocking loop over these on any [`Timer`]; the `tower` feature's `RetryLayer`
-//! drives the same calls from a tower stack.
-//!
-//! ```
-//! use backoff_core::{Policy, Retrier, Schedule, Stop, TokenBudget, Ratio, ServerAnswer};
-//! use backoff_core::observe::EventCounts;
-//! use backoff_core::retry::{Failure, GiveUpReason};
-//! use backoff_core::retry::Timer;
-//! use rand_core::SeedableRng;
-//!
-//! struct Sim(u64); // simulated time (with feature `std`, `clock::ManualClock` is one)
-//! impl Timer for Sim {
-//!     fn elapsed_ns(&mut self) -> u64 { self.0 }
-//!     fn sleep_ns(&mut self, ns: u64) { self.0 += ns; }
-//! }
-//!
-//! // gRPC: 4 attempts, pushback honoured, retryThrottling 10 tokens at 0.1.
-//! let policy = Policy::new(Schedule::constant_nanos(100_000_000))
-//!     .with_stop(Stop::NEVER.with_max_attempts(4).unwrap())
-//!     .with_server_answers(true);
-//! let budget = TokenBudget::with_ratio(10, Ratio::from_thousandths(100)).unwrap();
-//! let mut retrier = Retrier::new(policy).with_gate(budget).with_observer(EventCounts::default());
-//! let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(7);
-//! let mut clock = Sim(0);
-//! let r = retrier.retry(&mut rng, &mut clock, |attempt| match attempt {
-//!     1 => Err(Failure::Answered("unavailable", ServerAnswer::pushback_millis(250))),
-//!     _ => Ok("done"),
-//! });
-//! assert_eq!(r, Ok("done"));
-//! assert_eq!(clock.0, 250_000_000); // the pushback, exactly; no real sleep
-//! assert_eq!(retrier.observer().answers_honoured, 1);
-//! assert_eq!(retrier.gate().tokens_milli(), 9_100); // -1 for the failure, +0.1
-//! ```
+//! [`Retrier`]: a policy, a gate and an observer joined.
 
 use rand_core::Rng;
 
@@ -61,7 +20,48 @@ pub enum Verdict {
     GiveUp(GiveUpReason),
 }
 
-/// A policy, a gate and an observer (see the [module](self)).
+/// A client's retry decisions in one place: a [`Policy`], a [`RetryGate`] (budgets,
+/// breakers, a rate limiter) and an [`Observer`] that sees every decision.
+///
+/// One [`Retrier`] serves every request of a client; each request keeps its own
+/// [`RetryState`]. Per attempt: [`Retrier::admit`] before it is sent (a breaker may
+/// refuse, a rate limiter may ask for a wait), then [`Retrier::on_success`] or
+/// [`Retrier::on_failure`], which says whether to retry and after how long: the
+/// policy's delay (or the server's, when the policy honours server answers), unless
+/// the policy's stop rules or the budget end the request. [`Retrier::retry`] is the
+/// blocking loop over these on any [`Timer`]; the `tower` feature's `RetryLayer`
+/// drives the same calls from a tower stack.
+///
+/// ```
+/// use backoff_core::{Policy, Retrier, Schedule, Stop, TokenBudget, Ratio, ServerAnswer};
+/// use backoff_core::observe::EventCounts;
+/// use backoff_core::retry::{Failure, GiveUpReason};
+/// use backoff_core::retry::Timer;
+/// use rand_core::SeedableRng;
+///
+/// struct Sim(u64); // simulated time (with feature `std`, `clock::ManualClock` is one)
+/// impl Timer for Sim {
+///     fn elapsed_ns(&mut self) -> u64 { self.0 }
+///     fn sleep_ns(&mut self, ns: u64) { self.0 += ns; }
+/// }
+///
+/// // gRPC: 4 attempts, pushback honoured, retryThrottling 10 tokens at 0.1.
+/// let policy = Policy::new(Schedule::constant_nanos(100_000_000))
+///     .with_stop(Stop::NEVER.with_max_attempts(4).unwrap())
+///     .with_server_answers(true);
+/// let budget = TokenBudget::with_ratio(10, Ratio::from_thousandths(100)).unwrap();
+/// let mut retrier = Retrier::new(policy).with_gate(budget).with_observer(EventCounts::default());
+/// let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(7);
+/// let mut clock = Sim(0);
+/// let r = retrier.retry(&mut rng, &mut clock, |attempt| match attempt {
+///     1 => Err(Failure::Answered("unavailable", ServerAnswer::pushback_millis(250))),
+///     _ => Ok("done"),
+/// });
+/// assert_eq!(r, Ok("done"));
+/// assert_eq!(clock.0, 250_000_000); // the pushback, exactly; no real sleep
+/// assert_eq!(retrier.observer().answers_honoured, 1);
+/// assert_eq!(retrier.gate().tokens_milli(), 9_100); // -1 for the failure, +0.1
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Retrier<G = (), O = ()> {
     policy: Policy,
