@@ -180,6 +180,19 @@ def _whole(name: str, value: Any, low: int, high: int = _U64_MAX) -> int:
     return v
 
 
+def _tqdm_class():
+    """tqdm's bar: ``tqdm.auto``'s (a widget in a notebook) where ipywidgets is
+    installed, else the text bar, which works everywhere (``tqdm.auto`` would fall
+    back to it too, with a warning on every call). ``ImportError`` without tqdm."""
+    import importlib.util
+
+    if importlib.util.find_spec("ipywidgets") is not None:
+        from tqdm.auto import tqdm
+    else:
+        from tqdm.std import tqdm
+    return tqdm
+
+
 def _progress_bar(
     progress: Progress, desc: str, unit: str, delay: float = 0.0, counts: bool = True
 ) -> Optional[Callable[[int, int], None]]:
@@ -212,7 +225,7 @@ def _progress_bar(
                 return  # over before the bar would show: none at all
             # Imported only when a bar is to be shown: a short call imports nothing.
             try:
-                from tqdm.auto import tqdm
+                tqdm = _tqdm_class()
             except ImportError:
                 bar = False
                 return
