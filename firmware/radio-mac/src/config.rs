@@ -31,11 +31,11 @@
 //! * **ACK timeout** = SIFS + the ACK's air time + one slot (IEEE 802.11's
 //!   `ACKTimeout = aSIFSTime + aSlotTime + aRxPHYStartDelay`, with the whole ACK's
 //!   air time because the MAC only sees a packet once it is complete).
-//! * **Air time** of `n` bytes = `(n + PHY overhead) * 8 / bit rate`, the PHY overhead
-//!   being preamble, sync word and PHY header. Exact for constant-rate PHYs (FSK,
-//!   O-QPSK, the nRF52840's modes); a LoRa driver passes the equivalent overhead and
-//!   rate of its spreading factor (a named simplification: LoRa's symbol padding is
-//!   ignored, a few percent).
+//! * **Air time**: the PHY's own ([`Phy::air_time_ns`]): `(n + PHY overhead) * 8 /
+//!   bit rate` for a constant-rate PHY, Semtech's time-on-air formula for LoRa
+//!   ([`crate::phy`]), so the ACK timeout is right at every spreading factor.
+//! * **Duty cycle** (off by default): after each transmission the MAC waits out the
+//!   sub-band's off-time before its next data frame ([`crate::region`]).
 
 use backoff_core::{BebConfig, SlotTime};
 use mac_base::Address;
@@ -43,6 +43,8 @@ use mac_base::Address;
 use crate::access::ChannelAccess;
 pub use crate::error::{ConfigError, ConfigErrorKind};
 use crate::frame::ACK_LEN;
+use crate::phy::{ConstantRate, LoRa, Phy};
+use crate::region::DutyCycle;
 
 /// The MAC's parameters.
 ///
@@ -60,14 +62,14 @@ use crate::frame::ACK_LEN;
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct MacConfig {
     address: Address,
-    bit_rate: u32,
-    phy_overhead_bytes: u16,
+    phy: Phy,
     turnaround_ns: u32,
     slot: SlotTime,
     beb: BebConfig,
     busy: BebConfig,
     carrier_sense: bool,
     access: ChannelAccess,
+    duty_cycle: DutyCycle,
 }
 
 impl MacConfig {
@@ -79,8 +81,7 @@ impl MacConfig {
     /// window capped at 2^10 slots) for both missing ACKs and a busy channel.
     pub const IEEE_802_15_4_2450: Self = Self {
         address: Address(1),
-        bit_rate: 250_000,
-        phy_overhead_bytes: 6,
+        phy: Phy::IEEE_802_15_4_2450,
         turnaround_ns: 192_000,
         slot: match SlotTime::from_nanos(320_000) {
             Ok(s) => s,
@@ -90,6 +91,7 @@ impl MacConfig {
         busy: BebConfig::IEEE_802_3,
         carrier_sense: true,
         access: ChannelAccess::DEFAULT,
+        duty_cycle: DutyCycle::UNLIMITED,
     };
 
     /// A radio with this bit rate, PHY overhead (bytes sent before the frame:
@@ -108,11 +110,35 @@ impl MacConfig {
         turnaround_ns: u32,
         cca_ns: u32,
     ) -> Result<Self, ConfigError> {
+        match ConstantRate::new(bit_rate, phy_overhead_bytes) {
+            Ok(rate) => Self::on_phy(address, Phy::Constant(rate), turnaround_ns, cca_ns),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A radio with this PHY (its air time), turnaround and CCA time; the slot is
+    /// turnaround + CCA time. The rest is [`Self::IEEE_802_15_4_2450`]'s.
+    ///
+    /// ```
+    /// use radio_mac::{Address, Bandwidth, CodingRate, LoRa, MacConfig, Phy};
+    /// let sf7 = LoRa::new(7, Bandwidth::Khz125, CodingRate::Cr4_5).unwrap();
+    /// // Turnaround one symbol, channel activity detection two.
+    /// let c = MacConfig::on_phy(Address(1), Phy::LoRa(sf7), 1_024_000, 2_048_000).unwrap();
+    /// assert_eq!(c.air_time_ns(9), 41_216_000); // the 9-byte ACK
+    /// assert_eq!(c.ack_timeout_ns(), 1_024_000 + 41_216_000 + 3_072_000);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::BroadcastAddress`], [`ConfigErrorKind::ZeroSlot`].
+    pub const fn on_phy(
+        address: Address,
+        phy: Phy,
+        turnaround_ns: u32,
+        cca_ns: u32,
+    ) -> Result<Self, ConfigError> {
         if address.is_broadcast() {
             return Err(ConfigError::new(ConfigErrorKind::BroadcastAddress));
-        }
-        if bit_rate == 0 {
-            return Err(ConfigError::new(ConfigErrorKind::ZeroBitRate));
         }
         let slot = match SlotTime::from_nanos(turnaround_ns as u64 + cca_ns as u64) {
             Ok(s) => s,
@@ -122,12 +148,32 @@ impl MacConfig {
         };
         Ok(Self {
             address,
-            bit_rate,
-            phy_overhead_bytes,
+            phy,
             turnaround_ns,
             slot,
             ..Self::IEEE_802_15_4_2450
         })
+    }
+
+    /// LoRa at this setting (see [`LoRa`]), timed the way the SX127x binding times
+    /// it: a turnaround of one symbol and a CCA (channel activity detection) of two.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigErrorKind::BroadcastAddress`].
+    pub const fn lora(address: Address, lora: LoRa) -> Result<Self, ConfigError> {
+        let symbol = lora.symbol_ns();
+        let turnaround = if symbol > u32::MAX as u64 {
+            u32::MAX
+        } else {
+            symbol as u32
+        };
+        Self::on_phy(
+            address,
+            Phy::LoRa(lora),
+            turnaround,
+            turnaround.saturating_mul(2),
+        )
     }
 
     /// The same parameters for another station.
@@ -182,6 +228,24 @@ impl MacConfig {
         self
     }
 
+    /// Keep this duty cycle: after each transmission, wait out its off-time before
+    /// the next data frame (see [`crate::region`]). [`DutyCycle::UNLIMITED`] (no
+    /// off-time) by default.
+    pub const fn with_duty_cycle(mut self, duty_cycle: DutyCycle) -> Self {
+        self.duty_cycle = duty_cycle;
+        self
+    }
+
+    /// The duty cycle kept.
+    pub const fn duty_cycle(&self) -> DutyCycle {
+        self.duty_cycle
+    }
+
+    /// The PHY.
+    pub const fn phy(&self) -> Phy {
+        self.phy
+    }
+
     /// Turn carrier sense off (a named simplification for comparisons: ALOHA with
     /// acknowledgements). On by default.
     pub const fn with_carrier_sense(mut self, on: bool) -> Self {
@@ -225,11 +289,10 @@ impl MacConfig {
             .saturating_add(self.slot.as_nanos().saturating_mul(2))
     }
 
-    /// Air time of a packet of `bytes` bytes, PHY overhead included, rounded up.
+    /// Air time of a packet of `bytes` bytes, PHY overhead included: the PHY's
+    /// ([`Phy::air_time_ns`]).
     pub const fn air_time_ns(&self, bytes: usize) -> u64 {
-        let bits = (bytes as u64 + self.phy_overhead_bytes as u64).saturating_mul(8);
-        bits.saturating_mul(1_000_000_000)
-            .div_ceil(self.bit_rate as u64)
+        self.phy.air_time_ns(bytes)
     }
 
     /// How long a sender waits for an ACK once its frame has left.

@@ -30,6 +30,10 @@ pub struct AirCounters {
     pub rx_stray_acks: u32,
     /// Radio driver errors.
     pub radio_errors: u32,
+    /// Data attempts that waited for the duty cycle's off-time to end.
+    pub duty_cycle_waits: u32,
+    /// Time on the air, data and ACKs, in nanoseconds.
+    pub air_time_ns: u64,
 }
 
 impl AirCounters {

@@ -74,6 +74,10 @@ pub struct MacCore<R, const N: usize, const Q: usize, const P: usize = 8> {
     /// air time, and whether it is an ACK.
     on_air: Option<(u64, bool)>,
     ack_due: Option<AckDue>,
+    /// The end of the duty cycle's off-time: no data frame goes before it.
+    off_until: u64,
+    /// Whether the current attempt's wait for the off-time has been counted.
+    off_counted: bool,
     /// The DCF's medium tracking and backoff counter (`ChannelAccess::DcfLike`).
     #[cfg(feature = "dcf")]
     dcf: dcf::Contention,
@@ -100,6 +104,8 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
             state: TxState::Idle,
             on_air: None,
             ack_due: None,
+            off_until: 0,
+            off_counted: false,
             #[cfg(feature = "dcf")]
             dcf: dcf::Contention::new(),
             seen: Vec::new(),
@@ -141,6 +147,7 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
         self.next_seq = self.next_seq.wrapping_add(1);
         self.tx = Some(frame);
         self.attempts = 0;
+        self.off_counted = false;
         self.retries.reset();
         self.busy.reset();
         self.state = self.first_state();
@@ -166,6 +173,13 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
             TxState::Contend => Some(self.dcf_deadline()),
             TxState::WaitAck { early, .. } => Some(early),
         };
+        let tx = tx.map(|t| {
+            if self.contending() {
+                t.max(self.off_until)
+            } else {
+                t
+            }
+        });
         let air = self.on_air.map(|(end, _)| end);
         let ack = self.ack_due.map(|a| a.at);
         [tx, air, ack].into_iter().flatten().min()
@@ -288,7 +302,26 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
         }
     }
 
+    /// Whether the data frame is in channel access (not on the air, not waiting for
+    /// its ACK).
+    fn contending(&self) -> bool {
+        match self.state {
+            TxState::Idle | TxState::Sending | TxState::WaitAck { .. } => false,
+            TxState::Sensing { .. } | TxState::Backoff { .. } | TxState::Csma { .. } => true,
+            #[cfg(feature = "dcf")]
+            TxState::Contend => true,
+        }
+    }
+
     fn step_tx<RADIO: Radio>(&mut self, radio: &mut RADIO, now_ns: u64) -> Option<Event> {
+        if now_ns < self.off_until && self.contending() {
+            // The duty cycle's off-time: channel access resumes at its end.
+            if !self.off_counted {
+                self.off_counted = true;
+                bump(&mut self.counters.medium.duty_cycle_waits);
+            }
+            return None;
+        }
         match self.state {
             TxState::Idle | TxState::Sending => None,
             TxState::Sensing { since } => self.beb_sense(radio, now_ns, since),
@@ -332,6 +365,7 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
     fn transmit_data<RADIO: Radio>(&mut self, radio: &mut RADIO, now_ns: u64) -> Option<Event> {
         let frame = self.tx.clone()?;
         self.attempts = self.attempts.saturating_add(1);
+        self.off_counted = false;
         self.busy.reset();
         bump(&mut self.counters.tx_attempts);
         self.state = TxState::Sending;
@@ -372,8 +406,15 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
         let packet = buf.get(..len).unwrap_or_default();
         match radio.transmit(packet) {
             Ok(()) => {
-                let end = now_ns.saturating_add(self.config.air_time_ns(len));
+                let air = self.config.air_time_ns(len);
+                let end = now_ns.saturating_add(air);
                 self.on_air = Some((end, is_ack));
+                self.counters.medium.air_time_ns =
+                    self.counters.medium.air_time_ns.saturating_add(air);
+                let off = self.config.duty_cycle().off_time_ns(air);
+                if off > 0 {
+                    self.off_until = self.off_until.max(end).saturating_add(off);
+                }
                 if is_ack {
                     bump(&mut self.counters.medium.acks_sent);
                 }

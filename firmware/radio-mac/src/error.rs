@@ -24,6 +24,12 @@ pub enum ConfigErrorKind {
     ZeroWindow,
     /// DCF: the maximum backoff stage is above 16.
     MaxStage,
+    /// LoRa: a spreading factor outside 6 to 12, or SF6 with an explicit header.
+    LoRaSpreadingFactor,
+    /// LoRa: a programmed preamble shorter than 6 symbols.
+    LoRaPreamble,
+    /// A duty cycle of 0 or above 100 %.
+    DutyCycle,
 }
 
 /// A configuration was refused.
@@ -57,6 +63,11 @@ impl core::fmt::Display for ConfigError {
             ConfigErrorKind::FrameRetries => "macMaxFrameRetries must be 0 to 7",
             ConfigErrorKind::ZeroWindow => "the DCF window of stage 0 must not be zero",
             ConfigErrorKind::MaxStage => "the DCF maximum backoff stage must be 0 to 16",
+            ConfigErrorKind::LoRaSpreadingFactor => {
+                "the LoRa spreading factor must be 6 to 12, and SF6 needs an implicit header"
+            }
+            ConfigErrorKind::LoRaPreamble => "the LoRa preamble must be 6 symbols or more",
+            ConfigErrorKind::DutyCycle => "the duty cycle must be above 0 and at most 100 %",
         })
     }
 }

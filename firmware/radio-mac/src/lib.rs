@@ -80,7 +80,9 @@ pub mod engine;
 mod error;
 pub mod event;
 pub mod frame;
+pub mod phy;
 pub mod radio;
+pub mod region;
 #[cfg(feature = "sim-radio")]
 pub mod sim;
 
@@ -91,4 +93,6 @@ pub use engine::MacCore;
 pub use event::{AirEvent, DropReason, Event, SendError};
 pub use frame::Frame;
 pub use mac_base::{Address, FrameError, FrameErrorKind, RxError, RxErrorKind};
+pub use phy::{Bandwidth, CodingRate, LoRa, Phy};
 pub use radio::Radio;
+pub use region::DutyCycle;

@@ -30,7 +30,7 @@
 #![no_std]
 
 use embedded_hal::spi::{Operation, SpiDevice};
-use radio_mac::Radio;
+use radio_mac::{DutyCycle, LoRa, Radio};
 
 /// Register addresses (datasheet section 6.4).
 pub mod reg {
@@ -60,6 +60,10 @@ pub mod reg {
     pub const MODEM_CONFIG_1: u8 = 0x1D;
     /// Spreading factor, payload CRC.
     pub const MODEM_CONFIG_2: u8 = 0x1E;
+    /// Preamble length, most significant byte.
+    pub const PREAMBLE_MSB: u8 = 0x20;
+    /// Preamble length, least significant byte.
+    pub const PREAMBLE_LSB: u8 = 0x21;
     /// Payload length (TX).
     pub const PAYLOAD_LENGTH: u8 = 0x22;
     /// Low data rate optimisation, AGC.
@@ -95,28 +99,35 @@ pub mod irq {
 /// The `RegVersion` of the SX1276/77/78/79.
 pub const SILICON_VERSION: u8 = 0x12;
 
-/// Radio settings: frequency, spreading factor, bandwidth, output power.
+/// Radio settings: frequency, LoRa modulation and packet format, output power, and
+/// the duty cycle of the frequency's sub-band. The one place they are written: the
+/// driver programs the chip from them ([`Sx127x::new`]) and the MAC takes its timing
+/// from the same values ([`Settings::mac_config`]), so the ACK timeout always matches
+/// the air time the chip produces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Settings {
     /// Carrier frequency in Hz.
     pub frequency_hz: u32,
-    /// Spreading factor, 7..=12.
-    pub spreading_factor: u8,
-    /// `RegModemConfig1` bandwidth code (7 = 125 kHz).
-    pub bandwidth_code: u8,
+    /// Spreading factor (7 to 12: SF6 needs an implicit header, which the MAC's
+    /// variable-length frames cannot use), bandwidth, coding rate, preamble, header,
+    /// CRC, low data rate optimisation.
+    pub lora: LoRa,
     /// Output power on PA_BOOST, 2..=17 dBm.
     pub power_dbm: u8,
+    /// The duty cycle the MAC keeps (the EU868 sub-band's, [`radio_mac::region`]).
+    pub duty_cycle: DutyCycle,
 }
 
 impl Settings {
-    /// 868.1 MHz (EU868 channel 1), SF7, 125 kHz, coding rate 4/5, +14 dBm: about
-    /// 5.5 kb/s, a 1.024 ms symbol.
+    /// 868.1 MHz (EU868 channel 1, in the 868.0-868.6 MHz sub-band: 1 % duty cycle),
+    /// SF7, 125 kHz, coding rate 4/5, 8 preamble symbols, explicit header, payload
+    /// CRC, +14 dBm: a 1.024 ms symbol, about 5.5 kb/s.
     pub const EU868_SF7_BW125: Self = Self {
         frequency_hz: 868_100_000,
-        spreading_factor: 7,
-        bandwidth_code: 7,
+        lora: LoRa::SF7_BW125,
         power_dbm: 14,
+        duty_cycle: DutyCycle::ONE_PERCENT,
     };
 
     /// The `RegFrf` value: `f * 2^19 / 32 MHz`, rounded to the nearest step of
@@ -125,23 +136,57 @@ impl Settings {
         ((((self.frequency_hz as u64) << 19) + 16_000_000) / 32_000_000) as u32
     }
 
-    /// The MAC's view of this PHY for SF7 at 125 kHz, coding rate 4/5: a bit rate of
-    /// `SF * BW / 2^SF * 4/5` = 5469 b/s; PHY overhead of 12.25 preamble symbols and
-    /// the explicit header's 8 symbols, about 14 bytes at that rate; a turnaround of
-    /// one symbol (1.024 ms, well above the chip's mode-switch times of datasheet
-    /// table 7); and a CCA time of two symbols, the time the modem needs to report a
-    /// preamble (Semtech AN1200.21 gives about 1.75 symbols for channel activity
-    /// detection). Slot = 3.072 ms. Other spreading factors scale these by `2^(SF-7)`.
+    /// `RegModemConfig1`: bandwidth, coding rate, implicit header bit.
+    pub const fn modem_config_1(&self) -> u8 {
+        let implicit = if self.lora.explicit_header() { 0 } else { 1 };
+        (self.lora.bandwidth().code() << 4) | (self.lora.coding_rate().cr() << 1) | implicit
+    }
+
+    /// `RegModemConfig2`: spreading factor, payload CRC bit.
+    pub const fn modem_config_2(&self) -> u8 {
+        let crc = if self.lora.crc() { 0x04 } else { 0 };
+        (self.lora.spreading_factor() << 4) | crc
+    }
+
+    /// `RegModemConfig3`: AGC on, and the low data rate optimisation where
+    /// [`LoRa::low_data_rate_on`] says (a symbol over 16 ms, by default).
+    pub const fn modem_config_3(&self) -> u8 {
+        0x04 | if self.lora.low_data_rate_on() {
+            0x08
+        } else {
+            0
+        }
+    }
+
+    /// The MAC's view of this PHY: Semtech's time on air of these settings
+    /// ([`radio_mac::phy::LoRa::air_time_ns`]); a turnaround of one symbol (1.024 ms
+    /// at SF7/125 kHz, well above the chip's mode-switch times of datasheet table 7);
+    /// a CCA of two symbols, the time the modem needs to report a preamble (Semtech
+    /// AN1200.21 gives about 1.75 symbols for channel activity detection), so a slot
+    /// of three symbols (3.072 ms at SF7); the duty cycle of [`Self::duty_cycle`].
     /// The channel-access rule is the radio MAC's default, IEEE 802.15.4 unslotted
     /// CSMA-CA, its backoff periods being this slot.
+    ///
+    /// ```
+    /// use sx127x_radio::Settings;
+    /// use mac_base::Address;
+    /// let c = Settings::EU868_SF7_BW125.mac_config(Address(1)).unwrap();
+    /// assert_eq!(c.slot().as_nanos(), 3_072_000);
+    /// assert_eq!(c.air_time_ns(9), 41_216_000); // the ACK
+    /// assert_eq!(c.ack_timeout_ns(), 45_312_000);
+    /// ```
     ///
     /// # Errors
     ///
     /// [`radio_mac::config::ConfigErrorKind::BroadcastAddress`] for a broadcast address.
-    pub const fn mac_config_sf7(
+    pub const fn mac_config(
+        &self,
         address: mac_base::Address,
     ) -> Result<radio_mac::MacConfig, radio_mac::config::ConfigError> {
-        radio_mac::MacConfig::new(address, 5_469, 14, 1_024_000, 2_048_000)
+        match radio_mac::MacConfig::lora(address, self.lora) {
+            Ok(c) => Ok(c.with_duty_cycle(self.duty_cycle)),
+            Err(e) => Err(e),
+        }
     }
 }
 
@@ -209,12 +254,12 @@ impl<SPI: SpiDevice> Sx127x<SPI> {
     /// # Errors
     ///
     /// [`ErrorKind::WrongChip`] if `RegVersion` is not 0x12,
-    /// [`ErrorKind::InvalidArgument`] for a spreading factor outside 7..=12 or a power
-    /// outside 2..=17 dBm, [`ErrorKind::Spi`] on an SPI failure.
+    /// [`ErrorKind::InvalidArgument`] for an implicit header (the MAC's frames vary
+    /// in length, so SF6 too) or a power outside 2..=17 dBm, [`ErrorKind::Spi`] on an
+    /// SPI failure.
     pub fn new(spi: SPI, settings: Settings) -> Result<Self, Error> {
-        let sf_ok = matches!(settings.spreading_factor, 7..=12);
         let power_ok = matches!(settings.power_dbm, 2..=17);
-        if !sf_ok || !power_ok || settings.bandwidth_code > 9 {
+        if !settings.lora.explicit_header() || !power_ok {
             return Err(Error::new(ErrorKind::InvalidArgument));
         }
         let mut radio = Self {
@@ -232,13 +277,11 @@ impl<SPI: SpiDevice> Sx127x<SPI> {
         radio.write(reg::PA_CONFIG, 0x80 | (settings.power_dbm - 2))?;
         radio.write(reg::FIFO_TX_BASE_ADDR, 0)?;
         radio.write(reg::FIFO_RX_BASE_ADDR, 0)?;
-        // Explicit header, coding rate 4/5.
-        radio.write(reg::MODEM_CONFIG_1, (settings.bandwidth_code << 4) | 0x02)?;
-        // Spreading factor, payload CRC on.
-        radio.write(reg::MODEM_CONFIG_2, (settings.spreading_factor << 4) | 0x04)?;
-        // AGC on; low data rate optimisation where the symbol exceeds 16 ms.
-        let ldro = settings.spreading_factor >= 11 && settings.bandwidth_code <= 7;
-        radio.write(reg::MODEM_CONFIG_3, 0x04 | if ldro { 0x08 } else { 0 })?;
+        radio.write(reg::MODEM_CONFIG_1, settings.modem_config_1())?;
+        radio.write(reg::MODEM_CONFIG_2, settings.modem_config_2())?;
+        radio.write(reg::MODEM_CONFIG_3, settings.modem_config_3())?;
+        let [msb, lsb] = settings.lora.preamble_symbols().to_be_bytes();
+        radio.write_burst(reg::PREAMBLE_MSB, &[msb, lsb])?;
         // A private network's sync word, not LoRaWAN's 0x34.
         radio.write(reg::SYNC_WORD, 0x12)?;
         radio.write(reg::OP_MODE, mode::STANDBY)?;

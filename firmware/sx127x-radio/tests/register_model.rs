@@ -19,6 +19,9 @@ use std::rc::Rc;
 
 use embedded_hal::spi::{ErrorKind, ErrorType, Operation, SpiDevice};
 use mac_base::Address;
+use radio_mac::phy::LowDataRate;
+use radio_mac::region::eu868;
+use radio_mac::{Bandwidth, CodingRate, DutyCycle, LoRa};
 use radio_mac::{Event, MacCore, Radio};
 use rand_core::SeedableRng;
 use sx127x_radio::{ErrorKind as DriverError, Settings, Sx127x, irq, mode, reg};
@@ -162,14 +165,117 @@ fn wrong_chip_and_bad_settings_are_refused() {
     model.borrow_mut().regs[usize::from(reg::VERSION)] = 0x22;
     let err = Sx127x::new(Spi(model.clone()), Settings::EU868_SF7_BW125).unwrap_err();
     assert_eq!(err.kind(), DriverError::WrongChip { version: 0x22 });
-    let bad = Settings {
-        spreading_factor: 6,
+    model.borrow_mut().regs[usize::from(reg::VERSION)] = 0x12;
+    // SF6 works with an implicit header only, which the MAC's frames cannot use.
+    let sf6 = Settings {
+        lora: LoRa::new(6, Bandwidth::Khz125, CodingRate::Cr4_5).unwrap(),
         ..Settings::EU868_SF7_BW125
     };
+    assert!(!sf6.lora.explicit_header());
+    let loud = Settings {
+        power_dbm: 20,
+        ..Settings::EU868_SF7_BW125
+    };
+    for bad in [sf6, loud] {
+        assert_eq!(
+            Sx127x::new(Spi(model.clone()), bad).unwrap_err().kind(),
+            DriverError::InvalidArgument
+        );
+    }
+}
+
+/// The chip is programmed from the same settings the MAC is timed by: read the
+/// modem registers back, decode them as the datasheet does (section 6.4), and the
+/// MAC's air time is that of the decoded setting; and the ACK timeout covers the
+/// ACK's air time plus the receiver's turnaround at every setting.
+#[test]
+fn the_mac_is_timed_by_what_the_chip_is_programmed_with() {
+    let mut settings = vec![Settings::EU868_SF7_BW125];
+    for sf in 7..=12 {
+        for bw in [
+            Bandwidth::Khz62_5,
+            Bandwidth::Khz125,
+            Bandwidth::Khz250,
+            Bandwidth::Khz500,
+        ] {
+            for cr in CodingRate::ALL {
+                let lora = LoRa::new(sf, bw, cr)
+                    .unwrap()
+                    .with_preamble_symbols(6 + u16::from(sf))
+                    .unwrap();
+                settings.push(Settings {
+                    lora: lora.with_crc(sf % 2 == 0),
+                    ..Settings::EU868_SF7_BW125
+                });
+            }
+        }
+    }
+    for s in settings {
+        let model = Rc::new(RefCell::new(Chip::new()));
+        Sx127x::new(Spi(model.clone()), s).unwrap();
+        let m = model.borrow();
+        let get = |r: u8| m.regs[usize::from(r)];
+        let (c1, c2, c3) = (
+            get(reg::MODEM_CONFIG_1),
+            get(reg::MODEM_CONFIG_2),
+            get(reg::MODEM_CONFIG_3),
+        );
+        let cr = CodingRate::ALL[usize::from((c1 >> 1) & 0x07) - 1];
+        let decoded = LoRa::new(c2 >> 4, Bandwidth::from_code(c1 >> 4).unwrap(), cr)
+            .unwrap()
+            .with_preamble_symbols(u16::from_be_bytes([
+                get(reg::PREAMBLE_MSB),
+                get(reg::PREAMBLE_LSB),
+            ]))
+            .unwrap()
+            .with_crc(c2 & 0x04 != 0)
+            .with_explicit_header(c1 & 0x01 == 0)
+            .unwrap()
+            .with_low_data_rate(if c3 & 0x08 != 0 {
+                LowDataRate::On
+            } else {
+                LowDataRate::Off
+            });
+        let mac = s.mac_config(Address(1)).unwrap();
+        for bytes in [9, 20, 64, 255] {
+            assert_eq!(
+                mac.air_time_ns(bytes),
+                decoded.air_time_ns(bytes),
+                "{s:?}, {bytes} bytes"
+            );
+        }
+        // The ACK goes a turnaround (SIFS) after the data frame and must end before
+        // the sender's timeout.
+        assert!(
+            mac.ack_timeout_ns() > mac.sifs_ns() + mac.air_time_ns(radio_mac::frame::ACK_LEN),
+            "{s:?}"
+        );
+        assert_eq!(mac.duty_cycle(), DutyCycle::ONE_PERCENT);
+    }
+}
+
+#[test]
+fn the_board_setting_keeps_its_sub_bands_duty_cycle() {
+    let s = Settings::EU868_SF7_BW125;
     assert_eq!(
-        Sx127x::new(Spi(model), bad).unwrap_err().kind(),
-        DriverError::InvalidArgument
+        eu868::sub_band(s.frequency_hz).map(|b| b.duty_cycle),
+        Some(s.duty_cycle)
     );
+    // Low data rate optimisation exactly where a symbol exceeds 16 ms.
+    let ldro = |sf, bw| {
+        Settings {
+            lora: LoRa::new(sf, bw, CodingRate::Cr4_5).unwrap(),
+            ..s
+        }
+        .modem_config_3()
+            & 0x08
+            != 0
+    };
+    assert!(!ldro(10, Bandwidth::Khz125)); // 8.192 ms
+    assert!(ldro(11, Bandwidth::Khz125)); // 16.384 ms
+    assert!(ldro(10, Bandwidth::Khz62_5)); // 16.384 ms
+    assert!(ldro(12, Bandwidth::Khz250)); // 16.384 ms
+    assert!(!ldro(9, Bandwidth::Khz62_5)); // 8.192 ms
 }
 
 #[test]
@@ -203,7 +309,7 @@ fn transmit_receive_and_carrier_sense() {
 fn two_modelled_chips_carry_the_mac() {
     let (ma, mut ra) = chip();
     let (mb, mut rb) = chip();
-    let cfg = |a| Settings::mac_config_sf7(Address(a)).unwrap();
+    let cfg = |a| Settings::EU868_SF7_BW125.mac_config(Address(a)).unwrap();
     let rng = |s| rand_xorshift::XorShiftRng::seed_from_u64(s);
     let mut a: MacCore<_, 32, 4> = MacCore::new(cfg(1), rng(1));
     let mut b: MacCore<_, 32, 4> = MacCore::new(cfg(2), rng(2));

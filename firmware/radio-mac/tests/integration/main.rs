@@ -13,4 +13,6 @@ mod channel;
 mod common;
 mod corruption;
 mod dcf;
+mod duty_cycle;
 mod ieee802154;
+mod phy;
