@@ -23,9 +23,10 @@ DEFMT_PRINT_VERSION=1.2.0
 # Budgets from the project's goals.
 QEMU_APP_FLASH_BUDGET=16384
 BACKOFF_CORE_FLASH_BUDGET=1024
-# The radio board's flash before the named channel-access rules (11 516 bytes,
-# 2026-11-25) plus 1 KiB: the rules may not grow it by more.
-RADIO_BOARD_FLASH_BUDGET=12540
+# The radio board's flash with the LoRa time on air, the duty cycle's credits and the
+# settings the chip and the MAC share (13 808 bytes, 2026-12-02; 12 228 before them,
+# 11 516 before the named channel-access rules) plus 512 bytes.
+RADIO_BOARD_FLASH_BUDGET=14320
 
 # shellcheck source=../scripts/steps.sh
 source "$ROOT/scripts/steps.sh"

@@ -13,8 +13,9 @@
 //! the LoRa slot of `Settings::mac_config` (3.072 ms) instead of 802.15.4's 320 µs.
 //!
 //! 868.1 MHz lies in the EU868 sub-band 868.0-868.6 MHz, where a device may be on
-//! the air 1 % of the time. The MAC keeps that itself (after each transmission it
-//! waits out the off-time, 99 times its air time, before its next data frame), and
+//! the air 1 % of the time. The MAC keeps that itself (LoRaMac-node's time credits
+//! over one hour: each transmission costs 100 times its air time of credit, which
+//! fills with time; a data frame waits for it, an ACK it cannot pay is withheld), and
 //! the demo stays well inside it: a ping is 18 bytes, 51.456 ms on the air at SF7,
 //! and the ACK for a peer's ping 41.216 ms, 92.7 ms every 12 s on average, 0.77 %.
 //!

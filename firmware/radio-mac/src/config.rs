@@ -34,8 +34,9 @@
 //! * **Air time**: the PHY's own ([`Phy::air_time_ns`]): `(n + PHY overhead) * 8 /
 //!   bit rate` for a constant-rate PHY, Semtech's time-on-air formula for LoRa
 //!   ([`crate::phy`]), so the ACK timeout is right at every spreading factor.
-//! * **Duty cycle** (off by default): after each transmission the MAC waits out the
-//!   sub-band's off-time before its next data frame ([`crate::region`]).
+//! * **Duty cycle** (off by default): LoRaMac-node's time credits over one hour; a
+//!   data frame waits for its price, an ACK the account cannot pay is withheld
+//!   ([`crate::region`]).
 
 use backoff_core::{BebConfig, SlotTime};
 use mac_base::Address;
@@ -228,9 +229,9 @@ impl MacConfig {
         self
     }
 
-    /// Keep this duty cycle: after each transmission, wait out its off-time before
-    /// the next data frame (see [`crate::region`]). [`DutyCycle::UNLIMITED`] (no
-    /// off-time) by default.
+    /// Keep this duty cycle: each transmission pays `air / d` from an account that
+    /// fills with time up to one hour (see [`crate::region`]).
+    /// [`DutyCycle::UNLIMITED`] by default.
     pub const fn with_duty_cycle(mut self, duty_cycle: DutyCycle) -> Self {
         self.duty_cycle = duty_cycle;
         self

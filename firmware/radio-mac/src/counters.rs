@@ -30,8 +30,10 @@ pub struct AirCounters {
     pub rx_stray_acks: u32,
     /// Radio driver errors.
     pub radio_errors: u32,
-    /// Data attempts that waited for the duty cycle's off-time to end.
+    /// Data attempts that waited for the duty cycle's credit.
     pub duty_cycle_waits: u32,
+    /// ACKs not sent because the duty cycle's account could not pay for them.
+    pub acks_withheld: u32,
     /// Time on the air, data and ACKs, in nanoseconds.
     pub air_time_ns: u64,
 }

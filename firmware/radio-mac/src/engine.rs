@@ -20,6 +20,7 @@ use crate::counters::Counters;
 use crate::event::{AirEvent, DropReason, Event, SendError};
 use crate::frame::{Frame, Kind, OVERHEAD};
 use crate::radio::Radio;
+use crate::region::Credits;
 
 /// Longest packet, in bytes, for a payload capacity of 255.
 const MAX_PACKET: usize = 255 + OVERHEAD;
@@ -74,9 +75,11 @@ pub struct MacCore<R, const N: usize, const Q: usize, const P: usize = 8> {
     /// air time, and whether it is an ACK.
     on_air: Option<(u64, bool)>,
     ack_due: Option<AckDue>,
-    /// The end of the duty cycle's off-time: no data frame goes before it.
+    /// The duty cycle's account (`crate::region`).
+    credits: Credits,
+    /// When the account will hold the waiting data frame's price (while it waits).
     off_until: u64,
-    /// Whether the current attempt's wait for the off-time has been counted.
+    /// Whether the current attempt's wait for credit has been counted.
     off_counted: bool,
     /// The DCF's medium tracking and backoff counter (`ChannelAccess::DcfLike`).
     #[cfg(feature = "dcf")]
@@ -104,6 +107,7 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
             state: TxState::Idle,
             on_air: None,
             ack_due: None,
+            credits: Credits::full(config.duty_cycle()),
             off_until: 0,
             off_counted: false,
             #[cfg(feature = "dcf")]
@@ -262,7 +266,11 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
         if let Some(due) = self.ack_due.filter(|a| a.at <= now_ns) {
             self.ack_due = None;
             if let Ok(ack) = Frame::<N>::ack(due.dst, self.config.address(), due.seq) {
-                return self.put_on_air(radio, &ack, now_ns, true);
+                if self.credits.pay(now_ns, self.config.air_time_ns(OVERHEAD)) {
+                    return self.put_on_air(radio, &ack, now_ns, true);
+                }
+                // The duty cycle's account cannot pay for it: withheld.
+                bump(&mut self.counters.medium.acks_withheld);
             }
         }
         self.step_tx(radio, now_ns)
@@ -314,13 +322,18 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
     }
 
     fn step_tx<RADIO: Radio>(&mut self, radio: &mut RADIO, now_ns: u64) -> Option<Event> {
-        if now_ns < self.off_until && self.contending() {
-            // The duty cycle's off-time: channel access resumes at its end.
-            if !self.off_counted {
-                self.off_counted = true;
-                bump(&mut self.counters.medium.duty_cycle_waits);
+        if self.contending() {
+            // The duty cycle: channel access waits until the account holds the price.
+            let wait = self.credits.wait_ns(now_ns, self.data_air_ns());
+            if wait > 0 {
+                self.off_until = now_ns.saturating_add(wait);
+                if !self.off_counted {
+                    self.off_counted = true;
+                    bump(&mut self.counters.medium.duty_cycle_waits);
+                }
+                return None;
             }
-            return None;
+            self.off_until = 0;
         }
         match self.state {
             TxState::Idle | TxState::Sending => None,
@@ -361,9 +374,23 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
         }
     }
 
+    /// The air time of the data frame waiting, 0 without one.
+    fn data_air_ns(&self) -> u64 {
+        self.tx.as_ref().map_or(0, |f| {
+            self.config
+                .air_time_ns(f.payload().len().saturating_add(OVERHEAD))
+        })
+    }
+
     /// Put the data frame on the air: one more attempt.
     fn transmit_data<RADIO: Radio>(&mut self, radio: &mut RADIO, now_ns: u64) -> Option<Event> {
         let frame = self.tx.clone()?;
+        if !self.credits.pay(now_ns, self.data_air_ns()) {
+            // An ACK spent the credit during the channel access: begin it again once
+            // the account holds the price.
+            self.state = self.first_state();
+            return None;
+        }
         self.attempts = self.attempts.saturating_add(1);
         self.off_counted = false;
         self.busy.reset();
@@ -411,10 +438,6 @@ impl<R: Rng, const N: usize, const Q: usize, const P: usize> MacCore<R, N, Q, P>
                 self.on_air = Some((end, is_ack));
                 self.counters.medium.air_time_ns =
                     self.counters.medium.air_time_ns.saturating_add(air);
-                let off = self.config.duty_cycle().off_time_ns(air);
-                if off > 0 {
-                    self.off_until = self.off_until.max(end).saturating_add(off);
-                }
                 if is_ack {
                     bump(&mut self.counters.medium.acks_sent);
                 }

@@ -404,18 +404,19 @@ impl LoRa {
     /// Symbols of the payload part (header, payload and CRC): `8 + max(ceil((8 PL -
     /// 4 SF + 28 + 16 CRC - 20 IH) / (4 (SF - 2 DE))) (CR + 4), 0)`.
     pub const fn payload_symbols(&self, bytes: usize) -> u32 {
-        let sf = self.spreading_factor as i64;
-        let crc = if self.crc { 16 } else { 0 };
-        let ih = if self.explicit_header { 0 } else { 20 };
-        let de = if self.low_data_rate_on() { 2 } else { 0 };
-        let bits = 8 * (bytes as i64) - 4 * sf + 28 + crc - ih;
-        let per_block = 4 * (sf - de);
-        let blocks = if bits > 0 {
-            (bits + per_block - 1) / per_block
+        // In 32 bits (a packet is at most 255 bytes), the subtracted terms apart so
+        // that nothing goes below zero: a Cortex-M divides these in one instruction.
+        let sf = self.spreading_factor as u32;
+        let bytes = if bytes > 0xFFFF { 0xFFFF } else { bytes as u32 };
+        let added = 8 * bytes + 28 + if self.crc { 16 } else { 0 };
+        let taken = 4 * sf + if self.explicit_header { 0 } else { 20 };
+        let per_block = 4 * (sf - if self.low_data_rate_on() { 2 } else { 0 });
+        let blocks = if added > taken {
+            (added - taken).div_ceil(per_block)
         } else {
             0
         };
-        (8 + blocks * (self.coding_rate.cr() as i64 + 4)) as u32
+        8 + blocks * (self.coding_rate.cr() as u32 + 4)
     }
 
     /// The preamble on the air (programmed symbols + 4.25), in nanoseconds.

@@ -5,23 +5,35 @@
 //!
 //! ETSI EN 300 220-2 (the harmonised standard for short-range devices at 25-1000
 //! MHz) and ERC Recommendation 70-03 annex 1 limit a device's time on the air in each
-//! sub-band of 863-870 MHz to a share of any hour: 0.1 %, 1 % or 10 %. A MAC with a
-//! [`DutyCycle`] ([`MacConfig::with_duty_cycle`](crate::MacConfig::with_duty_cycle))
-//! keeps it the way LoRaWAN devices do (LoRaWAN Regional Parameters RP002, EU863-870
-//! "the end-device ... SHALL respect the duty cycle"; Semtech's LoRaMac-node): after
-//! a transmission of air time `T` the sub-band is closed for the off-time
-//! `T (1 / d - 1)`, so that on-time over on-time plus off-time never exceeds `d`.
-//! A data frame's channel access waits until the off-time is over. An ACK cannot
-//! wait (its sender would give up on it), so it goes on time and its off-time is
-//! added to the one still running: the next data frame waits for both, and the
-//! share over any stretch that ends with an off-time stays at most `d`.
+//! sub-band of 863-870 MHz to a share of an observation period of one hour: 0.1 %,
+//! 1 % or 10 %. A MAC with a [`DutyCycle`]
+//! ([`MacConfig::with_duty_cycle`](crate::MacConfig::with_duty_cycle)) keeps it the
+//! way Semtech's LoRaWAN stack does (LoRaMac-node's time credits, `RegionCommon.c`,
+//! over its `DUTY_CYCLE_TIME_PERIOD` of one hour): a [`Credits`] account that starts
+//! full, fills with elapsed time up to one period, and pays `air / d` for each
+//! transmission (`air` on the air at duty cycle `d`). So in steady use a station is on
+//! the air at most `d` of the time, and at most `d` of the period more in a burst
+//! after a quiet hour.
+//!
+//! * A **data frame** waits (before its channel access) until the account holds its
+//!   price.
+//! * An **ACK** cannot wait (its sender would give up on it): it goes on time if the
+//!   account holds its price, and is withheld otherwise (counted in
+//!   `AirCounters::acks_withheld`): the sender then retries, as it does after any
+//!   lost ACK. A station that acknowledges more than its share (a sink many stations
+//!   send to) loses ACKs rather than the band's rule.
 //!
 //! ```
-//! use radio_mac::region::{eu868, DutyCycle};
+//! use radio_mac::region::{eu868, Credits, DutyCycle};
 //! let band = eu868::sub_band(868_100_000).unwrap();
 //! assert_eq!(band.duty_cycle, DutyCycle::ONE_PERCENT);
-//! // 51.456 ms on the air close the sub-band for 99 times as long.
-//! assert_eq!(band.duty_cycle.off_time_ns(51_456_000), 5_094_144_000);
+//! // 51.456 ms on the air cost 100 times as much credit: 5.1456 s.
+//! assert_eq!(band.duty_cycle.price_ns(51_456_000), 5_145_600_000);
+//! let mut account = Credits::full(band.duty_cycle);
+//! assert_eq!(account.wait_ns(0, 51_456_000), 0);
+//! // One hour of credit: 699 such frames at once, then one each 5.1456 s.
+//! for _ in 0..699 { account.pay(0, 51_456_000); }
+//! assert_eq!(account.wait_ns(0, 51_456_000), 1_920_000_000);
 //! assert!(eu868::sub_band(868_650_000).is_none()); // between sub-bands
 //! ```
 
@@ -36,7 +48,7 @@ pub struct DutyCycle {
 }
 
 impl DutyCycle {
-    /// No limit (100 %): no off-time.
+    /// No limit (100 %).
     pub const UNLIMITED: Self = Self { ppm: 1_000_000 };
     /// 10 %.
     pub const TEN_PERCENT: Self = Self { ppm: 100_000 };
@@ -62,10 +74,84 @@ impl DutyCycle {
         self.ppm
     }
 
-    /// The off-time after `air_ns` on the air: `air (1 / d - 1)`, rounded up.
-    pub const fn off_time_ns(&self, air_ns: u64) -> u64 {
-        let ppm = self.ppm as u64;
-        air_ns.saturating_mul(1_000_000 - ppm).div_ceil(ppm)
+    /// The credit a transmission of `air_ns` on the air costs: `air / d`, rounded up
+    /// (so an account that fills at one nanosecond a nanosecond sends `d` of the time).
+    pub const fn price_ns(&self, air_ns: u64) -> u64 {
+        air_ns.saturating_mul(1_000_000).div_ceil(self.ppm as u64)
+    }
+
+    /// Whether this is [`Self::UNLIMITED`].
+    pub const fn is_unlimited(&self) -> bool {
+        self.ppm >= 1_000_000
+    }
+}
+
+/// The observation period of the duty cycle, one hour (ETSI EN 300 220; LoRaMac-node's
+/// `DUTY_CYCLE_TIME_PERIOD`): the most credit an account holds.
+pub const PERIOD_NS: u64 = 3_600_000_000_000;
+
+/// A station's duty-cycle account: credit in nanoseconds that fills with elapsed time
+/// up to [`PERIOD_NS`], each transmission paying [`DutyCycle::price_ns`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Credits {
+    duty_cycle: DutyCycle,
+    credit_ns: u64,
+    at_ns: u64,
+}
+
+impl Credits {
+    /// A full account (at time 0), as a station starts.
+    pub const fn full(duty_cycle: DutyCycle) -> Self {
+        Self {
+            duty_cycle,
+            credit_ns: PERIOD_NS,
+            at_ns: 0,
+        }
+    }
+
+    /// The duty cycle kept.
+    pub const fn duty_cycle(&self) -> DutyCycle {
+        self.duty_cycle
+    }
+
+    /// The credit at `now_ns`.
+    pub const fn credit_ns(&self, now_ns: u64) -> u64 {
+        let filled = self
+            .credit_ns
+            .saturating_add(now_ns.saturating_sub(self.at_ns));
+        if filled > PERIOD_NS {
+            PERIOD_NS
+        } else {
+            filled
+        }
+    }
+
+    /// How long after `now_ns` the account holds the price of `air_ns` on the air: 0
+    /// if it does now (always, without a limit).
+    pub const fn wait_ns(&self, now_ns: u64, air_ns: u64) -> u64 {
+        if self.duty_cycle.is_unlimited() {
+            return 0;
+        }
+        self.duty_cycle
+            .price_ns(air_ns)
+            .saturating_sub(self.credit_ns(now_ns))
+    }
+
+    /// Pay for `air_ns` on the air starting at `now_ns`; `false` (and nothing paid)
+    /// if the account does not hold its price.
+    pub fn pay(&mut self, now_ns: u64, air_ns: u64) -> bool {
+        if self.duty_cycle.is_unlimited() {
+            return true;
+        }
+        let credit = self.credit_ns(now_ns);
+        let price = self.duty_cycle.price_ns(air_ns);
+        if credit < price {
+            return false;
+        }
+        self.credit_ns = credit.saturating_sub(price);
+        self.at_ns = self.at_ns.max(now_ns);
+        true
     }
 }
 
