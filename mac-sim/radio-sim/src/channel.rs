@@ -7,8 +7,9 @@
 //! The rules (those of radio-mac's own test channel, `radio_mac::sim`, with powers
 //! from the topology):
 //!
-//! * **Propagation delay** is zero: at the ranges modelled (metres to a kilometre,
-//!   3.3 µs at most) it is far below a 16 µs symbol of the 2.4 GHz PHY.
+//! * **Propagation delay** is zero: at the ranges modelled (metres to a few
+//!   kilometres, 3.3 µs a kilometre) it is far below a 16 µs symbol of the 2.4 GHz
+//!   PHY and a LoRa symbol (128 µs to 262 ms).
 //! * **Carrier sense**: station `j`'s CCA is busy while a transmission `j` hears is on
 //!   the air, from `cca_delay` after its start (the sender's turnaround and the
 //!   listener's detection time) until its end; with a CCA threshold
@@ -28,7 +29,6 @@ use rand_core::SeedableRng;
 use rand_xorshift::XorShiftRng;
 use serde::Serialize;
 
-use crate::config::MAX_PHY_PACKET;
 use crate::topology::Links;
 
 /// Packets a receiver keeps before it drops more (the driver polls a station as soon
@@ -40,7 +40,8 @@ const INBOX: usize = 4;
 pub enum ChannelError {
     /// A station started a transmission while its previous one was on the air.
     AlreadyTransmitting,
-    /// A packet longer than IEEE 802.15.4's 127 bytes.
+    /// A packet longer than the PHY's longest (127 bytes on IEEE 802.15.4, 255 on
+    /// LoRa).
     TooLong,
 }
 
@@ -222,7 +223,7 @@ impl Channel {
         if self.is_sending(station) {
             return Err(ChannelError::AlreadyTransmitting);
         }
-        if packet.len() > MAX_PHY_PACKET {
+        if packet.len() > self.air.phy().max_packet() {
             return Err(ChannelError::TooLong);
         }
         let id = self.next_id;
@@ -350,7 +351,7 @@ impl Channel {
         // now started at most the longest air time ago.
         let horizon = self
             .now
-            .saturating_sub(self.air.air_time_ns(MAX_PHY_PACKET));
+            .saturating_sub(self.air.air_time_ns(self.air.phy().max_packet()));
         while self
             .recent
             .front()

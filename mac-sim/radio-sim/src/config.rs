@@ -10,14 +10,17 @@ use core::fmt;
 
 use radio_mac::config::ConfigErrorKind;
 use radio_mac::frame::OVERHEAD;
-use radio_mac::{ChannelAccess, Countdown, CsmaCa, Dcf, MacConfig};
+use radio_mac::phy::{Bandwidth, CodingRate, LoRa};
+use radio_mac::{Address, ChannelAccess, Countdown, CsmaCa, Dcf, DutyCycle, MacConfig};
 use serde::Serialize;
 use sim_kit::time::Time;
 
-/// IEEE 802.15.4's `aMaxPhyPacketSize`: the longest PHY payload, in bytes.
-pub const MAX_PHY_PACKET: usize = 127;
-/// The longest payload a frame can carry: [`MAX_PHY_PACKET`] minus radio-mac's
-/// header and frame check ([`OVERHEAD`] = 9 bytes), 118 bytes.
+/// The longest PHY payload of any PHY modelled, in bytes: LoRa's 255 (IEEE
+/// 802.15.4's `aMaxPhyPacketSize` is 127; [`Phy::max_packet`]).
+pub const MAX_PHY_PACKET: usize = 255;
+/// The longest payload a frame can carry on any PHY: [`MAX_PHY_PACKET`] minus
+/// radio-mac's header and frame check ([`OVERHEAD`] = 9 bytes), 246 bytes (118 on
+/// IEEE 802.15.4, [`Phy::max_payload`]).
 pub const MAX_PAYLOAD: usize = MAX_PHY_PACKET - OVERHEAD;
 /// The shortest payload: the driver writes a 4-byte frame number into every payload,
 /// by which the receiver checks that each delivered frame arrived exactly once.
@@ -25,6 +28,136 @@ pub const MIN_PAYLOAD: usize = 4;
 /// The most stations: radio-mac's addresses are one byte and 0xFF is broadcast;
 /// station `i` has address `i + 1`.
 pub const MAX_STATIONS: u16 = 254;
+
+/// The PHY: its air time, slot and turnaround, and the defaults of the parameters
+/// that depend on it (capture, path loss).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phy {
+    /// IEEE 802.15.4-2020 O-QPSK at 2.4 GHz (clause 12): 250 kb/s, 127-byte packets,
+    /// turnaround 192 µs, unit backoff period 320 µs
+    /// ([`MacConfig::IEEE_802_15_4_2450`]).
+    #[default]
+    #[serde(rename = "ieee802154-2450")]
+    Ieee802154_2450,
+    /// LoRa on a Semtech SX127x, timed as the radio board's firmware times it
+    /// (`sx127x_radio::Settings::mac_config`): Semtech's time on air, a turnaround of
+    /// one symbol, channel activity detection of two, 255-byte packets.
+    Lora,
+}
+
+impl Phy {
+    /// The name used in files, on the command line and in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Ieee802154_2450 => "ieee802154-2450",
+            Self::Lora => "lora",
+        }
+    }
+
+    /// The longest payload of a frame: the PHY's packet minus radio-mac's 9 bytes.
+    pub const fn max_payload(self) -> usize {
+        self.max_packet() - OVERHEAD
+    }
+
+    /// The longest PHY packet: 127 bytes (IEEE 802.15.4's `aMaxPhyPacketSize`) or
+    /// 255 (the SX127x's FIFO).
+    pub const fn max_packet(self) -> usize {
+        match self {
+            Self::Ieee802154_2450 => radio_mac::Phy::IEEE_802_15_4_2450.max_packet(),
+            Self::Lora => radio_mac::Phy::LoRa(LoRa::SF7_BW125).max_packet(),
+        }
+    }
+
+    /// The capture threshold when `capture_db` is left to the PHY: none for IEEE
+    /// 802.15.4; 6 dB for LoRa, the power threshold Bor et al. measured for two
+    /// packets of one spreading factor and use in LoRaSim ("Do LoRa low-power
+    /// wide-area networks scale?", MSWiM 2016, section 3.3).
+    pub const fn capture_db(self) -> Option<f64> {
+        match self {
+            Self::Ieee802154_2450 => None,
+            Self::Lora => Some(6.0),
+        }
+    }
+
+    /// Path loss at 1 m, dB, when `reference_loss` is left to the PHY: 40.2 (free
+    /// space at 2.45 GHz, `20 log10(4 pi / lambda)`); for LoRa at 868 MHz the
+    /// log-distance fit of Petäjäjärvi et al. (ITST 2015) that Bor et al. use,
+    /// PL(40 m) = 127.41 dB with exponent 2.08, carried to 1 m:
+    /// `127.41 - 20.8 log10(40)` = 94.09 dB (the same loss at every distance of 40 m
+    /// and more; shadowing, their sigma of 3.57 dB, is not modelled).
+    pub fn reference_loss_db(self) -> f64 {
+        match self {
+            Self::Ieee802154_2450 => 40.2,
+            Self::Lora => 127.41 - 20.8 * 40f64.log10(),
+        }
+    }
+
+    /// The path-loss exponent when it is left to the PHY: 3 at 2.4 GHz (outdoor and
+    /// obstructed indoor links measure 2.7 to 3.5), 2.08 for LoRa at 868 MHz
+    /// (Petäjäjärvi et al., as above).
+    pub const fn path_loss_exponent(self) -> f64 {
+        match self {
+            Self::Ieee802154_2450 => 3.0,
+            Self::Lora => 2.08,
+        }
+    }
+}
+
+/// A LoRa setting's text forms: the bandwidth in kHz as the SX127x datasheet writes
+/// it (`125`, `7.8`), the coding rate as `4/5`.
+pub const BANDWIDTHS: [(&str, Bandwidth); 10] = [
+    ("7.8", Bandwidth::Khz7_8),
+    ("10.4", Bandwidth::Khz10_4),
+    ("15.6", Bandwidth::Khz15_6),
+    ("20.8", Bandwidth::Khz20_8),
+    ("31.25", Bandwidth::Khz31_25),
+    ("41.7", Bandwidth::Khz41_7),
+    ("62.5", Bandwidth::Khz62_5),
+    ("125", Bandwidth::Khz125),
+    ("250", Bandwidth::Khz250),
+    ("500", Bandwidth::Khz500),
+];
+
+/// The coding rates by name.
+pub const CODING_RATES: [(&str, CodingRate); 4] = [
+    ("4/5", CodingRate::Cr4_5),
+    ("4/6", CodingRate::Cr4_6),
+    ("4/7", CodingRate::Cr4_7),
+    ("4/8", CodingRate::Cr4_8),
+];
+
+/// The text of a bandwidth (kHz).
+pub fn bandwidth_name(b: Bandwidth) -> &'static str {
+    BANDWIDTHS
+        .iter()
+        .find(|(_, v)| *v == b)
+        .map_or("125", |(n, _)| n)
+}
+
+/// The text of a coding rate.
+pub fn coding_rate_name(c: CodingRate) -> &'static str {
+    CODING_RATES
+        .iter()
+        .find(|(_, v)| *v == c)
+        .map_or("4/5", |(n, _)| n)
+}
+
+fn bandwidth_key<S: serde::Serializer>(b: &Bandwidth, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(bandwidth_name(*b))
+}
+
+fn coding_rate_key<S: serde::Serializer>(c: &CodingRate, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(coding_rate_name(*c))
+}
+
+/// A parameter whose default is the PHY's: `None` = the PHY's, `Some(v)` = set.
+fn phy_or_key<S: serde::Serializer, T: Serialize>(v: &Option<T>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(v) => s.serialize_some(v),
+        None => s.serialize_str("phy"),
+    }
+}
 
 /// Who hears whom (see the crate docs for the powers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -190,8 +323,8 @@ impl RuleConfig {
 }
 
 /// The MAC configuration of `rule`: the one mapping from rule names and parameters to
-/// radio-mac's [`MacConfig`] (every station then gets its own address), on
-/// [`MacConfig::IEEE_802_15_4_2450`]'s timing.
+/// radio-mac's [`MacConfig`] (every station then gets its own address), on the
+/// timing of `base` (the PHY's, [`RadioConfig::phy_config`]).
 ///
 /// * `ieee802154`: [`ChannelAccess::Ieee802154Unslotted`], IEEE 802.15.4-2020 unslotted
 ///   CSMA-CA (clause 6.2.5.1), the parameters left out at the standard's defaults
@@ -207,7 +340,7 @@ impl RuleConfig {
 ///
 /// [`ConfigError::RuleParameter`] for a parameter the rule does not take,
 /// [`ConfigError::Value`] for one outside the range radio-mac accepts (the standard's).
-pub fn mac_config(rule: &RuleConfig) -> Result<MacConfig, ConfigError> {
+pub fn mac_config(rule: &RuleConfig, base: MacConfig) -> Result<MacConfig, ConfigError> {
     const CSMA_KEYS: [&str; 4] = ["min_be", "max_be", "max_csma_backoffs", "max_frame_retries"];
     const DCF_KEYS: [&str; 4] = ["cw_min", "max_stage", "retry_limit", "countdown"];
     let takes: &[&str] = match rule.rule {
@@ -235,7 +368,6 @@ pub fn mac_config(rule: &RuleConfig) -> Result<MacConfig, ConfigError> {
         key,
         problem: e.to_string(),
     };
-    let base = MacConfig::IEEE_802_15_4_2450;
     let access = match rule.rule {
         Rule::Beb => ChannelAccess::Beb,
         Rule::Ieee802154 => {
@@ -312,12 +444,30 @@ pub struct RadioConfig {
     pub spacing_m: f64,
     /// Positions of `positions` (from a scenario file), one per station.
     pub positions: Vec<Position>,
+    /// The PHY.
+    pub phy: Phy,
+    /// LoRa: the spreading factor, 7 to 12.
+    pub spreading_factor: u8,
+    /// LoRa: the bandwidth.
+    #[serde(serialize_with = "bandwidth_key")]
+    pub bandwidth: Bandwidth,
+    /// LoRa: the coding rate.
+    #[serde(serialize_with = "coding_rate_key")]
+    pub coding_rate: CodingRate,
+    /// LoRa: the programmed preamble, symbols (4.25 more go on the air).
+    pub preamble: u16,
+    /// The duty cycle every station keeps, percent (radio-mac's time credits,
+    /// [`radio_mac::region`]); `None`: no limit.
+    pub duty_cycle_pct: Option<f64>,
     /// Transmit power, dBm.
     pub tx_power_dbm: f64,
-    /// Path loss at the reference distance of 1 m, dB.
-    pub reference_loss_db: f64,
-    /// Path-loss exponent.
-    pub path_loss_exponent: f64,
+    /// Path loss at the reference distance of 1 m, dB; `None`: the PHY's
+    /// ([`Phy::reference_loss_db`]).
+    #[serde(serialize_with = "phy_or_key")]
+    pub reference_loss_db: Option<f64>,
+    /// Path-loss exponent; `None`: the PHY's ([`Phy::path_loss_exponent`]).
+    #[serde(serialize_with = "phy_or_key")]
+    pub path_loss_exponent: Option<f64>,
     /// The received power of every link when no positions exist (`all`, `star`), dBm.
     pub fixed_rx_dbm: f64,
     /// How frames arrive.
@@ -333,8 +483,10 @@ pub struct RadioConfig {
     pub queue: u32,
     /// Probability that an arrival that would be intact is lost, per receiver.
     pub loss: f64,
-    /// Capture threshold, dB: `None` for no capture.
-    pub capture_db: Option<f64>,
+    /// Capture threshold, dB: `Some(None)` for no capture, `None` for the PHY's
+    /// ([`Phy::capture_db`]).
+    #[serde(serialize_with = "phy_or_key")]
+    pub capture_db: Option<Option<f64>>,
     /// From a transmission's start to when the listeners' CCA sees it: `None` for the
     /// MAC's turnaround time.
     pub cca_delay: Option<Time>,
@@ -363,9 +515,15 @@ impl Default for RadioConfig {
             area_m: 100.0,
             spacing_m: 10.0,
             positions: Vec::new(),
+            phy: Phy::Ieee802154_2450,
+            spreading_factor: 7,
+            bandwidth: Bandwidth::Khz125,
+            coding_rate: CodingRate::Cr4_5,
+            preamble: 8,
+            duty_cycle_pct: None,
             tx_power_dbm: 0.0,
-            reference_loss_db: 40.2,
-            path_loss_exponent: 3.0,
+            reference_loss_db: None,
+            path_loss_exponent: None,
             fixed_rx_dbm: -60.0,
             traffic: Traffic::Saturated,
             load: 0.4,
@@ -396,7 +554,7 @@ impl RadioConfig {
     /// combination.
     pub fn validate(&self) -> Result<MacConfig, ConfigError> {
         self.check_ranges()?;
-        let mac = mac_config(&self.rule)?;
+        let mac = mac_config(&self.rule, self.phy_config()?)?;
         if self.stations < 2 || self.stations > MAX_STATIONS {
             return Err(ConfigError::Value {
                 key: "stations",
@@ -404,10 +562,14 @@ impl RadioConfig {
             });
         }
         let payload = usize::from(self.payload);
-        if !(MIN_PAYLOAD..=MAX_PAYLOAD).contains(&payload) {
+        let max = self.phy.max_payload();
+        if !(MIN_PAYLOAD..=max).contains(&payload) {
             return Err(ConfigError::Value {
                 key: "payload",
-                problem: format!("{payload} must be {MIN_PAYLOAD} to {MAX_PAYLOAD} bytes"),
+                problem: format!(
+                    "{payload} must be {MIN_PAYLOAD} to {max} bytes (phy {})",
+                    self.phy.name()
+                ),
             });
         }
         if self.topology == Topology::Positions {
@@ -456,8 +618,35 @@ impl RadioConfig {
             true,
             "a finite number of dBm",
         )?;
-        at_least_zero("reference_loss", self.reference_loss_db)?;
-        above_zero("path_loss_exponent", self.path_loss_exponent)?;
+        if let Some(db) = self.reference_loss_db {
+            at_least_zero("reference_loss", db)?;
+        }
+        if let Some(n) = self.path_loss_exponent {
+            above_zero("path_loss_exponent", n)?;
+        }
+        if !(7..=12).contains(&self.spreading_factor) {
+            return Err(ConfigError::Value {
+                key: "spreading_factor",
+                problem: format!(
+                    "{} is not 7 to 12 (SF6 needs an implicit header, which radio-mac's frames cannot use)",
+                    self.spreading_factor
+                ),
+            });
+        }
+        if self.preamble < 6 {
+            return Err(ConfigError::Value {
+                key: "preamble",
+                problem: format!("{} is not 6 symbols or more", self.preamble),
+            });
+        }
+        if let Some(pct) = self.duty_cycle_pct {
+            real(
+                "duty_cycle",
+                pct,
+                pct > 0.0 && pct <= 100.0,
+                "above 0 and at most 100 (%)",
+            )?;
+        }
         real(
             "fixed_rx",
             self.fixed_rx_dbm,
@@ -477,7 +666,7 @@ impl RadioConfig {
             (0.0..1.0).contains(&self.loss),
             "0 to below 1",
         )?;
-        if let Some(db) = self.capture_db {
+        if let Some(Some(db)) = self.capture_db {
             at_least_zero("capture_db", db)?;
         }
         if let Some(dbm) = self.cca_threshold_dbm {
@@ -490,6 +679,64 @@ impl RadioConfig {
             });
         }
         Ok(())
+    }
+
+    /// The MAC's timing on this PHY, before the rule: [`MacConfig::IEEE_802_15_4_2450`],
+    /// or for LoRa the radio board's (`sx127x_radio::Settings::mac_config`) at this
+    /// spreading factor, bandwidth, coding rate and preamble; with the duty cycle.
+    ///
+    /// # Errors
+    ///
+    /// A [`ConfigError`] for LoRa settings radio-mac refuses.
+    pub fn phy_config(&self) -> Result<MacConfig, ConfigError> {
+        let duty = match self.duty_cycle_pct {
+            None => DutyCycle::UNLIMITED,
+            Some(pct) => {
+                let ppm = (pct * 10_000.0).round() as u32;
+                DutyCycle::from_ppm(ppm).map_err(|e| ConfigError::Value {
+                    key: "duty_cycle",
+                    problem: e.to_string(),
+                })?
+            }
+        };
+        let base = match self.phy {
+            Phy::Ieee802154_2450 => MacConfig::IEEE_802_15_4_2450,
+            Phy::Lora => {
+                let refused = |key: &'static str| {
+                    move |e: radio_mac::config::ConfigError| ConfigError::Value {
+                        key,
+                        problem: e.to_string(),
+                    }
+                };
+                let lora = LoRa::new(self.spreading_factor, self.bandwidth, self.coding_rate)
+                    .map_err(refused("spreading_factor"))?
+                    .with_preamble_symbols(self.preamble)
+                    .map_err(refused("preamble"))?;
+                let settings = sx127x_radio::Settings {
+                    lora,
+                    ..sx127x_radio::Settings::EU868_SF7_BW125
+                };
+                settings.mac_config(Address(1)).map_err(refused("phy"))?
+            }
+        };
+        Ok(base.with_duty_cycle(duty))
+    }
+
+    /// The capture threshold in effect, dB (`None`: no capture).
+    pub fn capture(&self) -> Option<f64> {
+        self.capture_db.unwrap_or(self.phy.capture_db())
+    }
+
+    /// The path loss at 1 m in effect, dB.
+    pub fn reference_loss(&self) -> f64 {
+        self.reference_loss_db
+            .unwrap_or(self.phy.reference_loss_db())
+    }
+
+    /// The path-loss exponent in effect.
+    pub fn path_loss(&self) -> f64 {
+        self.path_loss_exponent
+            .unwrap_or(self.phy.path_loss_exponent())
     }
 
     /// The CCA delay in nanoseconds for `mac`.
@@ -550,7 +797,8 @@ mod tests {
             rule: Rule::Beb,
             ..RuleConfig::default()
         };
-        let access = |r: &RuleConfig| mac_config(r).map(|c| c.access());
+        let base = MacConfig::IEEE_802_15_4_2450;
+        let access = |r: &RuleConfig| mac_config(r, base).map(|c| c.access());
         assert_eq!(access(&beb), Ok(ChannelAccess::Beb));
         assert_eq!(
             access(&RuleConfig::default()),
@@ -570,12 +818,12 @@ mod tests {
             max_be: Some(5),
             ..beb
         };
-        assert_eq!(mac_config(&beb_param).unwrap_err().key(), "max_be");
+        assert_eq!(mac_config(&beb_param, base).unwrap_err().key(), "max_be");
         let dcf_param = RuleConfig {
             min_be: Some(3),
             ..dcf
         };
-        assert_eq!(mac_config(&dcf_param).unwrap_err().key(), "min_be");
+        assert_eq!(mac_config(&dcf_param, base).unwrap_err().key(), "min_be");
     }
 
     #[test]
@@ -583,7 +831,9 @@ mod tests {
         let csma = |f: fn(&mut RuleConfig)| {
             let mut r = RuleConfig::default();
             f(&mut r);
-            mac_config(&r).unwrap_err().key()
+            mac_config(&r, MacConfig::IEEE_802_15_4_2450)
+                .unwrap_err()
+                .key()
         };
         assert_eq!(csma(|r| r.max_be = Some(9)), "max_be");
         assert_eq!(csma(|r| r.min_be = Some(6)), "min_be");
@@ -596,7 +846,9 @@ mod tests {
                 ..RuleConfig::default()
             };
             f(&mut r);
-            mac_config(&r).unwrap_err().key()
+            mac_config(&r, MacConfig::IEEE_802_15_4_2450)
+                .unwrap_err()
+                .key()
         };
         assert_eq!(dcf(|r| r.cw_min = Some(0)), "cw_min");
         assert_eq!(dcf(|r| r.cw_min = Some(70_000)), "cw_min");
@@ -604,7 +856,31 @@ mod tests {
     }
 
     #[test]
-    fn the_payload_fits_802_15_4s_packet() {
-        assert_eq!(MAX_PAYLOAD, 118);
+    fn the_payload_fits_each_phys_packet() {
+        assert_eq!(Phy::Ieee802154_2450.max_payload(), 118);
+        assert_eq!(Phy::Lora.max_payload(), 246);
+        assert_eq!(MAX_PAYLOAD, 246);
+    }
+
+    #[test]
+    fn lora_is_timed_as_the_radio_board_flashes_it() {
+        let c = RadioConfig {
+            phy: Phy::Lora,
+            ..RadioConfig::default()
+        };
+        let board = sx127x_radio::Settings::EU868_SF7_BW125
+            .mac_config(Address(1))
+            .unwrap();
+        let mac = c.validate().unwrap();
+        assert_eq!(mac.phy(), board.phy());
+        assert_eq!(mac.slot(), board.slot());
+        assert_eq!(mac.ack_timeout_ns(), board.ack_timeout_ns());
+        assert_eq!(c.capture(), Some(6.0));
+        assert!(
+            (c.reference_loss() - 94.088).abs() < 1e-3,
+            "{}",
+            c.reference_loss()
+        );
+        assert_eq!(RadioConfig::default().capture(), None);
     }
 }

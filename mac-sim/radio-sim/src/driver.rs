@@ -226,7 +226,7 @@ impl<'c> Run<'c> {
         let channel = Channel::new(
             links,
             mac_config,
-            c.capture_db,
+            c.capture(),
             c.loss,
             split_seed(c.seed, CHANNEL_STREAM),
         )

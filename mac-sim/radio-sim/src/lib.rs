@@ -9,9 +9,18 @@
 //! ## The model, and what each piece follows
 //!
 //! * **Stations** `0..N`; station 0 is the **sink**. Station `i` has MAC address
-//!   `i + 1`. All run radio-mac with IEEE 802.15.4's 2.4 GHz O-QPSK timing
+//!   `i + 1`. All run radio-mac on one PHY ([`Phy`], the key `phy`): by default IEEE
+//!   802.15.4's 2.4 GHz O-QPSK timing
 //!   ([`MacConfig::IEEE_802_15_4_2450`](radio_mac::MacConfig::IEEE_802_15_4_2450):
-//!   250 kb/s, 320 µs slot, SIFS 192 µs), the rule chosen by name ([`config::mac_config`]).
+//!   250 kb/s, 320 µs slot, SIFS 192 µs, 127-byte packets), or `lora`: a Semtech
+//!   SX127x timed exactly as the radio board's firmware times it
+//!   (`sx127x_radio::Settings::mac_config`: Semtech's time on air at the chosen
+//!   spreading factor, bandwidth, coding rate and preamble, a turnaround of one
+//!   symbol, channel activity detection of two, 255-byte packets), with capture at
+//!   6 dB (Bor et al., MSWiM 2016) and the 868 MHz path loss of Petäjäjärvi et al.
+//!   (ITST 2015) unless set. Every station may keep a duty cycle (`duty_cycle`, the
+//!   EU868 sub-bands' 0.1, 1 or 10 %: radio-mac's time credits over one hour).
+//!   The rule is chosen by name ([`config::mac_config`]).
 //! * **Topology** ([`topology`]): `all`, `line` (`i` hears `i - 1` and `i + 1`), `star`
 //!   (everyone hears the sink only: the others are hidden terminals to each other),
 //!   `random` (a random geometric graph, Gilbert 1961 / Penrose 2003: positions uniform
@@ -19,7 +28,8 @@
 //!   positions from a scenario file. Received power from the **log-distance path-loss
 //!   model** (Rappaport, *Wireless Communications*, section 4.9):
 //!   `P_rx = P_tx - PL(1 m) - 10 n log10(d / 1 m)`, defaults 0 dBm, 40.2 dB (free space
-//!   at 2.45 GHz), `n` = 3; `all` and `star` use a fixed -60 dBm.
+//!   at 2.45 GHz), `n` = 3 (LoRa: 94.09 dB and 2.08); `all` and `star` use a fixed
+//!   -60 dBm.
 //! * **Channel** ([`channel`]), as radio-mac's own test channel: zero propagation
 //!   delay; CCA busy from `cca_delay` (default the MAC's turnaround, 192 µs) after a
 //!   heard transmission starts until it ends; a packet reaches `j` intact iff `j` hears
@@ -81,7 +91,7 @@ pub mod sweep;
 pub mod theory;
 pub mod topology;
 
-pub use config::{ConfigError, Destination, RadioConfig, Rule, RuleConfig, Topology, Traffic};
+pub use config::{ConfigError, Destination, Phy, RadioConfig, Rule, RuleConfig, Topology, Traffic};
 pub use driver::{CANCEL_EVERY, run, run_on, run_with};
 pub use memory::{estimate as estimate_memory, of_points as estimate_memory_of_points};
 pub use metrics::RadioResult;

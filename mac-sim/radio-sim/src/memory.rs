@@ -35,7 +35,9 @@ pub fn estimate(c: &RadioConfig) -> MemoryEstimate {
         Bytes::new(n * (4 + 1) * (MAX_PAYLOAD as u64 + 32)).times(2),
     );
     m.add("event queue", event.times(8 * n + 16).times(2));
-    let air_ns = mac_config(&c.rule)
+    let air_ns = c
+        .phy_config()
+        .and_then(|base| mac_config(&c.rule, base))
         .map(|mc| mc.air_time_ns(usize::from(c.payload) + radio_mac::frame::OVERHEAD))
         // A rule that cannot run is its check's to refuse, not the estimate's.
         .unwrap_or(u64::MAX)

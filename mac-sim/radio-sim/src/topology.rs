@@ -6,7 +6,8 @@
 //! `P_rx(d) = P_tx - PL(d0) - 10 n log10(d / d0)`, with `d0` = 1 m (distances below
 //! 1 m count as 1 m). The defaults: `P_tx` = 0 dBm (a typical 802.15.4 radio),
 //! `PL(d0)` = 40.2 dB (free space at 2.45 GHz and 1 m, `20 log10(4 pi d0 / lambda)`),
-//! `n` = 3 (outdoor and obstructed indoor links measure 2.7 to 3.5; free space is 2).
+//! `n` = 3 (outdoor and obstructed indoor links measure 2.7 to 3.5; free space is 2);
+//! on the LoRa PHY at 868 MHz, 94.09 dB and 2.08 ([`crate::Phy::reference_loss_db`]).
 //! Links are symmetric. `all` and `star` have no positions: every link has the fixed
 //! power (`fixed_rx_dbm`, default -60 dBm), so capture never separates them.
 
@@ -89,7 +90,7 @@ impl Links {
 pub fn received_dbm(c: &RadioConfig, d_m: f64) -> f64 {
     let d = d_m.max(1.0);
     let log10 = sim_kit::maths::ln(d) / core::f64::consts::LN_10;
-    c.tx_power_dbm - c.reference_loss_db - 10.0 * c.path_loss_exponent * log10
+    c.tx_power_dbm - c.reference_loss() - 10.0 * c.path_loss() * log10
 }
 
 /// The links of `c`'s topology (random positions from `c.seed`).

@@ -154,24 +154,26 @@ fn a_sweep_runs_the_cartesian_product() {
 
 #[test]
 fn the_shipped_scenarios_run_and_flags_override_them() {
-    for name in [
-        "radio-random-30.toml",
-        "radio-hidden-line.toml",
-        "radio-star-20.toml",
+    // (file, a duration that holds frames: LoRa's take 50 ms and more each, at 4 % load)
+    for (name, duration, ns) in [
+        ("radio-random-30.toml", "200ms", 200_000_000_000u64),
+        ("radio-hidden-line.toml", "200ms", 200_000_000_000),
+        ("radio-star-20.toml", "200ms", 200_000_000_000),
+        ("radio-board.toml", "20s", 20_000_000_000_000),
     ] {
         let o = mac_sim(&[
             "radio",
             "--scenario",
             &scenario(name),
             "--duration",
-            "200ms",
+            duration,
             "--warmup",
             "0s",
             "--json",
         ]);
         assert!(o.status.success(), "{name}: {}", stderr(&o));
         let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-        assert_eq!(v["config"]["duration"], 200_000_000_000u64, "{name}");
+        assert_eq!(v["config"]["duration"], ns, "{name}");
         assert!(v["delivered_frames"].as_u64().unwrap() > 0, "{name}");
     }
     let o = mac_sim(&[
@@ -543,4 +545,118 @@ fn undefined_figures_are_empty_null_or_a_dash() {
         text.contains("p50 -, p90 -, p99 -, max -, mean -"),
         "{text}"
     );
+}
+
+/// The LoRa PHY: the radio board as flashed, from the shipped scenario and from
+/// flags, through every door, and every bad LoRa setting refused in one line.
+#[test]
+fn the_lora_phy_is_the_radio_board_as_flashed() {
+    let o = mac_sim(&[
+        "radio",
+        "--scenario",
+        &scenario("radio-board.toml"),
+        "--duration",
+        "120s",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let c = &v["config"];
+    assert_eq!(
+        (
+            &c["phy"],
+            &c["spreading_factor"],
+            &c["bandwidth"],
+            &c["coding_rate"]
+        ),
+        (
+            &serde_json::json!("lora"),
+            &serde_json::json!(7),
+            &serde_json::json!("125"),
+            &serde_json::json!("4/5")
+        )
+    );
+    assert_eq!(c["duty_cycle_pct"], 1.0);
+    assert_eq!(c["capture_db"], "phy");
+    assert!(v["delivery_fraction"].as_f64().unwrap() > 0.9, "{v}");
+    let text = stdout(&mac_sim(&[
+        "radio",
+        "--phy",
+        "lora",
+        "-n",
+        "3",
+        "-d",
+        "2s",
+        "--duty-cycle",
+        "1",
+    ]));
+    assert!(
+        text.starts_with("radio: 3 stations, phy lora SF7/125 kHz/4/5, duty cycle 1 %,"),
+        "{text}"
+    );
+    assert!(text.contains("capture 6 dB"), "{text}");
+    // A sweep over the spreading factor: one column each, slower frames each step.
+    let csv = stdout(&mac_sim(&[
+        "radio",
+        "--phy",
+        "lora",
+        "-n",
+        "3",
+        "-d",
+        "20s",
+        "--sweep",
+        "spreading_factor=7,9,12",
+        "--csv",
+    ]));
+    let lines: Vec<&str> = csv.lines().collect();
+    let head: Vec<&str> = lines[0].split(',').collect();
+    let sf = head.iter().position(|h| *h == "spreading_factor").unwrap();
+    let sfs: Vec<&str> = lines[1..]
+        .iter()
+        .map(|l| l.split(',').nth(sf).unwrap())
+        .collect();
+    assert_eq!(sfs, ["7", "9", "12"]);
+    // Bad LoRa settings, each named.
+    for (extra, message) in [
+        (
+            &["--phy", "lora", "--sf", "13"][..],
+            "spreading_factor: 13 is not 7 to 12",
+        ),
+        (
+            &["--sf", "9"][..],
+            "spreading_factor: has no effect with phy \"ieee802154-2450\"",
+        ),
+        (
+            &["--phy", "lora", "--bandwidth", "100"][..],
+            "bandwidth: '100' is not a LoRa bandwidth in kHz",
+        ),
+        (
+            &["--phy", "lora", "--coding-rate", "4/9"][..],
+            "coding_rate: '4/9' is not 4/5, 4/6, 4/7 or 4/8",
+        ),
+        (
+            &["--phy", "lora", "--preamble", "5"][..],
+            "preamble: 5 is not 6 symbols or more",
+        ),
+        (
+            &["--duty-cycle", "0"][..],
+            "duty_cycle: 0 is not above 0 and at most 100 (%)",
+        ),
+        (
+            &["--phy", "lora", "--payload", "247"][..],
+            "payload: 247 must be 4 to 246 bytes (phy lora)",
+        ),
+        (
+            &["--payload", "119"][..],
+            "payload: 119 must be 4 to 118 bytes (phy ieee802154-2450)",
+        ),
+        (
+            &["--phy", "zigbee"][..],
+            "phy: 'zigbee' is not ieee802154-2450 or lora",
+        ),
+    ] {
+        let mut a = vec!["radio", "-d", "1s"];
+        a.extend_from_slice(extra);
+        assert_args_fail(&a, message);
+    }
 }

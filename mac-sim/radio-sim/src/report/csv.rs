@@ -107,7 +107,11 @@ mod tests {
         c.set("warmup", "0s").unwrap();
         let r = crate::run(&c).unwrap();
         assert_eq!(row(&r).split(',').count(), header().split(',').count());
-        assert!(header().starts_with("stations,topology,radius_m,area_m,spacing_m,tx_power_dbm,"));
+        assert!(
+            header().starts_with("stations,topology,radius_m,area_m,spacing_m,phy,"),
+            "{}",
+            header()
+        );
         // A rule's own default is an empty cell; capture off too.
         let cells: Vec<String> = header().split(',').map(str::to_string).collect();
         let row = row(&r);

@@ -21,8 +21,9 @@ pub fn report(r: &RadioResult, per_station: bool) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "radio: {} stations, topology {}, {} traffic{}, to {}, {} B payload, rule {}",
+        "radio: {} stations, phy {}, topology {}, {} traffic{}, to {}, {} B payload, rule {}",
         c.stations,
+        phy_text(c),
         c.topology.name(),
         c.traffic.name(),
         if c.traffic == crate::Traffic::Poisson {
@@ -40,7 +41,7 @@ pub fn report(r: &RadioResult, per_station: bool) -> String {
         r.senders,
         r.links,
         c.loss,
-        c.capture_db
+        c.capture()
             .map_or_else(|| "off".to_string(), |d| format!("{d} dB")),
         c.seed,
         c.duration.as_secs_f64(),
@@ -190,4 +191,22 @@ pub fn sweep(keys: &[String], points: &[PointResult]) -> String {
         o.push_str(&line(r));
     }
     o
+}
+
+/// The PHY as the first line names it: `ieee802154-2450`, or `lora SF7/125 kHz/4/5`
+/// with the duty cycle when one is kept.
+fn phy_text(c: &crate::RadioConfig) -> String {
+    let mut t = c.phy.name().to_string();
+    if c.phy == crate::Phy::Lora {
+        t.push_str(&format!(
+            " SF{}/{} kHz/{}",
+            c.spreading_factor,
+            crate::config::bandwidth_name(c.bandwidth),
+            crate::config::coding_rate_name(c.coding_rate)
+        ));
+    }
+    if let Some(pct) = c.duty_cycle_pct {
+        t.push_str(&format!(", duty cycle {pct} %"));
+    }
+    t
 }

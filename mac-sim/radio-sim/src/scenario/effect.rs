@@ -2,13 +2,14 @@
 //! read, given where none of the runs reads it, is refused rather than ignored.
 
 use super::table::FIELDS;
-use crate::config::{ConfigError, RadioConfig, Topology, Traffic};
+use crate::config::{ConfigError, Phy, RadioConfig, Topology, Traffic};
 
 /// Whether `key` has an effect on a run of `c`. Every key has, but those that only
 /// one kind of traffic or some topologies read: `load` and `queue` (Poisson traffic),
 /// `spacing` (line), `area` (random), `radius` (random, positions), `fixed_rx` (all,
-/// star) and the path-loss model's `tx_power`, `reference_loss` and
-/// `path_loss_exponent` (line, random, positions). (A rule's parameters given for
+/// star), the path-loss model's `tx_power`, `reference_loss` and
+/// `path_loss_exponent` (line, random, positions) and the LoRa settings
+/// `spreading_factor`, `bandwidth`, `coding_rate` and `preamble` (phy lora). (A rule's parameters given for
 /// another rule are refused by [`RadioConfig::validate`].)
 ///
 /// ```
@@ -30,6 +31,7 @@ pub fn has_effect(c: &RadioConfig, key: &str) -> bool {
         "tx_power" | "reference_loss" | "path_loss_exponent" => {
             matches!(c.topology, Line | Random | Positions)
         }
+        "spreading_factor" | "bandwidth" | "coding_rate" | "preamble" => c.phy == Phy::Lora,
         _ => true,
     }
 }
@@ -59,6 +61,10 @@ pub fn check_effect<'a>(
         "load" | "queue" => format!(
             "has no effect with traffic \"{}\" (it is for traffic \"poisson\")",
             first.traffic.name()
+        ),
+        "spreading_factor" | "bandwidth" | "coding_rate" | "preamble" => format!(
+            "has no effect with phy \"{}\" (it is for phy \"lora\")",
+            first.phy.name()
         ),
         _ => format!(
             "has no effect with topology \"{}\" (see mac-sim radio --keys)",

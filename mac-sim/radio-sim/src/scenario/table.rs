@@ -7,10 +7,12 @@ use sim_kit::schema::ValueError;
 use sim_kit::time::Time;
 
 use super::codecs::{
-    CountdownName, DecibelMilliwatts, Decibels, Metres, OffOr, RuleOr, TurnaroundOr,
+    BandwidthKhz, CodingRateName, CountdownName, DecibelMilliwatts, Decibels, Metres, OffOr, PhyOr,
+    RuleOr, TurnaroundOr,
 };
-use crate::config::{Destination, RadioConfig, Rule, Topology, Traffic};
+use crate::config::{Destination, Phy, RadioConfig, Rule, Topology, Traffic};
 use radio_mac::Countdown;
+use radio_mac::phy::{Bandwidth, CodingRate};
 
 /// A value given for one parameter that cannot be read, naming the parameter.
 pub type FieldError = sim_kit::schema::FieldError<ValueError>;
@@ -34,14 +36,34 @@ sim_kit::schema! {
     area: f64 as Metres, short None, value "METRES", aliases [] => area_m;
     /// Distance between neighbours of line, metres, above 0.
     spacing: f64 as Metres, short None, value "METRES", aliases [] => spacing_m;
+    /// PHY: ieee802154-2450 (IEEE 802.15.4 O-QPSK at 2.4 GHz, 250 kb/s, 127-byte
+    /// packets) or lora (a Semtech SX127x timed as the radio board's firmware times
+    /// it: Semtech's time on air, a slot of 3 symbols, 255-byte packets).
+    phy: Phy, short None, value "NAME", aliases [] => phy;
+    /// lora: spreading factor, 7 to 12.
+    spreading_factor: u8, short None, value "SF", aliases ["sf"] => spreading_factor;
+    /// lora: bandwidth, kHz: 7.8, 10.4, 15.6, 20.8, 31.25, 41.7, 62.5, 125, 250 or
+    /// 500.
+    bandwidth: Bandwidth as BandwidthKhz, short None, value "KHZ", aliases [] => bandwidth;
+    /// lora: coding rate, 4/5 to 4/8.
+    coding_rate: CodingRate as CodingRateName, short None, value "CR", aliases [] => coding_rate;
+    /// lora: the programmed preamble, symbols, 6 or more (4.25 more go on the air).
+    preamble: u16, short None, value "SYMBOLS", aliases [] => preamble;
+    /// Duty cycle every station keeps, percent (EU868: 1 in 868.0-868.6 MHz), or
+    /// off: radio-mac's time credits (LoRaMac-node's): each transmission costs 100 /
+    /// pct times its air time from an account that fills with time up to one hour
+    /// and starts full; a data frame waits for its price, an ACK it cannot pay is
+    /// withheld.
+    duty_cycle: Option<f64> as OffOr<f64>, short None, value "PCT", aliases [] => duty_cycle_pct;
     /// Transmit power of every station, dBm (path-loss model: line, random,
     /// positions).
     tx_power: f64 as DecibelMilliwatts, short None, value "DBM", aliases [] => tx_power_dbm;
-    /// Path loss at 1 m, dB, 0 or more (40.2: free space at 2.45 GHz).
-    reference_loss: f64 as Decibels, short None, value "DB", aliases [] => reference_loss_db;
+    /// Path loss at 1 m, dB, 0 or more, or phy (the PHY's: 40.2, free space at
+    /// 2.45 GHz; lora 94.09, Petäjäjärvi et al.'s 868 MHz fit as Bor et al. use it).
+    reference_loss: Option<f64> as PhyOr<Decibels>, short None, value "DB", aliases [] => reference_loss_db;
     /// n of the log-distance model P_rx = P_tx - PL(1 m) - 10 n log10(d / 1 m),
-    /// above 0.
-    path_loss_exponent: f64, short None, value "N", aliases [] => path_loss_exponent;
+    /// above 0, or phy (the PHY's: 3 at 2.4 GHz; lora 2.08).
+    path_loss_exponent: Option<f64> as PhyOr<f64>, short None, value "N", aliases [] => path_loss_exponent;
     /// Received power of every link of all and star (no positions), dBm.
     fixed_rx: f64 as DecibelMilliwatts, short None, value "DBM", aliases [] => fixed_rx_dbm;
     /// Traffic: saturated (every sender always has a frame) or poisson (arrivals at
@@ -54,8 +76,9 @@ sim_kit::schema! {
     /// sender hears, drawn per frame); stations that do not hear a destination send
     /// nothing.
     to: Destination, short None, value "WHERE", aliases [] => to;
-    /// Payload of every data frame, bytes, 4 to 118 (118 = 127, IEEE 802.15.4's
-    /// aMaxPhyPacketSize, minus radio-mac's 9 bytes of header and check).
+    /// Payload of every data frame, bytes, 4 to 118 on 802.15.4 (127, its
+    /// aMaxPhyPacketSize, minus radio-mac's 9 bytes of header and check), 4 to 246
+    /// on lora (255 - 9).
     payload: u16, short None, value "BYTES", aliases [] => payload;
     /// Poisson: each sender's host queue, frames, 1 or more; an arrival to a full
     /// queue is dropped.
@@ -63,9 +86,10 @@ sim_kit::schema! {
     /// Probability that an arrival that would be intact is lost, per receiver, 0 to
     /// below 1.
     loss: f64, short None, value "P", aliases [] => loss;
-    /// Capture threshold, dB, 0 or more, or off: a packet survives an overlap when it
-    /// is at least this much stronger than every overlapping packet.
-    capture_db: Option<f64> as OffOr<f64>, short None, value "DB", aliases [] => capture_db;
+    /// Capture threshold, dB, 0 or more, off, or phy (the PHY's: off on 802.15.4;
+    /// lora 6, as Bor et al. measured): a packet survives an overlap when it is at
+    /// least this much stronger than every overlapping packet.
+    capture_db: Option<Option<f64>> as PhyOr<OffOr<f64>>, short None, value "DB", aliases [] => capture_db;
     /// From a transmission's start to when the listeners' carrier sense sees it, with
     /// unit (0s allowed), or turnaround (the MAC's turnaround, 192us).
     cca_delay: Option<Time> as TurnaroundOr<Time>, short None, value "TIME", aliases [] => cca_delay;
@@ -132,7 +156,11 @@ mod tests {
 
     #[test]
     fn the_rule_defaults_in_the_help_are_the_rules() {
-        let mac = crate::config::mac_config(&crate::config::RuleConfig::default()).unwrap();
+        let mac = crate::config::mac_config(
+            &crate::config::RuleConfig::default(),
+            radio_mac::MacConfig::IEEE_802_15_4_2450,
+        )
+        .unwrap();
         let radio_mac::ChannelAccess::Ieee802154Unslotted(c) = mac.access() else {
             panic!("the default rule is IEEE 802.15.4's");
         };

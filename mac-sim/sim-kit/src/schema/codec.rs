@@ -192,6 +192,7 @@ macro_rules! whole {
 }
 
 whole! {
+    u8 => "a whole number from 0 to 255";
     u16 => "a whole number from 0 to 65535";
     u32 => "a whole number from 0 to 4294967295";
 }
