@@ -5,7 +5,8 @@
 
 use radio_sim::checks::{
     self, ALOHA_LOADS, BIANCHI_SENDERS, BIANCHI_WINDOWS, BianchiRow, CSMA_LOADS, LINE_LOADS,
-    LOAD_DURATION, LoadRow, SEEDS, SENDERS, STANDARD_COUNTDOWN_WINDOW, WIDE_BE,
+    LOAD_DURATION, LORA_NODES, LORA_NODES_DURATION, LoadRow, NodesRow, SEEDS, SENDERS,
+    STANDARD_COUNTDOWN_WINDOW, WIDE_BE,
 };
 use radio_sim::theory::{self, BianchiTimes};
 use radio_sim::{ConfigError, Countdown};
@@ -13,7 +14,7 @@ use rayon::prelude::*;
 use sim_host::chart::{Axis, LineChart, Series};
 
 /// The checks, by name.
-pub const NAMES: [&str; 4] = ["bianchi", "aloha", "csma", "hidden"];
+pub const NAMES: [&str; 5] = ["bianchi", "aloha", "csma", "hidden", "lora-nodes"];
 
 /// Run the check `name` (one of [`NAMES`]): its table, or CSV with `csv`, and its
 /// chart; `None` for a name that is not a check.
@@ -28,6 +29,7 @@ pub fn check(name: &str, csv: bool) -> Option<Result<(String, LineChart), Config
         "aloha" => loads(csv, Kind::Aloha),
         "csma" => loads(csv, Kind::Csma),
         "hidden" => loads(csv, Kind::Line),
+        "lora-nodes" => lora_nodes(csv),
         _ => return None,
     })
 }
@@ -283,4 +285,101 @@ fn line_chart(runs: &[(usize, f64)], rows: &[LoadRow], names: [&str; 2]) -> Line
         chart = chart.series(Series::new(label, pts).colour(series));
     }
     chart
+}
+
+/// The share of frames delivered below which the LoRa capacity series says the
+/// channel is full.
+pub const LORA_DELIVERY_GOAL: f64 = 0.9;
+
+/// The radio board as flashed, more and more boards at the demo's ping rate
+/// ([`checks::lora_nodes`]): delivery against the number of boards, in range of each
+/// other and hidden around a sink, and the most boards that keep
+/// [`LORA_DELIVERY_GOAL`].
+fn lora_nodes(csv: bool) -> Result<(String, LineChart), ConfigError> {
+    let runs: Vec<(bool, u16)> = [true, false]
+        .into_iter()
+        .flat_map(|in_range| LORA_NODES.iter().map(move |&n| (in_range, n)))
+        .collect();
+    let rows: Vec<NodesRow> = runs
+        .par_iter()
+        .map(|&(in_range, n)| checks::lora_nodes(n, in_range, LORA_NODES_DURATION, SEEDS[0]))
+        .collect::<Result<Vec<_>, _>>()?;
+    let name = |in_range: bool| {
+        if in_range {
+            "in range, to a neighbour"
+        } else {
+            "hidden, to one sink"
+        }
+    };
+    let mut text = String::new();
+    if csv {
+        text.push_str("series,nodes,load,delivery_fraction,attempts_per_frame,dropped_no_ack\n");
+        for r in &rows {
+            text.push_str(&format!(
+                "{},{},{:.6},{:.6},{:.6},{}\n",
+                name(r.in_range),
+                r.nodes,
+                r.load,
+                r.delivery_ratio,
+                r.attempts_per_frame,
+                r.dropped_no_ack
+            ));
+        }
+    } else {
+        text.push_str("The radio board as flashed (SF7, 125 kHz, 4/5, 1 % duty cycle), a 9-byte ping every 12 s a board, one hour\n");
+        text.push_str(
+            "series                      nodes   load G   delivery  attempts  no-ACK drops\n",
+        );
+        for r in &rows {
+            text.push_str(&format!(
+                "{:26} {:5}   {:.4}    {:.3}     {:.2}      {}\n",
+                name(r.in_range),
+                r.nodes,
+                r.load,
+                r.delivery_ratio,
+                r.attempts_per_frame,
+                r.dropped_no_ack
+            ));
+        }
+        for in_range in [true, false] {
+            let most = rows
+                .iter()
+                .filter(|r| r.in_range == in_range)
+                .take_while(|r| r.delivery_ratio >= LORA_DELIVERY_GOAL)
+                .last()
+                .map_or(0, |r| r.nodes);
+            text.push_str(&format!(
+                "{}: delivery {} {LORA_DELIVERY_GOAL} up to {most} boards of those run\n",
+                name(in_range),
+                '\u{2265}'
+            ));
+        }
+    }
+    let mut chart = LineChart::new(
+        "The radio board as flashed: delivery against boards sharing one SF7 channel",
+        Axis::linear("boards (each pings every 12 s)"),
+        Axis::linear("frames delivered (share)").range(0.0, 1.0),
+    );
+    for (i, in_range) in [true, false].into_iter().enumerate() {
+        let pts = rows
+            .iter()
+            .filter(|r| r.in_range == in_range)
+            .map(|r| (f64::from(r.nodes), r.delivery_ratio))
+            .collect();
+        chart = chart.series(Series::new(name(in_range), pts).colour(i));
+    }
+    let goal = vec![
+        (0.0, LORA_DELIVERY_GOAL),
+        (
+            f64::from(LORA_NODES[LORA_NODES.len() - 1]),
+            LORA_DELIVERY_GOAL,
+        ),
+    ];
+    chart = chart.series(
+        Series::new("90 % delivered", goal)
+            .colour(2)
+            .dashed()
+            .no_markers(),
+    );
+    Ok((text, chart))
 }

@@ -370,6 +370,73 @@ pub fn aloha_star_lora(
     ))
 }
 
+/// The numbers of boards of the LoRa capacity series ([`lora_nodes`]).
+pub const LORA_NODES: [u16; 8] = [5, 10, 25, 50, 100, 150, 200, 254];
+/// How often each board pings, on average: the radio board's demo (every 10 to 14 s).
+pub const LORA_PING_INTERVAL: Time = Time::from_secs(12);
+/// The measured time of each point of the LoRa capacity series: one hour, the duty
+/// cycle's period.
+pub const LORA_NODES_DURATION: Time = Time::from_secs(3600);
+
+/// One point of the LoRa capacity series.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct NodesRow {
+    /// Boards.
+    pub nodes: u16,
+    /// Whether they all hear each other (else only the sink hears them).
+    pub in_range: bool,
+    /// The offered load G that the demo's rate makes at this number of boards.
+    pub load: f64,
+    /// Delivered frames over offered ones.
+    pub delivery_ratio: f64,
+    /// Attempts per frame.
+    pub attempts_per_frame: f64,
+    /// Frames dropped after the retry limit (no ACK).
+    pub dropped_no_ack: u64,
+}
+
+/// The radio board as flashed (`mac-sim/scenarios/radio-board.toml`: SF7, 125 kHz,
+/// 4/5, the 1 % duty cycle, 802.15.4 CSMA-CA in the 3.072 ms slot) with `nodes`
+/// boards, each pinging every [`LORA_PING_INTERVAL`] on average (Poisson), in range
+/// of each other (`in_range`, to a neighbour) or around one sink that alone hears
+/// them (to the sink): the question of how many boards can share the channel.
+///
+/// # Errors
+///
+/// A [`ConfigError`] if the parameters cannot run.
+pub fn lora_nodes(
+    nodes: u16,
+    in_range: bool,
+    duration: Time,
+    seed: u64,
+) -> Result<NodesRow, ConfigError> {
+    let mut c = base(nodes - 1, Topology::All, duration, seed);
+    c.phy = Phy::Lora;
+    c.duty_cycle_pct = Some(1.0);
+    c.payload = 9;
+    c.fixed_rx_dbm = -90.0;
+    c.warmup = Time::from_secs(60);
+    c.traffic = Traffic::Poisson;
+    (c.topology, c.to) = if in_range {
+        (Topology::All, Destination::Neighbour)
+    } else {
+        (Topology::Star, Destination::Sink)
+    };
+    let mac = c.validate()?;
+    let frame = mac.air_time_ns(usize::from(c.payload) + OVERHEAD) as f64;
+    let senders = f64::from(nodes - 1);
+    c.load = senders * frame / LORA_PING_INTERVAL.as_ns() as f64;
+    let r = run(&c)?;
+    Ok(NodesRow {
+        nodes,
+        in_range,
+        load: c.load,
+        delivery_ratio: r.delivery_ratio,
+        attempts_per_frame: r.attempts_per_frame,
+        dropped_no_ack: r.drops.no_ack,
+    })
+}
+
 /// Pure ALOHA with the sink's turnaround and its ACKs holding the channel: no sender
 /// starts while it hears the sink's ACK, so the attempts (rate `G` over all time)
 /// fall in the time outside the ACKs, a share `1 - b` with `b = S ack` (`ack` =
