@@ -31,7 +31,7 @@ fn the_text_report_has_the_summary_drops_and_delays() {
     assert!(o.status.success(), "{}", stderr(&o));
     let s = stdout(&o);
     for needle in [
-        "radio: 5 stations, topology all",
+        "radio: 5 stations, phy ieee802154-2450, topology all",
         "delivery ratio",
         "throughput S",
         "collision probability",
